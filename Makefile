@@ -1,0 +1,104 @@
+# mpibench build / test / benchmark entry points.
+#
+#   make deps       check (and on Debian/Ubuntu install) Open MPI, MPICH, libclang
+#   make build      release build against Open MPI
+#   make test       cargo tests against Open MPI, smoke tests against MPICH,
+#                   then tests/robustness.sh (if present)
+#   make bench      run the benchmarks, results in results/bench.{json,csv}
+#   make lint       rustfmt + clippy (warnings are errors)
+#   make overhead   compare mpibench's PingPong with a bare C ping-pong
+#
+# Variables (override on the command line, e.g. `make WITH_MPICH=0 test`):
+#   MPICC_OPENMPI / MPIEXEC_OPENMPI  Open MPI compiler wrapper / launcher
+#   MPICC_MPICH / MPIEXEC_MPICH      MPICH compiler wrapper / launcher
+#   WITH_MPICH                       0 skips the MPICH test leg (and its installation)
+#   BENCH_ARGS                       arguments of `mpibench` for `make bench`
+#   CARGO                            cargo executable
+#
+# (Deliberately not OMPI_CC / MPICH_CC: the Open MPI and MPICH wrappers read
+# those environment variables as the name of the underlying C compiler, so
+# exporting them as "the wrapper" makes mpicc call itself.)
+
+SHELL := /bin/bash
+
+CARGO ?= cargo
+
+# Debian installs both MPIs side by side and points the plain `mpicc`/`mpiexec`
+# alternatives at either of them, so prefer the suffixed names. These are
+# recursively expanded on purpose: they are re-evaluated after `deps` has run,
+# i.e. after a fresh install has created mpicc.openmpi.
+MPICC_OPENMPI   ?= $(if $(shell command -v mpicc.openmpi 2>/dev/null),mpicc.openmpi,mpicc)
+MPIEXEC_OPENMPI ?= $(if $(shell command -v mpiexec.openmpi 2>/dev/null),mpiexec.openmpi,mpiexec)
+MPICC_MPICH     ?= mpicc.mpich
+MPIEXEC_MPICH   ?= mpiexec.mpich
+WITH_MPICH      ?= 1
+
+# Cargo's build-script caching does not notice a change of MPI library (rsmpi's
+# mpi-sys probes the MPI once and caches the generated bindings and link flags),
+# so each MPI gets its own target directory: Open MPI in target/, MPICH in
+# target/mpich/. Never point MPICC at another MPI in an existing target dir.
+MPICH_TARGET_DIR ?= target/mpich
+
+BENCH_ARGS ?= run -n 2
+
+# Open MPI refuses to run as root without these (harmless otherwise).
+export OMPI_ALLOW_RUN_AS_ROOT := 1
+export OMPI_ALLOW_RUN_AS_ROOT_CONFIRM := 1
+
+DEPS_ARGS := $(if $(filter 0,$(WITH_MPICH)),--openmpi-only,)
+
+.PHONY: all deps build bench test test-openmpi test-mpich test-robustness lint overhead clean
+
+all: build
+
+deps:
+	MPICC_MPICH=$(MPICC_MPICH) MPIEXEC_MPICH=$(MPIEXEC_MPICH) \
+		bash scripts/install-deps.sh $(DEPS_ARGS)
+
+build: deps
+	MPICC=$(MPICC_OPENMPI) $(CARGO) build --release
+
+# The binary launches itself through mpiexec when not started under a launcher.
+bench: build
+	mkdir -p results
+	MPIBENCH_MPIEXEC=$(MPIEXEC_OPENMPI) ./target/release/mpibench $(BENCH_ARGS) \
+		--json results/bench.json --csv results/bench.csv
+
+# More ranks than the 2 cores of a CI machine: let Open MPI oversubscribe.
+test test-openmpi test-mpich test-robustness: export OMPI_MCA_rmaps_base_oversubscribe := 1
+
+test: deps
+	$(MAKE) --no-print-directory test-openmpi
+ifneq ($(WITH_MPICH),0)
+	$(MAKE) --no-print-directory test-mpich
+endif
+	$(MAKE) --no-print-directory test-robustness
+
+# The test-* targets skip `deps`; use `make test` for the full sequence.
+test-openmpi:
+	MPICC=$(MPICC_OPENMPI) MPIBENCH_MPIEXEC=$(MPIEXEC_OPENMPI) $(CARGO) test --release
+
+test-mpich:
+	CARGO_TARGET_DIR=$(MPICH_TARGET_DIR) MPICC=$(MPICC_MPICH) MPIBENCH_MPIEXEC=$(MPIEXEC_MPICH) \
+		$(CARGO) test --release --test smoke
+
+# tests/robustness.sh uses the Open MPI release binary built by test-openmpi.
+test-robustness:
+	@if [ -f tests/robustness.sh ]; then \
+		echo "MPIBENCH_MPIEXEC=$(MPIEXEC_OPENMPI) bash tests/robustness.sh ./target/release/mpibench"; \
+		MPIBENCH_MPIEXEC=$(MPIEXEC_OPENMPI) bash tests/robustness.sh ./target/release/mpibench; \
+	else \
+		echo "tests/robustness.sh not found: skipped"; \
+	fi
+
+lint:
+	$(CARGO) fmt --check
+	MPICC=$(MPICC_OPENMPI) $(CARGO) clippy --all-targets --release -- -D warnings
+
+overhead: build
+	MPIBENCH=./target/release/mpibench MPICC_OPENMPI=$(MPICC_OPENMPI) \
+		MPIEXEC_OPENMPI=$(MPIEXEC_OPENMPI) bash bench/overhead.sh
+
+clean:
+	$(CARGO) clean
+	rm -rf $(MPICH_TARGET_DIR) target/overhead

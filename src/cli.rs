@@ -1,0 +1,106 @@
+//! Command-line definitions (clap). Parsing happens on every rank before
+//! MPI starts; only rank 0's plan is used (see `plan`).
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand};
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "mpibench",
+    version,
+    about = "MPI benchmarks: PMB-MPI1 and more, with validation, statistics and JSON/CSV output",
+    after_help = "Run under mpiexec/srun, or let `mpibench run -n N` launch its own local ranks.\n\
+                  Exit codes: 0 ok, 1 validation errors, 2 usage errors, 3 a benchmark aborted."
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// List every benchmark with its suite, minimum ranks and description.
+    List {
+        /// Only this suite.
+        #[arg(long)]
+        suite: Option<String>,
+    },
+    /// Run benchmarks (default: the whole PMB-MPI1 suite).
+    Run(Box<RunArgs>),
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct RunArgs {
+    /// Benchmarks to run, case-insensitive (default: all of the suite).
+    #[arg(value_name = "BENCHMARK")]
+    pub benchmarks: Vec<String>,
+
+    /// Suite whose benchmarks run when none is named.
+    #[arg(long, default_value = "imb")]
+    pub suite: String,
+
+    /// Number of local ranks when mpibench launches itself (ignored under a launcher).
+    #[arg(short = 'n', long = "np", value_name = "N")]
+    pub np: Option<usize>,
+
+    /// mpiexec to launch local ranks with (default: the one matching the linked MPI library).
+    #[arg(long, value_name = "PATH", env = "MPIBENCH_MPIEXEC")]
+    pub mpiexec: Option<String>,
+
+    /// Smallest process count of the sweep (PMB -npmin).
+    #[arg(long, value_name = "P")]
+    pub npmin: Option<usize>,
+
+    /// Run the Multi- versions: disjoint groups run at once; the maximum over groups is reported.
+    #[arg(long)]
+    pub multi: bool,
+
+    /// With --multi, show every group's figures as well.
+    #[arg(long)]
+    pub multi_detail: bool,
+
+    /// Message lengths 0 and 2^A..2^B bytes ("A:B"), or 0 and 2^0..2^B ("B").
+    #[arg(long, value_name = "A:B", conflicts_with = "sizes")]
+    pub msglog: Option<String>,
+
+    /// Comma-separated message lengths in bytes, with K/M/G suffixes (powers of 1024).
+    #[arg(long, value_name = "LIST")]
+    pub sizes: Option<String>,
+
+    /// Fixed number of repetitions per message length.
+    #[arg(long, value_name = "N")]
+    pub iter: Option<usize>,
+
+    /// Time cap per message length in seconds (repetitions are reduced to fit).
+    #[arg(long, value_name = "S", default_value = "10")]
+    pub time: f64,
+
+    /// Warm-up repetitions per message length (default: a tenth of the repetitions, 2..100).
+    #[arg(long, value_name = "N")]
+    pub warmup: Option<usize>,
+
+    /// Rotate the root of rooted collectives every repetition (PMB §5.2.7).
+    #[arg(long)]
+    pub root_shift: bool,
+
+    /// Validate every transfer (outside the timed region); errors give exit code 1.
+    #[arg(long)]
+    pub check: bool,
+
+    /// Write results as JSON ("-" for stdout), rewritten atomically after each benchmark.
+    #[arg(long, value_name = "FILE")]
+    pub json: Option<PathBuf>,
+
+    /// Write results as CSV ("-" for stdout).
+    #[arg(long, value_name = "FILE")]
+    pub csv: Option<PathBuf>,
+
+    /// No progress lines on stderr.
+    #[arg(short, long)]
+    pub quiet: bool,
+
+    /// Test hook: corrupt one received byte so that --check must report it.
+    #[arg(long, hide = true)]
+    pub corrupt: bool,
+}

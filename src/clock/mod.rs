@@ -1,0 +1,4 @@
+//! Timers and clock synchronisation.
+
+pub mod model;
+pub mod sync;

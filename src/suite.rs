@@ -1,0 +1,118 @@
+//! The registry: suite name → benchmarks and methodology defaults.
+
+use crate::bench::{imb, Benchmark};
+
+/// A suite and what it runs by default.
+pub struct Suite {
+    pub name: &'static str,
+    pub title: &'static str,
+    pub benchmarks: fn() -> Vec<&'static dyn Benchmark>,
+}
+
+pub static SUITES: &[Suite] = &[Suite {
+    name: imb::SUITE,
+    title: "PMB-MPI1 / IMB-MPI1 (Pallas MPI Benchmarks v2.2)",
+    benchmarks: imb::benchmarks,
+}];
+
+/// Every benchmark of every suite.
+pub fn all() -> Vec<&'static dyn Benchmark> {
+    SUITES.iter().flat_map(|s| (s.benchmarks)()).collect()
+}
+
+pub fn suite(name: &str) -> Option<&'static Suite> {
+    SUITES.iter().find(|s| s.name.eq_ignore_ascii_case(name))
+}
+
+/// Looks a benchmark up by name, case-insensitively (an optional "Multi-" prefix is accepted).
+pub fn find(name: &str) -> Option<&'static dyn Benchmark> {
+    let n = strip_multi(name);
+    all()
+        .into_iter()
+        .find(|b| b.info().name.eq_ignore_ascii_case(n))
+}
+
+/// "Multi-PingPong" → "PingPong".
+pub fn strip_multi(name: &str) -> &str {
+    if name.len() > 6 && name[..6].eq_ignore_ascii_case("multi-") {
+        &name[6..]
+    } else {
+        name
+    }
+}
+
+/// The closest known benchmark name, for "did you mean" hints.
+pub fn suggest(name: &str) -> Option<&'static str> {
+    let lower = name.to_ascii_lowercase();
+    all()
+        .into_iter()
+        .map(|b| b.info().name)
+        .map(|n| (levenshtein(&lower, &n.to_ascii_lowercase()), n))
+        .filter(|(d, n)| *d <= 3.max(n.len() / 3))
+        .min_by_key(|(d, _)| *d)
+        .map(|(_, n)| n)
+}
+
+/// Edit distance between two strings.
+pub fn levenshtein(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut cur = vec![i + 1];
+        for (j, cb) in b.iter().enumerate() {
+            let sub = prev[j] + usize::from(ca != *cb);
+            cur.push(sub.min(prev[j + 1] + 1).min(cur[j] + 1));
+        }
+        prev = cur;
+    }
+    prev[b.len()]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lookup_is_case_insensitive_and_accepts_multi() {
+        assert_eq!(find("pingpong").unwrap().info().name, "PingPong");
+        assert_eq!(
+            find("REDUCE_SCATTER").unwrap().info().name,
+            "Reduce_scatter"
+        );
+        assert_eq!(find("Multi-Exchange").unwrap().info().name, "Exchange");
+        assert!(find("PingPang").is_none());
+    }
+
+    #[test]
+    fn suggestions() {
+        assert_eq!(suggest("PingPang"), Some("PingPong"));
+        assert_eq!(suggest("allreduse"), Some("Allreduce"));
+        assert_eq!(suggest("zzzzzzzzzzzzzzzzzz"), None);
+        assert_eq!(levenshtein("kitten", "sitting"), 3);
+    }
+
+    #[test]
+    fn pmb_mpi1_has_its_twelve_benchmarks() {
+        let names: Vec<_> = (suite("imb").unwrap().benchmarks)()
+            .iter()
+            .map(|b| b.info().name)
+            .collect();
+        assert_eq!(names.len(), 12);
+        for n in [
+            "PingPong",
+            "PingPing",
+            "Sendrecv",
+            "Exchange",
+            "Bcast",
+            "Allgather",
+            "Allgatherv",
+            "Alltoall",
+            "Reduce",
+            "Reduce_scatter",
+            "Allreduce",
+            "Barrier",
+        ] {
+            assert!(names.contains(&n), "{n}");
+        }
+    }
+}

@@ -1,0 +1,67 @@
+//! Smoke test run against every MPI implementation (`make test` runs it
+//! against MPICH as well): all benchmarks, checked, on 2 ranks.
+
+mod common;
+use common::*;
+
+#[test]
+fn every_benchmark_validates_on_two_ranks() {
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("r.json");
+    mpirun(
+        2,
+        &[
+            "run",
+            "--sizes",
+            "0,1,1K,100K",
+            "--iter",
+            "10",
+            "--check",
+            "-q",
+            "--json",
+            json.to_str().unwrap(),
+        ],
+    )
+    .assert()
+    .success();
+    let v = read_json(&json);
+    assert_clean(&v, &[0, 1, 1024, 102400]);
+    let e = entries(&v);
+    for b in ALL {
+        assert!(e.contains(&(b.to_string(), 2)), "{b} missing: {e:?}");
+    }
+    assert_eq!(v["world_size"], 2);
+}
+
+#[test]
+fn corrupted_buffer_is_detected() {
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("r.json");
+    let out = mpirun(
+        2,
+        &[
+            "run",
+            "pingpong",
+            "allreduce",
+            "--sizes",
+            "64",
+            "--iter",
+            "5",
+            "--check",
+            "--corrupt",
+            "-q",
+            "--json",
+            json.to_str().unwrap(),
+        ],
+    )
+    .assert()
+    .code(1)
+    .get_output()
+    .clone();
+    assert!(String::from_utf8_lossy(&out.stderr).contains("validation found"));
+    let v = read_json(&json);
+    assert_eq!(v["complete"], true);
+    for r in v["results"].as_array().unwrap() {
+        assert!(r["rows"][0]["errors"].as_u64().unwrap() > 0, "{r}");
+    }
+}
