@@ -160,7 +160,7 @@ res = [r for r in doc.get("results", [])
        and not r.get("skipped")
        and r.get("mode", "primary") == "primary"]
 if not res:
-    sys.exit("no PingPong results in " + path)
+    sys.exit("overhead: no PingPong results in " + path)
 rows = {}
 for r in res:
     for row in r.get("rows", []):
@@ -233,6 +233,9 @@ for b in sizes:
         ok = bw is not None and bw >= BW_MIN
     if not have_mb:
         verdict = "n/a (no mpibench)"
+    elif n == 0:
+        verdict = "FAIL (no mpibench figures)"
+        fails += 1
     else:
         verdict = ("PASS" if ok else "FAIL") + f" ({crit})"
         fails += not ok

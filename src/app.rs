@@ -5,18 +5,23 @@ use std::time::SystemTime;
 use anyhow::Result;
 use clap::Parser;
 
-use crate::cli::{Cli, Command, RunArgs};
+use std::cell::RefCell;
+
+use crate::cli::{Cli, Command, RunArgs, SyncMode};
+use crate::clock::sync::{synchronize, SyncParams};
 use crate::comm::{self, Comm};
-use crate::engine::{self, Engine};
+use crate::engine::{self, Abort, Engine};
 use crate::plan::Plan;
-use crate::report::{self, csv::Csv, json::Json, table};
-use crate::results::{MpiInfo, Report, Settings, SCHEMA};
+use crate::report::{self, csv::Csv, json::Json, raw::RawSink, table};
+use crate::results::{BenchResult, MpiInfo, Report, Settings, SCHEMA};
+use crate::suite::Entry;
+use crate::watchdog::Watchdog;
 use crate::{launch, suite};
 
 pub const EXIT_OK: i32 = 0;
 pub const EXIT_VALIDATION: i32 = 1;
 pub const EXIT_USAGE: i32 = 2;
-pub const EXIT_ABORTED: i32 = 3;
+pub const EXIT_ABORTED: i32 = crate::watchdog::EXIT_ABORTED;
 
 pub fn main() -> Result<i32> {
     let cli = match Cli::try_parse() {
@@ -72,7 +77,7 @@ fn list(only: Option<&str>) -> Result<i32> {
         .filter(|s| only.is_none_or(|o| s.name.eq_ignore_ascii_case(o)))
     {
         println!("# {}: {}", s.name, s.title);
-        for b in (s.benchmarks)() {
+        for b in (s.entries)() {
             let i = b.info();
             println!(
                 "{:<16} {:<6} {:>9}  {}",
@@ -101,12 +106,12 @@ fn run(args: RunArgs) -> Result<i32> {
 }
 
 /// Rank 0 builds the plan and broadcasts it (or the usage error) to everyone.
-fn agree_on_plan(world: Comm, args: &RunArgs) -> Result<Plan, String> {
+fn agree_on_plan(world: Comm, args: &RunArgs, ranks_per_node: usize) -> Result<Plan, String> {
     let mut bytes = if world.rank == 0 {
         let command: Vec<String> = std::iter::once("mpibench".to_string())
             .chain(std::env::args().skip(1))
             .collect();
-        let r = Plan::build(args, command, world.size).map_err(|e| e.to_string());
+        let r = Plan::build(args, command, world.size, ranks_per_node).map_err(|e| e.to_string());
         serde_json::to_vec(&r).expect("plan serialises")
     } else {
         Vec::new()
@@ -130,8 +135,44 @@ fn hosts(world: Comm) -> Vec<String> {
         .collect()
 }
 
+fn new_report(plan: &Plan, world: Comm, hosts: Vec<String>) -> Report {
+    Report {
+        schema: SCHEMA.to_string(),
+        mpibench_version: env!("CARGO_PKG_VERSION").to_string(),
+        command: plan.command.clone(),
+        started: humantime::format_rfc3339_seconds(SystemTime::now()).to_string(),
+        complete: false,
+        mpi: MpiInfo {
+            library: comm::library_version(),
+            version: {
+                let (a, b) = comm::mpi_version();
+                [a, b]
+            },
+        },
+        world_size: world.size,
+        hosts,
+        settings: Settings {
+            sync: plan.sync.name().into(),
+            timing: plan.timing.name().into(),
+            check: plan.check,
+            iter: plan.policy.iter,
+            time_limit_s: plan.policy.time_limit_s,
+            root_shift: plan.root_shift,
+            min_iter: plan.policy.min_reps,
+            max_iter: plan.policy.max_reps,
+            precision: plan.policy.precision,
+            window_us: plan.window_us,
+            mem_limit_bytes: plan.mem_bytes,
+            timeout_s: plan.timeout_s,
+        },
+        results: Vec::new(),
+        status: None,
+    }
+}
+
 fn run_world(world: Comm, args: &RunArgs) -> Result<i32> {
-    let plan = match agree_on_plan(world, args) {
+    let ranks_per_node = world.node_size();
+    let plan = match agree_on_plan(world, args, ranks_per_node) {
         Ok(p) => p,
         Err(msg) => {
             if world.rank == 0 {
@@ -149,84 +190,112 @@ fn run_world(world: Comm, args: &RunArgs) -> Result<i32> {
             );
         }
     }
+    let watchdog = Watchdog::start(plan.timeout_s, world.rank);
     let hosts = hosts(world);
-    let mut report = Report {
-        schema: SCHEMA.to_string(),
-        mpibench_version: env!("CARGO_PKG_VERSION").to_string(),
-        command: plan.command.clone(),
-        started: humantime::format_rfc3339_seconds(SystemTime::now()).to_string(),
-        complete: false,
-        mpi: MpiInfo {
-            library: comm::library_version(),
-            version: {
-                let (a, b) = comm::mpi_version();
-                [a, b]
-            },
-        },
-        world_size: world.size,
-        hosts,
-        settings: Settings {
-            sync: "barrier".into(),
-            timing: if plan.check {
-                "per-call".into()
-            } else {
-                "loop".into()
-            },
-            check: plan.check,
-            iter: plan.policy.iter,
-            time_limit_s: plan.policy.time_limit_s,
-            root_shift: plan.root_shift,
-        },
-        results: Vec::new(),
-        status: None,
-    };
+    let mut report = new_report(&plan, world, hosts);
     let to_stdout =
         |p: &Option<std::path::PathBuf>| p.as_ref().is_some_and(|p| p.as_os_str() == "-");
-    let show_table = root && !to_stdout(&plan.json) && !to_stdout(&plan.csv);
+    let show_table =
+        root && !to_stdout(&plan.json) && !to_stdout(&plan.csv) && !to_stdout(&plan.raw);
     if show_table {
         print!(
             "{}",
             table::header(&report, &plan.sizes, &plan.benchmarks, plan.multi)
         );
     }
-    let engine = Engine { world, plan: &plan };
-    let benches = plan.benches();
+    if root {
+        save(&plan, &report, false)?;
+    }
+    // The global clock, when window synchronisation needs it.
+    let clock = (plan.sync == SyncMode::Window).then(|| synchronize(world, SyncParams::default()));
+    let raw = match (&plan.raw, root) {
+        (Some(p), true) => Some(RefCell::new(RawSink::create(p)?)),
+        _ => None,
+    };
+    let engine = Engine {
+        world,
+        plan: &plan,
+        clock,
+        watchdog: &watchdog,
+        raw,
+    };
+    let entries = plan.entries();
     let started = std::time::Instant::now();
-    for (bi, b) in benches.iter().enumerate() {
-        let counts = match engine::sweep(*b, &plan, world.size) {
-            Ok(c) => c,
-            Err(reason) => {
-                if root {
-                    let r = engine::skipped(*b, 2, plan.multi, reason);
-                    if show_table {
-                        print!("{}", table::section(&r, world.size));
+    let progress = |i: usize, name: &str, q: usize| {
+        if root && !plan.quiet {
+            eprintln!(
+                "mpibench: [{}/{}] {name} on {q} processes ({:.1} s)",
+                i + 1,
+                entries.len(),
+                started.elapsed().as_secs_f64()
+            );
+        }
+    };
+    let mut outcome: Result<()> = Ok(());
+    'entries: for (i, entry) in entries.iter().enumerate() {
+        let results: Vec<BenchResult> = match entry {
+            Entry::Tool(t) => {
+                progress(i, t.info().name, world.size);
+                watchdog.arm(format!("{} on {} processes", t.info().name, world.size));
+                let r = t.run(world);
+                watchdog.disarm();
+                match r {
+                    Ok(r) => r.into_iter().collect(),
+                    Err(e) => {
+                        outcome = Err(e);
+                        break 'entries;
                     }
-                    report.results.push(r);
                 }
-                continue;
             }
+            Entry::Bench(b) => match engine::sweep(*b, &plan, world.size) {
+                Err(reason) => vec![engine::skipped(*b, 2, plan.multi, reason)],
+                Ok(counts) => {
+                    let mut v = Vec::new();
+                    for q in counts {
+                        progress(i, b.info().name, q);
+                        match engine.run(*b, q) {
+                            Ok(r) => v.extend(r),
+                            Err(e) => {
+                                outcome = Err(e);
+                                break;
+                            }
+                        }
+                    }
+                    v
+                }
+            },
         };
-        for q in counts {
-            if root && !plan.quiet {
-                eprintln!(
-                    "mpibench: [{}/{}] {} on {} processes ({:.1} s)",
-                    bi + 1,
-                    benches.len(),
-                    b.info().name,
-                    q,
-                    started.elapsed().as_secs_f64()
-                );
-            }
-            if let Some(r) = engine.run(*b, q)? {
+        if root {
+            for r in results {
                 if show_table {
-                    print!("{}", table::section(&r, world.size));
+                    print!("{}", table::section(&r, world.size, plan.stats));
                 }
                 report.results.push(r);
             }
-        }
-        if root {
             save(&plan, &report, false)?;
         }
+        if outcome.is_err() {
+            break;
+        }
+    }
+    if let Err(e) = outcome {
+        let code = match e.downcast_ref::<Abort>() {
+            Some(Abort::Validation(_)) => EXIT_VALIDATION,
+            _ => EXIT_ABORTED,
+        };
+        if root {
+            report.status = Some(
+                if code == EXIT_VALIDATION {
+                    "validation_errors"
+                } else {
+                    "aborted"
+                }
+                .into(),
+            );
+            save(&plan, &report, false)?;
+            eprintln!("error: {e:#}");
+        }
+        return Ok(code);
     }
     if !root {
         return Ok(EXIT_OK);

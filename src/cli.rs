@@ -3,7 +3,8 @@
 
 use std::path::PathBuf;
 
-use clap::{Args, Parser, Subcommand};
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use serde::{Deserialize, Serialize};
 
 #[derive(Debug, Parser)]
 #[command(
@@ -96,6 +97,50 @@ pub struct RunArgs {
     #[arg(long, value_name = "FILE")]
     pub csv: Option<PathBuf>,
 
+    /// How processes are synchronised before timing (default: the suite's, barrier for imb).
+    #[arg(long, value_enum, value_name = "MODE")]
+    pub sync: Option<SyncMode>,
+
+    /// loop: one clock pair around all repetitions (PMB); per-call: one per repetition.
+    #[arg(long, value_enum, value_name = "MODE")]
+    pub timing: Option<TimingMode>,
+
+    /// With --sync window: the start window per call in microseconds (default: from the warm-up).
+    #[arg(long, value_name = "US")]
+    pub window_us: Option<f64>,
+
+    /// Adaptive repetitions: repeat until the 95% CI of the median is within ±R of it (e.g. 0.02).
+    #[arg(long, value_name = "R")]
+    pub precision: Option<f64>,
+
+    /// Fewest repetitions per message length (default 1; 10 with --precision).
+    #[arg(long, value_name = "N")]
+    pub min_iter: Option<usize>,
+
+    /// Most repetitions per message length (default 1000, IMB; 100000 with --precision).
+    #[arg(long, value_name = "N")]
+    pub max_iter: Option<usize>,
+
+    /// Show the median, its 95% CI and outlier counts in the tables.
+    #[arg(long)]
+    pub stats: bool,
+
+    /// Write every per-call sample as CSV (rank, benchmark, size, repetition, start, end).
+    #[arg(long, value_name = "FILE")]
+    pub raw: Option<PathBuf>,
+
+    /// Memory limit per rank in GiB (default: 80% of the node's available memory / ranks per node).
+    #[arg(long, value_name = "GIB")]
+    pub mem: Option<f64>,
+
+    /// Abort the job (MPI_Abort) when one benchmark runs longer than this many seconds.
+    #[arg(long, value_name = "SECONDS")]
+    pub timeout: Option<f64>,
+
+    /// With --check: stop at the first validation error, naming the rank.
+    #[arg(long)]
+    pub strict: bool,
+
     /// No progress lines on stderr.
     #[arg(short, long)]
     pub quiet: bool,
@@ -103,4 +148,52 @@ pub struct RunArgs {
     /// Test hook: corrupt one received byte so that --check must report it.
     #[arg(long, hide = true)]
     pub corrupt: bool,
+
+    /// Test hook: this rank reports a failed buffer allocation.
+    #[arg(long, hide = true, value_name = "RANK")]
+    pub fail_alloc_rank: Option<usize>,
+}
+
+/// Synchronisation before a measurement.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum SyncMode {
+    /// MPI_Barrier (PMB/IMB).
+    Barrier,
+    /// mpibench's own dissemination barrier from point-to-point messages.
+    Dissemination,
+    /// Synchronised clocks; every call starts at an agreed global time.
+    Window,
+    /// No synchronisation.
+    None,
+}
+
+/// Where the clock pairs go.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum TimingMode {
+    /// One clock pair around all repetitions (PMB).
+    Loop,
+    /// One clock pair around each repetition.
+    PerCall,
+}
+
+impl SyncMode {
+    pub fn name(self) -> &'static str {
+        match self {
+            SyncMode::Barrier => "barrier",
+            SyncMode::Dissemination => "dissemination",
+            SyncMode::Window => "window",
+            SyncMode::None => "none",
+        }
+    }
+}
+
+impl TimingMode {
+    pub fn name(self) -> &'static str {
+        match self {
+            TimingMode::Loop => "loop",
+            TimingMode::PerCall => "per-call",
+        }
+    }
 }

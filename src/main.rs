@@ -5,18 +5,16 @@ mod app;
 mod bench;
 mod check;
 mod cli;
-#[allow(dead_code)] // wired into the engine by the methodology work (issue 3)
 mod clock;
-#[allow(dead_code)] // parts are wired in by the methodology work (issue 3)
 mod comm;
 mod engine;
 mod launch;
 mod plan;
 mod report;
 mod results;
-#[allow(dead_code)]
 mod stats;
 mod suite;
+mod watchdog;
 
 fn main() {
     let code = match app::main() {

@@ -6,8 +6,8 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
-use crate::bench::{Benchmark, Class};
-use crate::cli::RunArgs;
+use crate::bench::Class;
+use crate::cli::{RunArgs, SyncMode, TimingMode};
 use crate::suite;
 
 /// A usage error: one line for the user, exit code 2.
@@ -29,10 +29,15 @@ fn invalid(msg: impl Into<String>) -> PlanError {
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub struct Policy {
     pub iter: Option<usize>,
+    /// Fewest repetitions (`--min-iter`).
+    pub min_reps: usize,
+    /// Most repetitions (`--max-iter`; IMB: 1000).
     pub max_reps: usize,
     pub max_volume: usize,
     pub time_limit_s: f64,
     pub warmup: Option<usize>,
+    /// Target relative half-width of the median's 95% CI (`--precision`).
+    pub precision: Option<f64>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
@@ -50,7 +55,17 @@ pub struct Plan {
     pub corrupt: bool,
     pub json: Option<PathBuf>,
     pub csv: Option<PathBuf>,
+    pub raw: Option<PathBuf>,
     pub quiet: bool,
+    pub sync: SyncMode,
+    pub timing: TimingMode,
+    pub window_us: Option<f64>,
+    pub stats: bool,
+    /// Memory limit per rank in bytes.
+    pub mem_bytes: u64,
+    pub timeout_s: Option<f64>,
+    pub strict: bool,
+    pub fail_alloc_rank: Option<usize>,
 }
 
 pub const IMB_MAX_REPS: usize = 1000;
@@ -58,7 +73,12 @@ pub const IMB_MAX_VOLUME: usize = 40 << 20;
 
 impl Plan {
     /// Builds and validates the whole plan for a world of `world` ranks.
-    pub fn build(args: &RunArgs, command: Vec<String>, world: usize) -> Result<Plan, PlanError> {
+    pub fn build(
+        args: &RunArgs,
+        command: Vec<String>,
+        world: usize,
+        ranks_per_node: usize,
+    ) -> Result<Plan, PlanError> {
         let suite = suite::suite(&args.suite).ok_or_else(|| {
             PlanError::UnknownSuite(
                 args.suite.clone(),
@@ -71,11 +91,7 @@ impl Plan {
         })?;
         let mut benchmarks = Vec::new();
         if args.benchmarks.is_empty() {
-            benchmarks.extend(
-                (suite.benchmarks)()
-                    .iter()
-                    .map(|b| b.info().name.to_string()),
-            );
+            benchmarks.extend((suite.entries)().iter().map(|b| b.info().name.to_string()));
         }
         for name in &args.benchmarks {
             let b = suite::find(name).ok_or_else(|| PlanError::UnknownBenchmark {
@@ -114,7 +130,75 @@ impl Plan {
         if args.multi_detail && !args.multi {
             return Err(invalid("--multi-detail needs --multi"));
         }
-        for path in [&args.json, &args.csv].into_iter().flatten() {
+        let timing = match (args.timing, args.precision) {
+            (Some(TimingMode::Loop), Some(_)) => {
+                return Err(invalid(
+                    "--precision needs --timing per-call (it judges per-call samples)",
+                ))
+            }
+            (Some(t), _) => t,
+            (None, Some(_)) => TimingMode::PerCall,
+            (None, None) => TimingMode::Loop,
+        };
+        if let Some(r) = args.precision {
+            if !(r > 0.0 && r < 1.0) {
+                return Err(invalid(format!(
+                    "--precision must be between 0 and 1 (e.g. 0.02), not {r}"
+                )));
+            }
+        }
+        let sync = args.sync.unwrap_or(SyncMode::Barrier);
+        if let Some(w) = args.window_us {
+            if sync != SyncMode::Window {
+                return Err(invalid("--window-us needs --sync window"));
+            }
+            if !(w.is_finite() && w > 0.0) {
+                return Err(invalid(format!(
+                    "--window-us must be a positive number, not {w}"
+                )));
+            }
+        }
+        let adaptive = args.precision.is_some();
+        let min_reps = args.min_iter.unwrap_or(if adaptive { 10 } else { 1 });
+        let max_reps = args
+            .max_iter
+            .unwrap_or(if adaptive { 100_000 } else { IMB_MAX_REPS });
+        if min_reps == 0 {
+            return Err(invalid("--min-iter must be at least 1"));
+        }
+        if max_reps < min_reps {
+            return Err(invalid(format!(
+                "--max-iter {max_reps} is smaller than --min-iter {min_reps}"
+            )));
+        }
+        if args.strict && !args.check {
+            return Err(invalid("--strict needs --check"));
+        }
+        if let Some(t) = args.timeout {
+            if !(t.is_finite() && t > 0.0) {
+                return Err(invalid(format!(
+                    "--timeout must be a positive number of seconds, not {t}"
+                )));
+            }
+        }
+        let mem_bytes = match args.mem {
+            Some(g) if g.is_finite() && g > 0.0 => (g * (1u64 << 30) as f64) as u64,
+            Some(g) => {
+                return Err(invalid(format!(
+                    "--mem must be a positive number of GiB, not {g}"
+                )))
+            }
+            None => default_mem_bytes(ranks_per_node),
+        };
+        if let Some(&big) = sizes.iter().max() {
+            if big as u64 > mem_bytes {
+                return Err(invalid(format!(
+                    "message size {big} bytes exceeds the memory limit of {:.2} GiB per rank (--mem)",
+                    mem_bytes as f64 / (1u64 << 30) as f64
+                )));
+            }
+        }
+        for path in [&args.json, &args.csv, &args.raw].into_iter().flatten() {
             check_writable(path)?;
         }
         Ok(Plan {
@@ -127,7 +211,9 @@ impl Plan {
             multi_detail: args.multi_detail,
             policy: Policy {
                 iter: args.iter,
-                max_reps: IMB_MAX_REPS,
+                min_reps,
+                max_reps,
+                precision: args.precision,
                 max_volume: IMB_MAX_VOLUME,
                 time_limit_s: args.time,
                 warmup: args.warmup,
@@ -137,16 +223,44 @@ impl Plan {
             corrupt: args.corrupt,
             json: args.json.clone(),
             csv: args.csv.clone(),
+            raw: args.raw.clone(),
             quiet: args.quiet,
+            sync,
+            timing,
+            window_us: args.window_us,
+            stats: args.stats,
+            mem_bytes,
+            timeout_s: args.timeout,
+            strict: args.strict,
+            fail_alloc_rank: args.fail_alloc_rank,
         })
     }
 
-    pub fn benches(&self) -> Vec<&'static dyn Benchmark> {
+    pub fn entries(&self) -> Vec<suite::Entry> {
         self.benchmarks
             .iter()
             .filter_map(|n| suite::find(n))
             .collect()
     }
+}
+
+/// Default memory limit per rank: 80% of the node's available memory
+/// (MemAvailable, else physical memory) divided by the ranks on the node.
+pub fn default_mem_bytes(ranks_per_node: usize) -> u64 {
+    let avail = std::fs::read_to_string("/proc/meminfo")
+        .ok()
+        .and_then(|m| {
+            m.lines()
+                .find(|l| l.starts_with("MemAvailable:"))
+                .and_then(|l| l.split_whitespace().nth(1)?.parse::<u64>().ok())
+        })
+        .map(|kib| kib * 1024)
+        .unwrap_or_else(|| {
+            let pages = unsafe { libc::sysconf(libc::_SC_PHYS_PAGES) };
+            let page = unsafe { libc::sysconf(libc::_SC_PAGESIZE) };
+            (pages.max(0) as u64) * (page.max(0) as u64)
+        });
+    avail / 5 * 4 / ranks_per_node.max(1) as u64
 }
 
 /// Fails unless a file can be created next to `path` (so that the atomic

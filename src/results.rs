@@ -38,6 +38,12 @@ pub struct Settings {
     pub iter: Option<usize>,
     pub time_limit_s: f64,
     pub root_shift: bool,
+    pub min_iter: usize,
+    pub max_iter: usize,
+    pub precision: Option<f64>,
+    pub window_us: Option<f64>,
+    pub mem_limit_bytes: u64,
+    pub timeout_s: Option<f64>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -55,6 +61,9 @@ pub struct BenchResult {
     /// Why the benchmark did not run at this process count, if it did not.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub skipped: Option<String>,
+    /// Message lengths left out (e.g. above the memory limit) and why.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
     pub rows: Vec<Row>,
     /// Per-group rows of a Multi- run (with `--multi-detail`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -79,4 +88,44 @@ pub struct Row {
     pub mbytes_per_sec: Option<f64>,
     /// Validation failures; 0 when checked and clean, null when not checked.
     pub errors: Option<u64>,
+    /// Median of the samples: per-call, the per-repetition maximum over
+    /// ranks; with loop timing, the per-rank averages.
+    pub t_median_us: Option<f64>,
+    pub t_p5_us: Option<f64>,
+    pub t_p95_us: Option<f64>,
+    /// 95% confidence interval of the median (order statistics).
+    pub ci95_lo_us: Option<f64>,
+    pub ci95_hi_us: Option<f64>,
+    /// Samples that started in time / late (window sync) and were left out.
+    pub valid: Option<u64>,
+    pub invalid: Option<u64>,
+    /// Samples beyond median ± 3 scaled MADs (counted, not removed).
+    pub outliers: Option<u64>,
+    /// Median global time to completion, max(end) - min(start) over ranks on the synchronised clock.
+    pub t_global_us: Option<f64>,
+    /// With --precision: true when a bound (--min-iter/--max-iter/--time) ended the row, not the precision.
+    pub stopped_on_bound: Option<bool>,
+    /// Per-call timing: minimum, maximum and average over ranks of per-rank medians.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub t_median_min_us: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub t_median_max_us: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub t_median_avg_us: Option<f64>,
+    /// clocksync / timing rows: one per rank.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rank: Option<usize>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub offset_us: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub drift_ppm: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub residual_us: Option<f64>,
+    /// timing rows: MPI_Wtick, smallest observed clock step, cost of one read (MPITEST's DT).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tick_us: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub resolution_us: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub overhead_us: Option<f64>,
 }

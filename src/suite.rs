@@ -1,23 +1,56 @@
 //! The registry: suite name → benchmarks and methodology defaults.
 
-use crate::bench::{imb, Benchmark};
+use crate::bench::clock::{self, Tool};
+use crate::bench::{imb, Benchmark, Info};
 
 /// A suite and what it runs by default.
 pub struct Suite {
     pub name: &'static str,
     pub title: &'static str,
-    pub benchmarks: fn() -> Vec<&'static dyn Benchmark>,
+    pub entries: fn() -> Vec<Entry>,
 }
 
-pub static SUITES: &[Suite] = &[Suite {
-    name: imb::SUITE,
-    title: "PMB-MPI1 / IMB-MPI1 (Pallas MPI Benchmarks v2.2)",
-    benchmarks: imb::benchmarks,
-}];
+/// Something `mpibench run` can run: a communication pattern timed by the
+/// engine, or a tool that measures the instruments (clocks) themselves.
+#[derive(Clone, Copy)]
+pub enum Entry {
+    Bench(&'static dyn Benchmark),
+    Tool(&'static dyn Tool),
+}
 
-/// Every benchmark of every suite.
-pub fn all() -> Vec<&'static dyn Benchmark> {
-    SUITES.iter().flat_map(|s| (s.benchmarks)()).collect()
+impl Entry {
+    pub fn info(&self) -> &'static Info {
+        match self {
+            Entry::Bench(b) => b.info(),
+            Entry::Tool(t) => t.info(),
+        }
+    }
+}
+
+fn imb_entries() -> Vec<Entry> {
+    imb::benchmarks().into_iter().map(Entry::Bench).collect()
+}
+
+fn clock_entries() -> Vec<Entry> {
+    clock::tools().into_iter().map(Entry::Tool).collect()
+}
+
+pub static SUITES: &[Suite] = &[
+    Suite {
+        name: imb::SUITE,
+        title: "PMB-MPI1 / IMB-MPI1 (Pallas MPI Benchmarks v2.2)",
+        entries: imb_entries,
+    },
+    Suite {
+        name: clock::SUITE,
+        title: "the instruments: timer resolution and overhead, clock synchronisation",
+        entries: clock_entries,
+    },
+];
+
+/// Everything of every suite.
+pub fn all() -> Vec<Entry> {
+    SUITES.iter().flat_map(|s| (s.entries)()).collect()
 }
 
 pub fn suite(name: &str) -> Option<&'static Suite> {
@@ -25,7 +58,7 @@ pub fn suite(name: &str) -> Option<&'static Suite> {
 }
 
 /// Looks a benchmark up by name, case-insensitively (an optional "Multi-" prefix is accepted).
-pub fn find(name: &str) -> Option<&'static dyn Benchmark> {
+pub fn find(name: &str) -> Option<Entry> {
     let n = strip_multi(name);
     all()
         .into_iter()
@@ -81,6 +114,7 @@ mod tests {
         );
         assert_eq!(find("Multi-Exchange").unwrap().info().name, "Exchange");
         assert!(find("PingPang").is_none());
+        assert_eq!(find("ClockSync").unwrap().info().suite, "clock");
     }
 
     #[test]
@@ -93,7 +127,7 @@ mod tests {
 
     #[test]
     fn pmb_mpi1_has_its_twelve_benchmarks() {
-        let names: Vec<_> = (suite("imb").unwrap().benchmarks)()
+        let names: Vec<_> = (suite("imb").unwrap().entries)()
             .iter()
             .map(|b| b.info().name)
             .collect();

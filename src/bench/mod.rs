@@ -7,6 +7,7 @@ use std::ffi::c_int;
 
 use crate::comm::{Buffer, Comm, Request};
 
+pub mod clock;
 pub mod imb;
 
 /// PMB's classification (PMB §4.1), which decides how results are reported.
@@ -18,6 +19,8 @@ pub enum Class {
     ParallelTransfer,
     /// Collective operations.
     Collective,
+    /// Measurements of the clocks themselves (timing, clocksync).
+    Clock,
 }
 
 impl Class {
@@ -26,6 +29,7 @@ impl Class {
             Class::SingleTransfer => "single transfer",
             Class::ParallelTransfer => "parallel transfer",
             Class::Collective => "collective",
+            Class::Clock => "clock",
         }
     }
 }

@@ -10,6 +10,7 @@ use crate::results::Report;
 
 pub mod csv;
 pub mod json;
+pub mod raw;
 pub mod table;
 
 /// A machine-readable format of the whole report.

@@ -70,7 +70,7 @@ fn is_single(r: &BenchResult) -> bool {
     r.class == "single transfer" && r.mode == "primary"
 }
 
-fn columns(r: &BenchResult, throughput: bool, checked: bool, group: bool) -> String {
+fn columns(r: &BenchResult, throughput: bool, checked: bool, group: bool, stats: bool) -> String {
     let mut s = String::new();
     if group {
         s.push_str(&format!("{:>6} ", "group"));
@@ -93,10 +93,19 @@ fn columns(r: &BenchResult, throughput: bool, checked: bool, group: bool) -> Str
     if checked {
         s.push_str(&format!(" {:>8}", "errors"));
     }
+    if stats {
+        s.push_str(&format!(
+            " {:>14} {:>12} {:>12} {:>8} {:>8}",
+            "t_median[usec]", "ci95_lo", "ci95_hi", "outliers", "invalid"
+        ));
+        if r.rows.first().is_some_and(|x| x.t_global_us.is_some()) {
+            s.push_str(&format!(" {:>14}", "t_global[usec]"));
+        }
+    }
     s
 }
 
-fn line(r: &BenchResult, row: &Row, group: Option<usize>) -> String {
+fn line(r: &BenchResult, row: &Row, group: Option<usize>, stats: bool) -> String {
     let mut s = String::new();
     if let Some(g) = group {
         s.push_str(&format!("{g:>6} "));
@@ -119,11 +128,69 @@ fn line(r: &BenchResult, row: &Row, group: Option<usize>) -> String {
     if let Some(e) = row.errors {
         s.push_str(&format!(" {e:>8}"));
     }
+    if stats {
+        let f = |v: Option<f64>| v.map_or("-".to_string(), |v| format!("{v:.2}"));
+        let n = |v: Option<u64>| v.map_or("-".to_string(), |v| v.to_string());
+        s.push_str(&format!(
+            " {:>14} {:>12} {:>12} {:>8} {:>8}",
+            f(row.t_median_us),
+            f(row.ci95_lo_us),
+            f(row.ci95_hi_us),
+            n(row.outliers),
+            n(row.invalid)
+        ));
+        if row.t_global_us.is_some() {
+            s.push_str(&format!(" {:>14}", f(row.t_global_us)));
+        }
+    }
+    if row.stopped_on_bound == Some(true) {
+        s.push_str("  (stopped on a bound)");
+    }
+    s
+}
+
+/// The clock tools' tables: one line per rank.
+fn clock_section(r: &BenchResult) -> String {
+    let mut s = String::new();
+    let f = |v: Option<f64>| v.map_or("-".to_string(), |v| format!("{v:.4}"));
+    if r.benchmark == "timing" {
+        let _ = writeln!(
+            s,
+            "{:>6} {:>12} {:>16} {:>12}",
+            "#rank", "tick[usec]", "resolution[usec]", "DT[usec]"
+        );
+        for row in &r.rows {
+            let _ = writeln!(
+                s,
+                "{:>6} {:>12} {:>16} {:>12}",
+                row.rank.unwrap_or(0),
+                f(row.tick_us),
+                f(row.resolution_us),
+                f(row.overhead_us)
+            );
+        }
+    } else {
+        let _ = writeln!(
+            s,
+            "{:>6} {:>14} {:>12} {:>14}",
+            "#rank", "offset[usec]", "drift[ppm]", "residual[usec]"
+        );
+        for row in &r.rows {
+            let _ = writeln!(
+                s,
+                "{:>6} {:>14} {:>12} {:>14}",
+                row.rank.unwrap_or(0),
+                f(row.offset_us),
+                f(row.drift_ppm),
+                f(row.residual_us)
+            );
+        }
+    }
     s
 }
 
 /// One benchmark at one process count.
-pub fn section(r: &BenchResult, world: usize) -> String {
+pub fn section(r: &BenchResult, world: usize, stats: bool) -> String {
     let mut s = String::new();
     let name = if r.mode == "multi" {
         format!("Multi-{}", r.benchmark)
@@ -136,6 +203,15 @@ pub fn section(r: &BenchResult, world: usize) -> String {
         let _ = writeln!(s, "# skipped: {why}");
         let _ = writeln!(s, "{RULE}");
         return s;
+    }
+    if r.class == "clock" {
+        let _ = writeln!(s, "# #processes = {}", r.processes);
+        let _ = writeln!(s, "{RULE}");
+        s.push_str(&clock_section(r));
+        return s;
+    }
+    if let Some(note) = &r.note {
+        let _ = writeln!(s, "# note: {note}");
     }
     if r.mode == "multi" {
         let _ = writeln!(
@@ -163,20 +239,20 @@ pub fn section(r: &BenchResult, world: usize) -> String {
     let throughput = r.rows.first().is_some_and(|x| x.mbytes_per_sec.is_some());
     let checked = r.rows.first().is_some_and(|x| x.errors.is_some());
     if r.group_rows.is_empty() {
-        let _ = writeln!(s, "{}", columns(r, throughput, checked, false));
+        let _ = writeln!(s, "{}", columns(r, throughput, checked, false, stats));
         for row in &r.rows {
-            let _ = writeln!(s, "{}", line(r, row, None));
+            let _ = writeln!(s, "{}", line(r, row, None, stats));
         }
     } else {
-        let _ = writeln!(s, "{}", columns(r, throughput, checked, true));
+        let _ = writeln!(s, "{}", columns(r, throughput, checked, true, stats));
         for (i, row) in r.rows.iter().enumerate() {
             for g in &r.group_rows {
-                let _ = writeln!(s, "{}", line(r, &g.rows[i], Some(g.group)));
+                let _ = writeln!(s, "{}", line(r, &g.rows[i], Some(g.group), stats));
             }
             let _ = writeln!(
                 s,
                 "{}",
-                line(r, row, None).replacen("", &format!("{:>6} ", "max"), 1)
+                line(r, row, None, stats).replacen("", &format!("{:>6} ", "max"), 1)
             );
         }
     }
