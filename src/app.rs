@@ -164,6 +164,12 @@ fn new_report(plan: &Plan, world: Comm, hosts: Vec<String>) -> Report {
             window_us: plan.window_us,
             mem_limit_bytes: plan.mem_bytes,
             timeout_s: plan.timeout_s,
+            large_messages: if comm::large_count_calls() {
+                "mpi4-large-count"
+            } else {
+                "derived-datatype"
+            }
+            .into(),
         },
         results: Vec::new(),
         status: None,

@@ -504,15 +504,17 @@ impl Engine<'_> {
             r[rec::OUTLIERS] = sm.outliers as f64;
             r[rec::VALID] = valid.len() as f64;
             r[rec::INVALID] = (c.late.len() - valid.len()) as f64;
-            if !c.global.is_empty() {
-                let g: Vec<f64> = valid_values(&c.global, &c.late)
-                    .iter()
-                    .map(|d| d * scale)
-                    .collect();
+        }
+        if !c.global.is_empty() {
+            // Global time to completion per repetition (a loop sample covers reps_per_sample).
+            let per = s.reps_per_sample.max(1) as f64;
+            let g: Vec<f64> = valid_values(&c.global, &c.late)
+                .iter()
+                .map(|d| d / per * scale)
+                .collect();
+            if !g.is_empty() {
                 r[rec::GLOBAL_US] = stats::summarize(&g).median;
             }
-        } else if !c.global.is_empty() {
-            r[rec::GLOBAL_US] = c.global[0] / reps_total.max(1) as f64 * scale;
         }
         Measured { rec: r, samples: s }
     }
@@ -571,6 +573,8 @@ impl Engine<'_> {
         } else {
             self.sync_once(sync, window_s)
         };
+        // Loop timing with window sync: the whole sequence starts at the first window.
+        let late_start = !per_call && t0w.is_some_and(|t| self.wait_window(t, window_s, 0));
         for k in 0..n {
             let i = first + k;
             if rotate {
@@ -598,7 +602,7 @@ impl Engine<'_> {
                     _ => false,
                 }
             } else {
-                false
+                late_start && k == 0
             };
             let t0 = comm::wtime();
             b.run(op);

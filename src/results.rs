@@ -44,6 +44,8 @@ pub struct Settings {
     pub window_us: Option<f64>,
     pub mem_limit_bytes: u64,
     pub timeout_s: Option<f64>,
+    /// How messages of 2 GiB and more are sent: "mpi4-large-count" or "derived-datatype".
+    pub large_messages: String,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]

@@ -14,6 +14,46 @@ pub use buffer::Buffer;
 
 extern "C" {
     fn mpibench_mpi_byte() -> ffi::MPI_Datatype;
+    fn mpibench_large_count() -> c_int;
+    fn mpibench_send_c(
+        b: *const c_void,
+        n: usize,
+        dest: c_int,
+        tag: c_int,
+        c: ffi::MPI_Comm,
+    ) -> c_int;
+    fn mpibench_recv_c(b: *mut c_void, n: usize, src: c_int, tag: c_int, c: ffi::MPI_Comm)
+        -> c_int;
+    fn mpibench_isend_c(
+        b: *const c_void,
+        n: usize,
+        dest: c_int,
+        tag: c_int,
+        c: ffi::MPI_Comm,
+        r: *mut ffi::MPI_Request,
+    ) -> c_int;
+    fn mpibench_sendrecv_c(
+        s: *const c_void,
+        n: usize,
+        dest: c_int,
+        r: *mut c_void,
+        src: c_int,
+        tag: c_int,
+        c: ffi::MPI_Comm,
+    ) -> c_int;
+    fn mpibench_bcast_c(b: *mut c_void, n: usize, root: c_int, c: ffi::MPI_Comm) -> c_int;
+}
+
+/// Whether messages beyond `i32::MAX` bytes go through the MPI-4 `_c`
+/// large-count calls (true with MPICH 4) rather than derived datatypes.
+pub fn large_count_calls() -> bool {
+    unsafe { mpibench_large_count() != 0 }
+}
+
+/// A message too large for an `int` count that the library can send with MPI-4 `_c` calls.
+#[inline]
+fn use_c(n: usize) -> bool {
+    n > i32::MAX as usize && large_count_calls()
 }
 
 /// `MPI_BYTE`, the datatype PMB uses for every non-reduction benchmark.
@@ -265,6 +305,10 @@ impl Comm {
 
     #[inline]
     pub fn send(&self, buf: *const u8, n: usize, dest: usize, tag: i32) {
+        if use_c(n) {
+            unsafe { mpibench_send_c(buf as *const c_void, n, dest as c_int, tag, self.raw) };
+            return;
+        }
         let t = ByteType::new(n);
         unsafe {
             ffi::MPI_Send(
@@ -280,6 +324,10 @@ impl Comm {
 
     #[inline]
     pub fn recv(&self, buf: *mut u8, n: usize, src: usize, tag: i32) {
+        if use_c(n) {
+            unsafe { mpibench_recv_c(buf as *mut c_void, n, src as c_int, tag, self.raw) };
+            return;
+        }
         let t = ByteType::new(n);
         unsafe {
             ffi::MPI_Recv(
@@ -296,8 +344,21 @@ impl Comm {
 
     #[inline]
     pub fn isend(&self, buf: *const u8, n: usize, dest: usize, tag: i32) -> Request {
-        let t = ByteType::new(n);
         let mut req = request_null();
+        if use_c(n) {
+            unsafe {
+                mpibench_isend_c(
+                    buf as *const c_void,
+                    n,
+                    dest as c_int,
+                    tag,
+                    self.raw,
+                    &mut req,
+                )
+            };
+            return req;
+        }
+        let t = ByteType::new(n);
         unsafe {
             ffi::MPI_Isend(
                 buf as *const c_void,
@@ -323,6 +384,20 @@ impl Comm {
         src: usize,
         tag: i32,
     ) {
+        if use_c(n) {
+            unsafe {
+                mpibench_sendrecv_c(
+                    sbuf as *const c_void,
+                    n,
+                    dest as c_int,
+                    rbuf as *mut c_void,
+                    src as c_int,
+                    tag,
+                    self.raw,
+                )
+            };
+            return;
+        }
         let t = ByteType::new(n);
         unsafe {
             ffi::MPI_Sendrecv(
@@ -344,6 +419,10 @@ impl Comm {
 
     #[inline]
     pub fn bcast(&self, buf: *mut u8, n: usize, root: usize) {
+        if use_c(n) {
+            unsafe { mpibench_bcast_c(buf as *mut c_void, n, root as c_int, self.raw) };
+            return;
+        }
         let t = ByteType::new(n);
         unsafe {
             ffi::MPI_Bcast(buf as *mut c_void, t.count, t.dt, root as c_int, self.raw);
