@@ -75,12 +75,14 @@ endif
 	$(MAKE) --no-print-directory test-robustness
 
 # The test-* targets skip `deps`; use `make test` for the full sequence.
+# Integration tests launch real mpiexec jobs: one at a time, so that they do not
+# oversubscribe the cores of a small machine against each other.
 test-openmpi:
-	MPICC=$(MPICC_OPENMPI) MPIBENCH_MPIEXEC=$(MPIEXEC_OPENMPI) $(CARGO) test --release
+	MPICC=$(MPICC_OPENMPI) MPIBENCH_MPIEXEC=$(MPIEXEC_OPENMPI) $(CARGO) test --release -- --test-threads=1
 
 test-mpich:
 	CARGO_TARGET_DIR=$(MPICH_TARGET_DIR) MPICC=$(MPICC_MPICH) MPIBENCH_MPIEXEC=$(MPIEXEC_MPICH) \
-		$(CARGO) test --release --test smoke
+		$(CARGO) test --release --test smoke --test methodology -- --test-threads=1
 
 # tests/robustness.sh uses the Open MPI release binary built by test-openmpi.
 test-robustness:

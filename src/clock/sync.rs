@@ -72,6 +72,22 @@ fn serve(c: Comm, client: usize, n: usize, model: ClockModel) {
     }
 }
 
+/// Smallest round trip of a set of exchanges (seconds).
+fn min_round_trip(ex: &[Exchange]) -> f64 {
+    ex.iter()
+        .map(|e| e.t_recv - e.t_send)
+        .fold(f64::INFINITY, f64::min)
+}
+
+/// Keeps the points whose best round trip was close to the fastest seen:
+/// a point measured while a process was descheduled (oversubscribed nodes)
+/// has a long, asymmetric round trip and would bias the fit by up to half of it.
+pub fn trusted_points(pts: &[((f64, f64), f64)]) -> Vec<(f64, f64)> {
+    let best = pts.iter().map(|p| p.1).fold(f64::INFINITY, f64::min);
+    let bound = (2.0 * best).max(best + 1e-6);
+    pts.iter().filter(|p| p.1 <= bound).map(|p| p.0).collect()
+}
+
 /// Fits offset(t) and keeps the drift only if it is significant.
 pub fn fit_significant(points: &[(f64, f64)]) -> ClockModel {
     let full = fit(points);
@@ -119,10 +135,10 @@ pub fn synchronize(c: Comm, p: SyncParams) -> ClockModel {
                 }
                 let ex = exchanges(c, server, p.exchanges, ClockModel::identity());
                 if let Some(pt) = best_offset(&ex) {
-                    pts.push(pt);
+                    pts.push((pt, min_round_trip(&ex)));
                 }
             }
-            to_parent = fit_significant(&pts);
+            to_parent = fit_significant(&trusted_points(&pts));
             parent = Some(server);
         } else if r % (2 * step) == 0 && r + step < n {
             serve(c, r + step, p.points * p.exchanges, ClockModel::identity());
@@ -198,6 +214,18 @@ mod tests {
         let m = fit_significant(&pts);
         assert!((m.drift - 50e-6).abs() < 2e-6, "{m:?}");
         assert!((m.to_global(10.01) - (10.01 - 1e-3 - 50e-6 * 10.01)).abs() < 1e-7);
+    }
+
+    #[test]
+    fn slow_round_trips_are_not_trusted() {
+        let pts = [
+            ((1.0, 5e-6), 1e-6),
+            ((1.1, 400e-6), 900e-6),
+            ((1.2, 5.1e-6), 1.2e-6),
+        ];
+        let kept = trusted_points(&pts);
+        assert_eq!(kept, vec![(1.0, 5e-6), (1.2, 5.1e-6)]);
+        assert!((fit_significant(&kept).offset - 5.05e-6).abs() < 1e-9);
     }
 
     #[test]
