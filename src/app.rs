@@ -210,6 +210,8 @@ fn run_world(world: Comm, args: &RunArgs) -> Result<i32> {
         );
     }
     if root {
+        // "running" stays if the job dies (kill, --timeout) before the end.
+        report.status = Some("running".into());
         save(&plan, &report, false)?;
     }
     // The global clock, when window synchronisation needs it.

@@ -200,8 +200,10 @@ impl Engine<'_> {
                 b.run(op);
             }
             for (si, &x) in sizes.iter().enumerate() {
-                self.watchdog
-                    .at(format!("{}, {x} bytes, {q} processes", info.name));
+                if info.sized {
+                    self.watchdog
+                        .at(format!("{}, {x} bytes, {q} processes", info.name));
+                }
                 op.x = x;
                 op.root = 0;
                 b.prepare(op);

@@ -70,6 +70,8 @@ pub struct Plan {
 
 pub const IMB_MAX_REPS: usize = 1000;
 pub const IMB_MAX_VOLUME: usize = 40 << 20;
+/// Upper bound of time options (a week), so that every deadline stays representable.
+pub const MAX_SECONDS: f64 = 7.0 * 24.0 * 3600.0;
 
 impl Plan {
     /// Builds and validates the whole plan for a world of `world` ranks.
@@ -152,9 +154,9 @@ impl Plan {
             if sync != SyncMode::Window {
                 return Err(invalid("--window-us needs --sync window"));
             }
-            if !(w.is_finite() && w > 0.0) {
+            if !(w.is_finite() && w > 0.0 && w <= 1e6) {
                 return Err(invalid(format!(
-                    "--window-us must be a positive number, not {w}"
+                    "--window-us must be a number of microseconds between 0 and 1000000, not {w}"
                 )));
             }
         }
@@ -175,9 +177,28 @@ impl Plan {
             return Err(invalid("--strict needs --check"));
         }
         if let Some(t) = args.timeout {
-            if !(t.is_finite() && t > 0.0) {
+            if !(t.is_finite() && t > 0.0 && t <= MAX_SECONDS) {
                 return Err(invalid(format!(
-                    "--timeout must be a positive number of seconds, not {t}"
+                    "--timeout must be a number of seconds between 0 and {MAX_SECONDS}, not {t}"
+                )));
+            }
+        }
+        if args.time > MAX_SECONDS {
+            return Err(invalid(format!(
+                "--time must be at most {MAX_SECONDS} seconds, not {}",
+                args.time
+            )));
+        }
+        let outputs: Vec<&PathBuf> = [&args.json, &args.csv, &args.raw]
+            .into_iter()
+            .flatten()
+            .filter(|p| p.as_os_str() != "-")
+            .collect();
+        for (i, a) in outputs.iter().enumerate() {
+            if outputs[i + 1..].contains(a) {
+                return Err(invalid(format!(
+                    "'{}' is given for two outputs",
+                    a.display()
                 )));
             }
         }
@@ -193,7 +214,7 @@ impl Plan {
         if let Some(&big) = sizes.iter().max() {
             if big as u64 > mem_bytes {
                 return Err(invalid(format!(
-                    "message size {big} bytes exceeds the memory limit of {:.2} GiB per rank (--mem)",
+                    "message size {big} bytes exceeds the memory limit of {mem_bytes} bytes ({:.3} GiB) per rank (--mem)",
                     mem_bytes as f64 / (1u64 << 30) as f64
                 )));
             }

@@ -25,7 +25,8 @@ pub struct Report {
     /// Settings every row was measured with.
     pub settings: Settings,
     pub results: Vec<BenchResult>,
-    /// Exit status class of the run: "ok", "validation_errors", "aborted".
+    /// "running" until the end (and after a kill or --timeout), then "ok",
+    /// "validation_errors" or "aborted".
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub status: Option<String>,
 }

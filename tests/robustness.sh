@@ -8,6 +8,7 @@
 #   env MPIBENCH_MPIEXEC  launcher (default mpiexec.openmpi)
 #   env MPIBENCH_LARGE=1  also run the 2 GiB + 8 bytes case (needs ~10 GB RAM)
 #   env CASE_TIMEOUT      seconds before a case counts as a hang (default 60)
+#   env BAD_TIMEOUT       the same for each bad-input case (default 20)
 #   env LARGE_TIMEOUT     the same for the large-message case (default 900)
 #
 # Exit codes of mpibench: 0 ok, 1 validation errors, 2 usage errors,
@@ -53,12 +54,31 @@ done
 
 ROOT=$(mktemp -d "${TMPDIR:-/tmp}/mpibench-robustness.XXXXXX")
 BG_PID=""
+
+# Every launcher runs with MPIBENCH_ROBUSTNESS_CASE=<its case directory> in its
+# environment, which the ranks inherit. kill_leftovers PREFIX sends SIGKILL to
+# the processes (by pid) whose marker starts with PREFIX: ranks left behind by
+# a hung case, and nothing that this script did not start.
+kill_leftovers() {
+    local env pid
+    for env in /proc/[0-9]*/environ; do
+        pid=${env#/proc/}
+        pid=${pid%/environ}
+        [[ $pid == "$$" ]] && continue
+        if tr '\0' '\n' 2>/dev/null <"$env" | grep -qF "MPIBENCH_ROBUSTNESS_CASE=$1"; then
+            kill -KILL "$pid" 2>/dev/null
+        fi
+    done
+}
+
 # shellcheck disable=SC2317  # called through the EXIT trap
 cleanup() {
-    # Only what this script started: the background launcher of the crash case.
+    # Only what this script started: the background launcher of the crash case
+    # and, should any be left, ranks of its own cases.
     if [[ -n $BG_PID ]] && kill -0 "$BG_PID" 2>/dev/null; then
         kill -TERM "$BG_PID" 2>/dev/null
     fi
+    kill_leftovers "$ROOT/"
     rm -rf "$ROOT"
 }
 trap cleanup EXIT
@@ -90,18 +110,31 @@ new_case_dir() {
 }
 
 # mpi NP ARGS...: runs `mpibench ARGS...` on NP ranks in the current directory,
-# bounded by CASE_TIMEOUT. Sets RC (124 = timeout) and ELAPSED (seconds).
+# bounded by CASE_TIMEOUT. Sets RC, ELAPSED (seconds) and HUNG (1 when
+# `timeout` had to stop it).
 mpi() {
     local np=$1
     shift
-    local t0 t1
+    local t0
     t0=$(date +%s%N)
-    timeout -k 5 "$CASE_TIMEOUT" "$MPIEXEC" --oversubscribe --quiet -n "$np" "$BIN" "$@" \
+    MPIBENCH_ROBUSTNESS_CASE=$CASE_DIR \
+        timeout -k 5 "$CASE_TIMEOUT" "$MPIEXEC" --oversubscribe --quiet -n "$np" "$BIN" "$@" \
         >"$CASE_DIR.out" 2>"$CASE_DIR.err" </dev/null
     RC=$?
-    t1=$(date +%s%N)
-    ELAPSED=$(((t1 - t0) / 1000000))
-    ELAPSED=$((ELAPSED / 1000)).$(printf '%03d' $((ELAPSED % 1000)))
+    finished "$t0"
+}
+
+# finished T0_NS: sets ELAPSED and HUNG from RC and the start time. `timeout`
+# exits 124 when it stopped the command (137 when it had to SIGKILL it; 137 is
+# also what mpiexec returns when a rank was killed, hence the time test).
+finished() {
+    local ms=$((($(date +%s%N) - $1) / 1000000))
+    ELAPSED=$((ms / 1000)).$(printf '%03d' $((ms % 1000)))
+    HUNG=0
+    if [[ $RC -eq 124 ]] || [[ $RC -eq 137 && $ms -ge $((CASE_TIMEOUT * 1000)) ]]; then
+        HUNG=1
+        kill_leftovers "$CASE_DIR"
+    fi
 }
 
 # A one-line excerpt of the case's stderr, for failure messages.
@@ -127,7 +160,7 @@ def names(d):
 def result(d, name):
     return [r for r in d.get("results", []) if r.get("benchmark") == name]
 try:
-    ok = eval(expr)
+    ok = eval("(" + expr.strip() + "\n)")
 except Exception as e:
     print(f"check raised {type(e).__name__}: {e}; results: {names(d)}")
     sys.exit(1)
@@ -150,6 +183,8 @@ EOF
 # `--json out.json` added unless ARGS name a --json file themselves.
 bad() {
     local name="bad input: $1" want=$2
+    # A usage error takes about 2 s; a shorter bound keeps a hanging build cheap.
+    local CASE_TIMEOUT=${BAD_TIMEOUT:-20}
     shift 2
     new_case_dir
     if [[ " $* " == *" --json "* ]]; then
@@ -161,7 +196,7 @@ bad() {
     lines=$(wc -l <"$CASE_DIR.err")
     first=$(head -n 1 "$CASE_DIR.err")
     leftovers=$(ls -A "$CASE_DIR")
-    if [[ $RC -eq 124 || $RC -eq 137 ]]; then
+    if [[ $HUNG -eq 1 ]]; then
         fail "$name" "hang (no exit within ${CASE_TIMEOUT} s)"
     elif [[ $RC -ne 2 ]]; then
         fail "$name" "exit code $RC, expected 2 (usage error); stderr: $(stderr_excerpt)"
@@ -211,7 +246,9 @@ bad "--timeout 0" "" --timeout 0
 bad "--mem -1" "" --mem -1
 bad "--multi-detail without --multi" "" --multi-detail
 bad "unknown --suite nope" "" --suite nope
-
+bad "--timeout 1e20 (too large)" "" --timeout 1e20
+bad "--window-us 1e300 (too large)" "" --sync window --window-us 1e300
+bad "same file for --json and --csv" "two outputs" --csv out.json
 
 # ---------------------------------------------------------------------------
 # 2. Too few ranks: PingPong is skipped with a reason, Barrier runs, exit 0.
@@ -221,7 +258,7 @@ case_too_few_ranks() {
     new_case_dir
     mpi 1 run pingpong barrier --sizes 8 --iter 5 --json out.json
     local why
-    if [[ $RC -eq 124 || $RC -eq 137 ]]; then
+    if [[ $HUNG -eq 1 ]]; then
         fail "$name" "hang"
     elif [[ $RC -ne 0 ]]; then
         fail "$name" "exit code $RC, expected 0; stderr: $(stderr_excerpt)"
@@ -252,7 +289,7 @@ case_mem_limit() {
     new_case_dir
     mpi 2 run --mem 0.0001 alltoall --sizes 8,64K --json out.json
     local why
-    if [[ $RC -eq 124 || $RC -eq 137 ]]; then
+    if [[ $HUNG -eq 1 ]]; then
         fail "$name" "hang"
     elif [[ $RC -ne 0 ]]; then
         fail "$name" "exit code $RC, expected 0; stderr: $(stderr_excerpt)"
@@ -289,7 +326,7 @@ case_watchdog() {
     mpi 2 run barrier pingpong --sizes 1M --iter 1000000 --timeout 2 --json out.json
     local why err
     err=$(grep -m 1 -i "timeout" "$CASE_DIR.err")
-    if [[ $RC -eq 124 || $RC -eq 137 ]]; then
+    if [[ $HUNG -eq 1 ]]; then
         fail "$name" "hang (no exit within ${CASE_TIMEOUT} s)"
     elif [[ $RC -eq 0 ]]; then
         fail "$name" "exit code 0, expected non-zero (3)"
@@ -333,9 +370,11 @@ EOF
 case_crash() {
     local name="crash safety: SIGKILL of a rank keeps out.json"
     new_case_dir
-    local out="$CASE_DIR/out.json"
+    local out="$CASE_DIR/out.json" t0
+    t0=$(date +%s%N)
     # The absolute path of out.json is unique to this case: it identifies the ranks.
-    timeout -k 5 "$CASE_TIMEOUT" "$MPIEXEC" --oversubscribe --quiet -n 2 "$BIN" run \
+    MPIBENCH_ROBUSTNESS_CASE=$CASE_DIR \
+        timeout -k 5 "$CASE_TIMEOUT" "$MPIEXEC" --oversubscribe --quiet -n 2 "$BIN" run \
         --sizes 0,1K,64K,1M --iter 5000 --json "$out" \
         >"$CASE_DIR.out" 2>"$CASE_DIR.err" </dev/null &
     BG_PID=$!
@@ -357,7 +396,7 @@ case_crash() {
     for pid in $(pgrep -f -- "$out"); do
         [[ $(cat "/proc/$pid/comm" 2>/dev/null) == "$comm" ]] || continue
         [[ -z $victim ]] && victim=$pid
-        if tr '\0' '\n' <"/proc/$pid/environ" 2>/dev/null | grep -qx 'OMPI_COMM_WORLD_RANK=0\|PMI_RANK=0\|PMIX_RANK=0'; then
+        if tr '\0' '\n' 2>/dev/null <"/proc/$pid/environ" | grep -qx 'OMPI_COMM_WORLD_RANK=0\|PMI_RANK=0\|PMIX_RANK=0'; then
             rank0=$pid
         fi
     done
@@ -383,11 +422,12 @@ case_crash() {
     wait "$BG_PID"
     RC=$?
     BG_PID=""
+    finished "$t0"
     local why leftovers="" f
     for f in "$CASE_DIR"/.[!.]* "$CASE_DIR"/*; do
         [[ -e $f && $f != "$out" ]] && leftovers+="$(basename "$f") "
     done
-    if [[ $RC -eq 124 || $RC -eq 137 ]]; then
+    if [[ $HUNG -eq 1 ]]; then
         fail "$name" "the launcher did not end after the kill (hang)"
     elif [[ $RC -eq 0 ]]; then
         fail "$name" "the launcher exited 0 after a rank was killed"
@@ -414,10 +454,10 @@ case_crash
 case_rank_failure() {
     local name="rank failure: --fail-alloc-rank 1"
     new_case_dir
-    mpi 2 run pingpong --sizes 8 --fail-alloc-rank 1 -q --json out.json
+    mpi 2 run pingpong --sizes 8 --fail-alloc-rank 1 --json out.json
     local errs why
     errs=$(grep -c '^error:' "$CASE_DIR.err")
-    if [[ $RC -eq 124 || $RC -eq 137 ]]; then
+    if [[ $HUNG -eq 1 ]]; then
         fail "$name" "hang"
     elif [[ $RC -ne 3 ]]; then
         fail "$name" "exit code $RC, expected 3; stderr: $(stderr_excerpt)"
@@ -442,8 +482,8 @@ case_rank_failure
 case_strict() {
     local name="strict: --check --strict --corrupt exits 1 naming a rank"
     new_case_dir
-    mpi 2 run pingpong --sizes 64 --iter 5 --check --strict --corrupt -q
-    if [[ $RC -eq 124 || $RC -eq 137 ]]; then
+    mpi 2 run pingpong --sizes 64 --iter 5 --check --strict --corrupt
+    if [[ $HUNG -eq 1 ]]; then
         fail "$name" "hang"
     elif [[ $RC -ne 1 ]]; then
         fail "$name" "exit code $RC, expected 1; stderr: $(stderr_excerpt)"
@@ -461,7 +501,7 @@ case_check_errors() {
     new_case_dir
     mpi 2 run pingpong --sizes 64 --iter 5 --check --corrupt -q --json out.json
     local why
-    if [[ $RC -eq 124 || $RC -eq 137 ]]; then
+    if [[ $HUNG -eq 1 ]]; then
         fail "$name" "hang"
     elif [[ $RC -ne 1 ]]; then
         fail "$name" "exit code $RC, expected 1; stderr: $(stderr_excerpt)"
@@ -484,7 +524,7 @@ case_check_clean() {
     new_case_dir
     mpi 2 run pingpong allreduce --sizes 0,64,4K --iter 5 --check -q --json out.json
     local why
-    if [[ $RC -eq 124 || $RC -eq 137 ]]; then
+    if [[ $HUNG -eq 1 ]]; then
         fail "$name" "hang"
     elif [[ $RC -ne 0 ]]; then
         fail "$name" "exit code $RC, expected 0; stderr: $(stderr_excerpt)"
@@ -509,14 +549,12 @@ case_check_clean
 case_large() {
     local name="large messages: 2147483656 bytes, pingpong bcast --check"
     new_case_dir
-    local saved=$CASE_TIMEOUT
-    CASE_TIMEOUT=${LARGE_TIMEOUT:-900}
+    local CASE_TIMEOUT=${LARGE_TIMEOUT:-900}
     mpi 2 run pingpong bcast --sizes 2147483656 --check --iter 1 -q --json out.json
-    CASE_TIMEOUT=$saved
     local why
     echo "large messages: wall time ${ELAPSED} s"
-    if [[ $RC -eq 124 || $RC -eq 137 ]]; then
-        fail "$name" "hang (no exit within ${LARGE_TIMEOUT:-900} s)"
+    if [[ $HUNG -eq 1 ]]; then
+        fail "$name" "hang (no exit within ${CASE_TIMEOUT} s)"
     elif [[ $RC -ne 0 ]]; then
         fail "$name" "exit code $RC, expected 0; stderr: $(stderr_excerpt)"
     elif [[ ! -f out.json ]]; then
@@ -534,6 +572,17 @@ case_large() {
         fail "$name" "$why"
     else
         pass "$name" "${ELAPSED} s"
+        python3 - out.json <<'EOF2'
+import json, sys
+d = json.load(open(sys.argv[1]))
+for r in d["results"]:
+    for x in r["rows"]:
+        mb = x.get("mbytes_per_sec")
+        print("large messages: %s %d bytes: t_max %.0f us%s, errors %s (%s)" % (
+            r["benchmark"], x["bytes"], x["t_max_us"],
+            ", %.1f MB/s" % mb if mb else "", x["errors"],
+            d["settings"].get("large_messages")))
+EOF2
     fi
     cd "$ROOT" || exit 1
 }
