@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Harness-overhead yardstick: mpibench's PingPong against the thinnest possible
 # C ping-pong (shared/reference/pingpong.c), same MPI (Open MPI), same launcher,
-# same binding, same repetition counts, alternating runs.
+# same binding, same repetition counts, one launch per size, alternating runs.
 #
 # Targets:  latency ratio   mpibench / reference  <= 1.03  for sizes <  1 MiB
 #           bandwidth ratio mpibench / reference  >= 0.98  for sizes >= 1 MiB
@@ -120,27 +120,25 @@ printf 'round\ttool\tbytes\tt_us\tmib_s\treps\n' >"$RAW"
 # (a) the reference: one mpiexec per size, rank 0 prints
 #     "bytes iterations half_round_trip_us MiB_per_s".
 run_reference() {
-    local round=$1 x reps warm out line
-    for x in "${bytes_list[@]}"; do
-        reps=$(reps_for "$x")
-        warm=$(warmup_for "$reps")
-        if ! out=$("${tmo[@]}" "${launch[@]}" "$REF_BIN" "$x" "$reps" "$warm" 2>"$OUT/ref.stderr"); then
-            echo "overhead: reference failed at $x bytes (round $round):" >&2
-            cat "$OUT/ref.stderr" >&2
-            exit 2
-        fi
-        line=$(grep -E '^[0-9]+ [0-9]+ [0-9.]+ [0-9.]+$' <<<"$out" | awk -v x="$x" '$1 == x' | tail -n1 || true)
-        [[ -n "$line" ]] || { echo "overhead: unexpected reference output: $out" >&2; exit 2; }
-        read -r b n t bw <<<"$line"
-        printf '%s\tref\t%s\t%s\t%s\t%s\n' "$round" "$b" "$t" "$bw" "$n" >>"$RAW"
-    done
+    local round=$1 x=$2 reps warm out line
+    reps=$(reps_for "$x")
+    warm=$(warmup_for "$reps")
+    if ! out=$("${tmo[@]}" "${launch[@]}" "$REF_BIN" "$x" "$reps" "$warm" 2>"$OUT/ref.stderr"); then
+        echo "overhead: reference failed at $x bytes (round $round):" >&2
+        cat "$OUT/ref.stderr" >&2
+        exit 2
+    fi
+    line=$(grep -E '^[0-9]+ [0-9]+ [0-9.]+ [0-9.]+$' <<<"$out" | awk -v x="$x" '$1 == x' | tail -n1 || true)
+    [[ -n "$line" ]] || { echo "overhead: unexpected reference output: $out" >&2; exit 2; }
+    read -r b n t bw <<<"$line"
+    printf '%s\tref\t%s\t%s\t%s\t%s\n' "$round" "$b" "$t" "$bw" "$n" >>"$RAW"
 }
 
-# (b) mpibench, all sizes in one run; its figures come from the JSON.
-run_mpibench_round() {
-    local round=$1 json="$OUT/mpibench-round$1.json" rc=0
+# (b) mpibench, one launch per size like the reference; figures from the JSON.
+run_mpibench() {
+    local round=$1 x=$2 json="$OUT/mpibench-round$1-$2.json" rc=0
     rm -f "$json"
-    "${tmo[@]}" "${launch[@]}" "$MPIBENCH" run pingpong --sizes "$SIZES" --json "$json" \
+    "${tmo[@]}" "${launch[@]}" "$MPIBENCH" run pingpong --sizes "$x" --json "$json" \
         >"$OUT/mpibench-round$round.log" 2>&1 || rc=$?
     if ((rc != 0)); then
         echo "overhead: mpibench exited with status $rc in round $round (see $OUT/mpibench-round$round.log):" >&2
@@ -150,7 +148,7 @@ run_mpibench_round() {
         echo "overhead: mpibench wrote no JSON in round $round" >&2
         return 0
     fi
-    python3 - "$json" "$round" "${bytes_list[@]}" >>"$RAW" <<'PY' || echo "overhead: could not read $json" >&2
+    python3 - "$json" "$round" "$x" >>"$RAW" <<'PY' || echo "overhead: could not read $json" >&2
 import json, sys
 path, rnd, wanted = sys.argv[1], sys.argv[2], [int(x) for x in sys.argv[3:]]
 with open(path) as f:
@@ -179,10 +177,20 @@ for x in wanted:
 PY
 }
 
+# Interleaved: for every size, the two programs run back to back, in
+# alternating order from round to round, so that slow phases of a noisy
+# machine hit both alike.
 for ((round = 1; round <= ROUNDS; round++)); do
     echo "overhead: round $round/$ROUNDS" >&2
-    run_reference "$round"
-    if ((run_mpibench)); then run_mpibench_round "$round"; fi
+    for x in "${bytes_list[@]}"; do
+        if ((round % 2 == 1)); then
+            run_reference "$round" "$x"
+            if ((run_mpibench)); then run_mpibench "$round" "$x"; fi
+        else
+            if ((run_mpibench)); then run_mpibench "$round" "$x"; fi
+            run_reference "$round" "$x"
+        fi
+    done
 done
 
 python3 - "$RAW" "$run_mpibench" "${bytes_list[@]}" <<'PY'
@@ -215,7 +223,7 @@ def human(b):
     return str(b)
 
 hdr = (f"{'size':>6} {'bytes':>9} {'ref t[us]':>10} {'mpib t[us]':>10} {'lat ratio':>9} "
-       f"{'ref MiB/s':>10} {'mpib MiB/s':>10} {'bw ratio':>8} {'runs':>5}  verdict")
+       f"{'ref MiB/s':>10} {'mpib MiB/s':>10} {'bw ratio':>8} {'best t ratio':>12} {'runs':>5}  verdict")
 print(hdr)
 print("-" * len(hdr))
 fails = 0
@@ -239,15 +247,19 @@ for b in sizes:
     else:
         verdict = ("PASS" if ok else "FAIL") + f" ({crit})"
         fails += not ok
+    rmin = min((p[0] for p in data.get(("ref", b), [])), default=None)
+    mmin = min((p[0] for p in data.get(("mpibench", b), [])), default=None)
+    best = mmin / rmin if (mmin is not None and rmin) else None
     print(f"{human(b):>6} {b:>9} {f(rt, '.4f'):>10} {f(mt, '.4f'):>10} {f(lat, '.3f'):>9} "
-          f"{f(rb, '.2f'):>10} {f(mb, '.2f'):>10} {f(bw, '.3f'):>8} {n:>5}  {verdict}")
+          f"{f(rb, '.2f'):>10} {f(mb, '.2f'):>10} {f(bw, '.3f'):>8} {f(best, '.3f'):>12} {n:>5}  {verdict}")
     r, m = reps.get(("ref", b), set()), reps.get(("mpibench", b), set())
     if have_mb and m and m != r:
         print(f"       note: repetitions differ at {b} bytes: reference {sorted(r)}, mpibench {sorted(m)}")
 
 print()
 print("t = one-way latency (half round trip), median over rounds; MiB = 2^20 bytes;")
-print("ratios are mpibench / reference.")
+print("ratios are mpibench / reference; 'best t ratio' compares the fastest round of each")
+print("(the least noise-prone estimate of harness overhead on a shared machine).")
 if not have_mb:
     sys.exit(2)
 print(f"overhead: {'all PASS' if fails == 0 else f'{fails} FAIL'}")
