@@ -132,18 +132,24 @@ impl Engine<'_> {
         let info = b.info();
         let all_sizes = self.sizes(b);
         let limit = self.plan.mem_bytes;
-        let sizes: Vec<usize> = all_sizes
-            .iter()
-            .copied()
-            .filter(|&x| Self::need(b, x, q) <= limit)
-            .collect();
-        let note = (sizes.len() < all_sizes.len()).then(|| {
-            let first = all_sizes.iter().find(|&&x| Self::need(b, x, q) > limit).copied().unwrap_or(0);
-            format!(
-                "message lengths from {first} bytes skipped: {} needs {} bytes per rank on {q} processes, above the limit of {limit} bytes (--mem)",
-                info.name,
-                Self::need(b, first, q)
-            )
+        // Reductions count MPI_FLOAT elements in an int (the large-count
+        // path covers bytes only).
+        let too_many_floats = |x: usize| info.reduction && x / 4 > i32::MAX as usize;
+        let fits = |x: usize| Self::need(b, x, q) <= limit && !too_many_floats(x);
+        let sizes: Vec<usize> = all_sizes.iter().copied().filter(|&x| fits(x)).collect();
+        let note = all_sizes.iter().copied().find(|&x| !fits(x)).map(|first| {
+            if too_many_floats(first) {
+                format!(
+                    "message lengths from {first} bytes skipped: {} reduces more than 2^31 MPI_FLOATs",
+                    info.name
+                )
+            } else {
+                format!(
+                    "message lengths from {first} bytes skipped: {} needs {} bytes per rank on {q} processes, above the limit of {limit} bytes (--mem)",
+                    info.name,
+                    Self::need(b, first, q)
+                )
+            }
         });
         if sizes.is_empty() {
             return Ok((world.rank == 0)

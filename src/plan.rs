@@ -161,6 +161,11 @@ impl Plan {
             }
         }
         let adaptive = args.precision.is_some();
+        if adaptive && args.iter.is_some() {
+            return Err(invalid(
+                "--iter and --precision exclude each other (fixed or adaptive repetitions)",
+            ));
+        }
         let min_reps = args.min_iter.unwrap_or(if adaptive { 10 } else { 1 });
         let max_reps = args
             .max_iter

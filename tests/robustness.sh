@@ -249,6 +249,7 @@ bad "unknown --suite nope" "" --suite nope
 bad "--timeout 1e20 (too large)" "" --timeout 1e20
 bad "--window-us 1e300 (too large)" "" --sync window --window-us 1e300
 bad "same file for --json and --csv" "two outputs" --csv out.json
+bad "--iter with --precision" "exclude" --iter 10 --precision 0.05
 
 # ---------------------------------------------------------------------------
 # 2. Too few ranks: PingPong is skipped with a reason, Barrier runs, exit 0.
