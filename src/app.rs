@@ -121,7 +121,8 @@ fn agree_on_plan(world: Comm, args: &RunArgs, ranks_per_node: usize) -> Result<P
         .unwrap_or_else(|e| Err(format!("corrupt plan: {e}")))
 }
 
-fn hosts(world: Comm) -> Vec<String> {
+/// Distinct host names in rank order, and the ranks on each.
+fn hosts(world: Comm) -> (Vec<String>, Vec<usize>) {
     let names = world.gather_strings(&comm::processor_name(), 0);
     let mut out: Vec<(String, usize)> = Vec::new();
     for n in names {
@@ -130,12 +131,14 @@ fn hosts(world: Comm) -> Vec<String> {
             None => out.push((n, 1)),
         }
     }
-    out.into_iter()
-        .map(|(h, c)| format!("{h} ({c} ranks)"))
-        .collect()
+    out.into_iter().unzip()
 }
 
-fn new_report(plan: &Plan, world: Comm, hosts: Vec<String>) -> Report {
+fn new_report(
+    plan: &Plan,
+    world: Comm,
+    (hosts, ranks_per_host): (Vec<String>, Vec<usize>),
+) -> Report {
     Report {
         schema: SCHEMA.to_string(),
         mpibench_version: env!("CARGO_PKG_VERSION").to_string(),
@@ -151,6 +154,7 @@ fn new_report(plan: &Plan, world: Comm, hosts: Vec<String>) -> Report {
         },
         world_size: world.size,
         hosts,
+        ranks_per_host,
         settings: Settings {
             sync: plan.sync.name().into(),
             timing: plan.timing.name().into(),

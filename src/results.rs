@@ -22,6 +22,9 @@ pub struct Report {
     pub mpi: MpiInfo,
     pub world_size: usize,
     pub hosts: Vec<String>,
+    /// Ranks on each host of `hosts`.
+    #[serde(default)]
+    pub ranks_per_host: Vec<usize>,
     /// Settings every row was measured with.
     pub settings: Settings,
     pub results: Vec<BenchResult>,

@@ -17,7 +17,13 @@ pub fn header(report: &Report, sizes: &[usize], benchmarks: &[String], multi: bo
     );
     let _ = writeln!(s, "{RULE}");
     let _ = writeln!(s, "# Date                  : {}", report.started);
-    let _ = writeln!(s, "# Hosts                 : {}", report.hosts.join(", "));
+    let hosts: Vec<String> = report
+        .hosts
+        .iter()
+        .zip(&report.ranks_per_host)
+        .map(|(h, n)| format!("{h} ({n} ranks)"))
+        .collect();
+    let _ = writeln!(s, "# Hosts                 : {}", hosts.join(", "));
     let _ = writeln!(s, "# Processes             : {}", report.world_size);
     let _ = writeln!(s, "# MPI library           : {}", report.mpi.library);
     let _ = writeln!(
