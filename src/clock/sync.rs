@@ -17,6 +17,7 @@ use crate::comm::{self, Comm};
 
 const TAG_SYNC: i32 = 0x5c;
 const TAG_MODEL: i32 = 0x5d;
+const TAG_READY: i32 = 0x5b;
 
 /// Parameters of one synchronisation.
 #[derive(Debug, Clone, Copy)]
@@ -39,9 +40,11 @@ impl Default for SyncParams {
     }
 }
 
-fn spin_until(t: f64) {
-    while comm::wtime() < t {
-        std::hint::spin_loop();
+/// Sleeps until local time `t`, leaving the cores to ranks that measure.
+fn sleep_until(t: f64) {
+    let left = t - comm::wtime();
+    if left > 0.0 {
+        std::thread::sleep(std::time::Duration::from_secs_f64(left));
     }
 }
 
@@ -63,13 +66,28 @@ fn exchanges(c: Comm, server: usize, n: usize, local: ClockModel) -> Vec<Exchang
     out
 }
 
-/// Server side: answers `n` ping-pongs with its clock mapped by `model`.
-fn serve(c: Comm, client: usize, n: usize, model: ClockModel) {
+/// Server side: answers `points` × `n` ping-pongs with its clock mapped by
+/// `model`. It tells the client when it is ready, and waits for the first
+/// request of each point without spinning (the client sleeps between points).
+fn serve(c: Comm, client: usize, points: usize, n: usize, model: ClockModel) {
     let mut t = [0.0f64];
-    for _ in 0..n {
-        c.recv_f64(&mut t, client, TAG_SYNC);
-        c.send_f64(&[model.to_global(comm::wtime())], client, TAG_SYNC);
+    c.send_f64(&[0.0], client, TAG_READY);
+    for _ in 0..points {
+        for i in 0..n {
+            if i == 0 {
+                c.recv_f64_polite(&mut t, client, TAG_SYNC);
+            } else {
+                c.recv_f64(&mut t, client, TAG_SYNC);
+            }
+            c.send_f64(&[model.to_global(comm::wtime())], client, TAG_SYNC);
+        }
     }
+}
+
+/// Client side: waits, without spinning, until the server is ready.
+fn await_server(c: Comm, server: usize) {
+    let mut t = [0.0f64];
+    c.recv_f64_polite(&mut t, server, TAG_READY);
 }
 
 /// Smallest round trip of a set of exchanges (seconds).
@@ -128,10 +146,11 @@ pub fn synchronize(c: Comm, p: SyncParams) -> ClockModel {
         steps.push(step);
         if r % (2 * step) == step {
             let server = r - step;
+            await_server(c, server);
             let mut pts = Vec::with_capacity(p.points);
             for i in 0..p.points {
                 if i > 0 {
-                    spin_until(comm::wtime() + p.spacing_s);
+                    sleep_until(comm::wtime() + p.spacing_s);
                 }
                 let ex = exchanges(c, server, p.exchanges, ClockModel::identity());
                 if let Some(pt) = best_offset(&ex) {
@@ -141,7 +160,7 @@ pub fn synchronize(c: Comm, p: SyncParams) -> ClockModel {
             to_parent = fit_significant(&trusted_points(&pts));
             parent = Some(server);
         } else if r % (2 * step) == 0 && r + step < n {
-            serve(c, r + step, p.points * p.exchanges, ClockModel::identity());
+            serve(c, r + step, p.points, p.exchanges, ClockModel::identity());
         }
         step *= 2;
     }
@@ -154,7 +173,7 @@ pub fn synchronize(c: Comm, p: SyncParams) -> ClockModel {
     for &step in steps.iter().rev() {
         if r % (2 * step) == step {
             let mut m = [0.0f64; 2];
-            c.recv_f64(&mut m, r - step, TAG_MODEL);
+            c.recv_f64_polite(&mut m, r - step, TAG_MODEL);
             to_root = to_parent.compose(&ClockModel {
                 offset: m[0],
                 drift: m[1],
@@ -163,6 +182,7 @@ pub fn synchronize(c: Comm, p: SyncParams) -> ClockModel {
             c.send_f64(&[to_root.offset, to_root.drift], r + step, TAG_MODEL);
         }
     }
+    c.polite_barrier();
     to_root
 }
 
@@ -173,12 +193,14 @@ pub fn residuals(c: Comm, model: ClockModel, exchanges_per_rank: usize) -> Vec<f
     let mut mine = 0.0;
     for k in 1..c.size {
         if c.rank == 0 {
-            serve(c, k, exchanges_per_rank, ClockModel::identity());
+            serve(c, k, 1, exchanges_per_rank, ClockModel::identity());
         } else if c.rank == k {
+            await_server(c, 0);
             let ex = exchanges(c, 0, exchanges_per_rank, model);
             mine = best_offset(&ex).map_or(f64::NAN, |(_, off)| off.abs());
         }
     }
+    c.polite_barrier();
     c.gather_f64(&[mine], 0)
 }
 

@@ -726,4 +726,67 @@ impl Comm {
             dist *= 2;
         }
     }
+
+    /// `MPI_Irecv` of bytes.
+    pub fn irecv(&self, buf: *mut u8, n: usize, src: usize, tag: i32) -> Request {
+        let t = ByteType::new(n);
+        let mut req = request_null();
+        unsafe {
+            ffi::MPI_Irecv(
+                buf as *mut c_void,
+                t.count,
+                t.dt,
+                src as c_int,
+                tag,
+                self.raw,
+                &mut req,
+            );
+        }
+        req
+    }
+
+    /// Receives f64 values, sleeping between polls instead of spinning, so
+    /// that a waiting rank leaves the cores to ranks that are measuring
+    /// (MPI libraries busy-poll, which starves oversubscribed nodes).
+    pub fn recv_f64_polite(&self, v: &mut [f64], src: usize, tag: i32) {
+        let mut r = [self.irecv(v.as_mut_ptr() as *mut u8, 8 * v.len(), src, tag)];
+        wait_polite(&mut r);
+    }
+
+    /// A dissemination barrier that sleeps while it waits (see `recv_f64_polite`).
+    pub fn polite_barrier(&self) {
+        let n = self.size;
+        let token = [0u8; 1];
+        let mut got = [0u8; 1];
+        let mut dist = 1;
+        while dist < n {
+            let to = (self.rank + dist) % n;
+            let from = (self.rank + n - dist) % n;
+            let mut r = [
+                self.irecv(got.as_mut_ptr(), 0, from, 0x5f),
+                self.isend(token.as_ptr(), 0, to, 0x5f),
+            ];
+            wait_polite(&mut r);
+            dist *= 2;
+        }
+    }
+}
+
+/// Completes requests, sleeping 20 µs between `MPI_Testall` polls.
+pub fn wait_polite(reqs: &mut [Request]) {
+    loop {
+        let mut flag: c_int = 0;
+        unsafe {
+            ffi::MPI_Testall(
+                reqs.len() as c_int,
+                reqs.as_mut_ptr(),
+                &mut flag,
+                ffi::RSMPI_STATUSES_IGNORE,
+            );
+        }
+        if flag != 0 {
+            return;
+        }
+        std::thread::sleep(std::time::Duration::from_micros(20));
+    }
 }
