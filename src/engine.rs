@@ -19,7 +19,7 @@ use std::cell::RefCell;
 
 use anyhow::{anyhow, Result};
 
-use crate::bench::{mbytes_per_sec, Benchmark, Expect, Op};
+use crate::bench::{mbytes_per_sec, Benchmark, Class, Expect, Op};
 use crate::check;
 use crate::cli::{SyncMode, TimingMode};
 use crate::clock::model::ClockModel;
@@ -440,6 +440,7 @@ impl Engine<'_> {
             }
         };
         let per_call = plan.timing == TimingMode::PerCall;
+        let initiator = info.class != Class::SingleTransfer || op.rank == 0;
         let mut s = Samples::default();
         let mut c = Combined::default();
         let mut errors = 0u64;
@@ -451,7 +452,7 @@ impl Engine<'_> {
             loop {
                 let from = s.dur.len();
                 errors += self.batch(b, op, sync, batch, from, window_s, rotate, &mut s);
-                self.combine(sync, &s, from, &mut c);
+                self.combine(sync, &s, from, initiator, &mut c);
                 spent += c.max_dur[from..].iter().sum::<f64>()
                     + if plan.sync == SyncMode::Window {
                         batch as f64 * window_s
@@ -477,7 +478,7 @@ impl Engine<'_> {
                 None => time_cap(cap).max(policy.min_reps),
             };
             errors += self.batch(b, op, sync, reps, 0, window_s, rotate, &mut s);
-            self.combine(sync, &s, 0, &mut c);
+            self.combine(sync, &s, 0, initiator, &mut c);
         }
         let scale = info.time_scale * 1e6;
         let reps_total = s.dur.len() * s.reps_per_sample.max(1);
@@ -639,8 +640,15 @@ impl Engine<'_> {
     }
 
     /// Reduces samples `from..` over the synchronised ranks (collective on `sync`).
-    fn combine(&self, sync: Comm, s: &Samples, from: usize, c: &mut Combined) {
-        let mut max_dur = s.dur[from..].to_vec();
+    /// For single transfers only the initiator's (group rank 0's) clock pair
+    /// counts: it spans the whole round trip, while its partner's also spans
+    /// waiting for the initiator to leave the synchronisation.
+    fn combine(&self, sync: Comm, s: &Samples, from: usize, counts: bool, c: &mut Combined) {
+        let mut max_dur = if counts {
+            s.dur[from..].to_vec()
+        } else {
+            vec![0.0; s.dur.len() - from]
+        };
         sync.allreduce_max_vec(&mut max_dur);
         let mut late = s.late[from..].to_vec();
         sync.allreduce_max_vec(&mut late);
