@@ -715,14 +715,20 @@ impl Comm {
     /// k each rank signals rank + 2^k and waits for rank - 2^k. Its exit
     /// skew does not depend on the MPI library's barrier algorithm.
     pub fn dissemination_barrier(&self) {
+        self.dissemination(|to, from| {
+            let token = [0u8; 1];
+            let mut got = [0u8; 1];
+            self.sendrecv(token.as_ptr(), 0, to, got.as_mut_ptr(), from, 0x5e);
+        });
+    }
+
+    /// The rounds of a dissemination barrier: `signal(to, from)` for
+    /// distances 1, 2, 4, ... < n.
+    fn dissemination(&self, mut signal: impl FnMut(usize, usize)) {
         let n = self.size;
-        let token = [0u8; 1];
-        let mut got = [0u8; 1];
         let mut dist = 1;
         while dist < n {
-            let to = (self.rank + dist) % n;
-            let from = (self.rank + n - dist) % n;
-            self.sendrecv(token.as_ptr(), 0, to, got.as_mut_ptr(), from, 0x5e);
+            signal((self.rank + dist) % n, (self.rank + n - dist) % n);
             dist *= 2;
         }
     }
@@ -755,20 +761,15 @@ impl Comm {
 
     /// A dissemination barrier that sleeps while it waits (see `recv_f64_polite`).
     pub fn polite_barrier(&self) {
-        let n = self.size;
-        let token = [0u8; 1];
-        let mut got = [0u8; 1];
-        let mut dist = 1;
-        while dist < n {
-            let to = (self.rank + dist) % n;
-            let from = (self.rank + n - dist) % n;
+        self.dissemination(|to, from| {
+            let token = [0u8; 1];
+            let mut got = [0u8; 1];
             let mut r = [
                 self.irecv(got.as_mut_ptr(), 0, from, 0x5f),
                 self.isend(token.as_ptr(), 0, to, 0x5f),
             ];
             wait_polite(&mut r);
-            dist *= 2;
-        }
+        });
     }
 }
 
