@@ -2,7 +2,32 @@
 //! (sender, repetition, size) and their verification, always outside the
 //! timed region.
 
-use crate::bench::{Expect, Segment};
+use crate::comm::buffer::Pod;
+use crate::comm::{Buffer, Elem};
+
+/// One contiguous piece of a receive buffer and where it came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Segment {
+    /// Offset in the receive buffer (bytes).
+    pub offset: usize,
+    pub len: usize,
+    /// Group rank whose send buffer it came from.
+    pub sender: usize,
+    /// Offset in the sender's send buffer (bytes).
+    pub sender_offset: usize,
+}
+
+/// What the receive buffer of one rank must hold after a repetition.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Expect {
+    /// Nothing arrives on this rank (Barrier, non-root of Reduce).
+    Nothing,
+    /// Bytes copied from other ranks' send buffers.
+    Bytes(Vec<Segment>),
+    /// `count` elements that are the sum over all group ranks of their send
+    /// elements `first..first + count`, stored from offset 0.
+    Sum { first: usize, count: usize },
+}
 
 /// Base byte of a sender's pattern for one repetition and size.
 fn base(sender: usize, rep: usize, x: usize) -> u8 {
@@ -19,10 +44,10 @@ pub fn byte_at(b: u8, i: usize) -> u8 {
     b.wrapping_add(i as u8) ^ ((i >> 8) as u8) ^ ((i >> 16) as u8).wrapping_mul(3)
 }
 
-/// The float a sender puts at element `i` (small integers, so sums are exact).
+/// The small integer a sender puts at element `i` of a reduction (sums stay exact).
 #[inline]
-pub fn float_at(sender: usize, rep: usize, i: usize) -> f32 {
-    ((sender + rep + i) % 16) as f32
+pub fn small_at(sender: usize, rep: usize, i: usize) -> u8 {
+    ((sender + rep + i) % 16) as u8
 }
 
 /// Fills a send buffer with the byte pattern of `sender`.
@@ -33,49 +58,126 @@ pub fn fill_bytes(buf: &mut [u8], sender: usize, rep: usize, x: usize) {
     }
 }
 
-/// Fills a send buffer with the float pattern of `sender`.
-pub fn fill_floats(buf: &mut [f32], sender: usize, rep: usize) {
-    for (i, v) in buf.iter_mut().enumerate() {
-        *v = float_at(sender, rep, i);
+/// An element type whose reduction pattern is exact.
+trait Small: Pod + PartialEq {
+    fn from_small(v: u8) -> Self;
+    fn add(self, o: Self) -> Self;
+    fn poison() -> Self;
+}
+
+impl Small for f32 {
+    fn from_small(v: u8) -> f32 {
+        f32::from(v)
+    }
+    fn add(self, o: f32) -> f32 {
+        self + o
+    }
+    fn poison() -> f32 {
+        -1.0
     }
 }
 
-/// Overwrites a receive buffer with a value no sender produces in this repetition,
-/// so that a transfer that did not happen is caught.
-pub fn poison(bytes: &mut [u8], rep: usize, x: usize) {
-    let b = base(usize::MAX, rep, x);
-    for (i, v) in bytes.iter_mut().enumerate() {
-        *v = !byte_at(b, i);
+impl Small for f64 {
+    fn from_small(v: u8) -> f64 {
+        f64::from(v)
+    }
+    fn add(self, o: f64) -> f64 {
+        self + o
+    }
+    fn poison() -> f64 {
+        -1.0
     }
 }
 
-/// Poisons a float receive buffer (sums are never negative).
-pub fn poison_floats(buf: &mut [f32]) {
-    buf.fill(-1.0);
+impl Small for i32 {
+    fn from_small(v: u8) -> i32 {
+        i32::from(v)
+    }
+    fn add(self, o: i32) -> i32 {
+        self.wrapping_add(o)
+    }
+    fn poison() -> i32 {
+        -1
+    }
+}
+
+impl Small for u8 {
+    fn from_small(v: u8) -> u8 {
+        v
+    }
+    fn add(self, o: u8) -> u8 {
+        self.wrapping_add(o)
+    }
+    fn poison() -> u8 {
+        0xff
+    }
+}
+
+fn fill_small<T: Small>(buf: &mut Buffer, len: usize, sender: usize, rep: usize) {
+    let n = len / std::mem::size_of::<T>();
+    for (i, v) in buf.typed_mut::<T>()[..n].iter_mut().enumerate() {
+        *v = T::from_small(small_at(sender, rep, i));
+    }
+}
+
+fn poison_small<T: Small>(buf: &mut Buffer, len: usize) {
+    let n = len / std::mem::size_of::<T>();
+    buf.typed_mut::<T>()[..n].fill(T::poison());
+}
+
+fn verify_sum<T: Small>(buf: &Buffer, first: usize, count: usize, q: usize, rep: usize) -> u64 {
+    let got = buf.typed::<T>();
+    (0..count)
+        .filter(|&j| {
+            let want = (0..q).fold(T::from_small(0), |acc, s| {
+                acc.add(T::from_small(small_at(s, rep, first + j)))
+            });
+            got.get(j) != Some(&want)
+        })
+        .count() as u64
+}
+
+/// Fills the first `len` bytes of a send buffer: the byte pattern for
+/// transfers, small integers of type `elem` for reductions.
+pub fn fill(buf: &mut Buffer, len: usize, reduction: Option<Elem>, sender: usize, rep: usize, x: usize) {
+    match reduction {
+        None | Some(Elem::Byte) => fill_bytes(&mut buf.bytes_mut()[..len], sender, rep, x),
+        Some(Elem::Float) => fill_small::<f32>(buf, len, sender, rep),
+        Some(Elem::Double) => fill_small::<f64>(buf, len, sender, rep),
+        Some(Elem::Int) => fill_small::<i32>(buf, len, sender, rep),
+        Some(Elem::UChar) => fill_small::<u8>(buf, len, sender, rep),
+    }
+}
+
+/// Overwrites the first `len` bytes of a receive buffer with values no
+/// sender produces in this repetition, so that a transfer that did not
+/// happen is caught.
+pub fn poison(buf: &mut Buffer, len: usize, reduction: Option<Elem>, rep: usize, x: usize) {
+    match reduction {
+        None | Some(Elem::Byte) => {
+            let b = base(usize::MAX, rep, x);
+            for (i, v) in buf.bytes_mut()[..len].iter_mut().enumerate() {
+                *v = !byte_at(b, i);
+            }
+        }
+        Some(Elem::Float) => poison_small::<f32>(buf, len),
+        Some(Elem::Double) => poison_small::<f64>(buf, len),
+        Some(Elem::Int) => poison_small::<i32>(buf, len),
+        Some(Elem::UChar) => poison_small::<u8>(buf, len),
+    }
 }
 
 /// Checks one receive buffer; returns the number of wrong bytes or elements.
-pub fn verify(
-    expect: &Expect,
-    rbuf: &[u8],
-    rfloats: &[f32],
-    q: usize,
-    rep: usize,
-    x: usize,
-) -> u64 {
+pub fn verify(expect: &Expect, rbuf: &Buffer, elem: Elem, q: usize, rep: usize, x: usize) -> u64 {
     match expect {
         Expect::Nothing => 0,
-        Expect::Bytes(segs) => segs.iter().map(|s| verify_segment(s, rbuf, rep, x)).sum(),
-        Expect::FloatSum { first, count } => {
-            let mut bad = 0;
-            for j in 0..*count {
-                let want: f32 = (0..q).map(|s| float_at(s, rep, first + j)).sum();
-                if rfloats.get(j) != Some(&want) {
-                    bad += 1;
-                }
-            }
-            bad
-        }
+        Expect::Bytes(segs) => segs.iter().map(|s| verify_segment(s, rbuf.bytes(), rep, x)).sum(),
+        &Expect::Sum { first, count } => match elem {
+            Elem::Float => verify_sum::<f32>(rbuf, first, count, q, rep),
+            Elem::Double => verify_sum::<f64>(rbuf, first, count, q, rep),
+            Elem::Int => verify_sum::<i32>(rbuf, first, count, q, rep),
+            Elem::UChar | Elem::Byte => verify_sum::<u8>(rbuf, first, count, q, rep),
+        },
     }
 }
 
@@ -90,9 +192,32 @@ fn verify_segment(s: &Segment, rbuf: &[u8], rep: usize, x: usize) -> u64 {
         .count() as u64
 }
 
+/// `--corrupt` test hook: damages the first byte or element this rank
+/// expects, so that verification must catch it.
+pub fn corrupt(expect: &Expect, rbuf: &mut Buffer, elem: Elem) {
+    match expect {
+        Expect::Bytes(segs) => {
+            if let Some(s) = segs.iter().find(|s| s.len > 0) {
+                rbuf.bytes_mut()[s.offset] ^= 0x5a;
+            }
+        }
+        Expect::Sum { count, .. } if *count > 0 => {
+            let k = elem.size();
+            rbuf.bytes_mut()[k - 1] ^= 0x40;
+        }
+        _ => {}
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn buf_from(bytes: &[u8]) -> Buffer {
+        let mut b = Buffer::try_new(bytes.len()).unwrap();
+        b.bytes_mut().copy_from_slice(bytes);
+        b
+    }
 
     #[test]
     fn patterns_differ_by_sender_rep_and_size() {
@@ -110,28 +235,28 @@ mod tests {
         let x = 1000;
         let mut send = vec![0u8; 2 * x];
         fill_bytes(&mut send, 3, 7, x);
-        let mut recv = send[x..].to_vec();
+        let mut recv = buf_from(&send[x..]);
         let e = Expect::Bytes(vec![Segment {
             offset: 0,
             len: x,
             sender: 3,
             sender_offset: x,
         }]);
-        assert_eq!(verify(&e, &recv, &[], 4, 7, x), 0);
-        recv[10] ^= 1;
-        recv[999] ^= 0x80;
-        assert_eq!(verify(&e, &recv, &[], 4, 7, x), 2);
+        assert_eq!(verify(&e, &recv, Elem::Byte, 4, 7, x), 0);
+        recv.bytes_mut()[10] ^= 1;
+        recv.bytes_mut()[999] ^= 0x80;
+        assert_eq!(verify(&e, &recv, Elem::Byte, 4, 7, x), 2);
         // Data from the wrong repetition is caught.
         let mut stale = vec![0u8; x];
         fill_bytes(&mut stale, 3, 6, x);
-        assert!(verify(&e, &stale, &[], 4, 6 + 1, x) > 0);
+        assert!(verify(&e, &buf_from(&stale), Elem::Byte, 4, 7, x) > 0);
     }
 
     #[test]
     fn poison_never_matches() {
         let x = 300;
-        let mut r = vec![0u8; x];
-        poison(&mut r, 2, x);
+        let mut r = Buffer::try_new(x).unwrap();
+        poison(&mut r, x, None, 2, x);
         for s in 0..8 {
             let e = Expect::Bytes(vec![Segment {
                 offset: 0,
@@ -139,33 +264,48 @@ mod tests {
                 sender: s,
                 sender_offset: 0,
             }]);
-            assert!(verify(&e, &r, &[], 8, 2, x) > x as u64 / 2);
+            assert!(verify(&e, &r, Elem::Byte, 8, 2, x) > x as u64 / 2);
         }
     }
 
-    #[test]
-    fn float_sums_are_exact() {
-        let q = 5;
-        let n = 40;
-        let mut sum = vec![0f32; n];
+    /// Sums the fill patterns of q senders element-wise, as MPI_SUM would.
+    fn reduce<T: Small>(elem: Elem, q: usize, n: usize, rep: usize) -> Buffer {
+        let len = n * elem.size();
+        let mut sum = Buffer::try_new(len).unwrap();
         for s in 0..q {
-            let mut v = vec![0f32; n];
-            fill_floats(&mut v, s, 9);
-            for (a, b) in sum.iter_mut().zip(&v) {
-                *a += b;
+            let mut v = Buffer::try_new(len).unwrap();
+            fill(&mut v, len, Some(elem), s, rep, len);
+            let (a, b) = (sum.typed_mut::<T>(), v.typed::<T>());
+            for (x, y) in a.iter_mut().zip(b) {
+                *x = x.add(*y);
             }
         }
-        let e = Expect::FloatSum { first: 0, count: n };
-        assert_eq!(verify(&e, &[], &sum, q, 9, 4 * n), 0);
-        let e2 = Expect::FloatSum {
-            first: 10,
-            count: 5,
+        sum
+    }
+
+    #[test]
+    fn sums_are_exact_for_every_element_type() {
+        let (q, n, rep) = (5, 40, 9);
+        let check = |mut sum: Buffer, elem: Elem| {
+            let e = Expect::Sum { first: 0, count: n };
+            assert_eq!(verify(&e, &sum, elem, q, rep, 0), 0, "{elem:?}");
+            corrupt(&e, &mut sum, elem);
+            assert_eq!(verify(&e, &sum, elem, q, rep, 0), 1, "{elem:?}");
+            poison(&mut sum, n * elem.size(), Some(elem), rep, 0);
+            assert_eq!(verify(&e, &sum, elem, q, rep, 0), n as u64, "{elem:?}");
         };
-        assert_eq!(verify(&e2, &[], &sum[10..15], q, 9, 4 * n), 0);
-        sum[0] += 1.0;
-        assert_eq!(verify(&e, &[], &sum, q, 9, 4 * n), 1);
-        let mut p = vec![0f32; n];
-        poison_floats(&mut p);
-        assert_eq!(verify(&e, &[], &p, q, 9, 4 * n), n as u64);
+        check(reduce::<f32>(Elem::Float, q, n, rep), Elem::Float);
+        check(reduce::<f64>(Elem::Double, q, n, rep), Elem::Double);
+        check(reduce::<i32>(Elem::Int, q, n, rep), Elem::Int);
+        check(reduce::<u8>(Elem::UChar, q, n, rep), Elem::UChar);
+    }
+
+    #[test]
+    fn partial_sums_start_at_first() {
+        let (q, n, rep) = (3, 20, 1);
+        let all = reduce::<f32>(Elem::Float, q, n, rep);
+        let part = buf_from(&all.bytes()[40..60]);
+        let e = Expect::Sum { first: 10, count: 5 };
+        assert_eq!(verify(&e, &part, Elem::Float, q, rep, 0), 0);
     }
 }

@@ -1,18 +1,21 @@
 //! Command-line definitions (clap). Parsing happens on every rank before
-//! MPI starts; only rank 0's plan is used (see `plan`).
+//! MPI starts; only rank 0's plan is used (see `plan`). The suites' own
+//! command lines (MPITEST's letters, ...) are front ends in `frontend/` that
+//! produce the same [`RunArgs`].
 
 use std::path::PathBuf;
 
-use clap::{Args, Parser, Subcommand, ValueEnum};
-use serde::{Deserialize, Serialize};
+use clap::{Args, Parser, Subcommand};
+
+pub use crate::method::{Method, SyncMode};
 
 #[derive(Debug, Parser)]
 #[command(
     name = "mpibench",
     version,
-    about = "MPI benchmarks: PMB-MPI1 and more, with validation, statistics and JSON/CSV output",
+    about = "MPI benchmarks: PMB-MPI1, MPITEST and more, with validation, statistics and JSON/CSV output",
     after_help = "Run under mpiexec/srun, or let `mpibench run -n N` launch its own local ranks.\n\
-                  Exit codes: 0 ok, 1 validation errors, 2 usage errors, 3 a benchmark aborted."
+                  Exit codes: 0 ok, 1 validation errors, 2 usage errors, 3 a benchmark aborted (MPI error, rank failure, --timeout)."
 )]
 pub struct Cli {
     #[command(subcommand)]
@@ -28,18 +31,30 @@ pub enum Command {
         suite: Option<String>,
     },
     /// Run benchmarks (default: the whole PMB-MPI1 suite).
+    #[command(after_help = crate::suite::defaults_help())]
     Run(Box<RunArgs>),
+    /// MPITEST's own command line: mpibench mpitest m1 M100 K10 T100 t100000 R2 otransfer.dat
+    #[command(
+        disable_help_flag = true,
+        after_help = crate::frontend::mpitest::HELP
+    )]
+    Mpitest {
+        /// MPITEST parameters (m, M, K, T, t, R, b, o) and mpibench options (-n, --json, --check, ...).
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true, value_name = "PARAM")]
+        params: Vec<String>,
+    },
 }
 
-#[derive(Debug, Clone, Args)]
+#[derive(Debug, Clone, Args, Default)]
 pub struct RunArgs {
-    /// Benchmarks to run, case-insensitive (default: all of the suite).
+    /// Benchmarks to run: NAME (within --suite, else any suite that has it), SUITE/NAME,
+    /// or Multi-NAME; case-insensitive (default: all of the suite).
     #[arg(value_name = "BENCHMARK")]
     pub benchmarks: Vec<String>,
 
-    /// Suite whose benchmarks run when none is named.
-    #[arg(long, default_value = "imb")]
-    pub suite: String,
+    /// Suite whose benchmarks run when none is named, and where bare names are looked up first (default imb).
+    #[arg(long)]
+    pub suite: Option<String>,
 
     /// Number of local ranks when mpibench launches itself (ignored under a launcher).
     #[arg(short = 'n', long = "np", value_name = "N")]
@@ -69,12 +84,20 @@ pub struct RunArgs {
     #[arg(long, value_name = "LIST")]
     pub sizes: Option<String>,
 
-    /// Fixed number of repetitions per message length.
+    /// Fixed number of repetitions per message length (MPITEST's T).
     #[arg(long, value_name = "N")]
     pub iter: Option<usize>,
 
+    /// Fixed repetitions of fast constructs (MPITEST's t: TIMING, BARRIER, SIGNAL SENDING).
+    #[arg(long, value_name = "N")]
+    pub fast_iter: Option<usize>,
+
+    /// Run the whole list of benchmarks R times (MPITEST's R); an aggregate follows.
+    #[arg(long, value_name = "R")]
+    pub repeats: Option<usize>,
+
     /// Time cap per message length in seconds (repetitions are reduced to fit).
-    #[arg(long, value_name = "S", default_value = "10")]
+    #[arg(long, value_name = "S", default_value = "10", allow_negative_numbers = true)]
     pub time: f64,
 
     /// Warm-up repetitions per message length (default: a tenth of the repetitions, 2..100).
@@ -97,20 +120,24 @@ pub struct RunArgs {
     #[arg(long, value_name = "FILE")]
     pub csv: Option<PathBuf>,
 
-    /// How processes are synchronised before timing (default: the suite's, barrier for imb).
+    /// Write the tables to FILE instead of stdout.
+    #[arg(long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+
+    /// How processes are synchronised before timing (default: the suite's; barrier for imb).
     #[arg(long, value_enum, value_name = "MODE")]
     pub sync: Option<SyncMode>,
 
-    /// loop: one clock pair around all repetitions (PMB); per-call: one per repetition.
-    #[arg(long, value_enum, value_name = "MODE")]
-    pub timing: Option<TimingMode>,
+    /// Timing method (default: the suite's; loop for imb, mpitest for mpitest).
+    #[arg(long, value_enum, value_name = "METHOD")]
+    pub timing: Option<Method>,
 
-    /// With --sync window: the start window per call in microseconds (default: from the warm-up).
-    #[arg(long, value_name = "US")]
+    /// With --sync window: the initial start window per call in microseconds (default: from the warm-up).
+    #[arg(long, value_name = "US", allow_negative_numbers = true)]
     pub window_us: Option<f64>,
 
     /// Adaptive repetitions: repeat until the 95% CI of the median is within ±R of it (e.g. 0.02).
-    #[arg(long, value_name = "R")]
+    #[arg(long, value_name = "R", allow_negative_numbers = true)]
     pub precision: Option<f64>,
 
     /// Fewest repetitions per message length (default 1; 10 with --precision).
@@ -130,11 +157,11 @@ pub struct RunArgs {
     pub raw: Option<PathBuf>,
 
     /// Memory limit per rank in GiB (default: 80% of the node's available memory / ranks per node).
-    #[arg(long, value_name = "GIB")]
+    #[arg(long, value_name = "GIB", allow_negative_numbers = true)]
     pub mem: Option<f64>,
 
     /// Abort the job (MPI_Abort) when one benchmark runs longer than this many seconds.
-    #[arg(long, value_name = "SECONDS")]
+    #[arg(long, value_name = "SECONDS", allow_negative_numbers = true)]
     pub timeout: Option<f64>,
 
     /// With --check: stop at the first validation error, naming the rank.
@@ -152,48 +179,16 @@ pub struct RunArgs {
     /// Test hook: this rank reports a failed buffer allocation.
     #[arg(long, hide = true, value_name = "RANK")]
     pub fail_alloc_rank: Option<usize>,
-}
 
-/// Synchronisation before a measurement.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum SyncMode {
-    /// MPI_Barrier (PMB/IMB).
-    Barrier,
-    /// mpibench's own dissemination barrier from point-to-point messages.
-    Dissemination,
-    /// Synchronised clocks; every call starts at an agreed global time.
-    Window,
-    /// No synchronisation.
-    None,
-}
+    /// Test hook: this rank makes an invalid MPI call (to a rank that does not exist).
+    #[arg(long, hide = true, value_name = "RANK")]
+    pub fail_mpi_rank: Option<usize>,
 
-/// Where the clock pairs go.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum TimingMode {
-    /// One clock pair around all repetitions (PMB).
-    Loop,
-    /// One clock pair around each repetition.
-    PerCall,
-}
+    /// Set by front ends: the buffer limit per rank in bytes (MPITEST's b).
+    #[arg(skip)]
+    pub buffer_bytes: Option<u64>,
 
-impl SyncMode {
-    pub fn name(self) -> &'static str {
-        match self {
-            SyncMode::Barrier => "barrier",
-            SyncMode::Dissemination => "dissemination",
-            SyncMode::Window => "window",
-            SyncMode::None => "none",
-        }
-    }
-}
-
-impl TimingMode {
-    pub fn name(self) -> &'static str {
-        match self {
-            TimingMode::Loop => "loop",
-            TimingMode::PerCall => "per-call",
-        }
-    }
+    /// Set by front ends: print the front end's parameter line in the table header.
+    #[arg(skip)]
+    pub frontend: Option<String>,
 }

@@ -6,17 +6,17 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
-use crate::bench::Class;
-use crate::cli::{RunArgs, SyncMode, TimingMode};
-use crate::suite;
+use crate::bench::{Axis, Class, Info, Pace};
+use crate::cli::RunArgs;
+use crate::engine::axis::Axes;
+use crate::method::{Method, SyncMode};
+use crate::suite::{self, Defaults, Entry, LookupError, ProcSweep, RepsDefault};
 
 /// A usage error: one line for the user, exit code 2.
 #[derive(Debug, Error, Clone, PartialEq)]
 pub enum PlanError {
-    #[error("unknown benchmark '{name}'{}", hint.as_ref().map(|h| format!(" (did you mean {h}?)")).unwrap_or_default())]
-    UnknownBenchmark { name: String, hint: Option<String> },
-    #[error("unknown suite '{0}' (known: {1})")]
-    UnknownSuite(String, String),
+    #[error(transparent)]
+    Lookup(#[from] LookupError),
     #[error("{0}")]
     Invalid(String),
 }
@@ -25,10 +25,13 @@ fn invalid(msg: impl Into<String>) -> PlanError {
     PlanError::Invalid(msg.into())
 }
 
-/// Repetition policy (PMB/IMB defaults: at most 1000 repetitions and 40 MiB per size).
+/// Repetition policy; `None` fields fall back to the suite's defaults.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub struct Policy {
+    /// `--iter`: repetitions of normal constructs (MPITEST's T).
     pub iter: Option<usize>,
+    /// `--fast-iter`: repetitions of fast constructs (MPITEST's t).
+    pub fast_iter: Option<usize>,
     /// Fewest repetitions (`--min-iter`).
     pub min_reps: usize,
     /// Most repetitions (`--max-iter`; IMB: 1000).
@@ -40,32 +43,66 @@ pub struct Policy {
     pub precision: Option<f64>,
 }
 
+/// How many repetitions one point runs.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Reps {
+    /// Exactly n.
+    Fixed(usize),
+    /// IMB: at most `max` repetitions and `max_volume` bytes, within the time limit.
+    Imb { max: usize, min: usize },
+    /// Doubling batches until the median's CI is within ±target, bounded.
+    Precision { target: f64, min: usize, max: usize },
+}
+
+/// A benchmark selected on the command line.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct Selected {
+    /// `suite/name`.
+    pub name: String,
+    /// Named as Multi-NAME: runs in Multi mode.
+    pub multi: bool,
+}
+
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub struct Plan {
     pub command: Vec<String>,
+    /// The suite of the run: `--suite`, or the suite of the named benchmarks.
     pub suite: String,
-    pub benchmarks: Vec<String>,
+    pub benchmarks: Vec<Selected>,
     pub sizes: Vec<usize>,
+    /// Axes beyond sizes (name → values).
+    pub axes: Axes,
     pub npmin: Option<usize>,
     pub multi: bool,
     pub multi_detail: bool,
     pub policy: Policy,
+    /// Runs of the whole list (MPITEST's R).
+    pub repeats: usize,
     pub root_shift: bool,
     pub check: bool,
     pub corrupt: bool,
     pub json: Option<PathBuf>,
     pub csv: Option<PathBuf>,
     pub raw: Option<PathBuf>,
+    /// Tables to this file instead of stdout.
+    pub output: Option<PathBuf>,
     pub quiet: bool,
-    pub sync: SyncMode,
-    pub timing: TimingMode,
+    /// `--sync` (None: each suite's default).
+    pub sync: Option<SyncMode>,
+    /// `--timing` (None: each suite's default).
+    pub method: Option<Method>,
     pub window_us: Option<f64>,
     pub stats: bool,
     /// Memory limit per rank in bytes.
     pub mem_bytes: u64,
+    /// The limit came from a front end's buffer size (MPITEST's b), not from --mem.
+    pub buffer_limit: bool,
     pub timeout_s: Option<f64>,
     pub strict: bool,
     pub fail_alloc_rank: Option<usize>,
+    pub fail_mpi_rank: Option<usize>,
+    /// A front end's own parameter line for the table header.
+    pub frontend: Option<String>,
 }
 
 pub const IMB_MAX_REPS: usize = 1000;
@@ -81,35 +118,63 @@ impl Plan {
         world: usize,
         ranks_per_node: usize,
     ) -> Result<Plan, PlanError> {
-        let suite = suite::suite(&args.suite).ok_or_else(|| {
-            PlanError::UnknownSuite(
-                args.suite.clone(),
-                suite::SUITES
-                    .iter()
-                    .map(|s| s.name)
-                    .collect::<Vec<_>>()
-                    .join(", "),
-            )
-        })?;
-        let mut benchmarks = Vec::new();
-        if args.benchmarks.is_empty() {
-            benchmarks.extend((suite.entries)().iter().map(|b| b.info().name.to_string()));
-        }
+        let suite_arg = args.suite.as_deref();
+        let mut benchmarks: Vec<Selected> = Vec::new();
+        let mut entries: Vec<Entry> = Vec::new();
         for name in &args.benchmarks {
-            let b = suite::find(name).ok_or_else(|| PlanError::UnknownBenchmark {
-                name: name.clone(),
-                hint: suite::suggest(suite::strip_multi(name)).map(str::to_string),
-            })?;
-            let n = b.info().name.to_string();
-            if !benchmarks.contains(&n) {
-                benchmarks.push(n);
+            let (e, multi) = suite::resolve(name, suite_arg)?;
+            let sel = Selected {
+                name: e.qualified(),
+                multi,
+            };
+            if !benchmarks.contains(&sel) {
+                benchmarks.push(sel);
+                entries.push(e);
             }
         }
+        let home = match suite_arg {
+            Some(s) => suite::suite(s)
+                .ok_or_else(|| LookupError::UnknownSuite(s.to_string(), suite::suite_names()))?,
+            None => match entries.first() {
+                Some(e) => suite::suite_of(e.info()),
+                None => &suite::SUITES[0],
+            },
+        };
+        if args.benchmarks.is_empty() {
+            for e in (home.entries)() {
+                benchmarks.push(Selected {
+                    name: e.qualified(),
+                    multi: false,
+                });
+                entries.push(e);
+            }
+        }
+        let multi_names = benchmarks.iter().any(|b| b.multi);
+        if multi_names && benchmarks.iter().any(|b| !b.multi) && !args.multi {
+            return Err(invalid(
+                "Multi- names and plain names cannot be mixed in one run (use --multi for all)",
+            ));
+        }
+        let multi = args.multi || multi_names;
         let sizes = match (&args.msglog, &args.sizes) {
             (Some(m), _) => parse_msglog(m)?,
             (None, Some(s)) => parse_sizes(s)?,
-            (None, None) => parse_msglog("0:22")?,
+            (None, None) if home.defaults.sizes.contains(':') => parse_msglog(home.defaults.sizes)?,
+            (None, None) => parse_sizes(home.defaults.sizes)?,
         };
+        for e in &entries {
+            let i = e.info();
+            if let (Axis::Elems, Entry::Bench(_)) = (i.axis, e) {
+                let k = i.elem.size();
+                if let Some(bad) = sizes.iter().find(|&&x| x % k != 0) {
+                    return Err(invalid(format!(
+                        "{} works on N {} of {k} bytes: message size {bad} is not a multiple of {k}",
+                        e.qualified(),
+                        i.elem.mpi_name()
+                    )));
+                }
+            }
+        }
         if let Some(np) = args.npmin {
             if np == 0 {
                 return Err(invalid("--npmin must be at least 1"));
@@ -120,59 +185,68 @@ impl Plan {
                 )));
             }
         }
-        if args.iter == Some(0) {
-            return Err(invalid("--iter must be at least 1"));
+        for (flag, v) in [
+            ("--iter", args.iter),
+            ("--fast-iter", args.fast_iter),
+            ("--repeats", args.repeats),
+            ("--min-iter", args.min_iter),
+            ("--max-iter", args.max_iter),
+        ] {
+            if v == Some(0) {
+                return Err(invalid(format!("{flag} must be at least 1")));
+            }
         }
-        if !(args.time.is_finite() && args.time > 0.0) {
+        if args.iter.is_some() && (args.min_iter.is_some() || args.max_iter.is_some()) {
+            return Err(invalid(
+                "--iter fixes the repetitions: it excludes --min-iter and --max-iter",
+            ));
+        }
+        if !(args.time.is_finite() && args.time > 0.0 && args.time <= MAX_SECONDS) {
             return Err(invalid(format!(
-                "--time must be a positive number of seconds, not {}",
+                "--time must be a number of seconds greater than 0 and at most {MAX_SECONDS}, not {}",
                 args.time
             )));
         }
-        if args.multi_detail && !args.multi {
+        if args.multi_detail && !multi {
             return Err(invalid("--multi-detail needs --multi"));
         }
-        let timing = match (args.timing, args.precision) {
-            (Some(TimingMode::Loop), Some(_)) => {
-                return Err(invalid(
-                    "--precision needs --timing per-call (it judges per-call samples)",
-                ))
-            }
-            (Some(t), _) => t,
-            (None, Some(_)) => TimingMode::PerCall,
-            (None, None) => TimingMode::Loop,
-        };
         if let Some(r) = args.precision {
             if !(r > 0.0 && r < 1.0) {
                 return Err(invalid(format!(
                     "--precision must be between 0 and 1 (e.g. 0.02), not {r}"
                 )));
             }
+            if args.timing == Some(Method::Loop) {
+                return Err(invalid(
+                    "--precision needs per-repetition samples: it excludes --timing loop",
+                ));
+            }
+            if args.iter.is_some() {
+                return Err(invalid(
+                    "--iter and --precision exclude each other (fixed or adaptive repetitions)",
+                ));
+            }
         }
-        let sync = args.sync.unwrap_or(SyncMode::Barrier);
+        // --precision judges per-call samples: per-call timing unless a per-repetition method is named.
+        let method = match (args.timing, args.precision) {
+            (None, Some(_)) => Some(Method::PerCall),
+            (m, _) => m,
+        };
         if let Some(w) = args.window_us {
-            if sync != SyncMode::Window {
+            if args.sync != Some(SyncMode::Window) && method != Some(Method::GlobalCompletion) {
                 return Err(invalid("--window-us needs --sync window"));
             }
             if !(w.is_finite() && w > 0.0 && w <= 1e6) {
                 return Err(invalid(format!(
-                    "--window-us must be a number of microseconds between 0 and 1000000, not {w}"
+                    "--window-us must be a number of microseconds greater than 0 and at most 1000000, not {w}"
                 )));
             }
         }
         let adaptive = args.precision.is_some();
-        if adaptive && args.iter.is_some() {
-            return Err(invalid(
-                "--iter and --precision exclude each other (fixed or adaptive repetitions)",
-            ));
-        }
         let min_reps = args.min_iter.unwrap_or(if adaptive { 10 } else { 1 });
         let max_reps = args
             .max_iter
             .unwrap_or(if adaptive { 100_000 } else { IMB_MAX_REPS });
-        if min_reps == 0 {
-            return Err(invalid("--min-iter must be at least 1"));
-        }
         if max_reps < min_reps {
             return Err(invalid(format!(
                 "--max-iter {max_reps} is smaller than --min-iter {min_reps}"
@@ -184,17 +258,11 @@ impl Plan {
         if let Some(t) = args.timeout {
             if !(t.is_finite() && t > 0.0 && t <= MAX_SECONDS) {
                 return Err(invalid(format!(
-                    "--timeout must be a number of seconds between 0 and {MAX_SECONDS}, not {t}"
+                    "--timeout must be a number of seconds greater than 0 and at most {MAX_SECONDS}, not {t}"
                 )));
             }
         }
-        if args.time > MAX_SECONDS {
-            return Err(invalid(format!(
-                "--time must be at most {MAX_SECONDS} seconds, not {}",
-                args.time
-            )));
-        }
-        let outputs: Vec<&PathBuf> = [&args.json, &args.csv, &args.raw]
+        let outputs: Vec<&PathBuf> = [&args.json, &args.csv, &args.raw, &args.output]
             .into_iter()
             .flatten()
             .filter(|p| p.as_os_str() != "-")
@@ -207,7 +275,7 @@ impl Plan {
                 )));
             }
         }
-        let mem_bytes = match args.mem {
+        let mut mem_bytes = match args.mem {
             Some(g) if g.is_finite() && g > 0.0 => (g * (1u64 << 30) as f64) as u64,
             Some(g) => {
                 return Err(invalid(format!(
@@ -216,27 +284,38 @@ impl Plan {
             }
             None => default_mem_bytes(ranks_per_node),
         };
-        if let Some(&big) = sizes.iter().max() {
-            if big as u64 > mem_bytes {
-                return Err(invalid(format!(
-                    "message size {big} bytes exceeds the memory limit of {mem_bytes} bytes ({:.3} GiB) per rank (--mem)",
-                    mem_bytes as f64 / (1u64 << 30) as f64
-                )));
+        let buffer_limit = args.buffer_bytes.is_some_and(|b| b < mem_bytes);
+        if let Some(b) = args.buffer_bytes {
+            mem_bytes = mem_bytes.min(b);
+        }
+        if !buffer_limit {
+            if let Some(&big) = sizes.iter().max() {
+                if big as u64 > mem_bytes {
+                    return Err(invalid(format!(
+                        "message size {big} bytes exceeds the memory limit of {mem_bytes} bytes ({:.3} GiB) per rank (--mem)",
+                        mem_bytes as f64 / (1u64 << 30) as f64
+                    )));
+                }
             }
         }
-        for path in [&args.json, &args.csv, &args.raw].into_iter().flatten() {
+        for path in [&args.json, &args.csv, &args.raw, &args.output]
+            .into_iter()
+            .flatten()
+        {
             check_writable(path)?;
         }
         Ok(Plan {
             command,
-            suite: suite.name.to_string(),
+            suite: home.name.to_string(),
             benchmarks,
             sizes,
+            axes: Axes::new(),
             npmin: args.npmin,
-            multi: args.multi,
+            multi,
             multi_detail: args.multi_detail,
             policy: Policy {
                 iter: args.iter,
+                fast_iter: args.fast_iter,
                 min_reps,
                 max_reps,
                 precision: args.precision,
@@ -244,29 +323,109 @@ impl Plan {
                 time_limit_s: args.time,
                 warmup: args.warmup,
             },
+            repeats: args.repeats.unwrap_or(1),
             root_shift: args.root_shift,
             check: args.check,
             corrupt: args.corrupt,
             json: args.json.clone(),
             csv: args.csv.clone(),
             raw: args.raw.clone(),
+            output: args.output.clone(),
             quiet: args.quiet,
-            sync,
-            timing,
+            sync: args.sync,
+            method,
             window_us: args.window_us,
             stats: args.stats,
             mem_bytes,
+            buffer_limit,
             timeout_s: args.timeout,
             strict: args.strict,
             fail_alloc_rank: args.fail_alloc_rank,
+            fail_mpi_rank: args.fail_mpi_rank,
+            frontend: args.frontend.clone(),
         })
     }
 
-    pub fn entries(&self) -> Vec<suite::Entry> {
+    /// The selected benchmarks, resolved.
+    pub fn entries(&self) -> Vec<Entry> {
         self.benchmarks
             .iter()
-            .filter_map(|n| suite::find(n))
+            .filter_map(|b| suite::resolve(&b.name, None).ok().map(|r| r.0))
             .collect()
+    }
+
+    /// The suite defaults that apply to a benchmark.
+    pub fn defaults(&self, info: &Info) -> Defaults {
+        suite::suite_of(info).defaults
+    }
+
+    /// The timing method of a benchmark: its own definition's, else
+    /// `--timing`, else its suite's default.
+    pub fn method_for(&self, info: &Info) -> Method {
+        info.method
+            .or(self.method)
+            .unwrap_or(self.defaults(info).method)
+    }
+
+    /// The synchronisation of a benchmark: what its method requires, else
+    /// `--sync`, else its suite's default.
+    pub fn sync_for(&self, info: &Info) -> SyncMode {
+        match self.method_for(info) {
+            Method::GlobalCompletion => SyncMode::Window,
+            Method::Mpitest => SyncMode::Barrier,
+            _ => self.sync.unwrap_or(self.defaults(info).sync),
+        }
+    }
+
+    /// The repetitions of a benchmark's points.
+    pub fn reps_for(&self, info: &Info) -> Reps {
+        let p = &self.policy;
+        if let Some(target) = p.precision {
+            return Reps::Precision {
+                target,
+                min: p.min_reps,
+                max: p.max_reps,
+            };
+        }
+        let fast = info.pace == Pace::Fast;
+        let given = if fast { p.fast_iter.or(p.iter) } else { p.iter };
+        if let Some(n) = given {
+            return Reps::Fixed(n);
+        }
+        match self.defaults(info).reps {
+            RepsDefault::Imb => Reps::Imb {
+                max: p.max_reps,
+                min: p.min_reps,
+            },
+            RepsDefault::Fixed { normal, fast: f } => Reps::Fixed(if fast { f } else { normal }),
+        }
+    }
+
+    /// Process counts of a benchmark in a world of `world`, or why there are none.
+    pub fn process_counts(&self, info: &Info, world: usize) -> Result<Vec<usize>, String> {
+        let counts = match (self.defaults(info).procs, self.npmin) {
+            (ProcSweep::World, None) => vec![world],
+            _ => process_counts(info.class, info.ranks.min, world, self.npmin),
+        };
+        let ok: Vec<usize> = counts
+            .iter()
+            .copied()
+            .filter(|&q| info.ranks.check(info.name, q).is_ok())
+            .collect();
+        if ok.is_empty() {
+            let q = counts.last().copied().unwrap_or(world);
+            return Err(info
+                .ranks
+                .check(info.name, q.max(1))
+                .err()
+                .unwrap_or_else(|| {
+                    format!(
+                        "{} needs at least {} processes, this run has {world}",
+                        info.name, info.ranks.min
+                    )
+                }));
+        }
+        Ok(ok)
     }
 }
 

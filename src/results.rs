@@ -3,6 +3,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::engine::axis::Params;
+
 pub const SCHEMA: &str = "mpibench/1";
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -70,6 +72,32 @@ pub struct BenchResult {
     /// Message lengths left out (e.g. above the memory limit) and why.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
+    /// The timing method ("loop", "per-call", "mpitest", "global-completion",
+    /// "max-over-processes", "delay-subtraction").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub method: Option<String>,
+    /// The synchronisation used ("barrier", "dissemination", "window", "none").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sync: Option<String>,
+    /// Who partners whom (e.g. "i<->i+P/2").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub placement: Option<String>,
+    /// The element type of the messages (e.g. "MPI_INT").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub datatype: Option<String>,
+    /// Constants the method calibrated, in µs (MPITEST: DT and DB).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dt_us: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub db_us: Option<f64>,
+    /// Which run of the list this is (1-based) with --repeats R > 1; absent
+    /// on single runs and on the aggregate over the runs.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub repeat: Option<usize>,
+    /// The aggregate over R runs: t_min/t_max/t_avg are the minimum, maximum
+    /// and mean over the runs of each run's t_avg.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub aggregate: bool,
     pub rows: Vec<Row>,
     /// Per-group rows of a Multi- run (with `--multi-detail`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -86,6 +114,9 @@ pub struct GroupRows {
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub struct Row {
     pub bytes: usize,
+    /// Axis values beyond bytes (N integers, t_delay_us, protocol, ...).
+    #[serde(default)]
+    pub params: Params,
     pub repetitions: usize,
     pub t_min_us: f64,
     pub t_max_us: f64,
@@ -111,6 +142,29 @@ pub struct Row {
     pub t_global_us: Option<f64>,
     /// With --precision: true when a bound (--min-iter/--max-iter/--time) ended the row, not the precision.
     pub stopped_on_bound: Option<bool>,
+    /// Standard deviation of the per-repetition values (µs).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub t_stddev_us: Option<f64>,
+    /// The values the statistics saw (µs), at most 1024: beyond that,
+    /// evenly spaced order statistics of them. Absent with loop timing.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub samples_us: Option<Vec<f64>>,
+    /// How many values the statistics saw.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub samples_n: Option<u64>,
+    /// The confidence interval of a difference of times contains zero: the
+    /// figure is below the resolution of the measurement.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub below_resolution: Option<bool>,
+    /// With window synchronisation: the window width in the end (µs), after widening.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub window_us: Option<f64>,
+    /// Median start skew max(t_start) − min(t_start) over ranks (µs), on the global clock.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub skew_us: Option<f64>,
+    /// Something the reader must know about this row (e.g. no valid sample).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
     /// Per-call timing: minimum, maximum and average over ranks of per-rank medians.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub t_median_min_us: Option<f64>,

@@ -48,6 +48,8 @@ pub struct Summary {
     pub max: f64,
     /// Arithmetic mean.
     pub mean: f64,
+    /// Sample standard deviation (n − 1 in the denominator; 0 below two samples).
+    pub stddev: f64,
     /// Median (50th percentile, type 7 interpolation).
     pub median: f64,
     /// 5th percentile (type 7 interpolation).
@@ -88,12 +90,19 @@ pub fn summarize(samples: &[f64]) -> Summary {
     let median = percentile(&sorted, 50.0);
     let (ci95_lo, ci95_hi) = median_ci95(&sorted);
     let mean = finite_or_zero(mean_of(&sorted));
+    let stddev = if n < 2 {
+        0.0
+    } else {
+        let ss: f64 = sorted.iter().map(|x| (x - mean).powi(2)).sum();
+        finite_or_zero((ss / (n - 1) as f64).sqrt())
+    };
 
     Summary {
         n,
         min: sorted[0],
         max: sorted[n - 1],
         mean,
+        stddev,
         median,
         p5: percentile(&sorted, 5.0),
         p95: percentile(&sorted, 95.0),
@@ -193,6 +202,30 @@ pub fn relative_ci_halfwidth(s: &Summary) -> f64 {
     } else {
         f64::INFINITY
     }
+}
+
+/// At most `k` evenly spaced order statistics of `samples` (all of them,
+/// sorted, when there are no more than `k`): a compact record of a
+/// distribution for later comparison. Non-finite values are dropped.
+pub fn order_statistics(samples: &[f64], k: usize) -> Vec<f64> {
+    let mut sorted: Vec<f64> = samples.iter().copied().filter(|x| x.is_finite()).collect();
+    sorted.sort_by(f64::total_cmp);
+    let n = sorted.len();
+    if n <= k || k == 0 {
+        return if k == 0 { Vec::new() } else { sorted };
+    }
+    if k == 1 {
+        return vec![percentile(&sorted, 50.0)];
+    }
+    (0..k)
+        .map(|i| sorted[(i * (n - 1) + (k - 1) / 2) / (k - 1)])
+        .collect()
+}
+
+/// Whether a confidence interval contains zero: a difference of times too
+/// small to tell from no difference at all ("below resolution").
+pub fn ci_contains_zero(s: &Summary) -> bool {
+    s.n > 0 && s.ci95_lo <= 0.0 && s.ci95_hi >= 0.0
 }
 
 /// Minimum, maximum and average of per-rank values (the across-rank
@@ -369,6 +402,21 @@ mod tests {
             c = c * (n - i) as f64 / (i + 1) as f64;
         }
         s / 2f64.powi(n as i32)
+    }
+
+    #[test]
+    fn stddev_and_order_statistics() {
+        let s = summarize(&[2.0, 4.0, 4.0, 4.0, 5.0, 5.0, 7.0, 9.0]);
+        assert!(close(s.stddev, 2.138_089_935, 1e-9), "{}", s.stddev);
+        assert_eq!(summarize(&[3.0]).stddev, 0.0);
+        let v: Vec<f64> = (0..1000).rev().map(f64::from).collect();
+        let o = order_statistics(&v, 11);
+        assert_eq!(o.len(), 11);
+        assert_eq!((o[0], o[10]), (0.0, 999.0));
+        assert!(o.windows(2).all(|w| w[0] <= w[1]));
+        assert_eq!(order_statistics(&[3.0, 1.0], 5), vec![1.0, 3.0]);
+        assert!(ci_contains_zero(&summarize(&[-1.0, 0.5, 1.0, -0.2, 0.1])));
+        assert!(!ci_contains_zero(&summarize(&[1.0, 2.0, 3.0])));
     }
 
     #[test]

@@ -1,13 +1,47 @@
-//! The registry: suite name → benchmarks and methodology defaults.
+//! The registry: suite → benchmarks and methodology defaults, and name
+//! resolution (`imb/Barrier`, `mpitest/BARRIER`, bare names within `--suite`).
 
 use crate::bench::clock::{self, Tool};
-use crate::bench::{imb, Benchmark, Info};
+use crate::bench::{imb, mpitest, Benchmark, Info};
+use crate::method::{Method, SyncMode};
+
+/// Which process counts a suite sweeps.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ProcSweep {
+    /// PMB §5.1.1: single transfers on 2; the others on npmin, 2·npmin, ... < P, then P.
+    Pmb,
+    /// All processes of the run only.
+    World,
+}
+
+/// How many repetitions a suite runs by default.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum RepsDefault {
+    /// IMB: at most 1000 repetitions and 40 MiB per size, within `--time`.
+    Imb,
+    /// A fixed count for normal and for fast constructs (MPITEST's T and t).
+    Fixed { normal: usize, fast: usize },
+}
+
+/// A suite's methodology defaults; every one can be overridden on the command line.
+#[derive(Debug, Clone, Copy)]
+pub struct Defaults {
+    pub method: Method,
+    pub sync: SyncMode,
+    pub reps: RepsDefault,
+    /// Message sizes as an IMB `-msglog` range ("A:B": 0 and 2^A .. 2^B bytes) or a `--sizes` list.
+    pub sizes: &'static str,
+    pub procs: ProcSweep,
+    /// PMB §5.2.5: repetitions at the largest size before the first one.
+    pub warm_largest: usize,
+}
 
 /// A suite and what it runs by default.
 pub struct Suite {
     pub name: &'static str,
     pub title: &'static str,
     pub entries: fn() -> Vec<Entry>,
+    pub defaults: Defaults,
 }
 
 /// Something `mpibench run` can run: a communication pattern timed by the
@@ -18,6 +52,12 @@ pub enum Entry {
     Tool(&'static dyn Tool),
 }
 
+impl std::fmt::Debug for Entry {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}", self.qualified())
+    }
+}
+
 impl Entry {
     pub fn info(&self) -> &'static Info {
         match self {
@@ -25,26 +65,67 @@ impl Entry {
             Entry::Tool(t) => t.info(),
         }
     }
+
+    /// `suite/name`.
+    pub fn qualified(&self) -> String {
+        let i = self.info();
+        format!("{}/{}", i.suite, i.name)
+    }
+}
+
+fn benches(v: Vec<&'static dyn Benchmark>) -> Vec<Entry> {
+    v.into_iter().map(Entry::Bench).collect()
 }
 
 fn imb_entries() -> Vec<Entry> {
-    imb::benchmarks().into_iter().map(Entry::Bench).collect()
+    benches(imb::benchmarks())
+}
+
+fn mpitest_entries() -> Vec<Entry> {
+    benches(mpitest::benchmarks())
 }
 
 fn clock_entries() -> Vec<Entry> {
     clock::tools().into_iter().map(Entry::Tool).collect()
 }
 
+const PMB_DEFAULTS: Defaults = Defaults {
+    method: Method::Loop,
+    sync: SyncMode::Barrier,
+    reps: RepsDefault::Imb,
+    sizes: "0:22",
+    procs: ProcSweep::Pmb,
+    warm_largest: 2,
+};
+
 pub static SUITES: &[Suite] = &[
     Suite {
         name: imb::SUITE,
         title: "PMB-MPI1 / IMB-MPI1 (Pallas MPI Benchmarks v2.2)",
         entries: imb_entries,
+        defaults: PMB_DEFAULTS,
+    },
+    Suite {
+        name: mpitest::SUITE,
+        title: "MPITEST (parallel.ru): basic MPI constructs on N integers",
+        entries: mpitest_entries,
+        defaults: Defaults {
+            method: Method::Mpitest,
+            sync: SyncMode::Barrier,
+            reps: RepsDefault::Fixed {
+                normal: 100,
+                fast: 10_000,
+            },
+            sizes: "4,40,400,4000,40000,400000",
+            procs: ProcSweep::World,
+            warm_largest: 0,
+        },
     },
     Suite {
         name: clock::SUITE,
         title: "the instruments: timer resolution and overhead, clock synchronisation",
         entries: clock_entries,
+        defaults: PMB_DEFAULTS,
     },
 ];
 
@@ -57,33 +138,104 @@ pub fn suite(name: &str) -> Option<&'static Suite> {
     SUITES.iter().find(|s| s.name.eq_ignore_ascii_case(name))
 }
 
-/// Looks a benchmark up by name, case-insensitively (an optional "Multi-" prefix is accepted).
-pub fn find(name: &str) -> Option<Entry> {
-    let n = strip_multi(name);
-    all()
-        .into_iter()
-        .find(|b| b.info().name.eq_ignore_ascii_case(n))
+/// The suite a benchmark belongs to.
+pub fn suite_of(info: &Info) -> &'static Suite {
+    suite(info.suite).unwrap_or(&SUITES[0])
 }
 
-/// "Multi-PingPong" → "PingPong".
-pub fn strip_multi(name: &str) -> &str {
-    if name.len() > 6 && name[..6].eq_ignore_ascii_case("multi-") {
-        &name[6..]
-    } else {
-        name
+/// A name as users may type it: case-insensitive, `&` read as "and", and
+/// spaces, `-` and `_` ignored ("send-and-recv" finds "SEND & RECV").
+pub fn normalise(name: &str) -> String {
+    name.to_lowercase()
+        .replace('&', "and")
+        .chars()
+        .filter(|c| !matches!(c, ' ' | '-' | '_'))
+        .collect()
+}
+
+/// "Multi-PingPong" → Some("PingPong"); works on any Unicode input.
+pub fn strip_multi(name: &str) -> Option<&str> {
+    let prefix = name.get(..6)?;
+    prefix
+        .eq_ignore_ascii_case("multi-")
+        .then(|| &name[6..])
+        .filter(|rest| !rest.is_empty())
+}
+
+/// Why a name did not resolve (a usage error).
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum LookupError {
+    #[error("unknown benchmark '{name}'{}", hint.as_ref().map(|h| format!(" (did you mean {h}?)")).unwrap_or_default())]
+    Unknown { name: String, hint: Option<String> },
+    #[error("benchmark '{name}' is ambiguous: {} (name one with suite/name or pass --suite)", candidates.join(", "))]
+    Ambiguous {
+        name: String,
+        candidates: Vec<String>,
+    },
+    #[error("unknown suite '{0}' (known: {1})")]
+    UnknownSuite(String, String),
+}
+
+pub fn suite_names() -> String {
+    SUITES.iter().map(|s| s.name).collect::<Vec<_>>().join(", ")
+}
+
+fn in_suite(s: &Suite, name: &str) -> Option<Entry> {
+    let n = normalise(name);
+    (s.entries)()
+        .into_iter()
+        .find(|e| normalise(e.info().name) == n)
+}
+
+/// Resolves a benchmark name: `suite/name` exactly there; a bare name in
+/// `suite` (the `--suite` given, else the default `imb`), else in whichever
+/// one suite has it. Returns the entry and whether the name selects Multi mode.
+pub fn resolve(name: &str, suite_arg: Option<&str>) -> Result<(Entry, bool), LookupError> {
+    let (suite_part, bench) = match name.split_once('/') {
+        Some((s, b)) => (Some(s), b),
+        None => (None, name),
+    };
+    let (bench, multi) = match strip_multi(bench) {
+        Some(rest) => (rest, true),
+        None => (bench, false),
+    };
+    let explicit = suite_part.or(suite_arg);
+    let home = match explicit {
+        Some(s) => {
+            suite(s).ok_or_else(|| LookupError::UnknownSuite(s.to_string(), suite_names()))?
+        }
+        None => &SUITES[0],
+    };
+    if let Some(e) = in_suite(home, bench) {
+        return Ok((e, multi));
+    }
+    let unknown = |pool: Vec<Entry>| LookupError::Unknown {
+        name: name.to_string(),
+        hint: suggest(bench, &pool),
+    };
+    if explicit.is_some() {
+        return Err(unknown((home.entries)()));
+    }
+    let found: Vec<Entry> = SUITES.iter().filter_map(|s| in_suite(s, bench)).collect();
+    match found.len() {
+        0 => Err(unknown(all())),
+        1 => Ok((found[0], multi)),
+        _ => Err(LookupError::Ambiguous {
+            name: name.to_string(),
+            candidates: found.iter().map(Entry::qualified).collect(),
+        }),
     }
 }
 
-/// The closest known benchmark name, for "did you mean" hints.
-pub fn suggest(name: &str) -> Option<&'static str> {
-    let lower = name.to_ascii_lowercase();
-    all()
-        .into_iter()
-        .map(|b| b.info().name)
-        .map(|n| (levenshtein(&lower, &n.to_ascii_lowercase()), n))
-        .filter(|(d, n)| *d <= 3.max(n.len() / 3))
+/// The closest name among `pool`, for "did you mean" hints.
+pub fn suggest(name: &str, pool: &[Entry]) -> Option<String> {
+    let lower = normalise(name);
+    pool.iter()
+        .map(|e| e.info().name)
+        .map(|n| (levenshtein(&lower, &normalise(n)), n))
+        .filter(|(d, n)| *d <= 3.max(n.chars().count() / 3))
         .min_by_key(|(d, _)| *d)
-        .map(|(_, n)| n)
+        .map(|(_, n)| n.to_string())
 }
 
 /// Edit distance between two strings.
@@ -101,27 +253,99 @@ pub fn levenshtein(a: &str, b: &str) -> usize {
     prev[b.len()]
 }
 
+/// The methodology defaults of every suite, for `mpibench run --help`.
+pub fn defaults_help() -> String {
+    let mut s = String::from("Suite defaults (each overridable by --timing, --sync, --iter, --sizes, --npmin):\n");
+    for su in SUITES.iter().filter(|s| s.name != clock::SUITE) {
+        let d = su.defaults;
+        let reps = match d.reps {
+            RepsDefault::Imb => "IMB repetitions (<= 1000 and <= 40 MiB per size, within --time)".to_string(),
+            RepsDefault::Fixed { normal, fast } => {
+                format!("{normal} iterations ({fast} for fast constructs)")
+            }
+        };
+        let procs = match d.procs {
+            ProcSweep::Pmb => "PMB process sweep (npmin, 2*npmin, ..., P)",
+            ProcSweep::World => "all processes",
+        };
+        s.push_str(&format!(
+            "  {}: --timing {} ({}), --sync {}, {reps}, sizes {}, {procs}\n",
+            su.name,
+            d.method.name(),
+            d.method.describe(),
+            d.sync.name(),
+            d.sizes
+        ));
+    }
+    s
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    fn name(r: Result<(Entry, bool), LookupError>) -> String {
+        r.unwrap().0.qualified()
+    }
+
     #[test]
-    fn lookup_is_case_insensitive_and_accepts_multi() {
-        assert_eq!(find("pingpong").unwrap().info().name, "PingPong");
-        assert_eq!(
-            find("REDUCE_SCATTER").unwrap().info().name,
-            "Reduce_scatter"
-        );
-        assert_eq!(find("Multi-Exchange").unwrap().info().name, "Exchange");
-        assert!(find("PingPang").is_none());
-        assert_eq!(find("ClockSync").unwrap().info().suite, "clock");
+    fn bare_names_resolve_in_the_suite_then_anywhere() {
+        assert_eq!(name(resolve("pingpong", None)), "imb/PingPong");
+        assert_eq!(name(resolve("REDUCE_SCATTER", None)), "imb/Reduce_scatter");
+        // In imb first, although MPITEST has a BARRIER too.
+        assert_eq!(name(resolve("barrier", None)), "imb/Barrier");
+        assert_eq!(name(resolve("barrier", Some("mpitest"))), "mpitest/BARRIER");
+        assert_eq!(name(resolve("mpitest/barrier", None)), "mpitest/BARRIER");
+        // Only one suite has it.
+        assert_eq!(name(resolve("clocksync", None)), "clock/clocksync");
+        assert_eq!(name(resolve("send-and-recv", None)), "mpitest/SEND & RECV");
+        assert_eq!(name(resolve("ISEND & WAIT", None)), "mpitest/ISEND & WAIT");
+        assert_eq!(name(resolve("signal_sending", None)), "mpitest/SIGNAL SENDING");
+    }
+
+    #[test]
+    fn multi_prefix_selects_multi_mode() {
+        let (e, multi) = resolve("Multi-Allreduce", None).unwrap();
+        assert_eq!(e.info().name, "Allreduce");
+        assert!(multi);
+        assert!(!resolve("Allreduce", None).unwrap().1);
+        assert!(strip_multi("Multi-").is_none());
+    }
+
+    #[test]
+    fn bad_names_are_usage_errors_with_hints() {
+        let e = resolve("PingPang", None).unwrap_err();
+        assert!(e.to_string().contains("did you mean PingPong"), "{e}");
+        // Multibyte characters never panic.
+        for n in ["PingPöng", "Alltoäll", "Barrièr", "Multiö-x", "ö", "Multi-ö"] {
+            assert!(matches!(resolve(n, None), Err(LookupError::Unknown { .. })), "{n}");
+        }
+        let e = resolve("PingPong", Some("mpitest")).unwrap_err();
+        assert!(matches!(e, LookupError::Unknown { .. }), "{e}");
+        assert!(matches!(
+            resolve("nosuch/x", None),
+            Err(LookupError::UnknownSuite(..))
+        ));
+    }
+
+    #[test]
+    fn ambiguity_lists_the_candidates() {
+        // "sendrecv" is imb/Sendrecv and mpitest/SENDRECV; with an explicit
+        // --suite it resolves there, without one imb wins. Ambiguity arises
+        // only for names outside imb that several other suites share.
+        assert_eq!(name(resolve("sendrecv", None)), "imb/Sendrecv");
+        let e = LookupError::Ambiguous {
+            name: "x".into(),
+            candidates: vec!["a/x".into(), "b/X".into()],
+        };
+        assert!(e.to_string().contains("a/x, b/X"));
     }
 
     #[test]
     fn suggestions() {
-        assert_eq!(suggest("PingPang"), Some("PingPong"));
-        assert_eq!(suggest("allreduse"), Some("Allreduce"));
-        assert_eq!(suggest("zzzzzzzzzzzzzzzzzz"), None);
+        assert_eq!(suggest("PingPang", &all()).as_deref(), Some("PingPong"));
+        assert_eq!(suggest("allreduse", &all()).as_deref(), Some("Allreduce"));
+        assert_eq!(suggest("zzzzzzzzzzzzzzzzzz", &all()), None);
         assert_eq!(levenshtein("kitten", "sitting"), 3);
     }
 
@@ -132,21 +356,6 @@ mod tests {
             .map(|b| b.info().name)
             .collect();
         assert_eq!(names.len(), 12);
-        for n in [
-            "PingPong",
-            "PingPing",
-            "Sendrecv",
-            "Exchange",
-            "Bcast",
-            "Allgather",
-            "Allgatherv",
-            "Alltoall",
-            "Reduce",
-            "Reduce_scatter",
-            "Allreduce",
-            "Barrier",
-        ] {
-            assert!(names.contains(&n), "{n}");
-        }
+        assert!(defaults_help().contains("mpitest: --timing mpitest"));
     }
 }

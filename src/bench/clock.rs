@@ -4,7 +4,7 @@
 
 use anyhow::Result;
 
-use super::{Class, Info};
+use super::{Axis, Class, Info};
 use crate::clock::sync::{residuals, synchronize, SyncParams};
 use crate::comm::{self, Comm};
 use crate::results::{BenchResult, Row};
@@ -15,7 +15,7 @@ pub const SUITE: &str = "clock";
 pub trait Tool: Sync {
     fn info(&self) -> &'static Info;
     /// Collective over `world`; returns the result on rank 0.
-    fn run(&self, world: Comm) -> Result<Option<BenchResult>>;
+    fn run(&self, world: &Comm) -> Result<Option<BenchResult>>;
 }
 
 pub fn tools() -> Vec<&'static dyn Tool> {
@@ -27,13 +27,9 @@ fn info(name: &'static str, description: &'static str) -> Info {
         name,
         suite: SUITE,
         class: Class::Clock,
-        min_ranks: 1,
         description,
-        time_scale: 1.0,
-        throughput: None,
-        reduction: false,
-        rooted: false,
-        sized: false,
+        axis: Axis::None,
+        ..Info::DEFAULT
     }
 }
 
@@ -48,6 +44,14 @@ fn result(i: &Info, world: usize, rows: Vec<Row>) -> BenchResult {
         active: world,
         skipped: None,
         note: None,
+        method: None,
+        sync: None,
+        placement: None,
+        datatype: None,
+        dt_us: None,
+        db_us: None,
+        repeat: None,
+        aggregate: false,
         rows,
         group_rows: Vec::new(),
     }
@@ -70,7 +74,7 @@ impl Tool for Timing {
         &TIMING
     }
 
-    fn run(&self, world: Comm) -> Result<Option<BenchResult>> {
+    fn run(&self, world: &Comm) -> Result<Option<BenchResult>> {
         let tick = comm::wtick();
         // DT (MPITEST): the cost of one timer read, from back-to-back reads.
         let t0 = comm::wtime();
@@ -128,7 +132,7 @@ impl Tool for ClockSync {
         &CLOCKSYNC
     }
 
-    fn run(&self, world: Comm) -> Result<Option<BenchResult>> {
+    fn run(&self, world: &Comm) -> Result<Option<BenchResult>> {
         let model = synchronize(world, SyncParams::default());
         let resid = residuals(world, model, RESIDUAL_EXCHANGES);
         let fits = world.gather_f64(&[model.offset, model.drift], 0);

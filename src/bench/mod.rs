@@ -1,16 +1,32 @@
-//! The Benchmark contract: a benchmark owns only its communication pattern,
-//! its buffer needs, what a correct receive buffer holds, and how a time
-//! becomes its reported figures. Timing, repetitions, warm-up, sync,
-//! statistics and output belong to the engine.
+//! The benchmark contract.
+//!
+//! A [`Benchmark`] declares what it is ([`Info`]: name, suite, rank rule,
+//! axes, element type, figures, placement) and, for each point of its sweep,
+//! builds a [`Kernel`] outside the timed region. The kernel owns (or borrows
+//! from the engine's arena) everything one repetition touches, frees what it
+//! created on drop, and does nothing in [`Kernel::run`] but the measured MPI
+//! calls. Timing, repetitions, synchronisation, statistics and output belong
+//! to the engine and the methods (`crate::method`).
+//!
+//! Most benchmarks are buffer patterns ([`buf::Pattern`]): one small file
+//! with the pattern, its buffer needs and what a correct receive buffer
+//! holds; [`buf`] turns them into kernels.
 
-use std::ffi::c_int;
+use anyhow::Result;
 
-use crate::comm::{Buffer, Comm, Request};
+use crate::comm::{Buffer, Comm, Elem};
+use crate::engine::axis::{Point, SweepCx};
+use crate::engine::placement::{Placement, Role};
+use crate::method::{Method, MpiCtx, RepBatch, Samples};
 
+pub mod buf;
 pub mod clock;
 pub mod imb;
+pub mod mpitest;
+pub mod patterns;
 
-/// PMB's classification (PMB §4.1), which decides how results are reported.
+/// PMB's classification (PMB §4.1), which decides the process-count sweep
+/// and how results are reported.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Class {
     /// One message between two processes (PingPong, PingPing).
@@ -34,98 +50,210 @@ impl Class {
     }
 }
 
+/// Which process counts a benchmark can run on, and why not.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RankRule {
+    /// Fewest processes.
+    pub min: usize,
+    /// Needs an even number of processes (pairs i ↔ i + P/2 with everyone active).
+    pub even: bool,
+}
+
+impl RankRule {
+    pub const ANY: RankRule = RankRule {
+        min: 1,
+        even: false,
+    };
+    pub const PAIR: RankRule = RankRule {
+        min: 2,
+        even: false,
+    };
+
+    /// `Err(reason)` when `q` processes cannot run it.
+    pub fn check(&self, name: &str, q: usize) -> Result<(), String> {
+        if q < self.min {
+            return Err(format!(
+                "{name} needs at least {} processes, this run has {q}",
+                self.min
+            ));
+        }
+        if self.even && q % 2 != 0 {
+            return Err(format!(
+                "{name} needs an even number of processes, this run has {q}"
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// How the points of a benchmark's sweep are made, unless it builds them itself.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Axis {
+    /// One point, no size (Barrier).
+    None,
+    /// The plan's message sizes in bytes.
+    Bytes,
+    /// The plan's sizes in bytes, read as N elements of the element type (`params.n`).
+    Elems,
+}
+
+/// Iteration class: MPITEST's "fast" constructs (TIMING, BARRIER, SIGNAL
+/// SENDING) use the `t` iterations, the others `T`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Pace {
+    Normal,
+    Fast,
+}
+
 /// What a benchmark declares about itself.
 #[derive(Debug)]
 pub struct Info {
     pub name: &'static str,
     pub suite: &'static str,
     pub class: Class,
-    /// Fewest active processes the pattern needs.
-    pub min_ranks: usize,
+    pub ranks: RankRule,
     pub description: &'static str,
+    /// The element type of its messages.
+    pub elem: Elem,
+    pub axis: Axis,
+    /// Who is active and who partners whom inside the group of Q processes.
+    pub placement: Placement,
     /// Reported time = measured time per repetition × `time_scale` (PingPong: 0.5).
     pub time_scale: f64,
     /// Throughput = `factor` × X / 1.048576 / t[usec] in MB/s (MB = 2^20 bytes); `None` where the suite defines none.
     pub throughput: Option<f64>,
-    /// Uses MPI_FLOAT / MPI_SUM instead of MPI_BYTE.
-    pub reduction: bool,
     /// Has a root that `--root-shift` rotates.
     pub rooted: bool,
-    /// Runs over message lengths (false: Barrier, reported once without #bytes).
-    pub sized: bool,
+    pub pace: Pace,
+    /// Sums typed elements (MPI_SUM): validation fills small integers.
+    pub reduction: bool,
+    /// A method this benchmark's definition requires, whatever the suite default.
+    pub method: Option<Method>,
 }
 
-/// Buffer needs of one rank for message length X in a group of Q (bytes).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Layout {
-    pub send: usize,
-    pub recv: usize,
+impl Info {
+    /// The common case, for `..Info::DEFAULT` in benchmark declarations.
+    pub const DEFAULT: Info = Info {
+        name: "",
+        suite: "",
+        class: Class::Collective,
+        ranks: RankRule::ANY,
+        description: "",
+        elem: Elem::Byte,
+        axis: Axis::Bytes,
+        placement: Placement::All,
+        time_scale: 1.0,
+        throughput: None,
+        rooted: false,
+        pace: Pace::Normal,
+        reduction: false,
+        method: None,
+    };
 }
 
-/// Everything one repetition may touch. The engine builds it once per size.
-pub struct Op {
-    pub comm: Comm,
-    pub rank: usize,
-    pub size: usize,
-    /// Message length X in bytes.
-    pub x: usize,
-    /// Root of rooted collectives for this repetition.
-    pub root: usize,
-    pub sbuf: Buffer,
-    pub rbuf: Buffer,
-    /// Per-rank counts and displacements (Allgatherv, Reduce_scatter).
-    pub counts: Vec<c_int>,
-    pub displs: Vec<c_int>,
-    pub reqs: [Request; 4],
+impl Info {
+    /// Has a message size (Barrier has none).
+    pub fn sized(&self) -> bool {
+        self.axis != Axis::None
+    }
 }
 
-/// One contiguous piece of a receive buffer and where it came from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Segment {
-    /// Offset in the receive buffer (bytes).
-    pub offset: usize,
-    pub len: usize,
-    /// Group rank whose send buffer it came from.
-    pub sender: usize,
-    /// Offset in the sender's send buffer (bytes).
-    pub sender_offset: usize,
+/// What a kernel is built from: the group communicator, this rank's role,
+/// the run's switches, and the engine's reusable buffers.
+pub struct Setup<'a> {
+    /// The Q processes of this process count (MY_COMM, PMB §5.2.2).
+    pub comm: &'a Comm,
+    pub role: Role,
+    /// Rotate roots every repetition (`--root-shift`).
+    pub root_shift: bool,
+    pub arena: &'a mut Arena,
 }
 
-/// What the receive buffer of one rank must hold after a repetition.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Expect {
-    /// Nothing arrives on this rank (Barrier, non-root of Reduce).
-    Nothing,
-    /// Bytes copied from other ranks' send buffers.
-    Bytes(Vec<Segment>),
-    /// `count` floats that are the sum over all group ranks of their send
-    /// elements `first..first + count`, stored from offset 0.
-    FloatSum { first: usize, count: usize },
+/// Buffers reused across the points of one benchmark and process count, as
+/// PMB allocates them once for the largest length.
+#[derive(Default)]
+pub struct Arena {
+    bufs: Vec<Buffer>,
 }
 
-/// A benchmark of any suite.
+impl Arena {
+    /// Two buffers of at least `send` and `recv` bytes (grown when needed).
+    pub fn pair(&mut self, send: usize, recv: usize) -> Result<(&mut Buffer, &mut Buffer)> {
+        self.ensure(&[send, recv])?;
+        let (a, b) = self.bufs.split_at_mut(1);
+        Ok((&mut a[0], &mut b[0]))
+    }
+
+    /// Makes sure buffer i holds at least `sizes[i]` bytes.
+    pub fn ensure(&mut self, sizes: &[usize]) -> Result<()> {
+        for (i, &n) in sizes.iter().enumerate() {
+            if i >= self.bufs.len() {
+                self.bufs.push(alloc(n)?);
+            } else if self.bufs[i].len() < n {
+                self.bufs[i] = alloc(n)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Bytes held, for the memory accounting of tests.
+    pub fn held(&self) -> usize {
+        self.bufs.iter().map(Buffer::len).sum()
+    }
+}
+
+fn alloc(n: usize) -> Result<Buffer> {
+    Buffer::try_new(n).map_err(|e| anyhow::anyhow!("cannot allocate {n} bytes: {e}"))
+}
+
+/// A benchmark of any suite: one small file and one registry line.
 pub trait Benchmark: Sync {
     fn info(&self) -> &'static Info;
 
-    /// Bytes each rank needs for message length `x` in a group of `q`.
-    fn layout(&self, x: usize, q: usize) -> Layout;
+    /// The points of the sweep on `cx.q` processes (default: from [`Info::axis`]).
+    fn points(&self, cx: &SweepCx) -> Vec<Point> {
+        cx.default_points(self.info())
+    }
 
-    /// Per-size preparation outside the timed region (counts, displacements).
-    fn prepare(&self, _op: &mut Op) {}
+    /// Bytes one rank needs at a point on `q` processes (checked against `--mem`).
+    fn need(&self, p: &Point, q: usize) -> u64;
 
-    /// One repetition: MPI calls only.
-    fn run(&self, op: &mut Op);
+    /// Why a point cannot run (checked before any kernel is built), e.g. a
+    /// reduction beyond the MPI count range.
+    fn refuse(&self, _p: &Point, _q: usize) -> Option<String> {
+        None
+    }
 
-    /// What `op.rbuf` holds on `rank` after a repetition with `root`.
-    fn expect(&self, x: usize, q: usize, rank: usize, root: usize) -> Expect;
+    /// Builds the kernel of one point, outside any timed region. Collective
+    /// over the group only in what it creates (communicators, windows).
+    fn kernel<'a>(&'a self, s: Setup<'a>, p: &Point) -> Result<Box<dyn Kernel + 'a>>;
 }
 
-/// PMB §4.4.2: L = X/4 floats scattered over Q ranks; with L = Q·r + s the
-/// first s ranks get r + 1 items and the others r.
-pub fn reduce_scatter_counts(l: usize, q: usize) -> Vec<usize> {
-    let r = l / q;
-    let s = l % q;
-    (0..q).map(|i| if i < s { r + 1 } else { r }).collect()
+/// What one repetition does, and nothing else.
+pub trait Kernel {
+    /// One repetition: the measured MPI calls only.
+    fn run(&mut self, rep: usize);
+
+    /// Before a checked repetition, untimed: fill send data, poison receive buffers.
+    fn prepare(&mut self, _rep: usize) {}
+
+    /// After a checked repetition, untimed: the number of wrong elements received.
+    fn verify(&mut self, _rep: usize) -> u64 {
+        0
+    }
+
+    /// `--corrupt` test hook: damage received data after a repetition.
+    fn corrupt(&mut self) {}
+
+    /// The reference of delay subtraction: the delay alone, without the operation.
+    fn reference(&mut self, _rep: usize) {}
+
+    /// Runs `method` on this kernel: dispatched once per batch, and
+    /// monomorphised per kernel type so that the timed loop calls `run`
+    /// directly.
+    fn measure(&mut self, method: Method, cx: &mut MpiCtx<'_>, batch: &RepBatch) -> Samples {
+        crate::method::measure(method, self, cx, batch)
+    }
 }
 
 /// Throughput in MB/s (MB = 2^20 bytes) for `factor` × `x` bytes moved in `t_us` microseconds.
@@ -142,21 +270,6 @@ mod tests {
     use super::*;
 
     #[test]
-    fn reduce_scatter_split_is_pmb_4_4_2() {
-        assert_eq!(reduce_scatter_counts(10, 4), vec![3, 3, 2, 2]);
-        assert_eq!(reduce_scatter_counts(8, 4), vec![2, 2, 2, 2]);
-        assert_eq!(reduce_scatter_counts(1, 3), vec![1, 0, 0]);
-        assert_eq!(reduce_scatter_counts(0, 2), vec![0, 0]);
-        for l in 0..100 {
-            for q in 1..9 {
-                let c = reduce_scatter_counts(l, q);
-                assert_eq!(c.iter().sum::<usize>(), l);
-                assert!(c.windows(2).all(|w| w[0] >= w[1] && w[0] - w[1] <= 1));
-            }
-        }
-    }
-
-    #[test]
     fn throughput_uses_mebibytes() {
         // 1 MiB in 1 second is exactly 1 MB/s.
         assert!((mbytes_per_sec(1.0, 1 << 20, 1e6) - 1.0).abs() < 1e-12);
@@ -164,5 +277,29 @@ mod tests {
         assert!((mbytes_per_sec(2.0, 1_048_576, 1.0) - 2_000_000.0).abs() < 1e-6);
         assert!((mbytes_per_sec(4.0, 1000, 2.0) - 4000.0 / 1.048576 / 2.0).abs() < 1e-9);
         assert_eq!(mbytes_per_sec(1.0, 100, 0.0), 0.0);
+    }
+
+    #[test]
+    fn rank_rules_give_reasons() {
+        assert!(RankRule::PAIR.check("PingPong", 2).is_ok());
+        let e = RankRule::PAIR.check("PingPong", 1).unwrap_err();
+        assert!(e.contains("at least 2"), "{e}");
+        let even = RankRule {
+            min: 2,
+            even: true,
+        };
+        assert!(even.check("x", 4).is_ok());
+        assert!(even.check("x", 3).unwrap_err().contains("even"));
+    }
+
+    #[test]
+    fn arena_reuses_and_grows() {
+        let mut a = Arena::default();
+        a.pair(100, 10).unwrap();
+        assert_eq!(a.held(), 110);
+        a.pair(50, 10).unwrap();
+        assert_eq!(a.held(), 110);
+        let (s, r) = a.pair(200, 5).unwrap();
+        assert_eq!((s.len(), r.len()), (200, 10));
     }
 }

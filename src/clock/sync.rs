@@ -49,7 +49,7 @@ fn sleep_until(t: f64) {
 }
 
 /// Client side of `n` ping-pongs with `server`, local times mapped by `local`.
-fn exchanges(c: Comm, server: usize, n: usize, local: ClockModel) -> Vec<Exchange> {
+fn exchanges(c: &Comm, server: usize, n: usize, local: ClockModel) -> Vec<Exchange> {
     let mut out = Vec::with_capacity(n);
     let mut t = [0.0f64];
     for _ in 0..n {
@@ -69,7 +69,7 @@ fn exchanges(c: Comm, server: usize, n: usize, local: ClockModel) -> Vec<Exchang
 /// Server side: answers `points` × `n` ping-pongs with its clock mapped by
 /// `model`. It tells the client when it is ready, and waits for the first
 /// request of each point without spinning (the client sleeps between points).
-fn serve(c: Comm, client: usize, points: usize, n: usize, model: ClockModel) {
+fn serve(c: &Comm, client: usize, points: usize, n: usize, model: ClockModel) {
     let mut t = [0.0f64];
     c.send_f64(&[0.0], client, TAG_READY);
     for _ in 0..points {
@@ -85,7 +85,7 @@ fn serve(c: Comm, client: usize, points: usize, n: usize, model: ClockModel) {
 }
 
 /// Client side: waits, without spinning, until the server is ready.
-fn await_server(c: Comm, server: usize) {
+fn await_server(c: &Comm, server: usize) {
     let mut t = [0.0f64];
     c.recv_f64_polite(&mut t, server, TAG_READY);
 }
@@ -135,7 +135,7 @@ pub fn fit_significant(points: &[(f64, f64)]) -> ClockModel {
 }
 
 /// Synchronises every rank of `c` to rank 0 of `c`. Collective.
-pub fn synchronize(c: Comm, p: SyncParams) -> ClockModel {
+pub fn synchronize(c: &Comm, p: SyncParams) -> ClockModel {
     let (r, n) = (c.rank, c.size);
     // Bottom-up: each child fits its clock against its parent's.
     let mut to_parent = ClockModel::identity();
@@ -189,7 +189,7 @@ pub fn synchronize(c: Comm, p: SyncParams) -> ClockModel {
 /// Residual error after the fit: rank 0 measures, with fresh ping-pongs,
 /// each rank's remaining offset between its modelled clock and rank 0's.
 /// Returns |residual| in seconds per rank on rank 0 (0 for rank 0 itself).
-pub fn residuals(c: Comm, model: ClockModel, exchanges_per_rank: usize) -> Vec<f64> {
+pub fn residuals(c: &Comm, model: ClockModel, exchanges_per_rank: usize) -> Vec<f64> {
     let mut mine = 0.0;
     for k in 1..c.size {
         if c.rank == 0 {

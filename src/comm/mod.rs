@@ -1,20 +1,31 @@
 //! The only module that touches rsmpi and `mpi::ffi`.
 //!
-//! Everything here takes byte counts as `usize`; messages of 2 GiB and more
-//! are sent with a derived contiguous datatype (see [`ByteType`]), so callers
-//! never see the `int` count limit of MPI-3.
+//! * [`Comm`] is an owned communicator: not `Copy`, freed on drop (the world
+//!   communicator is borrowed, never freed).
+//! * Every call's return code is checked ([`error::check`]); communicators use
+//!   `MPI_ERRORS_RETURN`.
+//! * A message is described by a [`Msg`], resolved once per point outside the
+//!   timed region: datatype and count, a derived type for 2 GiB and more, or
+//!   the MPI-4 `_c` large-count calls where the library has them. The hot
+//!   calls only read it.
 
 use std::ffi::{c_int, c_void, CStr};
 use std::ptr;
 
 use mpi::ffi;
+use serde::{Deserialize, Serialize};
 
 pub mod buffer;
+pub mod error;
 pub use buffer::Buffer;
+pub use error::check;
 
 extern "C" {
     fn mpibench_mpi_byte() -> ffi::MPI_Datatype;
+    fn mpibench_mpi_int() -> ffi::MPI_Datatype;
+    fn mpibench_mpi_unsigned_char() -> ffi::MPI_Datatype;
     fn mpibench_large_count() -> c_int;
+    fn mpibench_in_place() -> *mut c_void;
     fn mpibench_send_c(
         b: *const c_void,
         n: usize,
@@ -28,6 +39,14 @@ extern "C" {
         b: *const c_void,
         n: usize,
         dest: c_int,
+        tag: c_int,
+        c: ffi::MPI_Comm,
+        r: *mut ffi::MPI_Request,
+    ) -> c_int;
+    fn mpibench_irecv_c(
+        b: *mut c_void,
+        n: usize,
+        src: c_int,
         tag: c_int,
         c: ffi::MPI_Comm,
         r: *mut ffi::MPI_Request,
@@ -50,31 +69,197 @@ pub fn large_count_calls() -> bool {
     unsafe { mpibench_large_count() != 0 }
 }
 
-/// A message too large for an `int` count that the library can send with MPI-4 `_c` calls.
-#[inline]
-fn use_c(n: usize) -> bool {
-    n > i32::MAX as usize && large_count_calls()
+/// The element types the suites use.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Elem {
+    /// MPI_BYTE (PMB, CRESTA, COMMTEST).
+    Byte,
+    /// MPI_FLOAT (PMB reductions).
+    Float,
+    /// MPI_INT (MPITEST).
+    Int,
+    /// MPI_DOUBLE (coarrays, ALLREDUCE).
+    Double,
+    /// MPI_UNSIGNED_CHAR: byte-sized elements that MPI_SUM accepts (CRESTA reductions).
+    UChar,
 }
 
-/// `MPI_BYTE`, the datatype PMB uses for every non-reduction benchmark.
-pub fn mpi_byte() -> ffi::MPI_Datatype {
-    // SAFETY: returns a predefined handle; valid before and after MPI_Init.
-    unsafe { mpibench_mpi_byte() }
+impl Elem {
+    pub fn size(self) -> usize {
+        match self {
+            Elem::Byte | Elem::UChar => 1,
+            Elem::Float | Elem::Int => 4,
+            Elem::Double => 8,
+        }
+    }
+
+    pub fn mpi_name(self) -> &'static str {
+        match self {
+            Elem::Byte => "MPI_BYTE",
+            Elem::Float => "MPI_FLOAT",
+            Elem::Int => "MPI_INT",
+            Elem::Double => "MPI_DOUBLE",
+            Elem::UChar => "MPI_UNSIGNED_CHAR",
+        }
+    }
+
+    pub fn datatype(self) -> ffi::MPI_Datatype {
+        // SAFETY: predefined handles, valid before and after MPI_Init.
+        unsafe {
+            match self {
+                Elem::Byte => mpibench_mpi_byte(),
+                Elem::Float => ffi::RSMPI_FLOAT,
+                Elem::Int => mpibench_mpi_int(),
+                Elem::Double => ffi::RSMPI_DOUBLE,
+                Elem::UChar => mpibench_mpi_unsigned_char(),
+            }
+        }
+    }
 }
 
-/// `MPI_FLOAT`, the datatype PMB uses for reductions.
-pub fn mpi_float() -> ffi::MPI_Datatype {
-    unsafe { ffi::RSMPI_FLOAT }
-}
-
-fn mpi_sum() -> ffi::MPI_Op {
+/// `MPI_SUM`.
+pub fn op_sum() -> ffi::MPI_Op {
     unsafe { ffi::RSMPI_SUM }
+}
+
+/// A message of `bytes` bytes as MPI sees it: `count` elements of `dt`, and,
+/// beyond 2^31 − 1 bytes with an MPI-4 library, the byte count for the `_c`
+/// calls. Built once per point; owned derived types are freed on drop.
+pub struct Msg {
+    pub dt: ffi::MPI_Datatype,
+    pub count: c_int,
+    /// Bytes for the `_c` large-count point-to-point and Bcast calls; 0 when not used.
+    pub large: usize,
+    pub bytes: usize,
+    owned: bool,
+}
+
+/// Chunk of the derived type that carries messages of 2 GiB and more.
+const CHUNK: usize = 1 << 30;
+
+impl Msg {
+    /// `n` bytes of MPI_BYTE. Beyond `i32::MAX` a committed derived type of
+    /// 1 GiB chunks plus a tail (one element), and the `_c` calls where available.
+    pub fn bytes(n: usize) -> Msg {
+        if n <= i32::MAX as usize {
+            return Msg {
+                dt: Elem::Byte.datatype(),
+                count: n as c_int,
+                large: 0,
+                bytes: n,
+                owned: false,
+            };
+        }
+        let mut m = Msg::unit(n);
+        if large_count_calls() {
+            m.large = n;
+        }
+        m
+    }
+
+    /// Why `n` elements of `e` cannot be one message (typed elements go
+    /// beyond 2^31 − 1 only as bytes).
+    pub fn count_error(e: Elem, n: usize) -> Option<String> {
+        (e != Elem::Byte && n > i32::MAX as usize).then(|| {
+            format!(
+                "{n} elements of {} exceed the MPI count range (2^31 - 1)",
+                e.mpi_name()
+            )
+        })
+    }
+
+    /// `n` elements of `e` (reductions and typed transfers); at most 2^31 − 1.
+    pub fn elems(e: Elem, n: usize) -> Result<Msg, String> {
+        if e == Elem::Byte {
+            return Ok(Msg::bytes(n));
+        }
+        if let Some(err) = Msg::count_error(e, n) {
+            return Err(err);
+        }
+        Ok(Msg {
+            dt: e.datatype(),
+            count: n as c_int,
+            large: 0,
+            bytes: n * e.size(),
+            owned: false,
+        })
+    }
+
+    /// Always one element of a committed derived type of `n` bytes (n > 0), so
+    /// that counts and displacements can be expressed in units of it.
+    pub fn unit(n: usize) -> Msg {
+        let byte = Elem::Byte.datatype();
+        let mut dt = byte;
+        unsafe {
+            if n <= i32::MAX as usize {
+                check(
+                    ffi::MPI_Type_contiguous(n.max(1) as c_int, byte, &mut dt),
+                    "MPI_Type_contiguous",
+                );
+            } else {
+                let (q, r) = (n / CHUNK, n % CHUNK);
+                let mut chunk = ffi::RSMPI_DATATYPE_NULL;
+                check(
+                    ffi::MPI_Type_contiguous(CHUNK as c_int, byte, &mut chunk),
+                    "MPI_Type_contiguous",
+                );
+                let mut body = ffi::RSMPI_DATATYPE_NULL;
+                check(
+                    ffi::MPI_Type_contiguous(q as c_int, chunk, &mut body),
+                    "MPI_Type_contiguous",
+                );
+                dt = body;
+                if r > 0 {
+                    let lens = [1 as c_int, r as c_int];
+                    let displs = [0 as ffi::MPI_Aint, (q * CHUNK) as ffi::MPI_Aint];
+                    let types = [body, byte];
+                    let mut st = ffi::RSMPI_DATATYPE_NULL;
+                    check(
+                        ffi::MPI_Type_create_struct(
+                            2,
+                            lens.as_ptr(),
+                            displs.as_ptr(),
+                            types.as_ptr(),
+                            &mut st,
+                        ),
+                        "MPI_Type_create_struct",
+                    );
+                    check(ffi::MPI_Type_free(&mut body), "MPI_Type_free");
+                    dt = st;
+                }
+                check(ffi::MPI_Type_free(&mut chunk), "MPI_Type_free");
+            }
+            check(ffi::MPI_Type_commit(&mut dt), "MPI_Type_commit");
+        }
+        Msg {
+            dt,
+            count: 1,
+            large: 0,
+            bytes: n,
+            owned: true,
+        }
+    }
+}
+
+impl Drop for Msg {
+    fn drop(&mut self) {
+        if self.owned {
+            unsafe {
+                ffi::MPI_Type_free(&mut self.dt);
+            }
+        }
+    }
 }
 
 /// `MPI_Wtime`.
 #[inline(always)]
 pub fn wtime() -> f64 {
     unsafe { ffi::RSMPI_Wtime() }
+}
+
+/// `MPI_Wtick`.
+pub fn wtick() -> f64 {
+    unsafe { ffi::RSMPI_Wtick() }
 }
 
 /// `MPI_Get_library_version`: allowed before `MPI_Init`, which the self-launcher uses.
@@ -108,14 +293,12 @@ pub fn processor_name() -> String {
     let mut buf = vec![0u8; 1024];
     let mut len: c_int = 0;
     unsafe {
-        ffi::MPI_Get_processor_name(buf.as_mut_ptr() as *mut _, &mut len);
+        check(
+            ffi::MPI_Get_processor_name(buf.as_mut_ptr() as *mut _, &mut len),
+            "MPI_Get_processor_name",
+        );
     }
-    String::from_utf8_lossy(&buf[..len.max(0) as usize]).into_owned()
-}
-
-/// `MPI_Wtick`.
-pub fn wtick() -> f64 {
-    unsafe { ffi::RSMPI_Wtick() }
+    String::from_utf8_lossy(&buf[..len.clamp(0, 1024) as usize]).into_owned()
 }
 
 /// `MPI_Abort(MPI_COMM_WORLD, code)`: ends every process of the job.
@@ -124,99 +307,6 @@ pub fn abort(code: i32) -> ! {
         ffi::MPI_Abort(ffi::RSMPI_COMM_WORLD, code);
     }
     std::process::exit(code)
-}
-
-/// A byte count expressed as an MPI (datatype, count) pair.
-///
-/// Up to `i32::MAX` bytes this is (`MPI_BYTE`, n), exactly as PMB sends.
-/// Beyond, it is one element of a committed derived type built from
-/// contiguous 1 GiB chunks plus a tail, which works with MPI-3 libraries
-/// (Open MPI 4.1) as well as MPI-4 ones.
-pub struct ByteType {
-    pub dt: ffi::MPI_Datatype,
-    pub count: c_int,
-    owned: bool,
-}
-
-const CHUNK: usize = 1 << 30;
-
-impl ByteType {
-    pub fn new(n: usize) -> ByteType {
-        if n <= i32::MAX as usize {
-            return ByteType {
-                dt: mpi_byte(),
-                count: n as c_int,
-                owned: false,
-            };
-        }
-        ByteType::element(n)
-    }
-
-    /// Always one element of a derived type of `n` bytes (n > 0).
-    pub fn element(n: usize) -> ByteType {
-        if n <= i32::MAX as usize {
-            let mut dt = mpi_byte();
-            unsafe {
-                ffi::MPI_Type_contiguous(n as c_int, mpi_byte(), &mut dt);
-                ffi::MPI_Type_commit(&mut dt);
-            }
-            return ByteType {
-                dt,
-                count: 1,
-                owned: true,
-            };
-        }
-        let q = n / CHUNK;
-        let r = n % CHUNK;
-        unsafe {
-            let mut chunk = ffi::RSMPI_DATATYPE_NULL;
-            ffi::MPI_Type_contiguous(CHUNK as c_int, mpi_byte(), &mut chunk);
-            let mut body = ffi::RSMPI_DATATYPE_NULL;
-            ffi::MPI_Type_contiguous(q as c_int, chunk, &mut body);
-            let mut whole = body;
-            if r > 0 {
-                let lens = [1 as c_int, r as c_int];
-                let displs = [0 as ffi::MPI_Aint, (q * CHUNK) as ffi::MPI_Aint];
-                let types = [body, mpi_byte()];
-                let mut st = ffi::RSMPI_DATATYPE_NULL;
-                ffi::MPI_Type_create_struct(
-                    2,
-                    lens.as_ptr(),
-                    displs.as_ptr(),
-                    types.as_ptr(),
-                    &mut st,
-                );
-                ffi::MPI_Type_free(&mut body);
-                whole = st;
-            }
-            ffi::MPI_Type_commit(&mut whole);
-            ffi::MPI_Type_free(&mut chunk);
-            ByteType {
-                dt: whole,
-                count: 1,
-                owned: true,
-            }
-        }
-    }
-}
-
-impl Drop for ByteType {
-    fn drop(&mut self) {
-        if self.owned {
-            unsafe {
-                ffi::MPI_Type_free(&mut self.dt);
-            }
-        }
-    }
-}
-
-/// Element count of `n` floats as a C int; reductions beyond 2^31 floats are refused by the plan.
-fn fcount(n: usize) -> c_int {
-    assert!(
-        n <= i32::MAX as usize,
-        "reduction of {n} floats exceeds the MPI count range"
-    );
-    n as c_int
 }
 
 /// A request handle of a nonblocking operation.
@@ -229,47 +319,111 @@ pub fn request_null() -> Request {
 /// `MPI_Waitall` ignoring statuses.
 #[inline]
 pub fn waitall(reqs: &mut [Request]) {
-    unsafe {
-        ffi::MPI_Waitall(
-            reqs.len() as c_int,
-            reqs.as_mut_ptr(),
-            ffi::RSMPI_STATUSES_IGNORE,
-        );
-    }
+    check(
+        unsafe {
+            ffi::MPI_Waitall(
+                reqs.len() as c_int,
+                reqs.as_mut_ptr(),
+                ffi::RSMPI_STATUSES_IGNORE,
+            )
+        },
+        "MPI_Waitall",
+    );
 }
 
 /// `MPI_Wait` ignoring the status.
 #[inline]
 pub fn wait(req: &mut Request) {
-    unsafe {
-        ffi::MPI_Wait(req, ffi::RSMPI_STATUS_IGNORE);
+    check(
+        unsafe { ffi::MPI_Wait(req, ffi::RSMPI_STATUS_IGNORE) },
+        "MPI_Wait",
+    );
+}
+
+/// `MPI_Test`: whether the request completed.
+#[inline]
+pub fn test(req: &mut Request) -> bool {
+    let mut flag: c_int = 0;
+    check(
+        unsafe { ffi::MPI_Test(req, &mut flag, ffi::RSMPI_STATUS_IGNORE) },
+        "MPI_Test",
+    );
+    flag != 0
+}
+
+/// Completes requests, sleeping 20 µs between `MPI_Testall` polls, so that a
+/// waiting rank leaves the cores to ranks that are measuring (MPI libraries
+/// busy-poll, which starves oversubscribed nodes).
+pub fn wait_polite(reqs: &mut [Request]) {
+    loop {
+        let mut flag: c_int = 0;
+        check(
+            unsafe {
+                ffi::MPI_Testall(
+                    reqs.len() as c_int,
+                    reqs.as_mut_ptr(),
+                    &mut flag,
+                    ffi::RSMPI_STATUSES_IGNORE,
+                )
+            },
+            "MPI_Testall",
+        );
+        if flag != 0 {
+            return;
+        }
+        std::thread::sleep(std::time::Duration::from_micros(20));
     }
 }
 
-/// A communicator with its rank and size cached.
-#[derive(Clone, Copy)]
+/// A communicator with its rank and size cached. Owned communicators are
+/// freed on drop; the world communicator is borrowed.
 pub struct Comm {
     raw: ffi::MPI_Comm,
     pub rank: usize,
     pub size: usize,
+    owned: bool,
+}
+
+impl Drop for Comm {
+    fn drop(&mut self) {
+        if self.owned {
+            unsafe {
+                ffi::MPI_Comm_free(&mut self.raw);
+            }
+        }
+    }
 }
 
 impl Comm {
+    /// `MPI_COMM_WORLD`, switched to `MPI_ERRORS_RETURN` so that every error
+    /// reaches [`check`].
     pub fn world() -> Comm {
-        Comm::from_raw(unsafe { ffi::RSMPI_COMM_WORLD })
+        let raw = unsafe { ffi::RSMPI_COMM_WORLD };
+        unsafe {
+            ffi::MPI_Comm_set_errhandler(raw, ffi::RSMPI_ERRORS_RETURN);
+        }
+        let c = Comm::wrap(raw, false);
+        error::set_world_rank(c.rank);
+        c
     }
 
-    fn from_raw(raw: ffi::MPI_Comm) -> Comm {
+    fn wrap(raw: ffi::MPI_Comm, owned: bool) -> Comm {
         let (mut r, mut s) = (0, 0);
         unsafe {
-            ffi::MPI_Comm_rank(raw, &mut r);
-            ffi::MPI_Comm_size(raw, &mut s);
+            check(ffi::MPI_Comm_rank(raw, &mut r), "MPI_Comm_rank");
+            check(ffi::MPI_Comm_size(raw, &mut s), "MPI_Comm_size");
         }
         Comm {
             raw,
             rank: r as usize,
             size: s as usize,
+            owned,
         }
+    }
+
+    /// The raw handle, for calls made elsewhere in `comm`.
+    pub fn raw(&self) -> ffi::MPI_Comm {
+        self.raw
     }
 
     /// `MPI_Comm_split`; `None` colour means `MPI_UNDEFINED` (no new communicator).
@@ -279,275 +433,475 @@ impl Comm {
             None => unsafe { ffi::RSMPI_UNDEFINED },
         };
         let mut out = unsafe { ffi::RSMPI_COMM_NULL };
-        unsafe {
-            ffi::MPI_Comm_split(self.raw, c, key as c_int, &mut out);
-        }
-        if color.is_none() {
-            None
-        } else {
-            Some(Comm::from_raw(out))
-        }
+        check(
+            unsafe { ffi::MPI_Comm_split(self.raw, c, key as c_int, &mut out) },
+            "MPI_Comm_split",
+        );
+        color.map(|_| Comm::wrap(out, true))
     }
 
-    /// `MPI_Comm_free` (never call on the world communicator).
-    pub fn free(mut self) {
-        unsafe {
-            ffi::MPI_Comm_free(&mut self.raw);
-        }
+    /// `MPI_Cart_create` of a periodic grid (no reordering).
+    pub fn cart(&self, dims: &[usize]) -> Comm {
+        let d: Vec<c_int> = dims.iter().map(|&x| x as c_int).collect();
+        let periods = vec![1 as c_int; d.len()];
+        let mut out = unsafe { ffi::RSMPI_COMM_NULL };
+        check(
+            unsafe {
+                ffi::MPI_Cart_create(
+                    self.raw,
+                    d.len() as c_int,
+                    d.as_ptr(),
+                    periods.as_ptr(),
+                    0,
+                    &mut out,
+                )
+            },
+            "MPI_Cart_create",
+        );
+        Comm::wrap(out, true)
+    }
+
+    /// `MPI_Cart_shift`: (source, destination) ranks along `dim` by `disp`.
+    pub fn cart_shift(&self, dim: usize, disp: i32) -> (usize, usize) {
+        let (mut src, mut dst) = (0, 0);
+        check(
+            unsafe {
+                ffi::MPI_Cart_shift(self.raw, dim as c_int, disp, &mut src, &mut dst)
+            },
+            "MPI_Cart_shift",
+        );
+        (src as usize, dst as usize)
     }
 
     #[inline]
     pub fn barrier(&self) {
-        unsafe {
-            ffi::MPI_Barrier(self.raw);
-        }
+        check(unsafe { ffi::MPI_Barrier(self.raw) }, "MPI_Barrier");
     }
 
     #[inline]
-    pub fn send(&self, buf: *const u8, n: usize, dest: usize, tag: i32) {
-        if use_c(n) {
-            unsafe { mpibench_send_c(buf as *const c_void, n, dest as c_int, tag, self.raw) };
-            return;
-        }
-        let t = ByteType::new(n);
-        unsafe {
-            ffi::MPI_Send(
-                buf as *const c_void,
-                t.count,
-                t.dt,
-                dest as c_int,
-                tag,
-                self.raw,
-            );
-        }
-    }
-
-    #[inline]
-    pub fn recv(&self, buf: *mut u8, n: usize, src: usize, tag: i32) {
-        if use_c(n) {
-            unsafe { mpibench_recv_c(buf as *mut c_void, n, src as c_int, tag, self.raw) };
-            return;
-        }
-        let t = ByteType::new(n);
-        unsafe {
-            ffi::MPI_Recv(
-                buf as *mut c_void,
-                t.count,
-                t.dt,
-                src as c_int,
-                tag,
-                self.raw,
-                ffi::RSMPI_STATUS_IGNORE,
-            );
-        }
-    }
-
-    #[inline]
-    pub fn isend(&self, buf: *const u8, n: usize, dest: usize, tag: i32) -> Request {
-        let mut req = request_null();
-        if use_c(n) {
+    pub fn send(&self, buf: *const u8, m: &Msg, dest: usize, tag: i32) {
+        let rc = if m.large != 0 {
+            unsafe { mpibench_send_c(buf as *const c_void, m.large, dest as c_int, tag, self.raw) }
+        } else {
             unsafe {
-                mpibench_isend_c(
+                ffi::MPI_Send(
                     buf as *const c_void,
-                    n,
+                    m.count,
+                    m.dt,
                     dest as c_int,
                     tag,
                     self.raw,
-                    &mut req,
                 )
-            };
-            return req;
-        }
-        let t = ByteType::new(n);
-        unsafe {
-            ffi::MPI_Isend(
-                buf as *const c_void,
-                t.count,
-                t.dt,
-                dest as c_int,
-                tag,
-                self.raw,
-                &mut req,
-            );
-        }
-        req
+            }
+        };
+        check(rc, "MPI_Send");
     }
 
-    #[allow(clippy::too_many_arguments)]
     #[inline]
-    pub fn sendrecv(
-        &self,
-        sbuf: *const u8,
-        n: usize,
-        dest: usize,
-        rbuf: *mut u8,
-        src: usize,
-        tag: i32,
-    ) {
-        if use_c(n) {
+    pub fn recv(&self, buf: *mut u8, m: &Msg, src: usize, tag: i32) {
+        let rc = if m.large != 0 {
+            unsafe { mpibench_recv_c(buf as *mut c_void, m.large, src as c_int, tag, self.raw) }
+        } else {
+            unsafe {
+                ffi::MPI_Recv(
+                    buf as *mut c_void,
+                    m.count,
+                    m.dt,
+                    src as c_int,
+                    tag,
+                    self.raw,
+                    ffi::RSMPI_STATUS_IGNORE,
+                )
+            }
+        };
+        check(rc, "MPI_Recv");
+    }
+
+    #[inline]
+    pub fn isend(&self, buf: *const u8, m: &Msg, dest: usize, tag: i32, req: &mut Request) {
+        let rc = if m.large != 0 {
+            unsafe {
+                mpibench_isend_c(
+                    buf as *const c_void,
+                    m.large,
+                    dest as c_int,
+                    tag,
+                    self.raw,
+                    req,
+                )
+            }
+        } else {
+            unsafe {
+                ffi::MPI_Isend(
+                    buf as *const c_void,
+                    m.count,
+                    m.dt,
+                    dest as c_int,
+                    tag,
+                    self.raw,
+                    req,
+                )
+            }
+        };
+        check(rc, "MPI_Isend");
+    }
+
+    #[inline]
+    pub fn irecv(&self, buf: *mut u8, m: &Msg, src: usize, tag: i32, req: &mut Request) {
+        let rc = if m.large != 0 {
+            unsafe {
+                mpibench_irecv_c(
+                    buf as *mut c_void,
+                    m.large,
+                    src as c_int,
+                    tag,
+                    self.raw,
+                    req,
+                )
+            }
+        } else {
+            unsafe {
+                ffi::MPI_Irecv(
+                    buf as *mut c_void,
+                    m.count,
+                    m.dt,
+                    src as c_int,
+                    tag,
+                    self.raw,
+                    req,
+                )
+            }
+        };
+        check(rc, "MPI_Irecv");
+    }
+
+    #[inline]
+    pub fn sendrecv(&self, sbuf: *const u8, m: &Msg, dest: usize, rbuf: *mut u8, src: usize, tag: i32) {
+        let rc = if m.large != 0 {
             unsafe {
                 mpibench_sendrecv_c(
                     sbuf as *const c_void,
-                    n,
+                    m.large,
                     dest as c_int,
                     rbuf as *mut c_void,
                     src as c_int,
                     tag,
                     self.raw,
                 )
-            };
-            return;
-        }
-        let t = ByteType::new(n);
-        unsafe {
-            ffi::MPI_Sendrecv(
-                sbuf as *const c_void,
-                t.count,
-                t.dt,
-                dest as c_int,
-                tag,
-                rbuf as *mut c_void,
-                t.count,
-                t.dt,
-                src as c_int,
-                tag,
-                self.raw,
-                ffi::RSMPI_STATUS_IGNORE,
-            );
-        }
+            }
+        } else {
+            unsafe {
+                ffi::MPI_Sendrecv(
+                    sbuf as *const c_void,
+                    m.count,
+                    m.dt,
+                    dest as c_int,
+                    tag,
+                    rbuf as *mut c_void,
+                    m.count,
+                    m.dt,
+                    src as c_int,
+                    tag,
+                    self.raw,
+                    ffi::RSMPI_STATUS_IGNORE,
+                )
+            }
+        };
+        check(rc, "MPI_Sendrecv");
     }
 
     #[inline]
-    pub fn bcast(&self, buf: *mut u8, n: usize, root: usize) {
-        if use_c(n) {
-            unsafe { mpibench_bcast_c(buf as *mut c_void, n, root as c_int, self.raw) };
-            return;
-        }
-        let t = ByteType::new(n);
-        unsafe {
-            ffi::MPI_Bcast(buf as *mut c_void, t.count, t.dt, root as c_int, self.raw);
-        }
+    pub fn bcast(&self, buf: *mut u8, m: &Msg, root: usize) {
+        let rc = if m.large != 0 {
+            unsafe { mpibench_bcast_c(buf as *mut c_void, m.large, root as c_int, self.raw) }
+        } else {
+            unsafe { ffi::MPI_Bcast(buf as *mut c_void, m.count, m.dt, root as c_int, self.raw) }
+        };
+        check(rc, "MPI_Bcast");
+    }
+
+    /// `MPI_Gather` of `m` from every rank to `root`.
+    #[inline]
+    pub fn gather(&self, sbuf: *const u8, m: &Msg, rbuf: *mut u8, root: usize) {
+        check(
+            unsafe {
+                ffi::MPI_Gather(
+                    sbuf as *const c_void,
+                    m.count,
+                    m.dt,
+                    rbuf as *mut c_void,
+                    m.count,
+                    m.dt,
+                    root as c_int,
+                    self.raw,
+                )
+            },
+            "MPI_Gather",
+        );
     }
 
     #[inline]
-    pub fn allgather(&self, sbuf: *const u8, n: usize, rbuf: *mut u8) {
-        let t = ByteType::new(n);
-        unsafe {
-            ffi::MPI_Allgather(
-                sbuf as *const c_void,
-                t.count,
-                t.dt,
-                rbuf as *mut c_void,
-                t.count,
-                t.dt,
-                self.raw,
-            );
-        }
+    pub fn allgather(&self, sbuf: *const u8, m: &Msg, rbuf: *mut u8) {
+        check(
+            unsafe {
+                ffi::MPI_Allgather(
+                    sbuf as *const c_void,
+                    m.count,
+                    m.dt,
+                    rbuf as *mut c_void,
+                    m.count,
+                    m.dt,
+                    self.raw,
+                )
+            },
+            "MPI_Allgather",
+        );
     }
 
-    /// `MPI_Allgatherv` with counts and displacements in units of the element type of `n` bytes.
+    /// `MPI_Allgatherv` with counts and displacements in units of `unit`.
     #[inline]
     pub fn allgatherv(
         &self,
         sbuf: *const u8,
-        n: usize,
+        m: &Msg,
         rbuf: *mut u8,
         counts: &[c_int],
         displs: &[c_int],
-        unit: bool,
+        unit: &Msg,
     ) {
-        let t = if unit {
-            ByteType::element(n)
-        } else {
-            ByteType::new(n)
-        };
-        unsafe {
-            ffi::MPI_Allgatherv(
-                sbuf as *const c_void,
-                t.count,
-                t.dt,
-                rbuf as *mut c_void,
-                counts.as_ptr(),
-                displs.as_ptr(),
-                t.dt,
-                self.raw,
-            );
-        }
+        check(
+            unsafe {
+                ffi::MPI_Allgatherv(
+                    sbuf as *const c_void,
+                    m.count,
+                    m.dt,
+                    rbuf as *mut c_void,
+                    counts.as_ptr(),
+                    displs.as_ptr(),
+                    unit.dt,
+                    self.raw,
+                )
+            },
+            "MPI_Allgatherv",
+        );
     }
 
     #[inline]
-    pub fn alltoall(&self, sbuf: *const u8, n: usize, rbuf: *mut u8) {
-        let t = ByteType::new(n);
-        unsafe {
-            ffi::MPI_Alltoall(
-                sbuf as *const c_void,
-                t.count,
-                t.dt,
-                rbuf as *mut c_void,
-                t.count,
-                t.dt,
-                self.raw,
-            );
-        }
+    pub fn alltoall(&self, sbuf: *const u8, m: &Msg, rbuf: *mut u8) {
+        check(
+            unsafe {
+                ffi::MPI_Alltoall(
+                    sbuf as *const c_void,
+                    m.count,
+                    m.dt,
+                    rbuf as *mut c_void,
+                    m.count,
+                    m.dt,
+                    self.raw,
+                )
+            },
+            "MPI_Alltoall",
+        );
     }
 
+    /// `MPI_Reduce` with `MPI_SUM` of `m` (typed elements).
     #[inline]
-    pub fn reduce_f32(&self, sbuf: *const f32, rbuf: *mut f32, n: usize, root: usize) {
-        unsafe {
-            ffi::MPI_Reduce(
-                sbuf as *const c_void,
-                rbuf as *mut c_void,
-                fcount(n),
-                mpi_float(),
-                mpi_sum(),
-                root as c_int,
-                self.raw,
-            );
-        }
+    pub fn reduce(&self, sbuf: *const u8, rbuf: *mut u8, m: &Msg, root: usize) {
+        check(
+            unsafe {
+                ffi::MPI_Reduce(
+                    sbuf as *const c_void,
+                    rbuf as *mut c_void,
+                    m.count,
+                    m.dt,
+                    op_sum(),
+                    root as c_int,
+                    self.raw,
+                )
+            },
+            "MPI_Reduce",
+        );
     }
 
+    /// `MPI_Allreduce` with `MPI_SUM` of `m` (typed elements).
     #[inline]
-    pub fn allreduce_f32(&self, sbuf: *const f32, rbuf: *mut f32, n: usize) {
-        unsafe {
-            ffi::MPI_Allreduce(
-                sbuf as *const c_void,
-                rbuf as *mut c_void,
-                fcount(n),
-                mpi_float(),
-                mpi_sum(),
-                self.raw,
-            );
-        }
+    pub fn allreduce(&self, sbuf: *const u8, rbuf: *mut u8, m: &Msg) {
+        check(
+            unsafe {
+                ffi::MPI_Allreduce(
+                    sbuf as *const c_void,
+                    rbuf as *mut c_void,
+                    m.count,
+                    m.dt,
+                    op_sum(),
+                    self.raw,
+                )
+            },
+            "MPI_Allreduce",
+        );
     }
 
+    /// `MPI_Reduce_scatter` with `MPI_SUM`; `counts` elements of `m.dt` per rank.
     #[inline]
-    pub fn reduce_scatter_f32(&self, sbuf: *const f32, rbuf: *mut f32, counts: &[c_int]) {
-        unsafe {
-            ffi::MPI_Reduce_scatter(
-                sbuf as *const c_void,
-                rbuf as *mut c_void,
-                counts.as_ptr(),
-                mpi_float(),
-                mpi_sum(),
-                self.raw,
-            );
-        }
+    pub fn reduce_scatter(&self, sbuf: *const u8, rbuf: *mut u8, counts: &[c_int], m: &Msg) {
+        check(
+            unsafe {
+                ffi::MPI_Reduce_scatter(
+                    sbuf as *const c_void,
+                    rbuf as *mut c_void,
+                    counts.as_ptr(),
+                    m.dt,
+                    op_sum(),
+                    self.raw,
+                )
+            },
+            "MPI_Reduce_scatter",
+        );
     }
+
+    // ------------------------------------------------------------------
+    // Engine helpers (never inside a timed region).
 
     /// Maximum of one f64 over the communicator, on every rank.
     pub fn allreduce_max(&self, x: f64) -> f64 {
-        let mut out = 0.0f64;
-        unsafe {
-            ffi::MPI_Allreduce(
-                &x as *const f64 as *const c_void,
-                &mut out as *mut f64 as *mut c_void,
-                1,
-                ffi::RSMPI_DOUBLE,
-                ffi::RSMPI_MAX,
-                self.raw,
-            );
-        }
+        let mut v = [x];
+        self.allreduce_max_vec(&mut v);
+        v[0]
+    }
+
+    /// Sum of one u64 over the communicator, on every rank.
+    pub fn allreduce_sum_u64(&self, x: u64) -> u64 {
+        let mut out = 0u64;
+        check(
+            unsafe {
+                ffi::MPI_Allreduce(
+                    &x as *const u64 as *const c_void,
+                    &mut out as *mut u64 as *mut c_void,
+                    1,
+                    ffi::RSMPI_UINT64_T,
+                    ffi::RSMPI_SUM,
+                    self.raw,
+                )
+            },
+            "MPI_Allreduce",
+        );
         out
+    }
+
+    fn allreduce_vec(&self, v: &mut [f64], op: ffi::MPI_Op) {
+        if v.is_empty() {
+            return;
+        }
+        check(
+            unsafe {
+                ffi::MPI_Allreduce(
+                    mpibench_in_place(),
+                    v.as_mut_ptr() as *mut c_void,
+                    v.len() as c_int,
+                    ffi::RSMPI_DOUBLE,
+                    op,
+                    self.raw,
+                )
+            },
+            "MPI_Allreduce",
+        );
+    }
+
+    /// Element-wise maximum over the communicator, in place, on every rank.
+    pub fn allreduce_max_vec(&self, v: &mut [f64]) {
+        self.allreduce_vec(v, unsafe { ffi::RSMPI_MAX });
+    }
+
+    /// Element-wise minimum over the communicator, in place, on every rank.
+    pub fn allreduce_min_vec(&self, v: &mut [f64]) {
+        self.allreduce_vec(v, unsafe { ffi::RSMPI_MIN });
+    }
+
+    /// Element-wise sum over the communicator, in place, on every rank.
+    pub fn allreduce_sum_vec(&self, v: &mut [f64]) {
+        self.allreduce_vec(v, unsafe { ffi::RSMPI_SUM });
+    }
+
+    /// Broadcasts one f64 from `root`.
+    pub fn bcast_f64(&self, x: f64, root: usize) -> f64 {
+        let mut v = x;
+        check(
+            unsafe {
+                ffi::MPI_Bcast(
+                    &mut v as *mut f64 as *mut c_void,
+                    1,
+                    ffi::RSMPI_DOUBLE,
+                    root as c_int,
+                    self.raw,
+                )
+            },
+            "MPI_Bcast",
+        );
+        v
+    }
+
+    /// Broadcasts a byte vector of any length from `root`.
+    pub fn bcast_vec(&self, data: &mut Vec<u8>, root: usize) {
+        let mut len = data.len() as u64;
+        check(
+            unsafe {
+                ffi::MPI_Bcast(
+                    &mut len as *mut u64 as *mut c_void,
+                    1,
+                    ffi::RSMPI_UINT64_T,
+                    root as c_int,
+                    self.raw,
+                )
+            },
+            "MPI_Bcast",
+        );
+        data.resize(len as usize, 0);
+        self.bcast(data.as_mut_ptr(), &Msg::bytes(data.len()), root);
+    }
+
+    /// Gathers one byte string per rank to `root` (empty vector elsewhere).
+    pub fn gather_bytes(&self, mine: &[u8], root: usize) -> Vec<Vec<u8>> {
+        let lens = self.gather_f64(&[mine.len() as f64], root);
+        let counts: Vec<c_int> = lens.iter().map(|&l| l as c_int).collect();
+        let mut displs = Vec::with_capacity(counts.len());
+        let mut acc: c_int = 0;
+        for &c in &counts {
+            displs.push(acc);
+            acc += c;
+        }
+        let mut all = vec![0u8; acc.max(0) as usize];
+        check(
+            unsafe {
+                ffi::MPI_Gatherv(
+                    mine.as_ptr() as *const c_void,
+                    mine.len() as c_int,
+                    Elem::Byte.datatype(),
+                    all.as_mut_ptr() as *mut c_void,
+                    counts.as_ptr(),
+                    displs.as_ptr(),
+                    Elem::Byte.datatype(),
+                    root as c_int,
+                    self.raw,
+                )
+            },
+            "MPI_Gatherv",
+        );
+        if self.rank != root {
+            return Vec::new();
+        }
+        counts
+            .iter()
+            .zip(&displs)
+            .map(|(&c, &d)| all[d as usize..(d + c) as usize].to_vec())
+            .collect()
+    }
+
+    /// Gathers one string per rank to `root`.
+    pub fn gather_strings(&self, s: &str, root: usize) -> Vec<String> {
+        self.gather_bytes(s.as_bytes(), root)
+            .into_iter()
+            .map(|b| String::from_utf8_lossy(&b).into_owned())
+            .collect()
     }
 
     /// Gathers an equal-length f64 record from every rank to `root` (rank-major).
@@ -562,152 +916,62 @@ impl Comm {
         } else {
             ptr::null_mut()
         };
-        unsafe {
-            ffi::MPI_Gather(
-                rec.as_ptr() as *const c_void,
-                rec.len() as c_int,
-                ffi::RSMPI_DOUBLE,
-                rptr,
-                rec.len() as c_int,
-                ffi::RSMPI_DOUBLE,
-                root as c_int,
-                self.raw,
-            );
-        }
+        check(
+            unsafe {
+                ffi::MPI_Gather(
+                    rec.as_ptr() as *const c_void,
+                    rec.len() as c_int,
+                    ffi::RSMPI_DOUBLE,
+                    rptr,
+                    rec.len() as c_int,
+                    ffi::RSMPI_DOUBLE,
+                    root as c_int,
+                    self.raw,
+                )
+            },
+            "MPI_Gather",
+        );
         out
-    }
-
-    /// Gathers variable-length f64 vectors to `root`; returns one vector per rank there.
-    pub fn gatherv_f64(&self, rec: &[f64], root: usize) -> Vec<Vec<f64>> {
-        let lens = self.gather_f64(&[rec.len() as f64], root);
-        let counts: Vec<c_int> = lens.iter().map(|&l| l as c_int).collect();
-        let mut displs = Vec::with_capacity(counts.len());
-        let mut acc = 0;
-        for &c in &counts {
-            displs.push(acc);
-            acc += c;
-        }
-        let mut all = vec![0.0f64; acc as usize];
-        unsafe {
-            ffi::MPI_Gatherv(
-                rec.as_ptr() as *const c_void,
-                rec.len() as c_int,
-                ffi::RSMPI_DOUBLE,
-                all.as_mut_ptr() as *mut c_void,
-                counts.as_ptr(),
-                displs.as_ptr(),
-                ffi::RSMPI_DOUBLE,
-                root as c_int,
-                self.raw,
-            );
-        }
-        if self.rank != root {
-            return Vec::new();
-        }
-        counts
-            .iter()
-            .zip(&displs)
-            .map(|(&c, &d)| all[d as usize..(d + c) as usize].to_vec())
-            .collect()
-    }
-
-    /// Broadcasts a byte vector of any length from `root`.
-    pub fn bcast_vec(&self, data: &mut Vec<u8>, root: usize) {
-        let mut len = data.len() as u64;
-        unsafe {
-            ffi::MPI_Bcast(
-                &mut len as *mut u64 as *mut c_void,
-                1,
-                ffi::RSMPI_UINT64_T,
-                root as c_int,
-                self.raw,
-            );
-        }
-        data.resize(len as usize, 0);
-        self.bcast(data.as_mut_ptr(), data.len(), root);
-    }
-
-    /// Gathers one string per rank to `root`.
-    pub fn gather_strings(&self, s: &str, root: usize) -> Vec<String> {
-        let v: Vec<f64> = s.bytes().map(f64::from).collect();
-        self.gatherv_f64(&v, root)
-            .into_iter()
-            .map(|b| {
-                String::from_utf8_lossy(&b.iter().map(|&x| x as u8).collect::<Vec<_>>())
-                    .into_owned()
-            })
-            .collect()
     }
 
     /// Number of ranks sharing this rank's node (`MPI_Comm_split_type` shared).
     pub fn node_size(&self) -> usize {
         let mut out = unsafe { ffi::RSMPI_COMM_NULL };
-        unsafe {
-            ffi::MPI_Comm_split_type(
-                self.raw,
-                ffi::RSMPI_COMM_TYPE_SHARED,
-                self.rank as c_int,
-                ffi::RSMPI_INFO_NULL,
-                &mut out,
-            );
-        }
-        let c = Comm::from_raw(out);
-        let n = c.size;
-        c.free();
-        n
-    }
-
-    /// Broadcasts one f64 from `root`.
-    pub fn bcast_f64(&self, x: f64, root: usize) -> f64 {
-        let mut v = x;
-        unsafe {
-            ffi::MPI_Bcast(
-                &mut v as *mut f64 as *mut c_void,
-                1,
-                ffi::RSMPI_DOUBLE,
-                root as c_int,
-                self.raw,
-            );
-        }
-        v
-    }
-
-    /// Element-wise reduction of an f64 vector in place, on every rank.
-    fn allreduce_vec(&self, v: &mut [f64], op: ffi::MPI_Op) {
-        if v.is_empty() {
-            return;
-        }
-        let send = v.to_vec();
-        unsafe {
-            ffi::MPI_Allreduce(
-                send.as_ptr() as *const c_void,
-                v.as_mut_ptr() as *mut c_void,
-                v.len() as c_int,
-                ffi::RSMPI_DOUBLE,
-                op,
-                self.raw,
-            );
-        }
-    }
-
-    pub fn allreduce_max_vec(&self, v: &mut [f64]) {
-        self.allreduce_vec(v, unsafe { ffi::RSMPI_MAX });
-    }
-
-    pub fn allreduce_min_vec(&self, v: &mut [f64]) {
-        self.allreduce_vec(v, unsafe { ffi::RSMPI_MIN });
+        check(
+            unsafe {
+                ffi::MPI_Comm_split_type(
+                    self.raw,
+                    ffi::RSMPI_COMM_TYPE_SHARED,
+                    self.rank as c_int,
+                    ffi::RSMPI_INFO_NULL,
+                    &mut out,
+                )
+            },
+            "MPI_Comm_split_type",
+        );
+        Comm::wrap(out, true).size
     }
 
     /// Sends f64 values (clock exchanges).
     #[inline]
     pub fn send_f64(&self, v: &[f64], dest: usize, tag: i32) {
-        self.send(v.as_ptr() as *const u8, 8 * v.len(), dest, tag);
+        let m = Msg::elems(Elem::Double, v.len()).expect("small");
+        self.send(v.as_ptr() as *const u8, &m, dest, tag);
     }
 
     /// Receives f64 values (clock exchanges).
     #[inline]
     pub fn recv_f64(&self, v: &mut [f64], src: usize, tag: i32) {
-        self.recv(v.as_mut_ptr() as *mut u8, 8 * v.len(), src, tag);
+        let m = Msg::elems(Elem::Double, v.len()).expect("small");
+        self.recv(v.as_mut_ptr() as *mut u8, &m, src, tag);
+    }
+
+    /// Receives f64 values, sleeping between polls instead of spinning.
+    pub fn recv_f64_polite(&self, v: &mut [f64], src: usize, tag: i32) {
+        let m = Msg::elems(Elem::Double, v.len()).expect("small");
+        let mut r = [request_null()];
+        self.irecv(v.as_mut_ptr() as *mut u8, &m, src, tag, &mut r[0]);
+        wait_polite(&mut r);
     }
 
     /// A barrier built from point-to-point messages only (the dissemination
@@ -715,10 +979,24 @@ impl Comm {
     /// k each rank signals rank + 2^k and waits for rank - 2^k. Its exit
     /// skew does not depend on the MPI library's barrier algorithm.
     pub fn dissemination_barrier(&self) {
+        let zero = Msg::bytes(0);
         self.dissemination(|to, from| {
             let token = [0u8; 1];
             let mut got = [0u8; 1];
-            self.sendrecv(token.as_ptr(), 0, to, got.as_mut_ptr(), from, 0x5e);
+            self.sendrecv(token.as_ptr(), &zero, to, got.as_mut_ptr(), from, TAG_DISSEMINATION);
+        });
+    }
+
+    /// A dissemination barrier that sleeps while it waits (see `wait_polite`).
+    pub fn polite_barrier(&self) {
+        let zero = Msg::bytes(0);
+        self.dissemination(|to, from| {
+            let token = [0u8; 1];
+            let mut got = [0u8; 1];
+            let mut r = [request_null(), request_null()];
+            self.irecv(got.as_mut_ptr(), &zero, from, TAG_POLITE, &mut r[0]);
+            self.isend(token.as_ptr(), &zero, to, TAG_POLITE, &mut r[1]);
+            wait_polite(&mut r);
         });
     }
 
@@ -732,62 +1010,7 @@ impl Comm {
             dist *= 2;
         }
     }
-
-    /// `MPI_Irecv` of bytes.
-    pub fn irecv(&self, buf: *mut u8, n: usize, src: usize, tag: i32) -> Request {
-        let t = ByteType::new(n);
-        let mut req = request_null();
-        unsafe {
-            ffi::MPI_Irecv(
-                buf as *mut c_void,
-                t.count,
-                t.dt,
-                src as c_int,
-                tag,
-                self.raw,
-                &mut req,
-            );
-        }
-        req
-    }
-
-    /// Receives f64 values, sleeping between polls instead of spinning, so
-    /// that a waiting rank leaves the cores to ranks that are measuring
-    /// (MPI libraries busy-poll, which starves oversubscribed nodes).
-    pub fn recv_f64_polite(&self, v: &mut [f64], src: usize, tag: i32) {
-        let mut r = [self.irecv(v.as_mut_ptr() as *mut u8, 8 * v.len(), src, tag)];
-        wait_polite(&mut r);
-    }
-
-    /// A dissemination barrier that sleeps while it waits (see `recv_f64_polite`).
-    pub fn polite_barrier(&self) {
-        self.dissemination(|to, from| {
-            let token = [0u8; 1];
-            let mut got = [0u8; 1];
-            let mut r = [
-                self.irecv(got.as_mut_ptr(), 0, from, 0x5f),
-                self.isend(token.as_ptr(), 0, to, 0x5f),
-            ];
-            wait_polite(&mut r);
-        });
-    }
 }
 
-/// Completes requests, sleeping 20 µs between `MPI_Testall` polls.
-pub fn wait_polite(reqs: &mut [Request]) {
-    loop {
-        let mut flag: c_int = 0;
-        unsafe {
-            ffi::MPI_Testall(
-                reqs.len() as c_int,
-                reqs.as_mut_ptr(),
-                &mut flag,
-                ffi::RSMPI_STATUSES_IGNORE,
-            );
-        }
-        if flag != 0 {
-            return;
-        }
-        std::thread::sleep(std::time::Duration::from_micros(20));
-    }
-}
+const TAG_DISSEMINATION: i32 = 0x5e;
+const TAG_POLITE: i32 = 0x5f;

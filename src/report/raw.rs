@@ -34,16 +34,16 @@ impl RawSink {
     }
 
     /// Writes what every rank recorded: per rank, quadruples
-    /// (size index, repetition or -1 for a loop sample, start, end).
+    /// (point index, repetition or -1 for a loop sample, start, end).
     pub fn write(
         &mut self,
         bench: &str,
         q: usize,
         sizes: &[usize],
-        per_rank: &[Vec<f64>],
+        per_rank: &[Vec<[f64; 4]>],
     ) -> Result<()> {
         for (rank, v) in per_rank.iter().enumerate() {
-            for s in v.chunks_exact(4) {
+            for s in v {
                 let rep = if s[1] < 0.0 {
                     "loop".to_string()
                 } else {

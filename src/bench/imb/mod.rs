@@ -1,5 +1,6 @@
 //! PMB-MPI1 (Pallas MPI Benchmarks v2.2, the ancestor of IMB-MPI1): the
-//! twelve primary benchmarks of PMB §4. Each file holds one benchmark.
+//! twelve primary benchmarks of PMB §4. Each file holds one benchmark's
+//! definition; the patterns are shared (`bench::patterns`).
 
 mod allgather;
 mod allgatherv;
@@ -21,37 +22,36 @@ pub const SUITE: &str = "imb";
 /// The PMB-MPI1 benchmarks in PMB's own order.
 pub fn benchmarks() -> Vec<&'static dyn Benchmark> {
     vec![
-        &pingpong::PingPong,
-        &pingping::PingPing,
-        &sendrecv::Sendrecv,
-        &exchange::Exchange,
-        &allreduce::Allreduce,
-        &reduce::Reduce,
-        &reduce_scatter::ReduceScatter,
-        &allgather::Allgather,
-        &allgatherv::Allgatherv,
-        &alltoall::Alltoall,
-        &bcast::Bcast,
-        &barrier::Barrier,
+        &pingpong::PINGPONG,
+        &pingping::PINGPING,
+        &sendrecv::SENDRECV,
+        &exchange::EXCHANGE,
+        &allreduce::ALLREDUCE,
+        &reduce::REDUCE,
+        &reduce_scatter::REDUCE_SCATTER,
+        &allgather::ALLGATHER,
+        &allgatherv::ALLGATHERV,
+        &alltoall::ALLTOALL,
+        &bcast::BCAST,
+        &barrier::BARRIER,
     ]
 }
 
-/// Number of floats (MPI_FLOAT) in a reduction of X bytes: L = X / 4.
-pub(crate) fn floats(x: usize) -> usize {
-    x / std::mem::size_of::<f32>()
+/// A benchmark of this suite by exact name.
+pub fn find(name: &str) -> Option<&'static dyn Benchmark> {
+    benchmarks().into_iter().find(|b| b.info().name == name)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::bench::Class;
+    use crate::comm::Elem;
+    use crate::engine::axis::Point;
+    use crate::engine::placement::Placement;
 
     fn info(name: &str) -> &'static crate::bench::Info {
-        benchmarks()
-            .into_iter()
-            .find(|b| b.info().name == name)
-            .unwrap()
-            .info()
+        find(name).unwrap().info()
     }
 
     #[test]
@@ -78,6 +78,8 @@ mod tests {
         }
         assert_eq!(info("PingPong").class, Class::SingleTransfer);
         assert_eq!(info("Exchange").class, Class::ParallelTransfer);
+        assert_eq!(info("Sendrecv").placement, Placement::Shift(1));
+        assert_eq!(info("PingPong").placement, Placement::Halves);
     }
 
     #[test]
@@ -86,24 +88,27 @@ mod tests {
             let i = b.info();
             let want = matches!(i.name, "Reduce" | "Reduce_scatter" | "Allreduce");
             assert_eq!(i.reduction, want, "{}", i.name);
+            assert_eq!(i.elem, if want { Elem::Float } else { Elem::Byte }, "{}", i.name);
         }
-        assert_eq!(floats(1024), 256);
-        assert_eq!(floats(3), 0);
     }
 
     #[test]
-    fn layouts_grow_with_q_where_pmb_says() {
-        let q = 8;
-        assert_eq!(info("Alltoall").name, "Alltoall");
-        let find = |n: &str| {
-            benchmarks()
-                .into_iter()
-                .find(|b| b.info().name == n)
-                .unwrap()
-        };
-        assert_eq!(find("Alltoall").layout(100, q).recv, 800);
-        assert_eq!(find("Allgather").layout(100, q).recv, 800);
-        assert_eq!(find("Exchange").layout(100, q).send, 200);
-        assert_eq!(find("Reduce_scatter").layout(40, 3).recv, 16); // 10 floats: 4, 3, 3
+    fn memory_needs_grow_with_q_where_pmb_says() {
+        let need = |n: &str, x: usize, q: usize| find(n).unwrap().need(&Point::bytes(x), q);
+        assert_eq!(need("Alltoall", 100, 8), 1600);
+        assert_eq!(need("Allgather", 100, 8), 900);
+        assert_eq!(need("Exchange", 100, 8), 400);
+        // 10 floats on 3 ranks: 4, 3, 3; rank 0 receives 4.
+        assert_eq!(need("Reduce_scatter", 40, 3), 40 + 16);
+        assert_eq!(need("Barrier", 100, 8), 0);
+        // Reductions drop the partial trailing float, as PMB's X/4.
+        assert_eq!(need("Allreduce", 7, 2), 8);
+    }
+
+    #[test]
+    fn reductions_beyond_the_count_range_are_refused() {
+        let big = Point::bytes(4 * (i32::MAX as usize + 1));
+        assert!(find("Allreduce").unwrap().refuse(&big, 2).is_some());
+        assert!(find("Bcast").unwrap().refuse(&big, 2).is_none());
     }
 }

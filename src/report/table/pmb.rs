@@ -1,13 +1,30 @@
-//! PMB/IMB-style tables on stdout (PMB §6).
+//! PMB/IMB-style tables (PMB §6).
 
 use std::fmt::Write;
 
+use super::{opt, run_lines, Format, SectionCx};
+use crate::plan::Plan;
 use crate::results::{BenchResult, Report, Row};
 
 const RULE: &str = "#----------------------------------------------------------------";
 
-/// The run header: date, hosts, MPI library, command and what will run.
-pub fn header(report: &Report, sizes: &[usize], benchmarks: &[String], multi: bool) -> String {
+/// PMB-MPI1 / IMB-MPI1 tables (PMB §6).
+pub struct Pmb;
+
+impl Format for Pmb {
+    fn header(&self, report: &Report, plan: &Plan) -> String {
+        header(report, plan)
+    }
+    fn section(&self, r: &BenchResult, cx: &SectionCx) -> String {
+        section(r, cx)
+    }
+    fn footer(&self, report: &Report) -> String {
+        footer(report)
+    }
+}
+
+fn header(report: &Report, plan: &Plan) -> String {
+    let sizes = &plan.sizes;
     let mut s = String::new();
     let _ = writeln!(s, "{RULE}");
     let _ = writeln!(
@@ -16,22 +33,7 @@ pub fn header(report: &Report, sizes: &[usize], benchmarks: &[String], multi: bo
         report.mpibench_version
     );
     let _ = writeln!(s, "{RULE}");
-    let _ = writeln!(s, "# Date                  : {}", report.started);
-    let hosts: Vec<String> = report
-        .hosts
-        .iter()
-        .zip(&report.ranks_per_host)
-        .map(|(h, n)| format!("{h} ({n} ranks)"))
-        .collect();
-    let _ = writeln!(s, "# Hosts                 : {}", hosts.join(", "));
-    let _ = writeln!(s, "# Processes             : {}", report.world_size);
-    let _ = writeln!(s, "# MPI library           : {}", report.mpi.library);
-    let _ = writeln!(
-        s,
-        "# MPI version           : {}.{}",
-        report.mpi.version[0], report.mpi.version[1]
-    );
-    let _ = writeln!(s, "# Command               : {}", report.command.join(" "));
+    s.push_str(&run_lines(report, "# "));
     let _ = writeln!(s, "#");
     let _ = writeln!(
         s,
@@ -66,8 +68,9 @@ pub fn header(report: &Report, sizes: &[usize], benchmarks: &[String], multi: bo
     let _ = writeln!(s, "#");
     let _ = writeln!(s, "# List of Benchmarks to run:");
     let _ = writeln!(s, "#");
-    for b in benchmarks {
-        let _ = writeln!(s, "# {}{b}", if multi { "Multi-" } else { "" });
+    for b in &plan.benchmarks {
+        let name = b.name.rsplit('/').next().unwrap_or(&b.name);
+        let _ = writeln!(s, "# {}{name}", if plan.multi { "Multi-" } else { "" });
     }
     s
 }
@@ -135,7 +138,7 @@ fn line(r: &BenchResult, row: &Row, group: Option<usize>, stats: bool) -> String
         s.push_str(&format!(" {e:>8}"));
     }
     if stats {
-        let f = |v: Option<f64>| v.map_or("-".to_string(), |v| format!("{v:.2}"));
+        let f = |v: Option<f64>| opt(v, 2);
         let n = |v: Option<u64>| v.map_or("-".to_string(), |v| v.to_string());
         s.push_str(&format!(
             " {:>14} {:>12} {:>12} {:>8} {:>8}",
@@ -196,7 +199,8 @@ fn clock_section(r: &BenchResult) -> String {
 }
 
 /// One benchmark at one process count.
-pub fn section(r: &BenchResult, world: usize, stats: bool) -> String {
+fn section(r: &BenchResult, cx: &SectionCx) -> String {
+    let (world, stats) = (cx.world, cx.stats);
     let mut s = String::new();
     let name = if r.mode == "multi" {
         format!("Multi-{}", r.benchmark)
@@ -205,6 +209,11 @@ pub fn section(r: &BenchResult, world: usize, stats: bool) -> String {
     };
     let _ = writeln!(s, "\n{RULE}");
     let _ = writeln!(s, "# Benchmarking {name}");
+    if let Some(k) = r.repeat {
+        let _ = writeln!(s, "# repeat {k} of {}", cx.repeats);
+    } else if r.aggregate {
+        let _ = writeln!(s, "# aggregate of {} repeats: t_min/t_max/t_avg = min, max, mean over the repeats of t_avg", cx.repeats);
+    }
     if let Some(why) = &r.skipped {
         let _ = writeln!(s, "# skipped: {why}");
         let _ = writeln!(s, "{RULE}");
@@ -248,6 +257,9 @@ pub fn section(r: &BenchResult, world: usize, stats: bool) -> String {
         let _ = writeln!(s, "{}", columns(r, throughput, checked, false, stats));
         for row in &r.rows {
             let _ = writeln!(s, "{}", line(r, row, None, stats));
+            if let Some(n) = &row.note {
+                let _ = writeln!(s, "#   ^ {n}");
+            }
         }
     } else {
         let _ = writeln!(s, "{}", columns(r, throughput, checked, true, stats));
@@ -266,7 +278,7 @@ pub fn section(r: &BenchResult, world: usize, stats: bool) -> String {
 }
 
 /// Closing lines: total errors and exit status.
-pub fn footer(report: &Report) -> String {
+fn footer(report: &Report) -> String {
     let errors: u64 = report
         .results
         .iter()
@@ -277,5 +289,50 @@ pub fn footer(report: &Report) -> String {
         format!("\n# Validation: {errors} errors\n# All processes entering MPI_Finalize\n")
     } else {
         "\n# All processes entering MPI_Finalize\n".to_string()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::fixtures::*;
+    use super::*;
+
+    fn cx(stats: bool) -> SectionCx {
+        SectionCx {
+            world: 4,
+            stats,
+            repeats: 1,
+        }
+    }
+
+    #[test]
+    fn pingpong_table() {
+        let mut r = result("PingPong", "imb", "single transfer", 2, vec![row(0, 0.21), row(1024, 0.5)]);
+        r.rows[1].mbytes_per_sec = Some(1953.13);
+        r.rows[0].mbytes_per_sec = Some(0.0);
+        r.active = 2;
+        insta::assert_snapshot!(section(&r, &cx(false)));
+    }
+
+    #[test]
+    fn collective_table_with_stats_and_notes() {
+        let mut r = result("Allreduce", "imb", "collective", 4, vec![row(0, 1.5), row(3, 1.6), row(4, 1.7)]);
+        r.rows[1].note = Some("3 bytes hold 0 MPI_FLOAT (L = X/4): the call reduces 0 bytes".into());
+        r.rows[2].t_median_us = None;
+        r.rows[2].valid = Some(0);
+        r.rows[2].invalid = Some(1000);
+        r.rows[2].note = Some("no valid sample: all 1000 started late; statistics are null".into());
+        insta::assert_snapshot!(section(&r, &cx(true)));
+    }
+
+    #[test]
+    fn barrier_and_skips() {
+        let mut b = result("Barrier", "imb", "collective", 2, vec![row(0, 0.16)]);
+        b.rows[0].errors = None;
+        let mut s = section(&b, &cx(false));
+        let mut skip = result("PingPong", "imb", "single transfer", 2, vec![]);
+        skip.skipped = Some("PingPong needs at least 2 processes, this run has 1".into());
+        s.push_str(&section(&skip, &cx(false)));
+        insta::assert_snapshot!(s);
     }
 }

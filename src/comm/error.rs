@@ -1,0 +1,91 @@
+//! MPI error codes. Communicators and windows use `MPI_ERRORS_RETURN`, and
+//! every call's return code goes through [`check`]: a failure becomes one
+//! line naming the call, the rank and what was running (benchmark, size,
+//! processes), then the job ends through `MPI_Abort` with exit code 3. It
+//! never becomes a hang or a silent wrong figure.
+
+use std::ffi::{c_char, c_int};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+
+use mpi::ffi;
+
+/// Exit code of a run that ended because of an MPI error or a rank failure.
+pub const EXIT_MPI_ERROR: i32 = 3;
+
+static WORLD_RANK: AtomicUsize = AtomicUsize::new(usize::MAX);
+static CONTEXT: Mutex<String> = Mutex::new(String::new());
+/// Called once before the job is aborted (rank 0 marks its results file).
+static ON_FATAL: Mutex<Option<Box<dyn Fn(&str) + Send>>> = Mutex::new(None);
+
+/// Remembers this process's world rank for error messages.
+pub fn set_world_rank(rank: usize) {
+    WORLD_RANK.store(rank, Ordering::Relaxed);
+}
+
+/// Describes what is running now, e.g. "PingPong, 1024 bytes, 2 processes".
+/// Called outside timed regions only.
+pub fn set_context(what: String) {
+    *CONTEXT.lock().unwrap_or_else(|e| e.into_inner()) = what;
+}
+
+pub fn context() -> String {
+    CONTEXT.lock().unwrap_or_else(|e| e.into_inner()).clone()
+}
+
+/// Registers what to do before the job is aborted on this rank.
+pub fn on_fatal(f: Box<dyn Fn(&str) + Send>) {
+    *ON_FATAL.lock().unwrap_or_else(|e| e.into_inner()) = Some(f);
+}
+
+/// Checks the return code of an MPI call.
+#[inline(always)]
+pub fn check(rc: c_int, call: &'static str) {
+    if rc != 0 {
+        failed(call, rc)
+    }
+}
+
+/// `MPI_Error_string` of a code.
+pub fn error_string(rc: c_int) -> String {
+    let mut buf = vec![0u8; 1024];
+    let mut len: c_int = 0;
+    let ok = unsafe { ffi::MPI_Error_string(rc, buf.as_mut_ptr() as *mut c_char, &mut len) };
+    if ok != 0 {
+        return format!("MPI error code {rc}");
+    }
+    String::from_utf8_lossy(&buf[..len.clamp(0, 1024) as usize])
+        .trim()
+        .to_string()
+}
+
+/// The one line that describes a failed call.
+pub fn message(call: &str, rc: c_int) -> String {
+    let rank = WORLD_RANK.load(Ordering::Relaxed);
+    let rank = if rank == usize::MAX {
+        "?".to_string()
+    } else {
+        rank.to_string()
+    };
+    let ctx = context();
+    let during = if ctx.is_empty() {
+        String::new()
+    } else {
+        format!(" during {ctx}")
+    };
+    format!(
+        "{call} failed on rank {rank}{during}: {}",
+        error_string(rc)
+    )
+}
+
+#[cold]
+#[inline(never)]
+fn failed(call: &'static str, rc: c_int) -> ! {
+    let msg = message(call, rc);
+    eprintln!("error: {msg}");
+    if let Some(f) = ON_FATAL.lock().unwrap_or_else(|e| e.into_inner()).take() {
+        f(&msg);
+    }
+    super::abort(EXIT_MPI_ERROR)
+}

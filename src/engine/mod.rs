@@ -1,0 +1,711 @@
+//! The sweep every benchmark shares (PMB §5, Figure 5):
+//!
+//! ```text
+//! for each benchmark, for each process count Q:
+//!     MY_COMM = communicator of the Q active processes (or disjoint groups of Q with --multi)
+//!     roles from the benchmark's placement
+//!     PMB warm-up at the largest point (suites that ask for it)
+//!     for each point of the benchmark's sweep:
+//!         if in MY_COMM: build the kernel (untimed); all ranks agree it worked
+//!                        warm-up; the method's timed batches; verify
+//!         MPI_Barrier(MPI_COMM_WORLD)          <- inactive processes wait here
+//!     gather per-rank records to rank 0 → rows
+//! ```
+//!
+//! The engine owns synchronisation, repetitions, validation and the
+//! statistics; the method (`crate::method`) owns where the clock reads go;
+//! the benchmark owns only its pattern and figures.
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+
+use anyhow::{anyhow, Result};
+
+use crate::bench::{Arena, Benchmark, Class, Info, Kernel, Setup};
+use crate::clock::model::ClockModel;
+use crate::clock::sync::{synchronize, SyncParams};
+use crate::comm::{self, Comm, Msg};
+use crate::method::{Consts, Method, MpiCtx, Mpitest, RepBatch, Samples, SyncMode};
+use crate::plan::{Plan, Reps};
+use crate::report::raw::RawSink;
+use crate::results::{BenchResult, GroupRows};
+use crate::stats;
+use crate::watchdog::Watchdog;
+
+pub mod axis;
+pub mod placement;
+pub mod record;
+
+use axis::{Point, SweepCx};
+use placement::Role;
+use record::{Combined, PointRecord, RankRecord, RowCx};
+
+/// Why a run stopped early; every rank returns the same kind.
+#[derive(Debug, thiserror::Error)]
+pub enum Abort {
+    /// --strict found a validation error (exit code 1).
+    #[error("{0}")]
+    Validation(String),
+    /// A rank could not go on, e.g. an allocation failed (exit code 3).
+    #[error("{0}")]
+    RankFailure(String),
+}
+
+/// Inner repetitions of delay subtraction (the coarray suite's default).
+pub const DELAY_INNER: usize = 200;
+
+/// Clock reads and barriers averaged for MPITEST's DT and DB.
+const CALIBRATION_REPS: usize = 1000;
+
+pub struct Engine<'a> {
+    pub world: &'a Comm,
+    pub plan: &'a Plan,
+    pub watchdog: &'a Watchdog,
+    /// Rank 0: where `--raw` samples go.
+    pub raw: Option<RefCell<RawSink>>,
+    /// More ranks than cores on this node: waiting ranks yield their core.
+    pub polite: bool,
+    /// This rank's clock model onto world rank 0's clock, once synchronised.
+    clock: RefCell<Option<ClockModel>>,
+    /// DT and DB per process count.
+    consts: RefCell<HashMap<usize, Consts>>,
+}
+
+/// The values of a point combined over the synchronised ranks, identical on all of them.
+#[derive(Default)]
+struct Combo {
+    /// Per sample: the method's value (seconds, per sample, not yet per repetition).
+    values: Vec<f64>,
+    late: Vec<bool>,
+    /// Per sample: max(end) − min(start) and max(start) − min(start) on the global clock.
+    global: Vec<f64>,
+    skew: Vec<f64>,
+}
+
+impl Combo {
+    fn valid(&self, v: &[f64], per: f64, scale: f64) -> Vec<f64> {
+        v.iter()
+            .zip(&self.late)
+            .filter(|(_, &l)| !l)
+            .map(|(&x, _)| x / per * scale)
+            .collect()
+    }
+}
+
+impl<'a> Engine<'a> {
+    pub fn new(
+        world: &'a Comm,
+        plan: &'a Plan,
+        watchdog: &'a Watchdog,
+        raw: Option<RefCell<RawSink>>,
+        polite: bool,
+    ) -> Engine<'a> {
+        Engine {
+            world,
+            plan,
+            watchdog,
+            raw,
+            polite,
+            clock: RefCell::new(None),
+            consts: RefCell::new(HashMap::new()),
+        }
+    }
+
+    /// The global clock, synchronised on first use. Collective over the
+    /// world: every rank reaches the same first use, since all run the same plan.
+    fn clock(&self) -> ClockModel {
+        if let Some(c) = *self.clock.borrow() {
+            return c;
+        }
+        let c = synchronize(self.world, SyncParams::default());
+        *self.clock.borrow_mut() = Some(c);
+        c
+    }
+
+    /// Runs one benchmark on `q` processes (per group). Collective over the
+    /// world; returns the result on rank 0.
+    pub fn run(&self, b: &dyn Benchmark, q: usize) -> Result<Option<BenchResult>> {
+        let world = self.world;
+        let plan = self.plan;
+        let info = b.info();
+        let method = plan.method_for(info);
+        let sync = plan.sync_for(info);
+        let clock = (sync == SyncMode::Window || method.global_value()).then(|| self.clock());
+        let sweep = SweepCx {
+            sizes: &plan.sizes,
+            axes: &plan.axes,
+            q,
+        };
+        let mut note: Option<String> = None;
+        let points: Vec<Point> = b
+            .points(&sweep)
+            .into_iter()
+            .filter(|p| {
+                let why = b.refuse(p, q).or_else(|| {
+                    let need = b.need(p, q);
+                    (need > plan.mem_bytes).then(|| self.too_big(info, p, q, need))
+                });
+                if let Some(w) = why {
+                    note.get_or_insert(w);
+                    false
+                } else {
+                    true
+                }
+            })
+            .collect();
+        if points.is_empty() {
+            return Ok((world.rank == 0)
+                .then(|| skipped(info, q, plan.multi, note.clone().unwrap_or_default())));
+        }
+        let groups = if plan.multi { world.size / q } else { 1 };
+        let n_active = groups * q;
+        let me = world.rank;
+        let active = me < n_active;
+        self.watchdog
+            .arm(format!("{} on {q} processes", info.name));
+
+        // MY_COMM (PMB §5.2.2): the group this rank belongs to. Groups of a
+        // Multi- run start together: they synchronise on all active ranks.
+        let group = world.split(active.then_some(me / q), me);
+        let all_active = if groups > 1 {
+            world.split(active.then_some(0), me)
+        } else {
+            None
+        };
+        let role = group.as_ref().map(|g| info.placement.role(g.rank, q));
+        let mut arena = Arena::default();
+
+        let outcome = self.points(
+            b,
+            q,
+            &points,
+            group.as_ref().zip(role.as_ref()),
+            all_active.as_ref().or(group.as_ref()),
+            clock,
+            &mut arena,
+        );
+        self.watchdog.disarm();
+        let (mine, raw) = outcome?;
+        drop(arena);
+        let all = record::gather(world, &mine);
+        if plan.raw.is_some() {
+            let bytes = serde_json::to_vec(&raw).expect("raw samples serialise");
+            let per_rank: Vec<Vec<[f64; 4]>> = world
+                .gather_bytes(&bytes, 0)
+                .iter()
+                .map(|b| serde_json::from_slice(b).unwrap_or_default())
+                .collect();
+            if let Some(sink) = &self.raw {
+                let sizes: Vec<usize> = points.iter().map(|p| p.bytes).collect();
+                sink.borrow_mut().write(info.name, q, &sizes, &per_rank)?;
+            }
+        }
+        if me != 0 {
+            return Ok(None);
+        }
+        let mut r = self.assemble(info, method, sync, q, groups, n_active, &points, &all);
+        r.note = note;
+        Ok(Some(r))
+    }
+
+    fn too_big(&self, info: &Info, p: &Point, q: usize, need: u64) -> String {
+        let limit = self.plan.mem_bytes;
+        let what = if self.plan.buffer_limit {
+            format!("the buffer size b = {limit} bytes")
+        } else {
+            format!("the limit of {limit} bytes (--mem)")
+        };
+        format!(
+            "points from {} skipped: {} needs {need} bytes per rank on {q} processes, above {what}",
+            p.label(),
+            info.name
+        )
+    }
+
+    /// The point loop of one benchmark and process count, on every rank.
+    #[allow(clippy::too_many_arguments)]
+    fn points(
+        &self,
+        b: &dyn Benchmark,
+        q: usize,
+        points: &[Point],
+        mine: Option<(&Comm, &Role)>,
+        sync_comm: Option<&Comm>,
+        clock: Option<ClockModel>,
+        arena: &mut Arena,
+    ) -> Result<(RankRecord, Vec<[f64; 4]>)> {
+        let info = b.info();
+        let plan = self.plan;
+        let me = self.world.rank;
+        let mut rec = RankRecord {
+            rank: me,
+            in_group: mine.is_some(),
+            points: Vec::new(),
+        };
+        let mut raw = Vec::new();
+        let warm_largest = plan.defaults(info).warm_largest;
+        if warm_largest > 0 {
+            // PMB §5.2.5: a few repetitions at the largest length, before the first.
+            let largest = points.iter().max_by_key(|p| p.bytes).expect("points");
+            let mut failure = self.injected_failure(b, largest);
+            let mut kernel = None;
+            if let (Some((g, role)), true) = (mine, failure.is_empty()) {
+                match b.kernel(self.setup(g, role, arena), largest) {
+                    Ok(k) => kernel = Some(k),
+                    Err(e) => failure = format!("{e:#}"),
+                }
+            }
+            self.agree(&failure)?;
+            if let Some(k) = kernel.as_mut() {
+                for i in 0..warm_largest {
+                    k.run(i);
+                }
+            }
+        }
+        for (pi, p) in points.iter().enumerate() {
+            let what = format!("{}, {}, {q} processes", info.name, p.label());
+            comm::error::set_context(what.clone());
+            if info.sized() {
+                self.watchdog.at(what);
+            }
+            let mut failure = if warm_largest == 0 && pi == 0 {
+                self.injected_failure(b, p)
+            } else {
+                String::new()
+            };
+            let mut kernel = None;
+            if let (Some((g, role)), true) = (mine, failure.is_empty()) {
+                if plan.fail_mpi_rank == Some(me) {
+                    // Test hook: a call MPI must reject (a rank that does not exist).
+                    g.send([0u8].as_ptr(), &Msg::bytes(0), g.size + 7, 0);
+                }
+                match b.kernel(self.setup(g, role, arena), p) {
+                    Ok(k) => kernel = Some(k),
+                    Err(e) => failure = format!("{e:#}"),
+                }
+            }
+            self.agree(&failure)?;
+            let mut bad = false;
+            if let (Some(k), Some((_, role)), Some(sc)) = (kernel.as_mut(), mine, sync_comm) {
+                let (prec, samples) = self.measure(info, p, q, role, sc, clock, k.as_mut());
+                bad = prec.errors > 0;
+                if plan.raw.is_some() {
+                    for i in 0..samples.dur.len() {
+                        let (s, e) = (samples.start[i], samples.end[i]);
+                        let (s, e) = match clock {
+                            Some(c) => (c.to_global(s), c.to_global(e)),
+                            None => (s, e),
+                        };
+                        let rep = if samples.reps_per_sample == 1 { i as f64 } else { -1.0 };
+                        raw.push([pi as f64, rep, s, e]);
+                    }
+                }
+                rec.points.push(prec);
+            }
+            drop(kernel);
+            // PMB Figure 5: MPI_Barrier(MPI_COMM_WORLD) after each message
+            // length (with --strict, an agreement on errors instead).
+            if self.end_of_point(bad) {
+                return Err(self.strict_failure(info, p, q, &rec));
+            }
+        }
+        Ok((rec, raw))
+    }
+
+    fn setup<'s>(&self, g: &'s Comm, role: &Role, arena: &'s mut Arena) -> Setup<'s> {
+        Setup {
+            comm: g,
+            role: role.clone(),
+            root_shift: self.plan.root_shift,
+            arena,
+        }
+    }
+
+    /// The `--fail-alloc-rank` test hook.
+    fn injected_failure(&self, b: &dyn Benchmark, p: &Point) -> String {
+        if self.plan.fail_alloc_rank == Some(self.world.rank) {
+            format!(
+                "cannot allocate {} bytes for {} (injected failure)",
+                b.need(p, self.world.size),
+                b.info().name
+            )
+        } else {
+            String::new()
+        }
+    }
+
+    /// One point on a rank of the group: warm-up, calibration, the method's
+    /// batches, and the combination over the synchronised ranks.
+    #[allow(clippy::too_many_arguments)]
+    fn measure(
+        &self,
+        info: &Info,
+        p: &Point,
+        q: usize,
+        role: &Role,
+        sc: &Comm,
+        clock: Option<ClockModel>,
+        k: &mut (dyn Kernel + '_),
+    ) -> (PointRecord, Samples) {
+        let plan = self.plan;
+        let policy = &plan.policy;
+        let method = plan.method_for(info);
+        let sync = plan.sync_for(info);
+        let reps = plan.reps_for(info);
+        let scale = info.time_scale * 1e6;
+        // For single transfers timed per repetition only the initiator's clock
+        // pair counts: it spans the whole round trip, while its partner's also
+        // spans waiting for the initiator to leave the synchronisation.
+        let counts = role.active && (info.class != Class::SingleTransfer || role.initiator);
+        let inner = if method == Method::DelaySubtraction {
+            DELAY_INNER
+        } else {
+            1
+        };
+        let planned = match reps {
+            Reps::Fixed(n) => n,
+            Reps::Imb { max, min } => self.imb_cap(max, min, p.bytes),
+            Reps::Precision { min, .. } => min,
+        };
+        if plan.check {
+            k.prepare(0);
+        }
+        // Warm-up, timed only to estimate the time per repetition.
+        let warm = policy.warmup.unwrap_or((planned / 10).clamp(2, 100));
+        let tw = comm::wtime();
+        for i in 0..warm {
+            k.run(i);
+        }
+        let per_call = sc.allreduce_max(((comm::wtime() - tw) / warm.max(1) as f64).max(0.0));
+        let window_s = plan
+            .window_us
+            .map_or(2.0 * per_call + 2e-6, |w| w * 1e-6);
+        let consts = if method == Method::Mpitest {
+            self.calibrated(q, sc)
+        } else {
+            Consts::default()
+        };
+        let mut cx = MpiCtx::new(sc, sync, clock, consts, window_s, self.polite);
+        let mut s = Samples::default();
+        let mut c = Combo::default();
+        let batch = |first: usize, n: usize| RepBatch {
+            first,
+            n,
+            inner,
+            check: plan.check,
+            corrupt: plan.corrupt,
+        };
+        let mut run = |cx: &mut MpiCtx, first: usize, n: usize, s: &mut Samples, c: &mut Combo| {
+            cx.begin(first);
+            let got = k.measure(method, cx, &batch(first, n));
+            self.combine(sc, &got, counts, clock, method, c);
+            s.extend(got);
+        };
+        let mut stopped = None;
+        match reps {
+            Reps::Fixed(n) => run(&mut cx, 0, n, &mut s, &mut c),
+            Reps::Imb { min, .. } => {
+                // The --time cap, from the warm-up estimate (at least `min`).
+                let fit = (policy.time_limit_s / per_call.max(1e-9)).floor() as usize;
+                run(&mut cx, 0, planned.min(fit).max(min), &mut s, &mut c);
+            }
+            Reps::Precision { target, min, max } => {
+                let mut n = min;
+                let mut spent = 0.0;
+                loop {
+                    let from = c.values.len();
+                    run(&mut cx, s.dur.len(), n, &mut s, &mut c);
+                    spent += c.values[from..].iter().map(|v| v.max(0.0)).sum::<f64>();
+                    let per = s.reps_per_sample.max(1) as f64;
+                    let sm = stats::summarize(&c.valid(&c.values, per, 1.0));
+                    let done = s.dur.len();
+                    if stats::relative_ci_halfwidth(&sm) <= target && done >= min {
+                        stopped = Some(false);
+                        break;
+                    }
+                    if done >= max || spent >= policy.time_limit_s {
+                        stopped = Some(true);
+                        break;
+                    }
+                    n = done.min(max - done).max(1);
+                }
+            }
+        }
+        let per = s.reps_per_sample.max(1) as f64;
+        let mut rec = PointRecord {
+            counted: counts,
+            group: self.world.rank / q,
+            t_mean_us: s.mean_per_rep() * scale,
+            reps: s.reps(),
+            errors: s.errors,
+            late: s.late.iter().filter(|&&l| l).count() as u64,
+            rank_median_us: method.per_repetition().then(|| {
+                let own: Vec<f64> = s.dur.iter().map(|d| d / per * scale).collect();
+                stats::summarize(&own).median
+            }),
+            combined: None,
+        };
+        if sc.rank == 0 {
+            let values = if method.global_value() { &c.global } else { &c.values };
+            let valid = c.valid(values, per, scale);
+            let mut comb = Combined::of(&valid, (c.late.len() - valid.len()) as u64);
+            let median = |v: &[f64]| {
+                let g = c.valid(v, per, 1e6);
+                (!g.is_empty()).then(|| stats::summarize(&g).median)
+            };
+            comb.global_us = median(&c.global).map(|g| g * info.time_scale);
+            comb.skew_us = median(&c.skew);
+            comb.window_us = cx.window().map(|w| w.width * 1e6);
+            comb.stopped_on_bound = stopped;
+            rec.combined = Some(comb);
+        }
+        (rec, s)
+    }
+
+    /// IMB: at most `max` repetitions and 40 MiB per size (at least `min`).
+    fn imb_cap(&self, max: usize, min: usize, x: usize) -> usize {
+        self.plan
+            .policy
+            .max_volume
+            .checked_div(x)
+            .map_or(max, |n| max.min(n.max(1)))
+            .max(min)
+    }
+
+    /// DT and DB on `q` processes (MPITEST), measured once per process count.
+    fn calibrated(&self, q: usize, sc: &Comm) -> Consts {
+        if let Some(c) = self.consts.borrow().get(&q) {
+            return *c;
+        }
+        let n = self
+            .plan
+            .policy
+            .fast_iter
+            .unwrap_or(CALIBRATION_REPS)
+            .min(CALIBRATION_REPS);
+        let mut cx = MpiCtx::new(sc, SyncMode::Barrier, None, Consts::default(), 0.0, false);
+        let c = Mpitest::calibrate(&mut cx, n);
+        self.consts.borrow_mut().insert(q, c);
+        c
+    }
+
+    /// Combines one batch over the synchronised ranks (collective on `sc`),
+    /// in one reduction: the maximum duration of the ranks that count, late
+    /// starts, and with synchronised clocks the global start and end.
+    fn combine(
+        &self,
+        sc: &Comm,
+        s: &Samples,
+        counts: bool,
+        clock: Option<ClockModel>,
+        method: Method,
+        out: &mut Combo,
+    ) {
+        let n = s.dur.len();
+        let parts = if clock.is_some() { 5 } else { 2 };
+        let mut v = Vec::with_capacity(parts * n);
+        let gone = f64::NEG_INFINITY;
+        v.extend(s.dur.iter().map(|&d| if counts { d } else { gone }));
+        v.extend(s.late.iter().map(|&l| f64::from(u8::from(l))));
+        if let Some(cm) = clock {
+            let active = counts || method.global_value();
+            let g = |t: f64| if active { cm.to_global(t) } else { f64::NAN };
+            v.extend(s.start.iter().map(|&t| g(t)).map(|t| if t.is_nan() { gone } else { -t }));
+            v.extend(s.start.iter().map(|&t| g(t)).map(|t| if t.is_nan() { gone } else { t }));
+            v.extend(s.end.iter().map(|&t| g(t)).map(|t| if t.is_nan() { gone } else { t }));
+        }
+        sc.allreduce_max_vec(&mut v);
+        out.values.extend_from_slice(&v[..n]);
+        out.late.extend(v[n..2 * n].iter().map(|&l| l > 0.0));
+        if clock.is_some() {
+            for i in 0..n {
+                let (min_s, max_s, max_e) = (-v[2 * n + i], v[3 * n + i], v[4 * n + i]);
+                out.global.push(max_e - min_s);
+                out.skew.push(max_s - min_s);
+            }
+        }
+    }
+
+    /// Collective over the world: fails everywhere if `failure` is set on any rank,
+    /// with that rank's number and message.
+    fn agree(&self, failure: &str) -> Result<()> {
+        let any = self
+            .world
+            .allreduce_max(if failure.is_empty() { 0.0 } else { 1.0 });
+        if any == 0.0 {
+            return Ok(());
+        }
+        let msgs = self.world.gather_strings(failure, 0);
+        let detail: Vec<String> = msgs
+            .iter()
+            .enumerate()
+            .filter(|(_, m)| !m.is_empty())
+            .map(|(r, m)| format!("rank {r}: {m}"))
+            .collect();
+        Err(Abort::RankFailure(if detail.is_empty() {
+            "a rank failed".to_string()
+        } else {
+            detail.join("; ")
+        })
+        .into())
+    }
+
+    /// End of a point: the world barrier of PMB, or with --strict an
+    /// agreement on whether any rank saw a validation error.
+    fn end_of_point(&self, bad: bool) -> bool {
+        if self.plan.strict {
+            self.world.allreduce_max(if bad { 1.0 } else { 0.0 }) > 0.0
+        } else {
+            self.world.barrier();
+            false
+        }
+    }
+
+    /// --strict: the ranks that saw errors, named on every rank's error.
+    fn strict_failure(&self, info: &Info, p: &Point, q: usize, rec: &RankRecord) -> anyhow::Error {
+        let mine = rec.points.last().is_some_and(|r| r.errors > 0);
+        let flags = self.world.gather_f64(&[if mine { 1.0 } else { 0.0 }], 0);
+        let ranks: Vec<String> = flags
+            .iter()
+            .enumerate()
+            .filter(|(_, &f)| f > 0.0)
+            .map(|(r, _)| r.to_string())
+            .collect();
+        anyhow!(Abort::Validation(format!(
+            "validation error in {} at {} on {q} processes (rank {}; --strict)",
+            info.name,
+            p.label(),
+            ranks.join(", ")
+        )))
+    }
+
+    /// Rank 0: per-rank records → rows (PMB §6: t_min, t_max, t_avg over active processes).
+    #[allow(clippy::too_many_arguments)]
+    fn assemble(
+        &self,
+        info: &Info,
+        method: Method,
+        sync: SyncMode,
+        q: usize,
+        groups: usize,
+        n_active: usize,
+        points: &[Point],
+        all: &[RankRecord],
+    ) -> BenchResult {
+        let plan = self.plan;
+        let members = |pi: usize, group: Option<usize>| -> Vec<&PointRecord> {
+            all.iter()
+                .filter(|r| r.in_group)
+                .filter_map(|r| r.points.get(pi))
+                .filter(|p| group.is_none_or(|g| p.group == g))
+                .collect()
+        };
+        let row = |pi: usize, group: Option<usize>| {
+            let cx = RowCx {
+                info,
+                method,
+                point: &points[pi],
+                checked: plan.check,
+            };
+            let mut r = record::row(&cx, &members(pi, group));
+            if let Some(n) = partial_element(info, points[pi].bytes) {
+                r.note.get_or_insert(n);
+            }
+            r
+        };
+        let rows = (0..points.len()).map(|pi| row(pi, None)).collect();
+        let group_rows = if plan.multi && plan.multi_detail {
+            (0..groups)
+                .map(|gi| GroupRows {
+                    group: gi,
+                    ranks: (gi * q..(gi + 1) * q).collect(),
+                    rows: (0..points.len()).map(|pi| row(pi, Some(gi))).collect(),
+                })
+                .collect()
+        } else {
+            Vec::new()
+        };
+        let consts = self.consts.borrow().get(&q).copied();
+        BenchResult {
+            benchmark: info.name.to_string(),
+            suite: info.suite.to_string(),
+            class: info.class.label().to_string(),
+            processes: q,
+            mode: if plan.multi { "multi" } else { "primary" }.to_string(),
+            groups,
+            active: n_active,
+            skipped: None,
+            note: None,
+            method: Some(method.name().to_string()),
+            sync: Some(
+                if method == Method::Mpitest {
+                    "barrier"
+                } else {
+                    sync.name()
+                }
+                .to_string(),
+            ),
+            placement: Some(info.placement.name()),
+            datatype: Some(info.elem.mpi_name().to_string()),
+            dt_us: consts.map(|c| c.dt * 1e6),
+            db_us: consts.map(|c| c.db * 1e6),
+            repeat: None,
+            aggregate: false,
+            rows,
+            group_rows,
+        }
+    }
+}
+
+/// PMB's reductions take L = X/4 elements: say so where X is not a multiple.
+fn partial_element(info: &Info, x: usize) -> Option<String> {
+    let k = info.elem.size();
+    (info.reduction && x % k != 0).then(|| {
+        format!(
+            "{x} bytes hold {} {} (L = X/{k}): the call reduces {} bytes",
+            x / k,
+            info.elem.mpi_name(),
+            x / k * k
+        )
+    })
+}
+
+/// A result entry for a benchmark that cannot run at this process count.
+pub fn skipped(info: &Info, q: usize, multi: bool, reason: String) -> BenchResult {
+    BenchResult {
+        benchmark: info.name.to_string(),
+        suite: info.suite.to_string(),
+        class: info.class.label().to_string(),
+        processes: q,
+        mode: if multi { "multi" } else { "primary" }.to_string(),
+        groups: 0,
+        active: 0,
+        skipped: Some(reason),
+        note: None,
+        method: None,
+        sync: None,
+        placement: None,
+        datatype: None,
+        dt_us: None,
+        db_us: None,
+        repeat: None,
+        aggregate: false,
+        rows: Vec::new(),
+        group_rows: Vec::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bench::imb;
+
+    #[test]
+    fn partial_elements_are_named() {
+        let ar = imb::find("Allreduce").unwrap().info();
+        assert!(partial_element(ar, 3).unwrap().contains("0 MPI_FLOAT"));
+        assert!(partial_element(ar, 9).unwrap().contains("2 MPI_FLOAT"));
+        assert_eq!(partial_element(ar, 8), None);
+        assert_eq!(partial_element(imb::find("Bcast").unwrap().info(), 3), None);
+    }
+}

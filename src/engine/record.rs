@@ -1,0 +1,321 @@
+//! Per-rank records: what each rank measured at each point, gathered to
+//! rank 0 as typed serde structs, and turned into result rows there.
+
+use serde::{Deserialize, Serialize};
+
+use crate::bench::{mbytes_per_sec, Info};
+use crate::comm::Comm;
+use crate::engine::axis::Point;
+use crate::method::{Method, Spread};
+use crate::results::Row;
+use crate::stats::{self, Summary};
+
+/// At most this many values per row are kept in `samples_us`.
+pub const KEEP_SAMPLES: usize = 1024;
+
+/// Statistics over the per-repetition values of a point, computed on the
+/// first rank of each synchronised set (identical on all of its ranks).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Combined {
+    /// Summary of the valid values (µs, scaled).
+    pub n: usize,
+    pub min: f64,
+    pub max: f64,
+    pub mean: f64,
+    pub stddev: f64,
+    pub median: f64,
+    pub p5: f64,
+    pub p95: f64,
+    pub ci95_lo: f64,
+    pub ci95_hi: f64,
+    pub outliers: usize,
+    pub valid: u64,
+    pub invalid: u64,
+    pub samples: Vec<f64>,
+    /// Median global span max(end) − min(start) (µs), when the clocks are synchronised.
+    pub global_us: Option<f64>,
+    /// Median start skew (µs), when the clocks are synchronised.
+    pub skew_us: Option<f64>,
+    /// Final window width (µs), with window synchronisation.
+    pub window_us: Option<f64>,
+    pub stopped_on_bound: Option<bool>,
+}
+
+impl Combined {
+    /// From the valid values (µs) and the count of invalid ones.
+    pub fn of(values: &[f64], invalid: u64) -> Combined {
+        let s = stats::summarize(values);
+        Combined {
+            n: s.n,
+            min: s.min,
+            max: s.max,
+            mean: s.mean,
+            stddev: s.stddev,
+            median: s.median,
+            p5: s.p5,
+            p95: s.p95,
+            ci95_lo: s.ci95_lo,
+            ci95_hi: s.ci95_hi,
+            outliers: s.outliers,
+            valid: s.n as u64,
+            invalid,
+            samples: stats::order_statistics(values, KEEP_SAMPLES),
+            ..Combined::default()
+        }
+    }
+
+    fn summary(&self) -> Summary {
+        Summary {
+            n: self.n,
+            min: self.min,
+            max: self.max,
+            mean: self.mean,
+            stddev: self.stddev,
+            median: self.median,
+            p5: self.p5,
+            p95: self.p95,
+            ci95_lo: self.ci95_lo,
+            ci95_hi: self.ci95_hi,
+            outliers: self.outliers,
+        }
+    }
+}
+
+/// What one rank measured at one point.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct PointRecord {
+    /// This rank's times count (it is active in the placement and, for
+    /// single transfers timed per call, the initiator).
+    pub counted: bool,
+    /// Multi mode: the group this rank belongs to.
+    pub group: usize,
+    /// Own mean per repetition (µs, scaled).
+    pub t_mean_us: f64,
+    pub reps: usize,
+    /// (rank, repetition) pairs that received wrong data.
+    pub errors: u64,
+    /// Samples that started late (window synchronisation).
+    pub late: u64,
+    /// Own median per repetition (µs, scaled), for per-repetition methods.
+    pub rank_median_us: Option<f64>,
+    pub combined: Option<Combined>,
+}
+
+/// All points of one rank.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct RankRecord {
+    pub rank: usize,
+    /// Took part in this process count at all.
+    pub in_group: bool,
+    pub points: Vec<PointRecord>,
+}
+
+/// Gathers every rank's record to rank 0 of `world` (empty elsewhere).
+pub fn gather(world: &Comm, mine: &RankRecord) -> Vec<RankRecord> {
+    let bytes = serde_json::to_vec(mine).expect("records serialise");
+    world
+        .gather_bytes(&bytes, 0)
+        .iter()
+        .map(|b| serde_json::from_slice(b).expect("records from mpibench ranks parse"))
+        .collect()
+}
+
+/// How a row is made from the records of the ranks that ran one point.
+pub struct RowCx<'a> {
+    pub info: &'a Info,
+    pub method: Method,
+    pub point: &'a Point,
+    pub checked: bool,
+}
+
+/// One row from the records of the ranks that ran this point.
+pub fn row(cx: &RowCx, members: &[&PointRecord]) -> Row {
+    let counted: Vec<&&PointRecord> = members.iter().filter(|r| r.counted).collect();
+    let comb = members.iter().find_map(|r| r.combined.clone());
+    let per_rep = cx.method.per_repetition();
+    let (t_min, t_max, t_avg) = match (cx.method.spread(), &comb) {
+        (Spread::OverReps, Some(c)) if c.n > 0 => (c.min, c.max, c.mean),
+        _ => stats::min_max_avg(&counted.iter().map(|r| r.t_mean_us).collect::<Vec<_>>()),
+    };
+    let reps = members.iter().map(|r| r.reps).max().unwrap_or(0);
+    let x = cx.point.bytes;
+    let mut row = Row {
+        bytes: x,
+        params: cx.point.params.clone(),
+        repetitions: reps,
+        t_min_us: t_min,
+        t_max_us: t_max,
+        t_avg_us: t_avg,
+        mbytes_per_sec: cx.info.throughput.map(|f| mbytes_per_sec(f, x, t_max)),
+        errors: cx.checked.then(|| members.iter().map(|r| r.errors).sum()),
+        ..Row::default()
+    };
+    // The values the statistics see: per repetition (combined over ranks),
+    // or with loop timing the per-rank means of ranks that started in time.
+    let c = if per_rep {
+        comb.clone().unwrap_or_default()
+    } else {
+        let valid: Vec<f64> = counted
+            .iter()
+            .filter(|r| r.late == 0)
+            .map(|r| r.t_mean_us)
+            .collect();
+        let mut c = Combined::of(&valid, (counted.len() - valid.len()) as u64);
+        c.samples.clear();
+        if let Some(k) = &comb {
+            c.global_us = k.global_us;
+            c.skew_us = k.skew_us;
+            c.window_us = k.window_us;
+            c.stopped_on_bound = k.stopped_on_bound;
+        }
+        c
+    };
+    row.valid = Some(c.valid);
+    row.invalid = Some(c.invalid);
+    row.t_global_us = c.global_us;
+    row.skew_us = c.skew_us;
+    row.window_us = c.window_us;
+    row.stopped_on_bound = c.stopped_on_bound;
+    if c.valid == 0 {
+        row.note = Some(format!(
+            "no valid sample: all {} started late; statistics are null",
+            c.invalid
+        ));
+        return row;
+    }
+    row.t_median_us = Some(c.median);
+    row.t_p5_us = Some(c.p5);
+    row.t_p95_us = Some(c.p95);
+    row.ci95_lo_us = Some(c.ci95_lo);
+    row.ci95_hi_us = Some(c.ci95_hi);
+    row.outliers = Some(c.outliers as u64);
+    if per_rep {
+        row.t_stddev_us = Some(c.stddev);
+        row.samples_us = Some(c.samples.clone());
+        row.samples_n = Some(c.n as u64);
+        let medians: Vec<f64> = counted.iter().filter_map(|r| r.rank_median_us).collect();
+        if !medians.is_empty() {
+            let (lo, hi, avg) = stats::min_max_avg(&medians);
+            row.t_median_min_us = Some(lo);
+            row.t_median_max_us = Some(hi);
+            row.t_median_avg_us = Some(avg);
+        }
+    }
+    if cx.method.subtracts() {
+        let below = stats::ci_contains_zero(&c.summary());
+        row.below_resolution = Some(below);
+        if below {
+            row.note = Some(
+                "below resolution: the 95% CI of the median contains zero".to_string(),
+            );
+        }
+    }
+    row
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bench::imb;
+
+    fn rec(t: f64, counted: bool) -> PointRecord {
+        PointRecord {
+            counted,
+            t_mean_us: t,
+            reps: 10,
+            ..PointRecord::default()
+        }
+    }
+
+    #[test]
+    fn records_round_trip_through_serde() {
+        let r = RankRecord {
+            rank: 3,
+            in_group: true,
+            points: vec![PointRecord {
+                combined: Some(Combined::of(&[1.0, 2.0, 0.1 + 0.2], 1)),
+                rank_median_us: Some(1.5),
+                ..rec(1.25, true)
+            }],
+        };
+        let back: RankRecord = serde_json::from_slice(&serde_json::to_vec(&r).unwrap()).unwrap();
+        assert_eq!(back, r);
+    }
+
+    #[test]
+    fn loop_rows_reduce_over_counted_ranks() {
+        let info = imb::find("Sendrecv").unwrap().info();
+        let p = Point::bytes(1 << 20);
+        let cx = RowCx {
+            info,
+            method: Method::Loop,
+            point: &p,
+            checked: true,
+        };
+        let (a, b, idle) = (rec(2.0, true), rec(4.0, true), rec(0.01, false));
+        let r = row(&cx, &[&a, &b, &idle]);
+        assert_eq!((r.t_min_us, r.t_max_us, r.t_avg_us), (2.0, 4.0, 3.0));
+        // Throughput from t_max: 2X / 1.048576 / t.
+        assert!((r.mbytes_per_sec.unwrap() - 2.0 * (1 << 20) as f64 / 1.048576 / 4.0).abs() < 1e-9);
+        assert_eq!(r.errors, Some(0));
+        assert_eq!(r.valid, Some(2));
+        assert!(r.samples_us.is_none());
+    }
+
+    #[test]
+    fn a_row_without_valid_samples_has_null_statistics_and_a_note() {
+        let info = imb::find("PingPong").unwrap().info();
+        let p = Point::bytes(8);
+        let cx = RowCx {
+            info,
+            method: Method::PerCall,
+            point: &p,
+            checked: false,
+        };
+        let mut a = rec(1.0, true);
+        a.combined = Some(Combined::of(&[], 1000));
+        let r = row(&cx, &[&a]);
+        assert_eq!(r.t_median_us, None);
+        assert_eq!(r.valid, Some(0));
+        assert_eq!(r.invalid, Some(1000));
+        assert!(r.note.unwrap().contains("no valid sample"));
+    }
+
+    #[test]
+    fn differences_whose_ci_contains_zero_are_below_resolution() {
+        let info = crate::bench::mpitest::find("BARRIER").unwrap().info();
+        let p = Point::bytes(0);
+        let cx = RowCx {
+            info,
+            method: Method::Mpitest,
+            point: &p,
+            checked: false,
+        };
+        let mut a = rec(0.01, true);
+        a.combined = Some(Combined::of(&[-0.2, 0.1, -0.05, 0.3, 0.0, -0.1, 0.2], 0));
+        let r = row(&cx, &[&a]);
+        assert_eq!(r.below_resolution, Some(true));
+        assert!(r.note.is_some());
+        a.combined = Some(Combined::of(&[1.0, 1.1, 0.9, 1.2, 1.05, 0.95, 1.0], 0));
+        let r = row(&cx, &[&a]);
+        assert_eq!(r.below_resolution, Some(false));
+        assert_eq!(r.samples_n, Some(7));
+    }
+
+    #[test]
+    fn completion_rows_spread_over_repetitions() {
+        let info = imb::find("Bcast").unwrap().info();
+        let p = Point::bytes(64);
+        let cx = RowCx {
+            info,
+            method: Method::GlobalCompletion,
+            point: &p,
+            checked: false,
+        };
+        let mut a = rec(9.0, true);
+        a.combined = Some(Combined::of(&[10.0, 12.0, 14.0], 0));
+        let r = row(&cx, &[&a, &rec(1.0, true)]);
+        assert_eq!((r.t_min_us, r.t_max_us, r.t_avg_us), (10.0, 14.0, 12.0));
+        assert!((r.t_stddev_us.unwrap() - 2.0).abs() < 1e-12);
+    }
+}

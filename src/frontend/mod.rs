@@ -1,0 +1,66 @@
+//! The suites' own command lines, each turned into the same `RunArgs` that
+//! `mpibench run` takes, so that every suite gets everything the engine gives.
+
+pub mod mpitest;
+
+use clap::{CommandFactory, FromArgMatches, Parser};
+
+use crate::cli::RunArgs;
+
+#[derive(Debug, Parser)]
+#[command(name = "mpibench", no_binary_name = true, disable_help_flag = true)]
+struct Opts {
+    #[command(flatten)]
+    run: RunArgs,
+}
+
+/// Splits a front end's arguments into its own parameters and mpibench
+/// options (anything starting with `-`, with its value when it takes one).
+pub fn split_options(params: &[String]) -> (Vec<String>, Vec<String>) {
+    let cmd = Opts::command();
+    let takes_value = |tok: &str| -> bool {
+        if tok.contains('=') {
+            return false;
+        }
+        let arg = if let Some(l) = tok.strip_prefix("--") {
+            cmd.get_arguments().find(|a| a.get_long() == Some(l))
+        } else {
+            let c = tok.trim_start_matches('-').chars().next();
+            cmd.get_arguments()
+                .find(|a| a.get_short().is_some() && a.get_short() == c)
+        };
+        arg.is_some_and(|a| a.get_action().takes_values())
+    };
+    let (mut own, mut opts) = (Vec::new(), Vec::new());
+    let mut it = params.iter();
+    while let Some(t) = it.next() {
+        if t.starts_with('-') && t.len() > 1 {
+            opts.push(t.clone());
+            if takes_value(t) {
+                if let Some(v) = it.next() {
+                    opts.push(v.clone());
+                }
+            }
+        } else {
+            own.push(t.clone());
+        }
+    }
+    (own, opts)
+}
+
+/// Parses mpibench options given to a front end (one line on error).
+pub fn parse_options(opts: &[String]) -> Result<RunArgs, String> {
+    let m = Opts::command()
+        .try_get_matches_from(opts)
+        .map_err(|e| first_line(&e.render().to_string()))?;
+    let o = Opts::from_arg_matches(&m).map_err(|e| first_line(&e.to_string()))?;
+    Ok(o.run)
+}
+
+fn first_line(s: &str) -> String {
+    s.lines()
+        .next()
+        .unwrap_or("invalid option")
+        .trim_start_matches("error: ")
+        .to_string()
+}

@@ -1,0 +1,448 @@
+//! Methods: where the synchronisations and clock reads go, and which
+//! per-repetition value the statistics see. One small type per suite
+//! methodology:
+//!
+//! | method | suite | one sample | the value |
+//! |---|---|---|---|
+//! | [`PmbLoop`] | PMB/IMB | sync; t0; n × op; t1 | per rank (t1 − t0)/n; t_min/t_max/t_avg over ranks |
+//! | [`PerCall`] | mpibench | sync; t0; op; t1 | max over ranks (single transfers: the initiator) |
+//! | [`Mpitest`] | MPITEST | barrier; t1; op; barrier; t2 | t2 − t1 − DT − DB, max over ranks |
+//! | [`GlobalCompletion`] | CRESTA | window; t_start; op; t_end | max(t_end) − min(t_start) on the global clock |
+//! | [`MaxOverProcesses`] | COMMTEST | sync; t0; op; t1 | max over ranks, plus the global elapsed time |
+//! | [`DelaySubtraction`] | coarrays | sync; inner × (delay + op) vs inner × delay | (difference)/inner, max over ranks |
+//!
+//! Methods are generic over the kernel and over a [`Ctx`] (clock, barrier,
+//! synchronisation), so they are unit-tested with a fake clock, and the
+//! real timed loops are monomorphised per kernel type: no dynamic dispatch
+//! between two clock reads.
+
+use serde::{Deserialize, Serialize};
+
+use crate::bench::Kernel;
+
+mod completion;
+mod delay;
+mod max_procs;
+mod mpitest;
+mod mpi_ctx;
+mod per_call;
+mod pmb_loop;
+
+pub use completion::GlobalCompletion;
+pub use delay::DelaySubtraction;
+pub use max_procs::MaxOverProcesses;
+pub use mpi_ctx::{MpiCtx, SyncMode};
+pub use mpitest::Mpitest;
+pub use per_call::PerCall;
+pub use pmb_loop::PmbLoop;
+
+/// The timing methods, by their names on the command line and in the JSON.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
+#[serde(rename_all = "kebab-case")]
+pub enum Method {
+    /// PMB: one clock pair around all repetitions.
+    Loop,
+    /// A clock pair around each repetition, synchronised before each.
+    PerCall,
+    /// MPITEST: barrier; t1; op; barrier; t2, t = t2 − t1 − DT − DB.
+    Mpitest,
+    /// CRESTA: max(t_end) − min(t_start) per repetition on synchronised clocks.
+    GlobalCompletion,
+    /// COMMTEST: the maximum over processes of each one's elapsed time.
+    MaxOverProcesses,
+    /// Coarrays: (delay + op) − (delay alone), over outer × inner repetitions.
+    DelaySubtraction,
+}
+
+/// How t_min / t_max / t_avg of a row are formed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Spread {
+    /// Over ranks, of each rank's own mean (PMB §6).
+    OverRanks,
+    /// Over repetitions, of the per-repetition value (CRESTA's min / max / average).
+    OverReps,
+}
+
+impl Method {
+    pub fn name(self) -> &'static str {
+        match self {
+            Method::Loop => "loop",
+            Method::PerCall => "per-call",
+            Method::Mpitest => "mpitest",
+            Method::GlobalCompletion => "global-completion",
+            Method::MaxOverProcesses => "max-over-processes",
+            Method::DelaySubtraction => "delay-subtraction",
+        }
+    }
+
+    /// One line for `--help` and the README.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Method::Loop => "sync; t0; n x op; t1 -> (t1 - t0)/n per rank (PMB)",
+            Method::PerCall => "sync; t0; op; t1 per repetition -> max over ranks",
+            Method::Mpitest => "barrier; t1; op; barrier; t2 -> t2 - t1 - DT - DB (MPITEST)",
+            Method::GlobalCompletion => {
+                "window; t_start; op; t_end -> max(t_end) - min(t_start) on the global clock (CRESTA)"
+            }
+            Method::MaxOverProcesses => {
+                "barrier; t0; op; t1 -> max over processes, plus global elapsed time (COMMTEST)"
+            }
+            Method::DelaySubtraction => {
+                "inner x (delay + op) - inner x delay, interleaved, per outer repetition (coarrays)"
+            }
+        }
+    }
+
+    pub fn spread(self) -> Spread {
+        match self {
+            Method::GlobalCompletion => Spread::OverReps,
+            _ => Spread::OverRanks,
+        }
+    }
+
+    /// The per-repetition value can be zero or negative (a difference of
+    /// times): rows whose CI contains zero are flagged "below resolution".
+    pub fn subtracts(self) -> bool {
+        matches!(self, Method::Mpitest | Method::DelaySubtraction)
+    }
+
+    /// The value per repetition is the global span max(end) − min(start).
+    pub fn global_value(self) -> bool {
+        self == Method::GlobalCompletion
+    }
+
+    /// Has one sample per repetition (statistics over repetitions are meaningful).
+    pub fn per_repetition(self) -> bool {
+        self != Method::Loop
+    }
+}
+
+/// Constants a method calibrates once per process count (seconds).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
+pub struct Consts {
+    /// DT: the cost of one clock read.
+    pub dt: f64,
+    /// DB: the cost of one barrier, t2 − t1 − DT around it.
+    pub db: f64,
+}
+
+/// The repetitions of one batch.
+#[derive(Debug, Clone, Copy)]
+pub struct RepBatch {
+    /// Number of the first repetition (patterns and roots derive from it).
+    pub first: usize,
+    /// Repetitions (delay subtraction: outer repetitions).
+    pub n: usize,
+    /// Inner repetitions of delay subtraction.
+    pub inner: usize,
+    /// Validate every repetition (fill, poison and verify outside the clock pair).
+    pub check: bool,
+    /// `--corrupt`: damage the received data of the first repetition.
+    pub corrupt: bool,
+}
+
+impl RepBatch {
+    pub fn new(first: usize, n: usize) -> RepBatch {
+        RepBatch {
+            first,
+            n,
+            inner: 1,
+            check: false,
+            corrupt: false,
+        }
+    }
+}
+
+/// What one rank measured (local clock, seconds).
+#[derive(Debug, Default, Clone)]
+pub struct Samples {
+    /// The method's own value per sample on this rank.
+    pub dur: Vec<f64>,
+    pub start: Vec<f64>,
+    pub end: Vec<f64>,
+    /// The sample started after its window (window synchronisation).
+    pub late: Vec<bool>,
+    /// Repetitions behind each sample: 1 per call, n for a loop.
+    pub reps_per_sample: usize,
+    /// (rank, repetition) pairs that received wrong data.
+    pub errors: u64,
+}
+
+impl Samples {
+    fn push(&mut self, dur: f64, start: f64, end: f64, late: bool) {
+        self.dur.push(dur);
+        self.start.push(start);
+        self.end.push(end);
+        self.late.push(late);
+    }
+
+    /// Appends another batch.
+    pub fn extend(&mut self, o: Samples) {
+        self.dur.extend(o.dur);
+        self.start.extend(o.start);
+        self.end.extend(o.end);
+        self.late.extend(o.late);
+        self.reps_per_sample = o.reps_per_sample;
+        self.errors += o.errors;
+    }
+
+    /// Repetitions behind all samples.
+    pub fn reps(&self) -> usize {
+        self.dur.len() * self.reps_per_sample.max(1)
+    }
+
+    /// This rank's mean per repetition (seconds).
+    pub fn mean_per_rep(&self) -> f64 {
+        let r = self.reps();
+        if r == 0 {
+            0.0
+        } else {
+            self.dur.iter().sum::<f64>() / r as f64
+        }
+    }
+}
+
+/// What the timed part of a method needs from the world: a clock, a
+/// barrier and the synchronisation mode. [`MpiCtx`] is the real one.
+pub trait Ctx {
+    /// The local clock in seconds (MPI_Wtime).
+    fn now(&self) -> f64;
+    /// MPI_Barrier on the synchronised ranks.
+    fn barrier(&mut self);
+    /// Synchronises before a timed section that starts repetition `i`, as
+    /// `--sync` says: a barrier, a dissemination barrier, the window slot of
+    /// repetition `i`, or nothing.
+    fn sync(&mut self, i: usize);
+    /// Whether a section that started at local time `t0` started after its
+    /// window (always false without window synchronisation).
+    fn late(&mut self, t0: f64) -> bool;
+    /// The calibrated constants (DT, DB).
+    fn consts(&self) -> Consts;
+}
+
+/// Runs `n` repetitions, each timed alone after `before(cx, i)`, with
+/// validation outside the clock pair. The sampling shared by the per-call
+/// style methods.
+#[inline(always)]
+fn each<K: Kernel + ?Sized, C: Ctx>(
+    k: &mut K,
+    cx: &mut C,
+    b: &RepBatch,
+    mut before: impl FnMut(&mut C, usize),
+    mut after: impl FnMut(&mut C),
+) -> Samples {
+    let mut s = Samples {
+        reps_per_sample: 1,
+        ..Samples::default()
+    };
+    s.dur.reserve(b.n);
+    s.start.reserve(b.n);
+    s.end.reserve(b.n);
+    s.late.reserve(b.n);
+    for i in b.first..b.first + b.n {
+        if b.check {
+            k.prepare(i);
+        }
+        before(cx, i);
+        let t0 = cx.now();
+        k.run(i);
+        after(cx);
+        let t1 = cx.now();
+        let late = cx.late(t0);
+        s.push(t1 - t0, t0, t1, late);
+        if b.check {
+            if b.corrupt && i == 0 {
+                k.corrupt();
+            }
+            s.errors += u64::from(k.verify(i) > 0);
+        }
+    }
+    s
+}
+
+/// Runs `method` on kernel `k`.
+pub fn measure<K: Kernel + ?Sized, C: Ctx>(
+    method: Method,
+    k: &mut K,
+    cx: &mut C,
+    b: &RepBatch,
+) -> Samples {
+    match method {
+        Method::Loop => PmbLoop::sample(k, cx, b),
+        Method::PerCall => PerCall::sample(k, cx, b),
+        Method::Mpitest => Mpitest::sample(k, cx, b),
+        Method::GlobalCompletion => GlobalCompletion::sample(k, cx, b),
+        Method::MaxOverProcesses => MaxOverProcesses::sample(k, cx, b),
+        Method::DelaySubtraction => DelaySubtraction::sample(k, cx, b),
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod fake {
+    //! A fake clock and kernel: time advances only by what the kernel,
+    //! barriers and clock reads are declared to cost.
+
+    use std::cell::Cell;
+    use std::rc::Rc;
+
+    use super::{Consts, Ctx};
+    use crate::bench::Kernel;
+
+    #[derive(Clone, Default)]
+    pub struct Clock(pub Rc<Cell<f64>>);
+
+    impl Clock {
+        pub fn advance(&self, dt: f64) {
+            self.0.set(self.0.get() + dt);
+        }
+        pub fn get(&self) -> f64 {
+            self.0.get()
+        }
+    }
+
+    /// A context whose clock read costs `read`, barrier `barrier`, sync `sync`.
+    pub struct FakeCtx {
+        pub clock: Clock,
+        pub read: f64,
+        pub barrier: f64,
+        pub sync: f64,
+        pub consts: Consts,
+        pub barriers: usize,
+        pub syncs: Vec<usize>,
+        /// Repetitions whose start counts as late.
+        pub late_reps: Vec<usize>,
+        pub last_sync: usize,
+        pending: bool,
+    }
+
+    impl FakeCtx {
+        pub fn new(clock: &Clock) -> FakeCtx {
+            FakeCtx {
+                clock: clock.clone(),
+                read: 0.0,
+                barrier: 0.0,
+                sync: 0.0,
+                consts: Consts::default(),
+                barriers: 0,
+                syncs: Vec::new(),
+                late_reps: Vec::new(),
+                last_sync: 0,
+                pending: false,
+            }
+        }
+    }
+
+    impl Ctx for FakeCtx {
+        fn now(&self) -> f64 {
+            let t = self.clock.get();
+            self.clock.advance(self.read);
+            t
+        }
+        fn barrier(&mut self) {
+            self.barriers += 1;
+            self.clock.advance(self.barrier);
+        }
+        fn sync(&mut self, i: usize) {
+            self.syncs.push(i);
+            self.last_sync = i;
+            self.pending = true;
+            self.clock.advance(self.sync);
+        }
+        fn late(&mut self, _t0: f64) -> bool {
+            std::mem::take(&mut self.pending) && self.late_reps.contains(&self.last_sync)
+        }
+        fn consts(&self) -> Consts {
+            self.consts
+        }
+    }
+
+    /// A kernel whose repetition i costs `cost(i)` and whose reference (the
+    /// delay alone) costs `delay`; it counts what was called.
+    pub struct FakeKernel {
+        pub clock: Clock,
+        pub cost: fn(usize) -> f64,
+        pub delay: f64,
+        pub runs: Vec<usize>,
+        pub refs: usize,
+        pub prepared: usize,
+        pub bad_reps: Vec<usize>,
+    }
+
+    impl FakeKernel {
+        pub fn new(clock: &Clock, cost: fn(usize) -> f64) -> FakeKernel {
+            FakeKernel {
+                clock: clock.clone(),
+                cost,
+                delay: 0.0,
+                runs: Vec::new(),
+                refs: 0,
+                prepared: 0,
+                bad_reps: Vec::new(),
+            }
+        }
+    }
+
+    impl Kernel for FakeKernel {
+        fn run(&mut self, rep: usize) {
+            self.runs.push(rep);
+            self.clock.advance((self.cost)(rep) + self.delay);
+        }
+        fn prepare(&mut self, _rep: usize) {
+            self.prepared += 1;
+            // Untimed work must not show in any sample.
+            self.clock.advance(1.0);
+        }
+        fn verify(&mut self, rep: usize) -> u64 {
+            self.clock.advance(1.0);
+            u64::from(self.bad_reps.contains(&rep)) * 3
+        }
+        fn reference(&mut self, _rep: usize) {
+            self.refs += 1;
+            self.clock.advance(self.delay);
+        }
+    }
+
+    pub fn close(a: f64, b: f64) -> bool {
+        (a - b).abs() < 1e-9 * (1.0 + a.abs().max(b.abs()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::fake::*;
+    use super::*;
+
+    #[test]
+    fn names_round_trip_through_serde() {
+        for m in [
+            Method::Loop,
+            Method::PerCall,
+            Method::Mpitest,
+            Method::GlobalCompletion,
+            Method::MaxOverProcesses,
+            Method::DelaySubtraction,
+        ] {
+            let s = serde_json::to_string(&m).unwrap();
+            assert_eq!(s, format!("\"{}\"", m.name()));
+            assert_eq!(serde_json::from_str::<Method>(&s).unwrap(), m);
+        }
+    }
+
+    #[test]
+    fn each_keeps_validation_outside_the_clock_pair() {
+        let clock = Clock::default();
+        let mut k = FakeKernel::new(&clock, |_| 2e-6);
+        k.bad_reps = vec![1];
+        let mut cx = FakeCtx::new(&clock);
+        let b = RepBatch {
+            check: true,
+            ..RepBatch::new(0, 3)
+        };
+        let s = each(&mut k, &mut cx, &b, |_, _| {}, |_| {});
+        assert_eq!(k.prepared, 3);
+        assert!(s.dur.iter().all(|&d| close(d, 2e-6)), "{:?}", s.dur);
+        assert_eq!(s.errors, 1);
+        assert_eq!(s.reps(), 3);
+        assert!(close(s.mean_per_rep(), 2e-6));
+    }
+}

@@ -1,0 +1,36 @@
+//! A clock pair around each repetition, synchronised before each (`--sync`).
+
+use super::{each, Ctx, RepBatch, Samples};
+use crate::bench::Kernel;
+
+/// mpibench's per-call timing: one sample per repetition and rank; the
+/// statistics see the maximum over ranks of each repetition (for single
+/// transfers, the initiator's round trip).
+pub struct PerCall;
+
+impl PerCall {
+    pub fn sample<K: Kernel + ?Sized, C: Ctx>(k: &mut K, cx: &mut C, b: &RepBatch) -> Samples {
+        each(k, cx, b, |cx, i| cx.sync(i), |_| {})
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::method::fake::*;
+
+    #[test]
+    fn syncs_before_every_call_and_never_times_it() {
+        let clock = Clock::default();
+        let mut k = FakeKernel::new(&clock, |i| (i + 1) as f64 * 1e-6);
+        let mut cx = FakeCtx::new(&clock);
+        cx.sync = 1.0;
+        cx.late_reps = vec![2];
+        let s = PerCall::sample(&mut k, &mut cx, &RepBatch::new(1, 3));
+        assert_eq!(cx.syncs, vec![1, 2, 3]);
+        assert!(close(s.dur[0], 2e-6) && close(s.dur[2], 4e-6), "{:?}", s.dur);
+        assert_eq!(s.late, vec![false, true, false]);
+        assert_eq!(s.reps_per_sample, 1);
+        assert!(s.end[0] < s.start[1]);
+    }
+}

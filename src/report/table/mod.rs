@@ -1,0 +1,148 @@
+//! Tables on stdout, each suite in its own format: PMB/IMB-style (PMB §6)
+//! and MPITEST-style. Formatting only; the numbers come from the results.
+
+use crate::plan::Plan;
+use crate::results::{BenchResult, Report};
+
+mod mpitest;
+mod pmb;
+
+/// One suite's table format.
+pub trait Format: Sync {
+    /// The run header: date, hosts, library, command, what will run.
+    fn header(&self, report: &Report, plan: &Plan) -> String;
+    /// One benchmark at one process count (and one repeat).
+    fn section(&self, r: &BenchResult, cx: &SectionCx) -> String;
+    /// Closing lines.
+    fn footer(&self, report: &Report) -> String;
+}
+
+/// What a section needs beyond its result.
+pub struct SectionCx {
+    pub world: usize,
+    /// Show the statistics columns (`--stats`).
+    pub stats: bool,
+    /// Runs of the whole list (`--repeats`).
+    pub repeats: usize,
+}
+
+/// The format of a suite's results.
+pub fn format(suite: &str) -> &'static dyn Format {
+    match suite {
+        crate::bench::mpitest::SUITE => &mpitest::Mpitest,
+        _ => &pmb::Pmb,
+    }
+}
+
+/// Shared header lines: date, hosts, processes, library, command.
+pub(crate) fn run_lines(report: &Report, prefix: &str) -> String {
+    let hosts: Vec<String> = report
+        .hosts
+        .iter()
+        .zip(&report.ranks_per_host)
+        .map(|(h, n)| format!("{h} ({n} ranks)"))
+        .collect();
+    [
+        format!("{prefix}Date                  : {}", report.started),
+        format!("{prefix}Hosts                 : {}", hosts.join(", ")),
+        format!("{prefix}Processes             : {}", report.world_size),
+        format!("{prefix}MPI library           : {}", report.mpi.library),
+        format!(
+            "{prefix}MPI version           : {}.{}",
+            report.mpi.version[0], report.mpi.version[1]
+        ),
+        format!("{prefix}Command               : {}", report.command.join(" ")),
+    ]
+    .join("\n")
+        + "\n"
+}
+
+/// A statistic or "-" where there is none.
+pub(crate) fn opt(v: Option<f64>, prec: usize) -> String {
+    v.map_or("-".to_string(), |v| format!("{v:.prec$}"))
+}
+
+#[cfg(test)]
+pub(crate) mod fixtures {
+    //! Deterministic results for the snapshot tests of every format.
+
+    use crate::results::{BenchResult, MpiInfo, Report, Row, Settings};
+
+    pub fn report(world: usize) -> Report {
+        Report {
+            schema: "mpibench/1".into(),
+            mpibench_version: "0.1.0".into(),
+            command: vec!["mpibench".into(), "run".into()],
+            started: "2026-11-23T12:00:00Z".into(),
+            complete: true,
+            mpi: MpiInfo {
+                library: "Open MPI v4.1.4".into(),
+                version: [3, 1],
+            },
+            world_size: world,
+            hosts: vec!["node01".into()],
+            ranks_per_host: vec![world],
+            settings: Settings {
+                sync: "barrier".into(),
+                timing: "loop".into(),
+                check: true,
+                iter: None,
+                time_limit_s: 10.0,
+                root_shift: false,
+                min_iter: 1,
+                max_iter: 1000,
+                precision: None,
+                window_us: None,
+                mem_limit_bytes: 1 << 30,
+                timeout_s: None,
+                large_messages: "derived-datatype".into(),
+            },
+            results: Vec::new(),
+            status: Some("ok".into()),
+        }
+    }
+
+    pub fn row(bytes: usize, t: f64) -> Row {
+        Row {
+            bytes,
+            repetitions: 1000,
+            t_min_us: t * 0.9,
+            t_max_us: t * 1.1,
+            t_avg_us: t,
+            errors: Some(0),
+            t_median_us: Some(t),
+            t_p5_us: Some(t * 0.8),
+            t_p95_us: Some(t * 1.3),
+            ci95_lo_us: Some(t * 0.95),
+            ci95_hi_us: Some(t * 1.05),
+            valid: Some(1000),
+            invalid: Some(0),
+            outliers: Some(3),
+            ..Row::default()
+        }
+    }
+
+    pub fn result(name: &str, suite: &str, class: &str, q: usize, rows: Vec<Row>) -> BenchResult {
+        BenchResult {
+            benchmark: name.into(),
+            suite: suite.into(),
+            class: class.into(),
+            processes: q,
+            mode: "primary".into(),
+            groups: 1,
+            active: q,
+            skipped: None,
+            note: None,
+            method: Some("loop".into()),
+            sync: Some("barrier".into()),
+            placement: None,
+            datatype: None,
+            dt_us: None,
+            db_us: None,
+            repeat: None,
+            aggregate: false,
+            rows,
+            group_rows: Vec::new(),
+        }
+    }
+}

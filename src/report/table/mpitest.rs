@@ -1,0 +1,209 @@
+//! MPITEST-style tables: per construct, N, bytes and the time t in µs
+//! (t = t2 − t1 − DT − DB, averaged over the iterations), with a throughput
+//! where the construct moves one message per partner; each of the R repeats,
+//! then their aggregate.
+
+use std::fmt::Write;
+
+use super::{opt, run_lines, Format, SectionCx};
+use crate::plan::Plan;
+use crate::results::{BenchResult, Report, Row};
+
+pub struct Mpitest;
+
+const RULE: &str = "#------------------------------------------------------------------------";
+
+impl Format for Mpitest {
+    fn header(&self, report: &Report, plan: &Plan) -> String {
+        let mut s = String::new();
+        let _ = writeln!(s, "{RULE}");
+        let _ = writeln!(
+            s,
+            "# MPITEST (parallel.ru) on mpibench {}",
+            report.mpibench_version
+        );
+        let _ = writeln!(s, "{RULE}");
+        s.push_str(&run_lines(report, "# "));
+        if let Some(p) = &plan.frontend {
+            let _ = writeln!(s, "# Parameters            : {p}");
+        }
+        let _ = writeln!(
+            s,
+            "# Method                : barrier; t1; construct; barrier; t2;  t = t2 - t1 - DT - DB"
+        );
+        let _ = writeln!(
+            s,
+            "# Data                  : N MPI_INTs (reductions: MPI_SUM); MB = 2^20 bytes"
+        );
+        let _ = writeln!(
+            s,
+            "# Pairs                 : point-to-point constructs pair rank i with i+P/2"
+        );
+        s
+    }
+
+    fn section(&self, r: &BenchResult, cx: &SectionCx) -> String {
+        let mut s = String::new();
+        let title = match (r.repeat, r.aggregate) {
+            (Some(k), _) => format!("repeat {k} of {}: ", cx.repeats),
+            (None, true) => format!("aggregate of {} repeats: ", cx.repeats),
+            _ => String::new(),
+        };
+        let _ = writeln!(s, "\n# {title}{} on {} processes", r.benchmark, r.processes);
+        if let Some(why) = &r.skipped {
+            let _ = writeln!(s, "# skipped: {why}");
+            return s;
+        }
+        if let (Some(dt), Some(db)) = (r.dt_us, r.db_us) {
+            let _ = writeln!(s, "# DT = {dt:.4} us, DB = {db:.4} us");
+        }
+        if let Some(n) = &r.note {
+            let _ = writeln!(s, "# note: {n}");
+        }
+        let sized = r.rows.iter().any(|x| x.params.contains_key("n"));
+        let mb = r.rows.iter().any(|x| x.mbytes_per_sec.is_some());
+        let checked = r.rows.iter().any(|x| x.errors.is_some());
+        let mut head = String::from("#");
+        if sized {
+            let _ = write!(head, "{:>11} {:>12}", "N", "bytes");
+        }
+        let _ = write!(head, " {:>12}", "iterations");
+        if r.aggregate {
+            let _ = write!(head, " {:>14} {:>12} {:>12}", "mean t[usec]", "min[usec]", "max[usec]");
+        } else {
+            let _ = write!(head, " {:>14}", "t[usec]");
+        }
+        if mb {
+            let _ = write!(head, " {:>12}", "MB/s");
+        }
+        if checked {
+            let _ = write!(head, " {:>8}", "errors");
+        }
+        if cx.stats && !r.aggregate {
+            let _ = write!(
+                head,
+                " {:>14} {:>12} {:>12} {:>8}",
+                "median[usec]", "ci95_lo", "ci95_hi", "outliers"
+            );
+        }
+        let _ = writeln!(s, "{head}");
+        for row in &r.rows {
+            let _ = writeln!(s, "{}", line(r, row, sized, mb, cx.stats));
+        }
+        if r.rows.iter().any(|x| x.below_resolution == Some(true)) {
+            let _ = writeln!(
+                s,
+                "# below resolution: the 95% CI of the median of t contains zero; see t_avg_us in the JSON"
+            );
+        }
+        s
+    }
+
+    fn footer(&self, report: &Report) -> String {
+        let errors: u64 = report
+            .results
+            .iter()
+            .flat_map(|r| &r.rows)
+            .filter_map(|r| r.errors)
+            .sum();
+        if report.settings.check {
+            format!("\n# Validation: {errors} errors\n")
+        } else {
+            String::new()
+        }
+    }
+}
+
+fn line(r: &BenchResult, row: &Row, sized: bool, mb: bool, stats: bool) -> String {
+    let mut s = String::from(" ");
+    if sized {
+        let n = row.params.get("n").and_then(|v| v.as_u64()).unwrap_or(0);
+        let _ = write!(s, "{n:>11} {:>12}", row.bytes);
+    }
+    let _ = write!(s, " {:>12}", row.repetitions);
+    let below = row.below_resolution == Some(true);
+    if r.aggregate {
+        let _ = write!(
+            s,
+            " {:>14.3} {:>12.3} {:>12.3}",
+            row.t_avg_us, row.t_min_us, row.t_max_us
+        );
+    } else if below {
+        let _ = write!(s, " {:>14}", "below res.");
+    } else {
+        let _ = write!(s, " {:>14.3}", row.t_avg_us);
+    }
+    if mb {
+        match row.mbytes_per_sec {
+            Some(v) if !below && row.t_avg_us > 0.0 => {
+                let _ = write!(s, " {v:>12.2}");
+            }
+            _ => {
+                let _ = write!(s, " {:>12}", "-");
+            }
+        }
+    }
+    if let Some(e) = row.errors {
+        let _ = write!(s, " {e:>8}");
+    }
+    if stats && !r.aggregate {
+        let _ = write!(
+            s,
+            " {:>14} {:>12} {:>12} {:>8}",
+            opt(row.t_median_us, 3),
+            opt(row.ci95_lo_us, 3),
+            opt(row.ci95_hi_us, 3),
+            row.outliers.map_or("-".into(), |o| o.to_string())
+        );
+    }
+    if let Some(n) = row.note.as_ref().filter(|_| !below) {
+        let _ = write!(s, "  # {n}");
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::fixtures::*;
+    use super::*;
+    use serde_json::json;
+
+    fn construct(name: &str, sized: bool) -> BenchResult {
+        let rows = if sized {
+            [1u64, 10, 100]
+                .iter()
+                .map(|&n| {
+                    let mut r = row(4 * n as usize, 2.0 + n as f64 / 50.0);
+                    r.params.insert("n".into(), json!(n));
+                    r.mbytes_per_sec = Some(4.0 * n as f64 / 1.048576 / r.t_max_us);
+                    r
+                })
+                .collect()
+        } else {
+            vec![row(0, 0.8)]
+        };
+        let mut r = result(name, "mpitest", "collective", 4, rows);
+        r.dt_us = Some(0.035);
+        r.db_us = Some(1.25);
+        r
+    }
+
+    #[test]
+    fn repeat_and_aggregate_tables() {
+        let cx = SectionCx {
+            world: 4,
+            stats: true,
+            repeats: 2,
+        };
+        let mut a = construct("BLOCKING SEND", true);
+        a.repeat = Some(1);
+        let mut b = construct("BARRIER", false);
+        b.repeat = Some(2);
+        b.rows[0].below_resolution = Some(true);
+        b.rows[0].mbytes_per_sec = None;
+        let mut agg = construct("BLOCKING SEND", true);
+        agg.aggregate = true;
+        let s = Mpitest.section(&a, &cx) + &Mpitest.section(&b, &cx) + &Mpitest.section(&agg, &cx);
+        insta::assert_snapshot!(s);
+    }
+}
