@@ -271,6 +271,9 @@ fn run_world(world: &Comm, args: &RunArgs) -> Result<i32> {
         _ => None,
     };
     let polite = ranks_per_node > launch::cores();
+    if polite {
+        crate::method::precise_sleep();
+    }
     let engine = Engine::new(world, &plan, &watchdog, raw, polite);
     let entries = plan.entries();
     let started = std::time::Instant::now();

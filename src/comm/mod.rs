@@ -355,6 +355,11 @@ pub fn test(req: &mut Request) -> bool {
 /// waiting rank leaves the cores to ranks that are measuring (MPI libraries
 /// busy-poll, which starves oversubscribed nodes).
 pub fn wait_polite(reqs: &mut [Request]) {
+    wait_sleeping(reqs, std::time::Duration::from_micros(20));
+}
+
+/// Completes requests, sleeping `pause` between `MPI_Testall` polls.
+pub fn wait_sleeping(reqs: &mut [Request], pause: std::time::Duration) {
     loop {
         let mut flag: c_int = 0;
         check(
@@ -371,7 +376,7 @@ pub fn wait_polite(reqs: &mut [Request]) {
         if flag != 0 {
             return;
         }
-        std::thread::sleep(std::time::Duration::from_micros(20));
+        std::thread::sleep(pause);
     }
 }
 
@@ -989,6 +994,13 @@ impl Comm {
 
     /// A dissemination barrier that sleeps while it waits (see `wait_polite`).
     pub fn polite_barrier(&self) {
+        self.sleeping_barrier(std::time::Duration::from_micros(20));
+    }
+
+    /// A dissemination barrier that sleeps `pause` between polls: for ranks
+    /// that wait a long time (outside the group of a benchmark), so that
+    /// their wake-ups do not preempt the ranks that measure.
+    pub fn sleeping_barrier(&self, pause: std::time::Duration) {
         let zero = Msg::bytes(0);
         self.dissemination(|to, from| {
             let token = [0u8; 1];
@@ -996,7 +1008,7 @@ impl Comm {
             let mut r = [request_null(), request_null()];
             self.irecv(got.as_mut_ptr(), &zero, from, TAG_POLITE, &mut r[0]);
             self.isend(token.as_ptr(), &zero, to, TAG_POLITE, &mut r[1]);
-            wait_polite(&mut r);
+            wait_sleeping(&mut r, pause);
         });
     }
 

@@ -69,6 +69,8 @@ pub struct Engine<'a> {
     clock: RefCell<Option<ClockModel>>,
     /// DT and DB per process count.
     consts: RefCell<HashMap<usize, Consts>>,
+    /// The window width the last point of this benchmark ended with (seconds).
+    window_hint: std::cell::Cell<f64>,
 }
 
 /// The values of a point combined over the synchronised ranks, identical on all of them.
@@ -108,6 +110,7 @@ impl<'a> Engine<'a> {
             polite,
             clock: RefCell::new(None),
             consts: RefCell::new(HashMap::new()),
+            window_hint: std::cell::Cell::new(0.0),
         }
     }
 
@@ -174,6 +177,7 @@ impl<'a> Engine<'a> {
         };
         let role = group.as_ref().map(|g| info.placement.role(g.rank, q));
         let mut arena = Arena::default();
+        self.window_hint.set(0.0);
 
         let outcome = self.points(
             b,
@@ -385,7 +389,10 @@ impl<'a> Engine<'a> {
         } else {
             Consts::default()
         };
-        let mut cx = MpiCtx::new(sc, sync, clock, consts, window_s, self.polite);
+        // Start where the previous point's window ended (it agreed over the
+        // same ranks), so that each point does not learn the width again.
+        let start = window_s.max(self.window_hint.get());
+        let mut cx = MpiCtx::new(sc, sync, clock, consts, (window_s, start), self.polite);
         let mut s = Samples::default();
         let mut c = Combo::default();
         let batch = |first: usize, n: usize| RepBatch {
@@ -405,8 +412,14 @@ impl<'a> Engine<'a> {
         match reps {
             Reps::Fixed(n) => run(&mut cx, 0, n, &mut s, &mut c),
             Reps::Imb { min, .. } => {
-                // The --time cap, from the warm-up estimate (at least `min`).
-                let fit = (policy.time_limit_s / per_call.max(1e-9)).floor() as usize;
+                // The --time cap, from the warm-up estimate (at least `min`);
+                // with window synchronisation every repetition takes a window.
+                let each = if sync == SyncMode::Window {
+                    per_call.max(window_s)
+                } else {
+                    per_call
+                };
+                let fit = (policy.time_limit_s / each.max(1e-9)).floor() as usize;
                 run(&mut cx, 0, planned.min(fit).max(min), &mut s, &mut c);
             }
             Reps::Precision { target, min, max } => {
@@ -455,9 +468,12 @@ impl<'a> Engine<'a> {
             };
             comb.global_us = median(&c.global).map(|g| g * info.time_scale);
             comb.skew_us = median(&c.skew);
-            comb.window_us = cx.window().map(|w| w.width * 1e6);
+            comb.window_us = cx.window().map(|w| w.widest * 1e6);
             comb.stopped_on_bound = stopped;
             rec.combined = Some(comb);
+        }
+        if let Some(w) = cx.window() {
+            self.window_hint.set(w.width);
         }
         (rec, s)
     }
@@ -483,7 +499,7 @@ impl<'a> Engine<'a> {
             .fast_iter
             .unwrap_or(CALIBRATION_REPS)
             .min(CALIBRATION_REPS);
-        let mut cx = MpiCtx::new(sc, SyncMode::Barrier, None, Consts::default(), 0.0, false);
+        let mut cx = MpiCtx::new(sc, SyncMode::Barrier, None, Consts::default(), (0.0, 0.0), false);
         let c = Mpitest::calibrate(&mut cx, n);
         self.consts.borrow_mut().insert(q, c);
         c
@@ -551,12 +567,19 @@ impl<'a> Engine<'a> {
     }
 
     /// End of a point: the world barrier of PMB, or with --strict an
-    /// agreement on whether any rank saw a validation error.
+    /// agreement on whether any rank saw a validation error. On an
+    /// oversubscribed node the barrier sleeps while it waits, so that ranks
+    /// outside the group leave the cores to the ranks that measure.
     fn end_of_point(&self, bad: bool) -> bool {
         if self.plan.strict {
             self.world.allreduce_max(if bad { 1.0 } else { 0.0 }) > 0.0
         } else {
-            self.world.barrier();
+            if self.polite {
+                self.world
+                    .sleeping_barrier(std::time::Duration::from_micros(500));
+            } else {
+                self.world.barrier();
+            }
             false
         }
     }

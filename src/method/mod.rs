@@ -31,7 +31,7 @@ mod pmb_loop;
 pub use completion::GlobalCompletion;
 pub use delay::DelaySubtraction;
 pub use max_procs::MaxOverProcesses;
-pub use mpi_ctx::{MpiCtx, SyncMode};
+pub use mpi_ctx::{precise_sleep, MpiCtx, SyncMode};
 pub use mpitest::Mpitest;
 pub use per_call::PerCall;
 pub use pmb_loop::PmbLoop;

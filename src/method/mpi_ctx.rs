@@ -37,36 +37,57 @@ impl SyncMode {
 /// Repetitions between two agreements of the window schedule.
 pub const CHUNK: usize = 32;
 /// Fraction of late repetitions in a chunk above which the window doubles.
-pub const WIDEN_ABOVE: f64 = 0.2;
+pub const WIDEN_ABOVE: f64 = 0.1;
 /// The window never grows beyond this (seconds).
-pub const MAX_WIDTH: f64 = 0.1;
+pub const MAX_WIDTH: f64 = 0.02;
 
 /// The window schedule: repetition i of a chunk starts at t0 + (i − base)·width
 /// on the global clock. After every chunk the ranks agree on a new t0 just
 /// ahead of the latest rank's "now", so that a rank that was descheduled
-/// catches up instead of staying behind a fixed schedule; when too many of
-/// a chunk's repetitions were late, the window doubles.
+/// catches up instead of staying behind a fixed schedule; when more than
+/// 10% of a chunk's repetitions were late, the window doubles, and after
+/// four chunks in a row without a late start it halves again, never below
+/// where it began.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Window {
     /// Current width (seconds).
     pub width: f64,
+    /// The width it began with.
+    initial: f64,
+    /// The widest it has been.
+    pub widest: f64,
     t0: f64,
     base: usize,
     in_chunk: usize,
     late_in_chunk: usize,
     /// How often the window was doubled.
     pub widened: u32,
+    /// Chunks in a row without a late start.
+    quiet: u32,
 }
+
+/// Quiet chunks in a row after which a widened window halves.
+pub const QUIET_CHUNKS: u32 = 4;
 
 impl Window {
     pub fn new(width: f64) -> Window {
+        Window::resume(width, width)
+    }
+
+    /// Starts at `start` (e.g. the width an earlier point needed), shrinking
+    /// back towards `floor` once starts are in time.
+    pub fn resume(floor: f64, start: f64) -> Window {
+        let width = start.max(floor);
         Window {
             width,
+            initial: floor,
+            widest: width,
             t0: 0.0,
             base: 0,
             in_chunk: 0,
             late_in_chunk: 0,
             widened: 0,
+            quiet: 0,
         }
     }
 
@@ -75,10 +96,12 @@ impl Window {
         (4.0 * self.width).max(200e-6)
     }
 
-    /// A start later than this after its slot counts as late: 2% of the
-    /// window, at least 0.2 µs.
+    /// A start later than this after its slot counts as late: 5% of the
+    /// window (the default window is about twice the operation, so about 10%
+    /// of it), at least 1 µs (leaving a spin-wait on a virtual machine takes
+    /// up to about 0.9 µs; a descheduled rank is late by tens of µs or more).
     pub fn tolerance(&self) -> f64 {
-        (0.02 * self.width).max(0.2e-6)
+        (0.05 * self.width).max(1e-6)
     }
 
     /// Global start time of repetition `i`.
@@ -99,12 +122,24 @@ impl Window {
     /// Applies the agreed maxima: a new start just ahead of the latest rank,
     /// for repetition `next`, and a wider window if the chunk had too many late starts.
     pub fn agree(&mut self, agreed: [f64; 2], next: usize) {
-        if self.in_chunk > 0
-            && agreed[0] > WIDEN_ABOVE * self.in_chunk as f64
-            && self.width < MAX_WIDTH
-        {
-            self.width = (2.0 * self.width).min(MAX_WIDTH);
-            self.widened += 1;
+        if self.in_chunk > 0 {
+            let n = self.in_chunk as f64;
+            if agreed[0] > WIDEN_ABOVE * n && self.width < MAX_WIDTH {
+                // Most of the chunk late: the window is far too small.
+                let factor = if agreed[0] > 0.5 * n { 4.0 } else { 2.0 };
+                self.width = (factor * self.width).min(MAX_WIDTH.max(self.initial));
+                self.widened += 1;
+                self.widest = self.widest.max(self.width);
+                self.quiet = 0;
+            } else if agreed[0] == 0.0 {
+                self.quiet += 1;
+                if self.quiet >= QUIET_CHUNKS && self.width > self.initial {
+                    self.width = (self.width / 2.0).max(self.initial);
+                    self.quiet = 0;
+                }
+            } else {
+                self.quiet = 0;
+            }
         }
         self.t0 = agreed[1] + self.lead();
         self.base = next;
@@ -133,13 +168,13 @@ pub struct MpiCtx<'a> {
 
 impl<'a> MpiCtx<'a> {
     /// `clock` maps the local clock onto the global one (window sync);
-    /// `window_s` is the initial window width.
+    /// `window_s` is the smallest window width, `start_s` the one to begin with.
     pub fn new(
         comm: &'a Comm,
         mode: SyncMode,
         clock: Option<ClockModel>,
         consts: Consts,
-        window_s: f64,
+        (window_s, start_s): (f64, f64),
         polite: bool,
     ) -> MpiCtx<'a> {
         MpiCtx {
@@ -147,7 +182,7 @@ impl<'a> MpiCtx<'a> {
             mode,
             clock: clock.unwrap_or_default(),
             consts,
-            window: (mode == SyncMode::Window).then(|| Window::new(window_s)),
+            window: (mode == SyncMode::Window).then(|| Window::resume(window_s, start_s)),
             pending: None,
             polite,
         }
@@ -178,12 +213,15 @@ impl<'a> MpiCtx<'a> {
         self.consts = c;
     }
 
-    /// Waits until local time `target`: sleeps while far from it, then spins
-    /// (yielding the core on an oversubscribed node).
+    /// Waits until local time `target`: sleeps while far from it, then spins.
+    /// On an oversubscribed node it sleeps right up to the slot (with a timer
+    /// slack of 1 µs, see [`precise_sleep`]) and yields the core while it
+    /// spins, so that the ranks sharing a core are not runnable at once.
     fn wait_until(&self, target: f64) {
         let left = target - comm::wtime();
-        if left > 2e-3 {
-            std::thread::sleep(Duration::from_secs_f64(left - 1e-3));
+        let margin = if self.polite { 20e-6 } else { 1e-3 };
+        if left > margin + 50e-6 {
+            std::thread::sleep(Duration::from_secs_f64(left - margin));
         }
         while comm::wtime() < target {
             if self.polite {
@@ -192,6 +230,15 @@ impl<'a> MpiCtx<'a> {
                 std::hint::spin_loop();
             }
         }
+    }
+}
+
+/// Makes sleeps end within about 1 µs of their deadline instead of the
+/// kernel's default 50 µs timer slack (once per process).
+pub fn precise_sleep() {
+    // SAFETY: prctl with PR_SET_TIMERSLACK only changes this thread's slack.
+    unsafe {
+        libc::prctl(libc::PR_SET_TIMERSLACK, 1000 as libc::c_ulong, 0, 0, 0);
     }
 }
 
@@ -257,33 +304,59 @@ mod tests {
         assert_eq!(w.width, 10e-6);
         assert!((w.slot(32) - (2.0 + w.lead())).abs() < 1e-12);
         assert!(!w.due());
-        // Half late: the window doubles, and is reported as widened.
+        // A quarter late: the window doubles, and is reported as widened.
         for i in 0..CHUNK {
-            w.started(i % 2 == 0);
+            w.started(i % 4 == 0);
         }
         w.agree(w.proposal(3.0), 64);
         assert_eq!(w.width, 20e-6);
         assert_eq!(w.widened, 1);
+        // Nearly all late: it quadruples.
+        for _ in 0..CHUNK {
+            w.started(true);
+        }
+        w.agree(w.proposal(4.0), 96);
+        assert_eq!(w.width, 80e-6);
+        // Resuming from an earlier point's width, with its own floor.
+        let r = Window::resume(10e-6, 80e-6);
+        assert_eq!((r.width, r.initial), (80e-6, 10e-6));
     }
 
     #[test]
-    fn window_growth_is_bounded() {
-        let mut w = Window::new(0.08);
-        for _ in 0..CHUNK {
-            w.started(true);
-        }
-        w.agree([CHUNK as f64, 0.0], 0);
+    fn window_growth_is_bounded_and_shrinks_back() {
+        let mut w = Window::new(0.015);
+        let chunk = |w: &mut Window, late: bool| {
+            for _ in 0..CHUNK {
+                w.started(late);
+            }
+            let n = if late { CHUNK as f64 } else { 0.0 };
+            w.agree([n, 0.0], 0);
+        };
+        chunk(&mut w, true);
         assert_eq!(w.width, MAX_WIDTH);
-        for _ in 0..CHUNK {
-            w.started(true);
-        }
-        w.agree([CHUNK as f64, 0.0], 0);
+        chunk(&mut w, true);
         assert_eq!(w.width, MAX_WIDTH);
+        assert_eq!(w.widest, MAX_WIDTH);
+        // Quiet chunks in a row bring it back, never below where it began.
+        for _ in 0..QUIET_CHUNKS - 1 {
+            chunk(&mut w, false);
+        }
+        assert_eq!(w.width, MAX_WIDTH);
+        chunk(&mut w, false);
+        assert_eq!(w.width, 0.015);
+        for _ in 0..QUIET_CHUNKS {
+            chunk(&mut w, false);
+        }
+        assert_eq!(w.width, 0.015);
+        // A window given wider than the bound stays as given.
+        let mut big = Window::new(0.5);
+        chunk(&mut big, true);
+        assert_eq!(big.width, 0.5);
     }
 
     #[test]
     fn tolerance_scales_with_the_window() {
-        assert_eq!(Window::new(1e-6).tolerance(), 0.2e-6);
-        assert!((Window::new(1e-3).tolerance() - 20e-6).abs() < 1e-15);
+        assert_eq!(Window::new(1e-6).tolerance(), 1e-6);
+        assert!((Window::new(1e-3).tolerance() - 50e-6).abs() < 1e-15);
     }
 }
