@@ -10,13 +10,13 @@ use crate::cli::{Cli, Command, RunArgs};
 use crate::comm::{self, Comm};
 use crate::engine::{self, Abort, Engine};
 use crate::frontend;
+use crate::launch;
 use crate::plan::Plan;
 use crate::report::table::{self, SectionCx};
 use crate::report::{self, csv::Csv, json::Json, raw::RawSink};
 use crate::results::{BenchResult, MpiInfo, Report, Row, Settings, SCHEMA};
 use crate::suite::{self, Entry};
 use crate::watchdog::Watchdog;
-use crate::launch;
 
 pub const EXIT_OK: i32 = 0;
 pub const EXIT_VALIDATION: i32 = 1;
@@ -69,7 +69,10 @@ pub fn main() -> Result<i32> {
         Command::Mpitest { params } => {
             if frontend::mpitest::wants_help(&params) {
                 if launch::env_rank() == 0 {
-                    println!("Usage: mpibench mpitest [PARAM]...\n\n{}", frontend::mpitest::HELP);
+                    println!(
+                        "Usage: mpibench mpitest [PARAM]...\n\n{}",
+                        frontend::mpitest::HELP
+                    );
                 }
                 return Ok(EXIT_OK);
             }
@@ -156,7 +159,11 @@ fn hosts(world: &Comm) -> (Vec<String>, Vec<usize>) {
     out.into_iter().unzip()
 }
 
-fn new_report(plan: &Plan, world: &Comm, (hosts, ranks_per_host): (Vec<String>, Vec<usize>)) -> Report {
+fn new_report(
+    plan: &Plan,
+    world: &Comm,
+    (hosts, ranks_per_host): (Vec<String>, Vec<usize>),
+) -> Report {
     let home = suite::suite(&plan.suite).map(|s| s.defaults);
     let method = plan.method.or(home.map(|d| d.method));
     let sync = plan.sync.or(home.map(|d| d.sync));
@@ -401,7 +408,14 @@ fn run_entry(
         }
         Entry::Bench(b) => match plan.process_counts(b.info(), world.size) {
             Err(reason) => Ok((world.rank == 0)
-                .then(|| engine::skipped(b.info(), world.size.min(b.info().ranks.min), plan.multi, reason))
+                .then(|| {
+                    engine::skipped(
+                        b.info(),
+                        world.size.min(b.info().ranks.min),
+                        plan.multi,
+                        reason,
+                    )
+                })
                 .into_iter()
                 .collect()),
             Ok(counts) => {
@@ -420,8 +434,18 @@ fn run_entry(
 /// mean, minimum and maximum over the runs of each run's t_avg.
 fn aggregates(results: &[BenchResult]) -> Vec<BenchResult> {
     let mut out: Vec<BenchResult> = Vec::new();
-    let key = |r: &BenchResult| (r.suite.clone(), r.benchmark.clone(), r.processes, r.mode.clone());
-    for r in results.iter().filter(|r| r.repeat.is_some() && r.skipped.is_none()) {
+    let key = |r: &BenchResult| {
+        (
+            r.suite.clone(),
+            r.benchmark.clone(),
+            r.processes,
+            r.mode.clone(),
+        )
+    };
+    for r in results
+        .iter()
+        .filter(|r| r.repeat.is_some() && r.skipped.is_none())
+    {
         if out.iter().any(|a| key(a) == key(r)) {
             continue;
         }
@@ -446,7 +470,9 @@ fn aggregates(results: &[BenchResult]) -> Vec<BenchResult> {
                     t_max_us: hi,
                     t_avg_us: avg,
                     mbytes_per_sec: (!mb.is_empty()).then(|| crate::stats::min_max_avg(&mb).2),
-                    errors: first.errors.map(|_| same.iter().filter_map(|x| x.errors).sum()),
+                    errors: first
+                        .errors
+                        .map(|_| same.iter().filter_map(|x| x.errors).sum()),
                     ..Row::default()
                 }
             })

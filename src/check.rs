@@ -139,7 +139,14 @@ fn verify_sum<T: Small>(buf: &Buffer, first: usize, count: usize, q: usize, rep:
 
 /// Fills the first `len` bytes of a send buffer: the byte pattern for
 /// transfers, small integers of type `elem` for reductions.
-pub fn fill(buf: &mut Buffer, len: usize, reduction: Option<Elem>, sender: usize, rep: usize, x: usize) {
+pub fn fill(
+    buf: &mut Buffer,
+    len: usize,
+    reduction: Option<Elem>,
+    sender: usize,
+    rep: usize,
+    x: usize,
+) {
     match reduction {
         None | Some(Elem::Byte) => fill_bytes(&mut buf.bytes_mut()[..len], sender, rep, x),
         Some(Elem::Float) => fill_small::<f32>(buf, len, sender, rep),
@@ -171,7 +178,10 @@ pub fn poison(buf: &mut Buffer, len: usize, reduction: Option<Elem>, rep: usize,
 pub fn verify(expect: &Expect, rbuf: &Buffer, elem: Elem, q: usize, rep: usize, x: usize) -> u64 {
     match expect {
         Expect::Nothing => 0,
-        Expect::Bytes(segs) => segs.iter().map(|s| verify_segment(s, rbuf.bytes(), rep, x)).sum(),
+        Expect::Bytes(segs) => segs
+            .iter()
+            .map(|s| verify_segment(s, rbuf.bytes(), rep, x))
+            .sum(),
         &Expect::Sum { first, count } => match elem {
             Elem::Float => verify_sum::<f32>(rbuf, first, count, q, rep),
             Elem::Double => verify_sum::<f64>(rbuf, first, count, q, rep),
@@ -305,7 +315,10 @@ mod tests {
         let (q, n, rep) = (3, 20, 1);
         let all = reduce::<f32>(Elem::Float, q, n, rep);
         let part = buf_from(&all.bytes()[40..60]);
-        let e = Expect::Sum { first: 10, count: 5 };
+        let e = Expect::Sum {
+            first: 10,
+            count: 5,
+        };
         assert_eq!(verify(&e, &part, Elem::Float, q, rep, 0), 0);
     }
 }

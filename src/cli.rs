@@ -40,7 +40,11 @@ pub enum Command {
     )]
     Mpitest {
         /// MPITEST parameters (m, M, K, T, t, R, b, o) and mpibench options (-n, --json, --check, ...).
-        #[arg(trailing_var_arg = true, allow_hyphen_values = true, value_name = "PARAM")]
+        #[arg(
+            trailing_var_arg = true,
+            allow_hyphen_values = true,
+            value_name = "PARAM"
+        )]
         params: Vec<String>,
     },
 }
@@ -96,8 +100,17 @@ pub struct RunArgs {
     #[arg(long, value_name = "R")]
     pub repeats: Option<usize>,
 
+    /// Inner repetitions of delay subtraction (--timing delay-subtraction; default 200).
+    #[arg(long, value_name = "N")]
+    pub inner: Option<usize>,
+
     /// Time cap per message length in seconds (repetitions are reduced to fit).
-    #[arg(long, value_name = "S", default_value = "10", allow_negative_numbers = true)]
+    #[arg(
+        long,
+        value_name = "S",
+        default_value = "10",
+        allow_negative_numbers = true
+    )]
     pub time: f64,
 
     /// Warm-up repetitions per message length (default: a tenth of the repetitions, 2..100).

@@ -41,6 +41,8 @@ pub struct Policy {
     pub warmup: Option<usize>,
     /// Target relative half-width of the median's 95% CI (`--precision`).
     pub precision: Option<f64>,
+    /// Inner repetitions of delay subtraction (`--inner`).
+    pub inner: Option<usize>,
 }
 
 /// How many repetitions one point runs.
@@ -191,6 +193,7 @@ impl Plan {
             ("--repeats", args.repeats),
             ("--min-iter", args.min_iter),
             ("--max-iter", args.max_iter),
+            ("--inner", args.inner),
         ] {
             if v == Some(0) {
                 return Err(invalid(format!("{flag} must be at least 1")));
@@ -322,6 +325,7 @@ impl Plan {
                 max_volume: IMB_MAX_VOLUME,
                 time_limit_s: args.time,
                 warmup: args.warmup,
+                inner: args.inner,
             },
             repeats: args.repeats.unwrap_or(1),
             root_shift: args.root_shift,

@@ -255,11 +255,15 @@ pub fn levenshtein(a: &str, b: &str) -> usize {
 
 /// The methodology defaults of every suite, for `mpibench run --help`.
 pub fn defaults_help() -> String {
-    let mut s = String::from("Suite defaults (each overridable by --timing, --sync, --iter, --sizes, --npmin):\n");
+    let mut s = String::from(
+        "Suite defaults (each overridable by --timing, --sync, --iter, --sizes, --npmin):\n",
+    );
     for su in SUITES.iter().filter(|s| s.name != clock::SUITE) {
         let d = su.defaults;
         let reps = match d.reps {
-            RepsDefault::Imb => "IMB repetitions (<= 1000 and <= 40 MiB per size, within --time)".to_string(),
+            RepsDefault::Imb => {
+                "IMB repetitions (<= 1000 and <= 40 MiB per size, within --time)".to_string()
+            }
             RepsDefault::Fixed { normal, fast } => {
                 format!("{normal} iterations ({fast} for fast constructs)")
             }
@@ -300,7 +304,10 @@ mod tests {
         assert_eq!(name(resolve("clocksync", None)), "clock/clocksync");
         assert_eq!(name(resolve("send-and-recv", None)), "mpitest/SEND & RECV");
         assert_eq!(name(resolve("ISEND & WAIT", None)), "mpitest/ISEND & WAIT");
-        assert_eq!(name(resolve("signal_sending", None)), "mpitest/SIGNAL SENDING");
+        assert_eq!(
+            name(resolve("signal_sending", None)),
+            "mpitest/SIGNAL SENDING"
+        );
     }
 
     #[test]
@@ -317,8 +324,18 @@ mod tests {
         let e = resolve("PingPang", None).unwrap_err();
         assert!(e.to_string().contains("did you mean PingPong"), "{e}");
         // Multibyte characters never panic.
-        for n in ["PingPöng", "Alltoäll", "Barrièr", "Multiö-x", "ö", "Multi-ö"] {
-            assert!(matches!(resolve(n, None), Err(LookupError::Unknown { .. })), "{n}");
+        for n in [
+            "PingPöng",
+            "Alltoäll",
+            "Barrièr",
+            "Multiö-x",
+            "ö",
+            "Multi-ö",
+        ] {
+            assert!(
+                matches!(resolve(n, None), Err(LookupError::Unknown { .. })),
+                "{n}"
+            );
         }
         let e = resolve("PingPong", Some("mpitest")).unwrap_err();
         assert!(matches!(e, LookupError::Unknown { .. }), "{e}");

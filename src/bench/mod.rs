@@ -197,6 +197,7 @@ impl Arena {
     }
 
     /// Bytes held, for the memory accounting of tests.
+    #[cfg(test)]
     pub fn held(&self) -> usize {
         self.bufs.iter().map(Buffer::len).sum()
     }
@@ -227,6 +228,11 @@ pub trait Benchmark: Sync {
     /// Builds the kernel of one point, outside any timed region. Collective
     /// over the group only in what it creates (communicators, windows).
     fn kernel<'a>(&'a self, s: Setup<'a>, p: &Point) -> Result<Box<dyn Kernel + 'a>>;
+
+    /// On rank 0, after the rows are assembled: figures that combine rows
+    /// (e.g. an overlap from two scenarios, a latency/bandwidth fit over a
+    /// packet sweep). Formatting stays with the reporters.
+    fn derive(&self, _r: &mut crate::results::BenchResult) {}
 }
 
 /// What one repetition does, and nothing else.
@@ -284,10 +290,7 @@ mod tests {
         assert!(RankRule::PAIR.check("PingPong", 2).is_ok());
         let e = RankRule::PAIR.check("PingPong", 1).unwrap_err();
         assert!(e.contains("at least 2"), "{e}");
-        let even = RankRule {
-            min: 2,
-            even: true,
-        };
+        let even = RankRule { min: 2, even: true };
         assert!(even.check("x", 4).is_ok());
         assert!(even.check("x", 3).unwrap_err().contains("even"));
     }

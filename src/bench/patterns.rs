@@ -89,7 +89,8 @@ impl Pattern for PingPing {
     #[inline(always)]
     fn run(&self, op: &mut Op) {
         if op.role.active {
-            op.comm.isend(op.sbuf.ptr(), &op.msg, op.to, 1, &mut op.reqs[0]);
+            op.comm
+                .isend(op.sbuf.ptr(), &op.msg, op.to, 1, &mut op.reqs[0]);
             op.comm.recv(op.rbuf.mut_ptr(), &op.msg, op.from, 1);
             comm::wait(&mut op.reqs[0]);
         }
@@ -141,7 +142,8 @@ impl Pattern for IsendWait {
     #[inline(always)]
     fn run(&self, op: &mut Op) {
         if op.role.initiator {
-            op.comm.isend(op.sbuf.ptr(), &op.msg, op.to, 1, &mut op.reqs[0]);
+            op.comm
+                .isend(op.sbuf.ptr(), &op.msg, op.to, 1, &mut op.reqs[0]);
             comm::wait(&mut op.reqs[0]);
         } else if op.role.active {
             op.comm.recv(op.rbuf.mut_ptr(), &op.msg, op.from, 1);

@@ -73,10 +73,7 @@ pub fn message(call: &str, rc: c_int) -> String {
     } else {
         format!(" during {ctx}")
     };
-    format!(
-        "{call} failed on rank {rank}{during}: {}",
-        error_string(rc)
-    )
+    format!("{call} failed on rank {rank}{during}: {}", error_string(rc))
 }
 
 #[cold]

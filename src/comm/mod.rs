@@ -130,7 +130,6 @@ pub struct Msg {
     pub count: c_int,
     /// Bytes for the `_c` large-count point-to-point and Bcast calls; 0 when not used.
     pub large: usize,
-    pub bytes: usize,
     owned: bool,
 }
 
@@ -146,7 +145,6 @@ impl Msg {
                 dt: Elem::Byte.datatype(),
                 count: n as c_int,
                 large: 0,
-                bytes: n,
                 owned: false,
             };
         }
@@ -180,7 +178,6 @@ impl Msg {
             dt: e.datatype(),
             count: n as c_int,
             large: 0,
-            bytes: n * e.size(),
             owned: false,
         })
     }
@@ -235,7 +232,6 @@ impl Msg {
             dt,
             count: 1,
             large: 0,
-            bytes: n,
             owned: true,
         }
     }
@@ -338,17 +334,6 @@ pub fn wait(req: &mut Request) {
         unsafe { ffi::MPI_Wait(req, ffi::RSMPI_STATUS_IGNORE) },
         "MPI_Wait",
     );
-}
-
-/// `MPI_Test`: whether the request completed.
-#[inline]
-pub fn test(req: &mut Request) -> bool {
-    let mut flag: c_int = 0;
-    check(
-        unsafe { ffi::MPI_Test(req, &mut flag, ffi::RSMPI_STATUS_IGNORE) },
-        "MPI_Test",
-    );
-    flag != 0
 }
 
 /// Completes requests, sleeping 20 µs between `MPI_Testall` polls, so that a
@@ -470,9 +455,7 @@ impl Comm {
     pub fn cart_shift(&self, dim: usize, disp: i32) -> (usize, usize) {
         let (mut src, mut dst) = (0, 0);
         check(
-            unsafe {
-                ffi::MPI_Cart_shift(self.raw, dim as c_int, disp, &mut src, &mut dst)
-            },
+            unsafe { ffi::MPI_Cart_shift(self.raw, dim as c_int, disp, &mut src, &mut dst) },
             "MPI_Cart_shift",
         );
         (src as usize, dst as usize)
@@ -581,7 +564,15 @@ impl Comm {
     }
 
     #[inline]
-    pub fn sendrecv(&self, sbuf: *const u8, m: &Msg, dest: usize, rbuf: *mut u8, src: usize, tag: i32) {
+    pub fn sendrecv(
+        &self,
+        sbuf: *const u8,
+        m: &Msg,
+        dest: usize,
+        rbuf: *mut u8,
+        src: usize,
+        tag: i32,
+    ) {
         let rc = if m.large != 0 {
             unsafe {
                 mpibench_sendrecv_c(
@@ -988,7 +979,14 @@ impl Comm {
         self.dissemination(|to, from| {
             let token = [0u8; 1];
             let mut got = [0u8; 1];
-            self.sendrecv(token.as_ptr(), &zero, to, got.as_mut_ptr(), from, TAG_DISSEMINATION);
+            self.sendrecv(
+                token.as_ptr(),
+                &zero,
+                to,
+                got.as_mut_ptr(),
+                from,
+                TAG_DISSEMINATION,
+            );
         });
     }
 

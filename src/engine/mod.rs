@@ -25,7 +25,9 @@ use crate::bench::{Arena, Benchmark, Class, Info, Kernel, Setup};
 use crate::clock::model::ClockModel;
 use crate::clock::sync::{synchronize, SyncParams};
 use crate::comm::{self, Comm, Msg};
-use crate::method::{Consts, Method, MpiCtx, Mpitest, RepBatch, Samples, SyncMode};
+use crate::method::{
+    Consts, GlobalCompletion, Method, MpiCtx, Mpitest, RepBatch, Samples, SyncMode,
+};
 use crate::plan::{Plan, Reps};
 use crate::report::raw::RawSink;
 use crate::results::{BenchResult, GroupRows};
@@ -133,7 +135,7 @@ impl<'a> Engine<'a> {
         let info = b.info();
         let method = plan.method_for(info);
         let sync = plan.sync_for(info);
-        let clock = (sync == SyncMode::Window || method.global_value()).then(|| self.clock());
+        let clock = (sync == SyncMode::Window || method.wants_clock()).then(|| self.clock());
         let sweep = SweepCx {
             sizes: &plan.sizes,
             axes: &plan.axes,
@@ -164,8 +166,7 @@ impl<'a> Engine<'a> {
         let n_active = groups * q;
         let me = world.rank;
         let active = me < n_active;
-        self.watchdog
-            .arm(format!("{} on {q} processes", info.name));
+        self.watchdog.arm(format!("{} on {q} processes", info.name));
 
         // MY_COMM (PMB §5.2.2): the group this rank belongs to. Groups of a
         // Multi- run start together: they synchronise on all active ranks.
@@ -209,6 +210,7 @@ impl<'a> Engine<'a> {
         }
         let mut r = self.assemble(info, method, sync, q, groups, n_active, &points, &all);
         r.note = note;
+        b.derive(&mut r);
         Ok(Some(r))
     }
 
@@ -300,7 +302,11 @@ impl<'a> Engine<'a> {
                             Some(c) => (c.to_global(s), c.to_global(e)),
                             None => (s, e),
                         };
-                        let rep = if samples.reps_per_sample == 1 { i as f64 } else { -1.0 };
+                        let rep = if samples.reps_per_sample == 1 {
+                            i as f64
+                        } else {
+                            -1.0
+                        };
                         raw.push([pi as f64, rep, s, e]);
                     }
                 }
@@ -362,7 +368,7 @@ impl<'a> Engine<'a> {
         // spans waiting for the initiator to leave the synchronisation.
         let counts = role.active && (info.class != Class::SingleTransfer || role.initiator);
         let inner = if method == Method::DelaySubtraction {
-            DELAY_INNER
+            policy.inner.unwrap_or(DELAY_INNER)
         } else {
             1
         };
@@ -381,9 +387,7 @@ impl<'a> Engine<'a> {
             k.run(i);
         }
         let per_call = sc.allreduce_max(((comm::wtime() - tw) / warm.max(1) as f64).max(0.0));
-        let window_s = plan
-            .window_us
-            .map_or(2.0 * per_call + 2e-6, |w| w * 1e-6);
+        let window_s = plan.window_us.map_or(2.0 * per_call + 2e-6, |w| w * 1e-6);
         let consts = if method == Method::Mpitest {
             self.calibrated(q, sc)
         } else {
@@ -459,7 +463,11 @@ impl<'a> Engine<'a> {
             combined: None,
         };
         if sc.rank == 0 {
-            let values = if method.global_value() { &c.global } else { &c.values };
+            let values = if method.global_value() {
+                &c.global
+            } else {
+                &c.values
+            };
             let valid = c.valid(values, per, scale);
             let mut comb = Combined::of(&valid, (c.late.len() - valid.len()) as u64);
             let median = |v: &[f64]| {
@@ -499,7 +507,14 @@ impl<'a> Engine<'a> {
             .fast_iter
             .unwrap_or(CALIBRATION_REPS)
             .min(CALIBRATION_REPS);
-        let mut cx = MpiCtx::new(sc, SyncMode::Barrier, None, Consts::default(), (0.0, 0.0), false);
+        let mut cx = MpiCtx::new(
+            sc,
+            SyncMode::Barrier,
+            None,
+            Consts::default(),
+            (0.0, 0.0),
+            false,
+        );
         let c = Mpitest::calibrate(&mut cx, n);
         self.consts.borrow_mut().insert(q, c);
         c
@@ -526,19 +541,35 @@ impl<'a> Engine<'a> {
         if let Some(cm) = clock {
             let active = counts || method.global_value();
             let g = |t: f64| if active { cm.to_global(t) } else { f64::NAN };
-            v.extend(s.start.iter().map(|&t| g(t)).map(|t| if t.is_nan() { gone } else { -t }));
-            v.extend(s.start.iter().map(|&t| g(t)).map(|t| if t.is_nan() { gone } else { t }));
-            v.extend(s.end.iter().map(|&t| g(t)).map(|t| if t.is_nan() { gone } else { t }));
+            v.extend(
+                s.start
+                    .iter()
+                    .map(|&t| g(t))
+                    .map(|t| if t.is_nan() { gone } else { -t }),
+            );
+            v.extend(
+                s.start
+                    .iter()
+                    .map(|&t| g(t))
+                    .map(|t| if t.is_nan() { gone } else { t }),
+            );
+            v.extend(
+                s.end
+                    .iter()
+                    .map(|&t| g(t))
+                    .map(|t| if t.is_nan() { gone } else { t }),
+            );
         }
         sc.allreduce_max_vec(&mut v);
         out.values.extend_from_slice(&v[..n]);
         out.late.extend(v[n..2 * n].iter().map(|&l| l > 0.0));
         if clock.is_some() {
-            for i in 0..n {
-                let (min_s, max_s, max_e) = (-v[2 * n + i], v[3 * n + i], v[4 * n + i]);
-                out.global.push(max_e - min_s);
-                out.skew.push(max_s - min_s);
-            }
+            let min_start: Vec<f64> = v[2 * n..3 * n].iter().map(|x| -x).collect();
+            let (max_start, max_end) = (&v[3 * n..4 * n], &v[4 * n..5 * n]);
+            out.global
+                .extend(GlobalCompletion::completion(&min_start, max_end));
+            out.skew
+                .extend(GlobalCompletion::skew(&min_start, max_start));
         }
     }
 

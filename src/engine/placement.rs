@@ -73,6 +73,7 @@ impl Role {
     }
 
     /// The partner of a pair (same rank both ways).
+    #[cfg(test)]
     pub fn peer(&self) -> Option<usize> {
         self.to.filter(|t| Some(*t) == self.from)
     }
@@ -117,7 +118,11 @@ impl Placement {
                 if h == 0 || rank >= 2 * h {
                     return Role::idle();
                 }
-                let (i, low) = if rank < h { (rank, true) } else { (rank - h, false) };
+                let (i, low) = if rank < h {
+                    (rank, true)
+                } else {
+                    (rank - h, false)
+                };
                 let partner = if low { rank + h } else { rank - h };
                 let reversed = *self == Placement::Crossing && i % 2 == 1;
                 Role::pair(partner, low != reversed)
@@ -185,6 +190,7 @@ impl Placement {
     }
 
     /// The ranks of a group of `q` that are active.
+    #[cfg(test)]
     pub fn active(&self, q: usize) -> Vec<usize> {
         (0..q).filter(|&r| self.role(r, q).active).collect()
     }
@@ -250,7 +256,10 @@ mod tests {
             vec![(0, 2, true), (1, 3, true), (2, 0, false), (3, 1, false)]
         );
         // PMB's PingPong on two processes.
-        assert_eq!(pairs(Placement::Halves, 2), vec![(0, 1, true), (1, 0, false)]);
+        assert_eq!(
+            pairs(Placement::Halves, 2),
+            vec![(0, 1, true), (1, 0, false)]
+        );
         // Odd: the last rank idles.
         assert_eq!(Placement::Halves.active(5), vec![0, 1, 2, 3]);
         assert!(!Placement::Halves.role(4, 5).active);
@@ -287,7 +296,10 @@ mod tests {
         );
         // Partner outside the group idles.
         assert_eq!(Placement::Xor(2).active(3), vec![0, 2]);
-        assert_eq!(pairs(Placement::XorZero(2), 8), vec![(0, 2, true), (2, 0, false)]);
+        assert_eq!(
+            pairs(Placement::XorZero(2), 8),
+            vec![(0, 2, true), (2, 0, false)]
+        );
         assert!(Placement::Xor(0).active(4).is_empty());
     }
 

@@ -205,9 +205,7 @@ pub fn row(cx: &RowCx, members: &[&PointRecord]) -> Row {
         let below = stats::ci_contains_zero(&c.summary());
         row.below_resolution = Some(below);
         if below {
-            row.note = Some(
-                "below resolution: the 95% CI of the median contains zero".to_string(),
-            );
+            row.note = Some("below resolution: the 95% CI of the median contains zero".to_string());
         }
     }
     row

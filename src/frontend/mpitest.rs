@@ -61,7 +61,9 @@ impl Params {
             let letter = chars.next().ok_or("empty parameter")?;
             let value = chars.as_str();
             if value.is_empty() {
-                return Err(format!("parameter '{letter}' needs a value, e.g. {letter}10"));
+                return Err(format!(
+                    "parameter '{letter}' needs a value, e.g. {letter}10"
+                ));
             }
             if letter == 'o' {
                 p.o = Some(value.to_string());
@@ -81,9 +83,13 @@ impl Params {
                     ))
                 }
             };
-            *slot = value.parse::<u64>().ok().filter(|&v| v > 0).ok_or_else(|| {
-                format!("parameter '{letter}' needs a positive integer, not '{value}'")
-            })?;
+            *slot = value
+                .parse::<u64>()
+                .ok()
+                .filter(|&v| v > 0)
+                .ok_or_else(|| {
+                    format!("parameter '{letter}' needs a positive integer, not '{value}'")
+                })?;
         }
         if p.big_m < p.m {
             return Err(format!(
@@ -159,10 +165,16 @@ mod tests {
         assert_eq!(a.iter, Some(100));
         assert_eq!(a.fast_iter, Some(100_000));
         assert_eq!(a.repeats, Some(2));
-        assert_eq!(a.output.as_deref(), Some(std::path::Path::new("transfer.dat")));
+        assert_eq!(
+            a.output.as_deref(),
+            Some(std::path::Path::new("transfer.dat"))
+        );
         assert_eq!(a.buffer_bytes, Some(16 << 20));
         assert_eq!(a.suite.as_deref(), Some("mpitest"));
-        assert!(a.frontend.unwrap().starts_with("m1 M100 K10 T100 t100000 R2"));
+        assert!(a
+            .frontend
+            .unwrap()
+            .starts_with("m1 M100 K10 T100 t100000 R2"));
     }
 
     #[test]

@@ -21,7 +21,11 @@ impl GlobalCompletion {
 
     /// The start skew per repetition: max(t_start) − min(t_start).
     pub fn skew(min_start: &[f64], max_start: &[f64]) -> Vec<f64> {
-        max_start.iter().zip(min_start).map(|(a, b)| a - b).collect()
+        max_start
+            .iter()
+            .zip(min_start)
+            .map(|(a, b)| a - b)
+            .collect()
     }
 }
 
@@ -39,7 +43,12 @@ mod tests {
             .map(|i| starts.iter().map(|r| r[i]).fold(f64::INFINITY, f64::min))
             .collect();
         let max_s: Vec<f64> = (0..2)
-            .map(|i| starts.iter().map(|r| r[i]).fold(f64::NEG_INFINITY, f64::max))
+            .map(|i| {
+                starts
+                    .iter()
+                    .map(|r| r[i])
+                    .fold(f64::NEG_INFINITY, f64::max)
+            })
             .collect();
         let max_e: Vec<f64> = (0..2)
             .map(|i| ends.iter().map(|r| r[i]).fold(f64::NEG_INFINITY, f64::max))
@@ -49,7 +58,9 @@ mod tests {
         // T is at least every participant's own time.
         for r in 0..3 {
             for i in 0..2 {
-                assert!(GlobalCompletion::completion(&min_s, &max_e)[i] >= ends[r][i] - starts[r][i]);
+                assert!(
+                    GlobalCompletion::completion(&min_s, &max_e)[i] >= ends[r][i] - starts[r][i]
+                );
             }
         }
     }

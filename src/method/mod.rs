@@ -23,8 +23,8 @@ use crate::bench::Kernel;
 mod completion;
 mod delay;
 mod max_procs;
-mod mpitest;
 mod mpi_ctx;
+mod mpitest;
 mod per_call;
 mod pmb_loop;
 
@@ -111,6 +111,12 @@ impl Method {
         self == Method::GlobalCompletion
     }
 
+    /// Needs synchronised clocks: for its value (global completion) or for
+    /// the global elapsed time it reports beside it (max over processes).
+    pub fn wants_clock(self) -> bool {
+        matches!(self, Method::GlobalCompletion | Method::MaxOverProcesses)
+    }
+
     /// Has one sample per repetition (statistics over repetitions are meaningful).
     pub fn per_repetition(self) -> bool {
         self != Method::Loop
@@ -142,6 +148,7 @@ pub struct RepBatch {
 }
 
 impl RepBatch {
+    #[cfg(test)]
     pub fn new(first: usize, n: usize) -> RepBatch {
         RepBatch {
             first,

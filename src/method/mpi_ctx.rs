@@ -70,6 +70,7 @@ pub struct Window {
 pub const QUIET_CHUNKS: u32 = 4;
 
 impl Window {
+    #[cfg(test)]
     pub fn new(width: f64) -> Window {
         Window::resume(width, width)
     }
@@ -207,10 +208,6 @@ impl<'a> MpiCtx<'a> {
     /// The window width in use now (seconds), with window synchronisation.
     pub fn window(&self) -> Option<&Window> {
         self.window.as_ref()
-    }
-
-    pub fn set_consts(&mut self, c: Consts) {
-        self.consts = c;
     }
 
     /// Waits until local time `target`: sleeps while far from it, then spins.

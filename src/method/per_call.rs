@@ -28,7 +28,11 @@ mod tests {
         cx.late_reps = vec![2];
         let s = PerCall::sample(&mut k, &mut cx, &RepBatch::new(1, 3));
         assert_eq!(cx.syncs, vec![1, 2, 3]);
-        assert!(close(s.dur[0], 2e-6) && close(s.dur[2], 4e-6), "{:?}", s.dur);
+        assert!(
+            close(s.dur[0], 2e-6) && close(s.dur[2], 4e-6),
+            "{:?}",
+            s.dur
+        );
         assert_eq!(s.late, vec![false, true, false]);
         assert_eq!(s.reps_per_sample, 1);
         assert!(s.end[0] < s.start[1]);

@@ -38,6 +38,7 @@ pub fn benchmarks() -> Vec<&'static dyn Benchmark> {
 }
 
 /// A benchmark of this suite by exact name.
+#[cfg(test)]
 pub fn find(name: &str) -> Option<&'static dyn Benchmark> {
     benchmarks().into_iter().find(|b| b.info().name == name)
 }
@@ -88,7 +89,12 @@ mod tests {
             let i = b.info();
             let want = matches!(i.name, "Reduce" | "Reduce_scatter" | "Allreduce");
             assert_eq!(i.reduction, want, "{}", i.name);
-            assert_eq!(i.elem, if want { Elem::Float } else { Elem::Byte }, "{}", i.name);
+            assert_eq!(
+                i.elem,
+                if want { Elem::Float } else { Elem::Byte },
+                "{}",
+                i.name
+            );
         }
     }
 

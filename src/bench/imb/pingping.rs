@@ -8,7 +8,8 @@ static INFO: Info = Info {
     suite: super::SUITE,
     class: Class::SingleTransfer,
     ranks: RankRule::PAIR,
-    description: "messages obstructed by oncoming ones (MPI_Isend/MPI_Recv/MPI_Wait) on 2 processes",
+    description:
+        "messages obstructed by oncoming ones (MPI_Isend/MPI_Recv/MPI_Wait) on 2 processes",
     placement: Placement::Halves,
     throughput: Some(1.0),
     ..Info::DEFAULT

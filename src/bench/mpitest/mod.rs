@@ -46,6 +46,7 @@ pub fn benchmarks() -> Vec<&'static dyn Benchmark> {
 }
 
 /// A construct by exact name.
+#[cfg(test)]
 pub fn find(name: &str) -> Option<&'static dyn Benchmark> {
     benchmarks().into_iter().find(|b| b.info().name == name)
 }
@@ -79,7 +80,13 @@ mod tests {
 
     #[test]
     fn point_to_point_constructs_pair_i_with_i_plus_half() {
-        for n in ["ISEND & WAIT", "BLOCKING SEND", "SENDRECV", "SEND & RECV", "SIGNAL SENDING"] {
+        for n in [
+            "ISEND & WAIT",
+            "BLOCKING SEND",
+            "SENDRECV",
+            "SEND & RECV",
+            "SIGNAL SENDING",
+        ] {
             assert_eq!(find(n).unwrap().info().placement, Placement::Halves, "{n}");
         }
         assert!(find("ALLREDUCE").unwrap().info().reduction);

@@ -51,7 +51,10 @@ pub(crate) fn run_lines(report: &Report, prefix: &str) -> String {
             "{prefix}MPI version           : {}.{}",
             report.mpi.version[0], report.mpi.version[1]
         ),
-        format!("{prefix}Command               : {}", report.command.join(" ")),
+        format!(
+            "{prefix}Command               : {}",
+            report.command.join(" ")
+        ),
     ]
     .join("\n")
         + "\n"

@@ -69,7 +69,11 @@ impl Format for Mpitest {
         }
         let _ = write!(head, " {:>12}", "iterations");
         if r.aggregate {
-            let _ = write!(head, " {:>14} {:>12} {:>12}", "mean t[usec]", "min[usec]", "max[usec]");
+            let _ = write!(
+                head,
+                " {:>14} {:>12} {:>12}",
+                "mean t[usec]", "min[usec]", "max[usec]"
+            );
         } else {
             let _ = write!(head, " {:>14}", "t[usec]");
         }

@@ -307,7 +307,13 @@ mod tests {
 
     #[test]
     fn pingpong_table() {
-        let mut r = result("PingPong", "imb", "single transfer", 2, vec![row(0, 0.21), row(1024, 0.5)]);
+        let mut r = result(
+            "PingPong",
+            "imb",
+            "single transfer",
+            2,
+            vec![row(0, 0.21), row(1024, 0.5)],
+        );
         r.rows[1].mbytes_per_sec = Some(1953.13);
         r.rows[0].mbytes_per_sec = Some(0.0);
         r.active = 2;
@@ -316,8 +322,15 @@ mod tests {
 
     #[test]
     fn collective_table_with_stats_and_notes() {
-        let mut r = result("Allreduce", "imb", "collective", 4, vec![row(0, 1.5), row(3, 1.6), row(4, 1.7)]);
-        r.rows[1].note = Some("3 bytes hold 0 MPI_FLOAT (L = X/4): the call reduces 0 bytes".into());
+        let mut r = result(
+            "Allreduce",
+            "imb",
+            "collective",
+            4,
+            vec![row(0, 1.5), row(3, 1.6), row(4, 1.7)],
+        );
+        r.rows[1].note =
+            Some("3 bytes hold 0 MPI_FLOAT (L = X/4): the call reduces 0 bytes".into());
         r.rows[2].t_median_us = None;
         r.rows[2].valid = Some(0);
         r.rows[2].invalid = Some(1000);
