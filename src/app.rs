@@ -58,6 +58,10 @@ pub fn main() -> Result<i32> {
     match cli.command {
         Command::List { suite } => list(suite.as_deref()),
         Command::Run(args) => run(*args),
+        // Plain programs over JSON files: no MPI, no self-launch.
+        Command::Report(a) => report::cmd::report(&a),
+        Command::Plot(a) => report::cmd::plot(&a),
+        Command::Compare(a) => report::cmd::compare(&a),
     }
 }
 

@@ -722,6 +722,7 @@ impl Engine<'_> {
             note: None,
             rows,
             group_rows,
+            ..Default::default()
         }
     }
 
@@ -823,6 +824,7 @@ pub fn skipped(b: &dyn Benchmark, q: usize, multi: bool, reason: String) -> Benc
         note: None,
         rows: Vec::new(),
         group_rows: Vec::new(),
+        ..Default::default()
     }
 }
 

@@ -1,7 +1,9 @@
 //! The one serde result type every exporter reads (the JSON contract of
 //! `shared/design.md`: fields may be added, never renamed).
 
-use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Deserializer, Serialize};
 
 pub const SCHEMA: &str = "mpibench/1";
 
@@ -52,7 +54,7 @@ pub struct Settings {
     pub large_messages: String,
 }
 
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub struct BenchResult {
     pub benchmark: String,
     pub suite: String,
@@ -74,6 +76,26 @@ pub struct BenchResult {
     /// Per-group rows of a Multi- run (with `--multi-detail`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub group_rows: Vec<GroupRows>,
+    /// How the rows were timed: "pmb-loop", "per-call", "mpitest",
+    /// "global-completion", "max-over-processes", "delay-subtraction".
+    /// Absent in older files: then `settings.timing` says ("loop" = "pmb-loop").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub method: Option<String>,
+    /// A model fitted to the rows (COMMTEST): one object, or an array of them.
+    /// Known fields: `alpha_us` (latency), `beta_mbs` (bandwidth, MB = 2^20 B),
+    /// `r2`, and `params` (the row parameters the fit belongs to; absent: all
+    /// rows). The model is t_us = alpha_us + bytes / (beta_mbs · 1.048576), with
+    /// bytes = params.packets · params.packet_bytes (or the row's `bytes`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fit: Option<serde_json::Value>,
+    /// mpiGraph: `ranks`, `hosts` and per-pair matrices (rows = senders), e.g.
+    /// `send_mbs`, `recv_mbs`, `latency_us`; every 2-D numeric array is drawn
+    /// as a heatmap.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub matrix: Option<serde_json::Value>,
+    /// mpiGraph: pairs far from the others (shown as given).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub outliers: Option<serde_json::Value>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -87,8 +109,16 @@ pub struct GroupRows {
 pub struct Row {
     pub bytes: usize,
     pub repetitions: usize,
+    /// Axis values beyond bytes, e.g. `{"n": 10}`, `{"t_delay_us": 64, ...}`,
+    /// `{"protocol": "(0,3)", "packets": 16, ...}`. Empty for IMB.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub params: BTreeMap<String, serde_json::Value>,
+    /// Null (read as NaN) when the row had no valid sample.
+    #[serde(deserialize_with = "nullable_f64")]
     pub t_min_us: f64,
+    #[serde(deserialize_with = "nullable_f64")]
     pub t_max_us: f64,
+    #[serde(deserialize_with = "nullable_f64")]
     pub t_avg_us: f64,
     /// Null where the suite defines no throughput.
     pub mbytes_per_sec: Option<f64>,
@@ -134,4 +164,23 @@ pub struct Row {
     pub resolution_us: Option<f64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub overhead_us: Option<f64>,
+    /// Per-call style timing: the per-repetition values the statistics saw
+    /// (at most 1024; beyond that, evenly spaced order statistics of the
+    /// sorted samples) and their true count.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub samples_us: Option<Vec<f64>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub samples_n: Option<u64>,
+    /// The time is below the clock's resolution: not meaningful.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub below_resolution: Option<bool>,
+    /// Anything the reader of this row should know.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
+
+/// Reads a number or null (NaN): statistics are null when a row had no
+/// valid sample (serde_json writes NaN as null).
+fn nullable_f64<'de, D: Deserializer<'de>>(d: D) -> Result<f64, D::Error> {
+    Ok(Option::<f64>::deserialize(d)?.unwrap_or(f64::NAN))
 }

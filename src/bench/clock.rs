@@ -50,6 +50,7 @@ fn result(i: &Info, world: usize, rows: Vec<Row>) -> BenchResult {
         note: None,
         rows,
         group_rows: Vec::new(),
+        ..Default::default()
     }
 }
 
