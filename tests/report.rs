@@ -286,24 +286,34 @@ fn compare_real_runs_same_configuration_and_scaled_copy() {
         "--iter",
         "200",
     ];
-    let va = real_run(2, &args, &a);
-    real_run(2, &args, &b);
-    // Same configuration: mostly no significant difference (timings never asserted).
-    let (c, code) = compare_json(&a, &b, &[]);
-    assert_eq!(code, 0);
-    let v = verdicts(&c);
-    let same = v
-        .iter()
-        .filter(|x| *x == "no significant difference")
-        .count();
-    assert_eq!(v.len(), 4 * 16);
+    // Same configuration: mostly no significant difference. Timings are never
+    // asserted, but a whole launch can run slower when other jobs share the
+    // machine (a shift of every row alike, which compare rightly reports), so
+    // up to three pairs of launches are tried.
+    let mut va = Value::Null;
+    let mut seen = Vec::new();
+    for _attempt in 0..3 {
+        va = real_run(2, &args, &a);
+        real_run(2, &args, &b);
+        let (c, code) = compare_json(&a, &b, &[]);
+        assert_eq!(code, 0);
+        assert_eq!(c["different_library"], false);
+        assert!(c["only_in_a"].as_array().unwrap().is_empty());
+        let v = verdicts(&c);
+        assert_eq!(v.len(), 4 * 16);
+        let same = v
+            .iter()
+            .filter(|x| *x == "no significant difference")
+            .count();
+        seen.push(same);
+        if same * 2 > v.len() {
+            break;
+        }
+    }
     assert!(
-        same * 2 > v.len(),
-        "{same} of {} rows without significant difference",
-        v.len()
+        seen.iter().any(|&s| s * 2 > 4 * 16),
+        "rows without significant difference in each attempt (of 64): {seen:?}"
     );
-    assert_eq!(c["different_library"], false);
-    assert!(c["only_in_a"].as_array().unwrap().is_empty());
 
     // A copy with every timing (and sample) scaled by 1.3.
     let slow = dir.path().join("slow.json");

@@ -121,6 +121,8 @@ pub struct Comparison {
     pub only_in_a: Vec<Key>,
     pub only_in_b: Vec<Key>,
     pub summary: Summary,
+    /// Median of B/A over all compared rows.
+    pub median_ratio: Option<f64>,
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -299,6 +301,9 @@ pub fn compare(a: (&str, &Report), b: (&str, &Report), opt: Options) -> Comparis
         .map(|(k, _, _)| k.clone())
         .collect();
     let threshold_pct = (threshold.exp() - 1.0) * 100.0;
+    let mut ratios: Vec<f64> = rows.iter().filter_map(|r| r.ratio).collect();
+    ratios.sort_by(f64::total_cmp);
+    let median_ratio = (!ratios.is_empty()).then(|| crate::stats::percentile(&ratios, 50.0));
     Comparison {
         a: info(a.0, a.1),
         b: info(b.0, b.1),
@@ -320,6 +325,7 @@ pub fn compare(a: (&str, &Report), b: (&str, &Report), opt: Options) -> Comparis
         only_in_a,
         only_in_b,
         summary,
+        median_ratio,
     }
 }
 
@@ -507,7 +513,9 @@ pub fn text(c: &Comparison) -> String {
             Basis::CiOverlap => "95% CIs".to_string(),
             Basis::None => String::new(),
         };
-        let evidence = if r.reason.contains("noise") || r.basis == Basis::None {
+        let evidence = if r.reason.contains("noise") {
+            format!("{evidence}; within noise")
+        } else if r.basis == Basis::None {
             format!(
                 "{evidence}{}{}",
                 if evidence.is_empty() { "" } else { "; " },
@@ -534,6 +542,19 @@ pub fn text(c: &Comparison) -> String {
         }
     }
     let m = &c.summary;
+    let decided = m.faster + m.slower + m.no_significant_difference;
+    let one_way = m.slower.max(m.faster);
+    if decided >= 8 && one_way * 10 >= decided * 8 {
+        let _ =
+            writeln!(
+            s,
+            "\nnote: B is {} on {one_way} of {decided} tested rows (median ratio {:.3}): a change \
+             that moves every row alike can be the machine (load, clock frequency, placement) as \
+             well as the library; repeat both runs to tell them apart.",
+            if m.slower >= m.faster { "slower" } else { "faster" },
+            c.median_ratio.unwrap_or(f64::NAN)
+        );
+    }
     let _ = writeln!(
         s,
         "\n{} rows compared: {} faster, {} slower, {} no significant difference, {} ratio only \

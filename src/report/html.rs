@@ -74,8 +74,10 @@ table.runs td{text-align:left;white-space:normal;vertical-align:top}
 ul.warn{background:#fff8e6;border:1px solid #f0c36d;border-radius:4px;padding:.5em 1em .5em 2em;margin:.5em 0}
 ul.warn li{margin:.15em 0}
 .figs{display:flex;flex-wrap:wrap;gap:1em}
-figure{margin:0;background:#fff;border:1px solid #e3e3e3;border-radius:4px;padding:4px;max-width:100%}
-figure svg{display:block;max-width:100%;height:auto}
+figure{margin:0;background:#fff;border:1px solid #e3e3e3;border-radius:4px;padding:4px;flex:1 1 560px;max-width:810px}
+figure svg{display:block;width:100%;height:auto}
+details.lib summary{color:#666;font-size:.85em}
+details.lib div{font-size:.8em;color:#555;max-width:40em}
 figcaption{font-size:.8em;color:#555;padding:.2em .4em}
 details{margin:.6em 0}
 summary{cursor:pointer;color:#0b5cad}
@@ -162,14 +164,15 @@ fn header(out: &mut String, runs: &[Run<'_>]) {
             .collect();
         let _ = writeln!(
             out,
-            "<tr><td>{}<b>{}</b><br><span class=\"sub\">{}</span></td><td>{}<br><span class=\"sub\">MPI {}.{}, mpibench {}</span></td><td>{}<br><span class=\"sub\">{} ranks</span></td><td><code>{}</code></td><td>{}</td><td>{}</td><td>{}</td></tr>",
+            "<tr><td>{}<b>{}</b><br><span class=\"sub\">{}</span></td><td><b>{}</b> <span class=\"sub\">MPI {}.{}, mpibench {}</span><details class=\"lib\"><summary>library details</summary><div>{}</div></details></td><td>{}<br><span class=\"sub\">{} ranks</span></td><td><code>{}</code></td><td>{}</td><td>{}</td><td>{}</td></tr>",
             swatch(i, runs.len()),
             esc(&r.short),
             esc(&r.source),
-            esc(rep.mpi.library.lines().next().unwrap_or("")),
+            esc(&view::library_name(&rep.mpi.library)),
             rep.mpi.version[0],
             rep.mpi.version[1],
             esc(&rep.mpibench_version),
+            esc(&rep.mpi.library),
             esc(&hosts.join(", ")),
             rep.world_size,
             esc(&rep.command.join(" ")),
@@ -270,17 +273,17 @@ fn table(out: &mut String, s: &Section<'_>, runs: &[Run<'_>]) {
     cols.push((
         "t_min [µs]".into(),
         false,
-        Box::new(move |_, _, r| f(r.t_min_us)),
+        Box::new(move |_, res, r| (res.class != "clock").then(|| f(r.t_min_us)).flatten()),
     ));
     cols.push((
         "t_max [µs]".into(),
         false,
-        Box::new(move |_, _, r| f(r.t_max_us)),
+        Box::new(move |_, res, r| (res.class != "clock").then(|| f(r.t_max_us)).flatten()),
     ));
     cols.push((
         "t_avg [µs]".into(),
         false,
-        Box::new(move |_, _, r| f(r.t_avg_us)),
+        Box::new(move |_, res, r| (res.class != "clock").then(|| f(r.t_avg_us)).flatten()),
     ));
     cols.push((
         "median [µs]".into(),

@@ -66,10 +66,19 @@ fn short_name(i: usize) -> String {
 pub fn library_name(library: &str) -> String {
     let first = library.lines().next().unwrap_or("").trim();
     let first = first.split(',').next().unwrap_or("").trim();
-    let words: Vec<&str> = first
-        .split_whitespace()
-        .filter(|w| !w.eq_ignore_ascii_case("version:"))
-        .collect();
+    let mut words: Vec<&str> = Vec::new();
+    let mut after_version = false;
+    for w in first.split_whitespace() {
+        if w.eq_ignore_ascii_case("version:") {
+            after_version = true;
+            continue;
+        }
+        words.push(w);
+        if after_version {
+            // MPICH: "MPICH Version: 4.0.2 MPICH Release date: ..." on one line.
+            break;
+        }
+    }
     if words.is_empty() {
         "unknown MPI".to_string()
     } else {
@@ -1342,6 +1351,12 @@ mod tests {
         );
         assert_eq!(
             library_name("MPICH Version:\t4.0.2\nMPICH Release date:\tThu Mar 24"),
+            "MPICH 4.0.2"
+        );
+        assert_eq!(
+            library_name(
+                "MPICH Version:\t4.0.2 MPICH Release date:\tThu Apr  7 2022 MPICH ABI:\t14:2:2"
+            ),
             "MPICH 4.0.2"
         );
         assert_eq!(bytes_label(0.0), "0");
