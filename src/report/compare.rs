@@ -82,8 +82,9 @@ pub struct RowComparison {
     pub key: Key,
     /// "median" or "t_avg" (loop timing).
     pub statistic: String,
-    pub a_us: f64,
-    pub b_us: f64,
+    /// The compared values; null when a row had no valid sample.
+    pub a_us: Option<f64>,
+    pub b_us: Option<f64>,
     /// B/A; null when A is 0.
     pub ratio: Option<f64>,
     pub verdict: Verdict,
@@ -365,14 +366,17 @@ fn compare_row(
     opt: Options,
 ) -> Option<(RowComparison, Option<Evidence>)> {
     let (lt_a, lt_b) = (loop_timed(rep_a, res_a), loop_timed(rep_b, res_b));
-    let va = headline(lt_a, a)?;
-    let vb = headline(lt_b, b)?;
+    let va = headline(lt_a, a);
+    let vb = headline(lt_b, b);
     let statistic = match (lt_a, lt_b) {
         (true, true) => "t_avg",
         (false, false) => "median",
         _ => "median (A or B: t_avg)",
     };
-    let ratio = (va > 0.0).then(|| vb / va).filter(|r| r.is_finite());
+    let ratio = match (va, vb) {
+        (Some(x), Some(y)) if x > 0.0 => Some(y / x).filter(|r| r.is_finite()),
+        _ => None,
+    };
     let mut c = RowComparison {
         key: k.clone(),
         statistic: statistic.into(),
@@ -386,6 +390,13 @@ fn compare_row(
         n_b: None,
         reason: String::new(),
     };
+    if va.is_none() || vb.is_none() {
+        c.reason = format!(
+            "no valid sample in {}",
+            if va.is_none() { "A" } else { "B" }
+        );
+        return Some((c, None));
+    }
     if lt_a || lt_b {
         c.reason = "loop timing has no per-repetition samples".into();
         return Some((c, None));
@@ -527,8 +538,8 @@ pub fn text(c: &Comparison) -> String {
         let _ = writeln!(
             s,
             "{n:<w$}  {:>10}  {:>10}  {:>6}  {:<26}  {evidence}",
-            num(r.a_us),
-            num(r.b_us),
+            r.a_us.map_or("-".to_string(), num),
+            r.b_us.map_or("-".to_string(), num),
             r.ratio.map_or("-".to_string(), |x| format!("{x:.3}")),
             r.verdict.text(),
         );

@@ -1128,6 +1128,15 @@ pub enum Warning {
     },
 }
 
+/// "1 process", "4 processes".
+fn procs(n: usize) -> String {
+    if n == 1 {
+        "1 process".to_string()
+    } else {
+        format!("{n} processes")
+    }
+}
+
 impl fmt::Display for Warning {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -1151,14 +1160,14 @@ impl fmt::Display for Warning {
                 processes,
                 reason,
             } => {
-                write!(f, "{run}, {processes} processes: not run: {reason}.")
+                write!(f, "{run}, {}: not run: {reason}.", procs(*processes))
             }
             Warning::Note {
                 run,
                 processes,
                 note,
             } => {
-                write!(f, "{run}, {processes} processes: {note}")
+                write!(f, "{run}, {}: {note}", procs(*processes))
             }
             Warning::Validation {
                 run,
@@ -1167,9 +1176,10 @@ impl fmt::Display for Warning {
                 errors,
             } => write!(
                 f,
-                "{run}, {processes} processes: {errors} validation errors in {rows} rows: the \
+                "{run}, {}: {errors} validation errors in {rows} rows: the \
                  received data was wrong. Do not trust these timings; rerun with --check --strict \
-                 to find the rank."
+                 to find the rank.",
+                procs(*processes)
             ),
             Warning::Invalid {
                 run,
@@ -1177,8 +1187,9 @@ impl fmt::Display for Warning {
                 samples,
             } => write!(
                 f,
-                "{run}, {processes} processes: {samples} samples started late and were left out \
-                 of the statistics. If there are many, widen the window (--window-us)."
+                "{run}, {}: {samples} samples started late and were left out \
+                 of the statistics. If there are many, widen the window (--window-us).",
+                procs(*processes)
             ),
             Warning::StoppedOnBound {
                 run,
@@ -1186,8 +1197,9 @@ impl fmt::Display for Warning {
                 rows,
             } => write!(
                 f,
-                "{run}, {processes} processes: {rows} rows stopped on a bound (--max-iter or \
-                 --time) before reaching the --precision target; their CIs are wider than asked."
+                "{run}, {}: {rows} rows stopped on a bound (--max-iter or \
+                 --time) before reaching the --precision target; their CIs are wider than asked.",
+                procs(*processes)
             ),
             Warning::BelowResolution {
                 run,
@@ -1195,8 +1207,9 @@ impl fmt::Display for Warning {
                 sizes,
             } => write!(
                 f,
-                "{run}, {processes} processes: below the clock's resolution at {sizes}: these \
-                 times are not meaningful; use loop timing or more repetitions."
+                "{run}, {}: below the clock's resolution at {sizes}: these \
+                 times are not meaningful; use loop timing or more repetitions.",
+                procs(*processes)
             ),
             Warning::NoValidSample {
                 run,
@@ -1204,7 +1217,8 @@ impl fmt::Display for Warning {
                 rows,
             } => write!(
                 f,
-                "{run}, {processes} processes: {rows} rows had no valid sample and are not plotted."
+                "{run}, {}: {rows} rows had no valid sample and are not plotted.",
+                procs(*processes)
             ),
             Warning::RowNote {
                 run,
@@ -1212,7 +1226,7 @@ impl fmt::Display for Warning {
                 bytes,
                 note,
             } => {
-                write!(f, "{run}, {processes} processes, {bytes} bytes: {note}")
+                write!(f, "{run}, {}, {bytes} bytes: {note}", procs(*processes))
             }
         }
     }
