@@ -1,6 +1,7 @@
 # mpibench build / test / benchmark entry points.
 #
 #   make deps       check (and on Debian/Ubuntu install) Open MPI, MPICH, libclang
+#                   (`make test` also installs Chromium for the HTML report test)
 #   make build      release build against Open MPI
 #   make test       cargo tests against Open MPI, smoke tests against MPICH,
 #                   then tests/robustness.sh (if present)
@@ -47,13 +48,18 @@ export OMPI_ALLOW_RUN_AS_ROOT_CONFIRM := 1
 
 DEPS_ARGS := $(if $(filter 0,$(WITH_MPICH)),--openmpi-only,)
 
-.PHONY: all deps build bench test test-openmpi test-mpich test-robustness lint overhead clean
+.PHONY: all deps deps-test build bench test test-openmpi test-mpich test-robustness lint overhead clean
 
 all: build
 
 deps:
 	MPICC_MPICH=$(MPICC_MPICH) MPIEXEC_MPICH=$(MPIEXEC_MPICH) \
 		bash scripts/install-deps.sh $(DEPS_ARGS)
+
+# Tests also need Chromium: tests/report.rs opens an HTML report in a real browser.
+deps-test:
+	MPICC_MPICH=$(MPICC_MPICH) MPIEXEC_MPICH=$(MPIEXEC_MPICH) \
+		bash scripts/install-deps.sh $(DEPS_ARGS) --browser
 
 build: deps
 	MPICC=$(MPICC_OPENMPI) $(CARGO) build --release
@@ -67,7 +73,7 @@ bench: build
 # More ranks than the 2 cores of a CI machine: let Open MPI oversubscribe.
 test test-openmpi test-mpich test-robustness: export OMPI_MCA_rmaps_base_oversubscribe := 1
 
-test: deps
+test: deps-test
 	$(MAKE) --no-print-directory test-openmpi
 ifneq ($(WITH_MPICH),0)
 	$(MAKE) --no-print-directory test-mpich

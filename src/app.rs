@@ -81,6 +81,10 @@ pub fn main() -> Result<i32> {
                 Err(msg) => Ok(usage(&msg)),
             }
         }
+        // Plain programs over JSON files: no MPI, no self-launch.
+        Command::Report(a) => report::cmd::report(&a),
+        Command::Plot(a) => report::cmd::plot(&a),
+        Command::Compare(a) => report::cmd::compare(&a),
     }
 }
 
@@ -488,8 +492,14 @@ fn aggregates(results: &[BenchResult]) -> Vec<BenchResult> {
     out
 }
 
-/// Rewrites the result files; stdout ("-") only once, at the end.
+/// Rewrites the result files (JSON, CSV, HTML report); stdout ("-") only
+/// once, at the end.
 fn save(plan: &Plan, report: &Report, last: bool) -> Result<()> {
+    if let Some(p) = &plan.report {
+        if p.as_os_str() != "-" || last {
+            report::html::write(p, std::slice::from_ref(report))?;
+        }
+    }
     for (path, exporter) in [
         (&plan.json, &Json as &dyn report::Exporter),
         (&plan.csv, &Csv as &dyn report::Exporter),

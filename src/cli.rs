@@ -47,6 +47,12 @@ pub enum Command {
         )]
         params: Vec<String>,
     },
+    /// Write a self-contained HTML report (inline SVG, no scripts) from JSON results.
+    Report(ReportArgs),
+    /// Write one SVG plot per figure (or gnuplot .dat/.gp files) from JSON results.
+    Plot(PlotArgs),
+    /// Compare two runs row by row: ratio B/A and a significance-tested verdict.
+    Compare(CompareArgs),
 }
 
 #[derive(Debug, Clone, Args, Default)]
@@ -133,6 +139,10 @@ pub struct RunArgs {
     #[arg(long, value_name = "FILE")]
     pub csv: Option<PathBuf>,
 
+    /// Write a self-contained HTML report (plots, tables, warnings), rewritten after each benchmark.
+    #[arg(long, value_name = "FILE")]
+    pub report: Option<PathBuf>,
+
     /// Write the tables to FILE instead of stdout.
     #[arg(long, value_name = "FILE")]
     pub output: Option<PathBuf>,
@@ -204,4 +214,71 @@ pub struct RunArgs {
     /// Set by front ends: print the front end's parameter line in the table header.
     #[arg(skip)]
     pub frontend: Option<String>,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct ReportArgs {
+    /// JSON results files (several are overlaid, one colour per run).
+    #[arg(value_name = "RUN.json", required = true)]
+    pub files: Vec<PathBuf>,
+
+    /// The HTML file to write ("-" for stdout).
+    #[arg(short, long, value_name = "FILE")]
+    pub output: PathBuf,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct PlotArgs {
+    /// JSON results files (several are overlaid, one colour per run).
+    #[arg(value_name = "RUN.json", required = true)]
+    pub files: Vec<PathBuf>,
+
+    /// Directory to write the plots to (created if missing).
+    #[arg(short, long, value_name = "DIR")]
+    pub output: PathBuf,
+
+    /// Write gnuplot data (.dat) and scripts (.gp) instead of SVG.
+    #[arg(long)]
+    pub gnuplot: bool,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct CompareArgs {
+    /// The baseline run (JSON).
+    #[arg(value_name = "A.json")]
+    pub a: PathBuf,
+
+    /// The run compared with it (JSON); ratios are B/A.
+    #[arg(value_name = "B.json")]
+    pub b: PathBuf,
+
+    /// Exit with code 1 when any row is significantly slower by more than PCT percent.
+    #[arg(long, value_name = "PCT", value_parser = non_negative)]
+    pub fail_if_slower: Option<f64>,
+
+    /// Write the comparison as JSON ("-" for stdout, instead of the table).
+    #[arg(long, value_name = "FILE")]
+    pub json: Option<PathBuf>,
+
+    /// Differences within ±PCT percent are never called faster or slower.
+    #[arg(long, value_name = "PCT", default_value = "5", value_parser = non_negative)]
+    pub noise: f64,
+
+    /// Significance level of the Mann-Whitney U test.
+    #[arg(long, value_name = "P", default_value = "0.05", value_parser = probability)]
+    pub alpha: f64,
+}
+
+fn non_negative(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(v) if v.is_finite() && v >= 0.0 => Ok(v),
+        _ => Err(format!("'{s}' is not a non-negative number")),
+    }
+}
+
+fn probability(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(v) if v > 0.0 && v < 1.0 => Ok(v),
+        _ => Err(format!("'{s}' is not a probability between 0 and 1")),
+    }
 }

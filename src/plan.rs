@@ -88,6 +88,8 @@ pub struct Plan {
     pub raw: Option<PathBuf>,
     /// Tables to this file instead of stdout.
     pub output: Option<PathBuf>,
+    /// The HTML report (`--report`).
+    pub report: Option<PathBuf>,
     pub quiet: bool,
     /// `--sync` (None: each suite's default).
     pub sync: Option<SyncMode>,
@@ -265,7 +267,7 @@ impl Plan {
                 )));
             }
         }
-        let outputs: Vec<&PathBuf> = [&args.json, &args.csv, &args.raw, &args.output]
+        let outputs: Vec<&PathBuf> = [&args.json, &args.csv, &args.raw, &args.output, &args.report]
             .into_iter()
             .flatten()
             .filter(|p| p.as_os_str() != "-")
@@ -301,7 +303,7 @@ impl Plan {
                 }
             }
         }
-        for path in [&args.json, &args.csv, &args.raw, &args.output]
+        for path in [&args.json, &args.csv, &args.raw, &args.output, &args.report]
             .into_iter()
             .flatten()
         {
@@ -335,6 +337,7 @@ impl Plan {
             csv: args.csv.clone(),
             raw: args.raw.clone(),
             output: args.output.clone(),
+            report: args.report.clone(),
             quiet: args.quiet,
             sync: args.sync,
             method,

@@ -1,7 +1,8 @@
 //! The one serde result type every exporter reads (the JSON contract of
 //! `shared/design.md`: fields may be added, never renamed).
 
-use serde::{Deserialize, Serialize};
+
+use serde::{Deserialize, Deserializer, Serialize};
 
 use crate::engine::axis::Params;
 
@@ -54,7 +55,7 @@ pub struct Settings {
     pub large_messages: String,
 }
 
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub struct BenchResult {
     pub benchmark: String,
     pub suite: String,
@@ -102,6 +103,21 @@ pub struct BenchResult {
     /// Per-group rows of a Multi- run (with `--multi-detail`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub group_rows: Vec<GroupRows>,
+    /// A model fitted to the rows (COMMTEST): one object, or an array of them.
+    /// Known fields: `alpha_us` (latency), `beta_mbs` (bandwidth, MB = 2^20 B),
+    /// `r2`, and `params` (the row parameters the fit belongs to; absent: all
+    /// rows). The model is t_us = alpha_us + bytes / (beta_mbs · 1.048576), with
+    /// bytes = params.packets · params.packet_bytes (or the row's `bytes`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fit: Option<serde_json::Value>,
+    /// mpiGraph: `ranks`, `hosts` and per-pair matrices (rows = senders), e.g.
+    /// `send_mbs`, `recv_mbs`, `latency_us`; every 2-D numeric array is drawn
+    /// as a heatmap.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub matrix: Option<serde_json::Value>,
+    /// mpiGraph: pairs far from the others (shown as given).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub outliers: Option<serde_json::Value>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -114,12 +130,17 @@ pub struct GroupRows {
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub struct Row {
     pub bytes: usize,
-    /// Axis values beyond bytes (N integers, t_delay_us, protocol, ...).
+    /// Axis values beyond bytes, e.g. `{"n": 10}`, `{"t_delay_us": 64, ...}`,
+    /// `{"protocol": "(0,3)", "packets": 16, ...}`. Empty for IMB.
     #[serde(default)]
     pub params: Params,
     pub repetitions: usize,
+    /// Null (read as NaN) when the row had no valid sample.
+    #[serde(deserialize_with = "nullable_f64")]
     pub t_min_us: f64,
+    #[serde(deserialize_with = "nullable_f64")]
     pub t_max_us: f64,
+    #[serde(deserialize_with = "nullable_f64")]
     pub t_avg_us: f64,
     /// Null where the suite defines no throughput.
     pub mbytes_per_sec: Option<f64>,
@@ -188,4 +209,10 @@ pub struct Row {
     pub resolution_us: Option<f64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub overhead_us: Option<f64>,
+}
+
+/// Reads a number or null (NaN): statistics are null when a row had no
+/// valid sample (serde_json writes NaN as null).
+fn nullable_f64<'de, D: Deserializer<'de>>(d: D) -> Result<f64, D::Error> {
+    Ok(Option::<f64>::deserialize(d)?.unwrap_or(f64::NAN))
 }

@@ -43,17 +43,8 @@ fn result(i: &Info, world: usize, rows: Vec<Row>) -> BenchResult {
         groups: 1,
         active: world,
         skipped: None,
-        note: None,
-        method: None,
-        sync: None,
-        placement: None,
-        datatype: None,
-        dt_us: None,
-        db_us: None,
-        repeat: None,
-        aggregate: false,
         rows,
-        group_rows: Vec::new(),
+        ..Default::default()
     }
 }
 

@@ -703,10 +703,9 @@ impl<'a> Engine<'a> {
             datatype: Some(info.elem.mpi_name().to_string()),
             dt_us: consts.map(|c| c.dt * 1e6),
             db_us: consts.map(|c| c.db * 1e6),
-            repeat: None,
-            aggregate: false,
             rows,
             group_rows,
+            ..BenchResult::default()
         }
     }
 }
@@ -735,17 +734,7 @@ pub fn skipped(info: &Info, q: usize, multi: bool, reason: String) -> BenchResul
         groups: 0,
         active: 0,
         skipped: Some(reason),
-        note: None,
-        method: None,
-        sync: None,
-        placement: None,
-        datatype: None,
-        dt_us: None,
-        db_us: None,
-        repeat: None,
-        aggregate: false,
-        rows: Vec::new(),
-        group_rows: Vec::new(),
+        ..BenchResult::default()
     }
 }
 

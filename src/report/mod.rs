@@ -8,10 +8,17 @@ use anyhow::{Context, Result};
 
 use crate::results::Report;
 
+pub mod cmd;
+pub mod compare;
 pub mod csv;
+pub mod gnuplot;
+pub mod html;
 pub mod json;
+pub mod plot;
 pub mod raw;
+pub mod stats_test;
 pub mod table;
+pub mod view;
 
 /// A machine-readable format of the whole report.
 pub trait Exporter {

@@ -134,18 +134,10 @@ pub(crate) mod fixtures {
             mode: "primary".into(),
             groups: 1,
             active: q,
-            skipped: None,
-            note: None,
             method: Some("loop".into()),
             sync: Some("barrier".into()),
-            placement: None,
-            datatype: None,
-            dt_us: None,
-            db_us: None,
-            repeat: None,
-            aggregate: false,
             rows,
-            group_rows: Vec::new(),
+            ..BenchResult::default()
         }
     }
 }
