@@ -493,8 +493,23 @@ fn aggregates(results: &[BenchResult]) -> Vec<BenchResult> {
 }
 
 /// Rewrites the result files (JSON, CSV, HTML report); stdout ("-") only
-/// once, at the end.
+/// once, at the end. Until the end, an MPI error on this rank (rank 0)
+/// rewrites them once more with status "aborted" before the job ends.
 fn save(plan: &Plan, report: &Report, last: bool) -> Result<()> {
+    if !last {
+        let plan = plan.clone();
+        let snapshot = Report {
+            status: Some("aborted".into()),
+            ..report.clone()
+        };
+        comm::error::on_fatal(Box::new(move |_| {
+            let _ = write_outputs(&plan, &snapshot, false);
+        }));
+    }
+    write_outputs(plan, report, last)
+}
+
+fn write_outputs(plan: &Plan, report: &Report, last: bool) -> Result<()> {
     if let Some(p) = &plan.report {
         if p.as_os_str() != "-" || last {
             report::html::write(p, std::slice::from_ref(report))?;
