@@ -12,11 +12,12 @@ use crate::clock::sync::{synchronize, SyncParams};
 use crate::comm::{self, Comm};
 use crate::engine::{self, Abort, Engine};
 use crate::plan::Plan;
-use crate::report::{self, csv::Csv, json::Json, raw::RawSink, table};
+use crate::output::{self, Format};
+use crate::report::{raw::RawSink, table};
 use crate::results::{BenchResult, MpiInfo, Report, Settings, SCHEMA};
 use crate::suite::Entry;
 use crate::watchdog::Watchdog;
-use crate::{launch, suite};
+use crate::{launch, signals, suite};
 
 pub const EXIT_OK: i32 = 0;
 pub const EXIT_VALIDATION: i32 = 1;
@@ -95,12 +96,31 @@ fn run(args: RunArgs) -> Result<i32> {
             eprintln!("error: -n must be at least 1");
             return Ok(EXIT_USAGE);
         }
-        return launch::relaunch(np, args.mpiexec.as_deref(), &comm::library_version());
+        signals::install_parent_panic_hook();
+        return launch::relaunch(&launch::Relaunch {
+            np,
+            mpiexec: args.mpiexec.as_deref(),
+            library_version: &comm::library_version(),
+            force_np: args.force_np,
+            json: args.json.as_deref(),
+        });
     }
+    // Panic hook, crash and stop handling, the link to a self-launching parent.
+    signals::before_mpi_init();
     let universe =
         mpi::initialize().ok_or_else(|| anyhow::anyhow!("MPI was already initialised"))?;
     let world = Comm::world();
-    let code = run_world(world, &args);
+    signals::mpi_started(world);
+    let code = match launch::check_world(world.size, &comm::library_version()) {
+        Ok(()) => run_world(world, &args),
+        Err(msg) => {
+            if launch::env_rank() == 0 {
+                eprintln!("error: {msg}");
+            }
+            Ok(EXIT_USAGE)
+        }
+    };
+    signals::mpi_ending();
     drop(universe);
     code
 }
@@ -177,6 +197,7 @@ fn new_report(
         },
         results: Vec::new(),
         status: None,
+        interrupted_by: None,
     }
 }
 
@@ -203,27 +224,40 @@ fn run_world(world: Comm, args: &RunArgs) -> Result<i32> {
     let watchdog = Watchdog::start(plan.timeout_s, world.rank);
     let hosts = hosts(world);
     let mut report = new_report(&plan, world, hosts);
-    let to_stdout =
-        |p: &Option<std::path::PathBuf>| p.as_ref().is_some_and(|p| p.as_os_str() == "-");
+    let to_stdout = |p: &Option<std::path::PathBuf>| p.as_deref().is_some_and(output::is_stdout);
     let show_table =
         root && !to_stdout(&plan.json) && !to_stdout(&plan.csv) && !to_stdout(&plan.raw);
+    // Rank 0's write failures (saves, tables, raw samples) are collected here
+    // and agreed on by every rank after each step, so that none waits alone.
+    let mut failure: Option<anyhow::Error> = None;
     if show_table {
-        print!(
-            "{}",
-            table::header(&report, &plan.sizes, &plan.benchmarks, plan.multi)
-        );
+        let header = table::header(&report, &plan.sizes, &plan.benchmarks, plan.multi);
+        failure = output::print(&header).err();
     }
     if root {
+        output::init(&[
+            (plan.json.as_deref(), Format::Json),
+            (plan.csv.as_deref(), Format::Csv),
+        ]);
         // "running" stays if the job dies (kill, --timeout) before the end.
         report.status = Some("running".into());
-        save(&plan, &report, false)?;
+        failure = failure.or(output::save(&report, false).err());
     }
     // The global clock, when window synchronisation needs it.
     let clock = (plan.sync == SyncMode::Window).then(|| synchronize(world, SyncParams::default()));
     let raw = match (&plan.raw, root) {
-        (Some(p), true) => Some(RefCell::new(RawSink::create(p)?)),
+        (Some(p), true) => match RawSink::create(p) {
+            Ok(sink) => Some(RefCell::new(sink)),
+            Err(e) => {
+                failure = failure.or(Some(e));
+                None
+            }
+        },
         _ => None,
     };
+    if let Some(code) = output::agree(world, failure.take()) {
+        return Ok(code);
+    }
     let engine = Engine {
         world,
         plan: &plan,
@@ -279,15 +313,19 @@ fn run_world(world: Comm, args: &RunArgs) -> Result<i32> {
         };
         if root {
             for r in results {
-                if show_table {
-                    print!("{}", table::section(&r, world.size, plan.stats));
+                if show_table && failure.is_none() {
+                    failure = output::print(&table::section(&r, world.size, plan.stats)).err();
                 }
                 report.results.push(r);
             }
-            save(&plan, &report, false)?;
+            failure = failure.or(output::save(&report, false).err());
         }
         if outcome.is_err() {
             break;
+        }
+        let raw_failure = engine.raw.as_ref().and_then(|r| r.borrow_mut().take_error());
+        if let Some(code) = output::agree(world, failure.take().or(raw_failure)) {
+            return Ok(code);
         }
     }
     if let Err(e) = outcome {
@@ -304,13 +342,15 @@ fn run_world(world: Comm, args: &RunArgs) -> Result<i32> {
                 }
                 .into(),
             );
-            save(&plan, &report, false)?;
+            // The run failed already; a failing save must not hide why.
+            let _ = output::save(&report, false);
             eprintln!("error: {e:#}");
         }
         return Ok(code);
     }
     if !root {
-        return Ok(EXIT_OK);
+        // Rank 0 may still fail to write the final results: agree on it.
+        return Ok(output::agree(world, None).unwrap_or(EXIT_OK));
     }
     report.complete = true;
     let errors: u64 = report
@@ -327,28 +367,16 @@ fn run_world(world: Comm, args: &RunArgs) -> Result<i32> {
         }
         .to_string(),
     );
-    save(&plan, &report, true)?;
-    if show_table {
-        print!("{}", table::footer(&report));
+    let mut failure = output::save(&report, true).err();
+    if show_table && failure.is_none() {
+        failure = output::print(&table::footer(&report)).err();
+    }
+    if let Some(code) = output::agree(world, failure) {
+        return Ok(code);
     }
     if errors > 0 {
         eprintln!("error: validation found {errors} errors (see the errors column)");
         return Ok(EXIT_VALIDATION);
     }
     Ok(EXIT_OK)
-}
-
-/// Rewrites the result files; stdout ("-") only once, at the end.
-fn save(plan: &Plan, report: &Report, last: bool) -> Result<()> {
-    for (path, exporter) in [
-        (&plan.json, &Json as &dyn report::Exporter),
-        (&plan.csv, &Csv as &dyn report::Exporter),
-    ] {
-        if let Some(p) = path {
-            if p.as_os_str() != "-" || last {
-                report::export(exporter, report, p)?;
-            }
-        }
-    }
-    Ok(())
 }

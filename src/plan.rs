@@ -1,7 +1,7 @@
 //! The plan: what every rank runs. Rank 0 builds and validates it from the
 //! command line, then broadcasts it, so ranks cannot disagree.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
@@ -105,6 +105,14 @@ impl Plan {
                 benchmarks.push(n);
             }
         }
+        // PMB's "Multi-" names select multi mode; the mode is per run.
+        let prefixed = args.benchmarks.iter().filter(|n| suite::has_multi_prefix(n)).count();
+        if prefixed > 0 && prefixed < args.benchmarks.len() && !args.multi {
+            return Err(invalid(
+                "Multi- and plain benchmark names cannot be mixed (the mode applies to the whole run; use --multi for all)",
+            ));
+        }
+        let multi = args.multi || prefixed > 0;
         let sizes = match (&args.msglog, &args.sizes) {
             (Some(m), _) => parse_msglog(m)?,
             (None, Some(s)) => parse_sizes(s)?,
@@ -129,7 +137,7 @@ impl Plan {
                 args.time
             )));
         }
-        if args.multi_detail && !args.multi {
+        if args.multi_detail && !multi {
             return Err(invalid("--multi-detail needs --multi"));
         }
         let timing = match (args.timing, args.precision) {
@@ -166,9 +174,24 @@ impl Plan {
                 "--iter and --precision exclude each other (fixed or adaptive repetitions)",
             ));
         }
-        let min_reps = args.min_iter.unwrap_or(if adaptive { 10 } else { 1 });
+        if let (Some(_), Some(flag)) = (
+            args.iter,
+            [("--min-iter", args.min_iter), ("--max-iter", args.max_iter)]
+                .into_iter()
+                .find_map(|(f, v)| v.map(|_| f)),
+        ) {
+            return Err(invalid(format!(
+                "--iter fixes the repetitions; it excludes {flag}"
+            )));
+        }
+        // With --iter, the bounds recorded in the results are what ran.
+        let min_reps = args
+            .iter
+            .or(args.min_iter)
+            .unwrap_or(if adaptive { 10 } else { 1 });
         let max_reps = args
-            .max_iter
+            .iter
+            .or(args.max_iter)
             .unwrap_or(if adaptive { 100_000 } else { IMB_MAX_REPS });
         if min_reps == 0 {
             return Err(invalid("--min-iter must be at least 1"));
@@ -194,19 +217,6 @@ impl Plan {
                 args.time
             )));
         }
-        let outputs: Vec<&PathBuf> = [&args.json, &args.csv, &args.raw]
-            .into_iter()
-            .flatten()
-            .filter(|p| p.as_os_str() != "-")
-            .collect();
-        for (i, a) in outputs.iter().enumerate() {
-            if outputs[i + 1..].contains(a) {
-                return Err(invalid(format!(
-                    "'{}' is given for two outputs",
-                    a.display()
-                )));
-            }
-        }
         let mem_bytes = match args.mem {
             Some(g) if g.is_finite() && g > 0.0 => (g * (1u64 << 30) as f64) as u64,
             Some(g) => {
@@ -224,16 +234,14 @@ impl Plan {
                 )));
             }
         }
-        for path in [&args.json, &args.csv, &args.raw].into_iter().flatten() {
-            check_writable(path)?;
-        }
+        crate::output::validate(&args.outputs()).map_err(PlanError::Invalid)?;
         Ok(Plan {
             command,
             suite: suite.name.to_string(),
             benchmarks,
             sizes,
             npmin: args.npmin,
-            multi: args.multi,
+            multi,
             multi_detail: args.multi_detail,
             policy: Policy {
                 iter: args.iter,
@@ -287,32 +295,6 @@ pub fn default_mem_bytes(ranks_per_node: usize) -> u64 {
             (pages.max(0) as u64) * (page.max(0) as u64)
         });
     avail / 5 * 4 / ranks_per_node.max(1) as u64
-}
-
-/// Fails unless a file can be created next to `path` (so that the atomic
-/// rename later succeeds). Creates nothing that stays.
-fn check_writable(path: &Path) -> Result<(), PlanError> {
-    if path.as_os_str() == "-" {
-        return Ok(());
-    }
-    if path.is_dir() {
-        return Err(invalid(format!(
-            "output path '{}' is a directory",
-            path.display()
-        )));
-    }
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
-    let probe = dir.join(format!(".mpibench-probe-{}", std::process::id()));
-    match std::fs::File::create(&probe) {
-        Ok(_) => {
-            let _ = std::fs::remove_file(&probe);
-            Ok(())
-        }
-        Err(e) => Err(invalid(format!("cannot write '{}': {e}", path.display()))),
-    }
 }
 
 /// Parses one size: a non-negative integer with an optional K, M or G suffix

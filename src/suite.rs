@@ -65,13 +65,18 @@ pub fn find(name: &str) -> Option<Entry> {
         .find(|b| b.info().name.eq_ignore_ascii_case(n))
 }
 
-/// "Multi-PingPong" → "PingPong".
+/// "Multi-PingPong" → "PingPong". (`get` rather than slicing: a name with a
+/// multibyte character across byte 6, such as "PingPöng", is no prefix.)
 pub fn strip_multi(name: &str) -> &str {
-    if name.len() > 6 && name[..6].eq_ignore_ascii_case("multi-") {
-        &name[6..]
-    } else {
-        name
+    match (name.get(..6), name.get(6..)) {
+        (Some(p), Some(rest)) if !rest.is_empty() && p.eq_ignore_ascii_case("multi-") => rest,
+        _ => name,
     }
+}
+
+/// True for a "Multi-" name, which selects multi mode as in PMB.
+pub fn has_multi_prefix(name: &str) -> bool {
+    strip_multi(name).len() != name.len()
 }
 
 /// The closest known benchmark name, for "did you mean" hints.
@@ -115,6 +120,17 @@ mod tests {
         assert_eq!(find("Multi-Exchange").unwrap().info().name, "Exchange");
         assert!(find("PingPang").is_none());
         assert_eq!(find("ClockSync").unwrap().info().suite, "clock");
+    }
+
+    #[test]
+    fn multibyte_names_are_unknown_not_a_panic() {
+        for n in ["PingPöng", "Alltoäll", "Barrièr", "Multiö", "ö", "Multi-", "Multi-ö"] {
+            assert!(find(n).is_none(), "{n}");
+            let _ = suggest(strip_multi(n));
+        }
+        assert!(has_multi_prefix("multi-allreduce"));
+        assert!(!has_multi_prefix("Allreduce"));
+        assert!(!has_multi_prefix("Multi-"));
     }
 
     #[test]
