@@ -157,6 +157,19 @@ pub fn relaunch(r: &Relaunch) -> Result<i32> {
     ))
 }
 
+/// "Open MPI v4.1.4" or "MPICH 4.0.2" out of `MPI_Get_library_version`'s text.
+pub fn short_library(library_version: &str) -> String {
+    if let Some(v) = library_version.strip_prefix("MPICH Version:") {
+        return format!("MPICH {}", v.split_whitespace().next().unwrap_or(""));
+    }
+    library_version
+        .split(',')
+        .next()
+        .unwrap_or(library_version)
+        .trim()
+        .to_string()
+}
+
 /// Refuses more than [`MAX_RANKS_PER_CORE`] ranks per core unless forced.
 pub fn check_np(np: usize, cores: usize, force: bool) -> Result<(), String> {
     let most = MAX_RANKS_PER_CORE.saturating_mul(cores.max(1));
@@ -223,7 +236,7 @@ fn check_launcher_flavour(launcher: &str, linked: Flavour, library: &str) -> Res
         return Err(format!(
             "the launcher '{launcher}' belongs to {}, but mpibench was built with {}; use {} or rebuild mpibench against {}",
             name(theirs),
-            library.split(',').next().unwrap_or(library),
+            short_library(library),
             default_mpiexec(linked),
             name(theirs)
         ));
@@ -262,7 +275,7 @@ pub fn check_world(world_size: usize, library_version: &str) -> Result<(), Strin
     if world_size == 1 && n > 1 {
         return Err(format!(
             "the launcher ({launcher}) started {n} processes, but each is alone in its MPI world: mpibench was built with {}, which does not belong to that launcher; start it with the launcher of that library",
-            library_version.split(',').next().unwrap_or(library_version)
+            short_library(library_version)
         ));
     }
     Ok(())
@@ -339,5 +352,13 @@ mod tests {
             Some(Flavour::Mpich)
         );
         assert_eq!(launcher_flavour(""), None);
+        assert_eq!(
+            short_library("MPICH Version:\t4.0.2 MPICH Release date: ..."),
+            "MPICH 4.0.2"
+        );
+        assert_eq!(
+            short_library("Open MPI v4.1.4, package: Debian OpenMPI"),
+            "Open MPI v4.1.4"
+        );
     }
 }

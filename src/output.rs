@@ -418,10 +418,11 @@ pub fn save(report: &Report, last: bool) -> Result<()> {
     write_all(st, report, last)
 }
 
-/// Rank 0, from the signal thread: writes the last saved report with status
-/// "interrupted" to every output (stdout and special files included: this
-/// is the end). Returns how many results it holds, or None without a report.
-pub fn interrupt(signal_name: &str) -> Option<Result<usize>> {
+/// Rank 0, from the signal thread: writes the last saved report with
+/// `status` ("interrupted", with the signal's name, or "aborted") to every
+/// output (stdout and special files included: this is the end). Returns how
+/// many results it holds, or None without a report.
+pub fn interrupt(status: &str, signal_name: Option<&str>) -> Option<Result<usize>> {
     let mut g = state();
     let st = g.as_mut()?;
     if st.closed {
@@ -430,8 +431,8 @@ pub fn interrupt(signal_name: &str) -> Option<Result<usize>> {
     st.closed = true;
     let mut r = st.last.clone()?;
     r.complete = false;
-    r.status = Some("interrupted".into());
-    r.interrupted_by = Some(signal_name.to_string());
+    r.status = Some(status.into());
+    r.interrupted_by = signal_name.map(str::to_string);
     let n = r.results.len();
     Some(write_all(st, &r, true).map(|_| n))
 }

@@ -31,6 +31,13 @@ const EXIT_ABORTED: i32 = crate::watchdog::EXIT_ABORTED;
 /// SIGHUP's: what ran it went away; nobody waits for it anyway).
 pub const PARENT_DIED: i32 = -1;
 
+/// Another rank announced its failure (SIGUSR2 from its panic hook or crash
+/// handler): a SIGTERM that follows is the launcher ending the job because
+/// of it, not an interruption, and rank 0 stays quiet about it.
+static PEER_FAILED: AtomicBool = AtomicBool::new(false);
+/// The signal by which a failing rank tells rank 0 (on the same host).
+const PEER_FAILED_SIGNAL: i32 = libc::SIGUSR2;
+
 /// First stop request (signal number), 0 while running.
 static STOP: AtomicI32 = AtomicI32::new(0);
 /// MPI is initialised and not finalised: the job can be ended with MPI_Abort.
@@ -91,11 +98,15 @@ pub fn before_mpi_init() {
     EXIT_ENDS_JOB.store(launch::exit_ends_job(), Ordering::Relaxed);
     install_panic_hook();
     fatal::install();
-    match signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP]) {
+    match signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP, PEER_FAILED_SIGNAL]) {
         Ok(mut signals) => {
             std::thread::spawn(move || {
-                if let Some(sig) = signals.forever().next() {
-                    stop(sig);
+                for sig in signals.forever() {
+                    if sig == PEER_FAILED_SIGNAL {
+                        PEER_FAILED.store(true, Ordering::SeqCst);
+                    } else {
+                        stop(sig);
+                    }
                 }
             });
         }
@@ -170,9 +181,14 @@ pub fn stop(sig: i32) {
         return;
     }
     let rank = RANK.load(Ordering::Relaxed);
+    if PEER_FAILED.load(Ordering::SeqCst) {
+        // The launcher ends the job because another rank failed (and said so).
+        let _ = output::interrupt("aborted", None);
+        end_job(EXIT_ABORTED);
+    }
     supervise::tell(&format!("stopped {rank} {}", signal_name(sig)));
     if rank == 0 {
-        let saved = output::interrupt(signal_name(sig));
+        let saved = output::interrupt("interrupted", Some(signal_name(sig)));
         if sig != SIGPIPE && !supervise::parent_speaks() {
             eprintln!("{}", interrupted_line(sig, saved));
         }
@@ -228,6 +244,16 @@ pub fn end_job(code: i32) -> ! {
     unsafe { libc::_exit(code) }
 }
 
+/// Lets rank 0 (on this host) know that this rank failed and said so.
+/// Async-signal-safe.
+fn tell_rank0_failed() {
+    let pid0 = RANK0_PID.load(Ordering::Relaxed);
+    if RANK.load(Ordering::Relaxed) != 0 && pid0 > 0 {
+        // SAFETY: kill(2) is async-signal-safe; the pid is rank 0's on this host.
+        unsafe { libc::kill(pid0, PEER_FAILED_SIGNAL) };
+    }
+}
+
 fn install_panic_hook() {
     std::panic::set_hook(Box::new(|info| {
         let msg = info
@@ -245,6 +271,7 @@ fn install_panic_hook() {
             RANK.load(Ordering::Relaxed),
             msg.lines().next().unwrap_or("")
         );
+        tell_rank0_failed();
         end_job(EXIT_ABORTED);
     }));
 }
@@ -318,6 +345,7 @@ mod fatal {
             EXIT_ABORTED
         };
         supervise::tell_from_signal(code);
+        tell_rank0_failed();
         // SAFETY: _exit is async-signal-safe.
         unsafe { libc::_exit(code) }
     }

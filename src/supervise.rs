@@ -518,9 +518,12 @@ pub fn address_space_hint() -> String {
 
 /// The exit code (and the one line, when the ranks did not print one).
 fn verdict(seen: &Seen, parent_signal: i32, status: ExitStatus, l: &Launcher) -> i32 {
-    let stop = (parent_signal != 0)
-        .then_some((None, parent_signal))
-        .or(seen.stopped.map(|(r, s)| (Some(r), s)));
+    // A rank's own failure explains the signals the launcher then sends.
+    let failed = seen.said.iter().find(|(_, c)| *c != 0).map(|&(_, c)| c);
+    let stop = (parent_signal != 0).then_some((None, parent_signal)).or(seen
+        .stopped
+        .filter(|_| failed.is_none())
+        .map(|(r, s)| (Some(r), s)));
     if let Some((rank, sig)) = stop {
         if sig != SIGPIPE {
             let by = rank.map(|r| format!(" (received by rank {r})")).unwrap_or_default();
@@ -548,7 +551,7 @@ fn verdict(seen: &Seen, parent_signal: i32, status: ExitStatus, l: &Launcher) ->
         );
         return EXIT_LAUNCHER;
     }
-    if let Some(&(_, code)) = seen.said.iter().min_by_key(|(r, _)| *r) {
+    if let Some(code) = failed {
         return code;
     }
     if let Some(&(_, code)) = seen.ended.iter().find(|(r, _)| *r == 0) {
@@ -618,9 +621,10 @@ mod tests {
         s.record("up 1");
         s.record("end 0 2");
         assert_eq!(verdict(&s, 0, exited(2), &l), 2);
-        s.record("said 1 3");
-        assert_eq!(verdict(&s, 0, exited(3), &l), 3);
-        s.record("stopped 1 SIGHUP");
+        s.record("stopped 0 SIGHUP");
         assert_eq!(verdict(&s, 0, exited(1), &l), 129);
+        s.record("said 1 3");
+        assert_eq!(verdict(&s, 0, exited(3), &l), 3, "a failure explains the signal");
+        assert_eq!(verdict(&s, SIGINT, exited(3), &l), 130, "the parent's signal first");
     }
 }
