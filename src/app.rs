@@ -120,7 +120,7 @@ fn run(args: RunArgs) -> Result<i32> {
             Ok(EXIT_USAGE)
         }
     };
-    signals::mpi_ending();
+    signals::mpi_ending(*code.as_ref().unwrap_or(&EXIT_ABORTED));
     drop(universe);
     code
 }

@@ -38,6 +38,12 @@ static PEER_FAILED: AtomicBool = AtomicBool::new(false);
 /// The signal by which a failing rank tells rank 0 (on the same host).
 const PEER_FAILED_SIGNAL: i32 = libc::SIGUSR2;
 
+/// The exit code decided at the normal end (`ENDED_NOT_YET` before): a
+/// signal after it (the launcher ending ranks that are still finalising)
+/// ends the process quietly with that code.
+static ENDED_WITH: AtomicI32 = AtomicI32::new(ENDED_NOT_YET);
+const ENDED_NOT_YET: i32 = i32::MIN;
+
 /// First stop request (signal number), 0 while running.
 static STOP: AtomicI32 = AtomicI32::new(0);
 /// MPI is initialised and not finalised: the job can be ended with MPI_Abort.
@@ -165,8 +171,10 @@ pub fn mpi_started(world: comm::Comm) {
     }
 }
 
-/// Before `MPI_Finalize`: from here on the job cannot be aborted through MPI.
-pub fn mpi_ending() {
+/// Before `MPI_Finalize`, with the exit code the run ends with: from here on
+/// a signal is no interruption, and the job cannot be aborted through MPI.
+pub fn mpi_ending(code: i32) {
+    ENDED_WITH.store(code, Ordering::SeqCst);
     MPI_UP.store(false, Ordering::SeqCst);
 }
 
@@ -180,10 +188,16 @@ pub fn stop(sig: i32) {
     {
         return;
     }
+    let ended = ENDED_WITH.load(Ordering::SeqCst);
+    if ended != ENDED_NOT_YET {
+        // SAFETY: ends the process; the run's outcome is already decided.
+        unsafe { libc::_exit(ended) }
+    }
     let rank = RANK.load(Ordering::Relaxed);
     if PEER_FAILED.load(Ordering::SeqCst) {
         // The launcher ends the job because another rank failed (and said so).
         let _ = output::interrupt("aborted", None);
+        mute_stderr();
         end_job(EXIT_ABORTED);
     }
     supervise::tell(&format!("stopped {rank} {}", signal_name(sig)));
@@ -192,7 +206,12 @@ pub fn stop(sig: i32) {
         if sig != SIGPIPE && !supervise::parent_speaks() {
             eprintln!("{}", interrupted_line(sig, saved));
         }
+        mute_stderr();
     } else {
+        // Rank 0 (or the parent) tells what happened; what the MPI library
+        // says while the job comes apart (a peer that vanished mid-transfer)
+        // is noise.
+        mute_stderr();
         let pid0 = RANK0_PID.load(Ordering::Relaxed);
         if pid0 > 0 && sig != PARENT_DIED {
             // SAFETY: kill(2) on rank 0's pid, learnt from rank 0 on this host.
@@ -206,6 +225,18 @@ pub fn stop(sig: i32) {
         }
     }
     end_job(exit_code(sig));
+}
+
+/// Points stderr at /dev/null (the one line has been said).
+fn mute_stderr() {
+    // SAFETY: open/dup2/close on our own descriptors.
+    unsafe {
+        let fd = libc::open(c"/dev/null".as_ptr(), libc::O_WRONLY);
+        if fd >= 0 {
+            libc::dup2(fd, 2);
+            libc::close(fd);
+        }
+    }
 }
 
 fn interrupted_line(sig: i32, saved: Option<anyhow::Result<usize>>) -> String {
@@ -231,7 +262,6 @@ pub fn end_job(code: i32) -> ! {
     use std::io::Write;
     let _ = std::io::stdout().flush();
     let _ = std::io::stderr().flush();
-    supervise::tell(&format!("said {} {code}", RANK.load(Ordering::Relaxed)));
     if MPI_UP.load(Ordering::SeqCst) && !EXIT_ENDS_JOB.load(Ordering::Relaxed) {
         std::thread::spawn(move || {
             std::thread::sleep(ABORT_DEADLINE);
@@ -272,6 +302,7 @@ fn install_panic_hook() {
             msg.lines().next().unwrap_or("")
         );
         tell_rank0_failed();
+        supervise::tell(&format!("said {} {EXIT_ABORTED}", RANK.load(Ordering::Relaxed)));
         end_job(EXIT_ABORTED);
     }));
 }

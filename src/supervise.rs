@@ -518,11 +518,18 @@ pub fn address_space_hint() -> String {
 
 /// The exit code (and the one line, when the ranks did not print one).
 fn verdict(seen: &Seen, parent_signal: i32, status: ExitStatus, l: &Launcher) -> i32 {
+    if std::env::var_os("MPIBENCH_DEBUG_SUPERVISE").is_some() {
+        eprintln!("supervise: {seen:?} signal {parent_signal} {status:?}");
+    }
     // A rank's own failure explains the signals the launcher then sends.
+    // A rank's own failure, or rank 0's decided end, explains the signals
+    // the launcher then sends; so does MPI failing to start everywhere.
     let failed = seen.said.iter().find(|(_, c)| *c != 0).map(|&(_, c)| c);
+    let rank0_end = seen.ended.iter().find(|(r, _)| *r == 0).map(|&(_, c)| c);
+    let all_up = seen.up.len() == seen.started.len();
     let stop = (parent_signal != 0).then_some((None, parent_signal)).or(seen
         .stopped
-        .filter(|_| failed.is_none())
+        .filter(|_| failed.is_none() && rank0_end.is_none() && all_up)
         .map(|(r, s)| (Some(r), s)));
     if let Some((rank, sig)) = stop {
         if sig != SIGPIPE {
@@ -542,6 +549,15 @@ fn verdict(seen: &Seen, parent_signal: i32, status: ExitStatus, l: &Launcher) ->
         }
         return signals::exit_code(sig);
     }
+    if let (0, Some(sig), false) = (parent_signal, status.signal(), seen.started.is_empty()) {
+        // The ranks' own messages went through the launcher that died.
+        eprintln!(
+            "error: the launcher '{}' was killed by {} while the job ran; the results are incomplete",
+            l.name,
+            signal_name(sig)
+        );
+        return EXIT_LAUNCHER;
+    }
     if seen.started.is_empty() {
         eprintln!(
             "error: the launcher '{}' {} without starting any mpibench rank{}",
@@ -554,7 +570,7 @@ fn verdict(seen: &Seen, parent_signal: i32, status: ExitStatus, l: &Launcher) ->
     if let Some(code) = failed {
         return code;
     }
-    if let Some(&(_, code)) = seen.ended.iter().find(|(r, _)| *r == 0) {
+    if let Some(code) = rank0_end {
         return code;
     }
     if seen.up.len() < seen.started.len() {
@@ -621,8 +637,12 @@ mod tests {
         s.record("up 1");
         s.record("end 0 2");
         assert_eq!(verdict(&s, 0, exited(2), &l), 2);
+        s.ended.clear();
         s.record("stopped 0 SIGHUP");
         assert_eq!(verdict(&s, 0, exited(1), &l), 129);
+        s.record("end 0 3");
+        assert_eq!(verdict(&s, 0, exited(1), &l), 3, "rank 0's end explains the signal");
+        s.ended.clear();
         s.record("said 1 3");
         assert_eq!(verdict(&s, 0, exited(3), &l), 3, "a failure explains the signal");
         assert_eq!(verdict(&s, SIGINT, exited(3), &l), 130, "the parent's signal first");
