@@ -296,14 +296,14 @@ fn launcher_size() -> Option<(&'static str, usize)> {
     None
 }
 
-/// True where a rank that exits with a non-zero code ends the whole job:
-/// MPICH's Hydra and Open MPI's mpiexec (not srun, whose default lets the
-/// other tasks run on), so that `_exit` can end it without MPI_Abort.
+/// True under Open MPI's mpiexec, where a rank that exits with a non-zero
+/// code ends the whole job: ending with `_exit` there does not race the
+/// launcher's own shutdown (an MPI_Abort that arrives while mpiexec is
+/// ending the job can make it crash). Hydra passes MPI_Abort's code on
+/// reliably but not an exit code after it was signalled, and srun lets the
+/// other tasks run on: there MPI_Abort it is.
 pub fn exit_ends_job() -> bool {
-    let set = |v: &str| std::env::var_os(v).is_some();
-    let hydra = set("PMI_FD") && set("MPIR_CVAR_CH3_INTERFACE_HOSTNAME");
-    let orterun = set("OMPI_COMM_WORLD_SIZE");
-    (hydra || orterun) && !set("SLURM_STEP_ID")
+    std::env::var_os("OMPI_COMM_WORLD_SIZE").is_some() && std::env::var_os("SLURM_STEP_ID").is_none()
 }
 
 #[cfg(test)]

@@ -54,11 +54,9 @@ static IN_INIT: AtomicBool = AtomicBool::new(false);
 static RANK: AtomicU32 = AtomicU32::new(0);
 /// Rank 0's pid when it runs on this host (0: unknown or elsewhere).
 static RANK0_PID: AtomicI32 = AtomicI32::new(0);
-/// Ending with `_exit` ends the whole job: Hydra and Open MPI's mpiexec end
-/// it when a rank exits with a non-zero code, without MPI_Abort's banner,
-/// and without racing their own shutdown when they forwarded the signal
-/// (Open MPI's mpiexec can crash in PMIx_Finalize when an MPI_Abort
-/// arrives while it is ending the job).
+/// Rank 0: the pids of the other ranks on its host.
+static PEERS: OnceLock<Vec<i32>> = OnceLock::new();
+/// Ending with `_exit` ends the whole job (see `launch::exit_ends_job`).
 static EXIT_ENDS_JOB: AtomicBool = AtomicBool::new(false);
 
 /// Ranks other than 0 wait this long for rank 0 to write and end the job.
@@ -106,7 +104,7 @@ pub fn before_mpi_init() {
     fatal::install();
     match signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP, PEER_FAILED_SIGNAL]) {
         Ok(mut signals) => {
-            std::thread::spawn(move || {
+            spawn(move || {
                 for sig in signals.forever() {
                     if sig == PEER_FAILED_SIGNAL {
                         PEER_FAILED.store(true, Ordering::SeqCst);
@@ -164,6 +162,17 @@ pub fn mpi_started(world: comm::Comm) {
             RANK0_PID.store(pid.parse().unwrap_or(0), Ordering::Relaxed);
         }
     }
+    let all = world.gather_strings(&format!("{} {host}", std::process::id()), 0);
+    if world.rank == 0 {
+        let peers = all
+            .iter()
+            .skip(1)
+            .filter_map(|s| s.split_once(' '))
+            .filter(|(_, h)| *h == host)
+            .filter_map(|(p, _)| p.parse().ok())
+            .collect();
+        let _ = PEERS.set(peers);
+    }
     supervise::tell(&format!("up {}", world.rank));
     // Test hook (robustness tests): a panic on this rank must end the job.
     if std::env::var("MPIBENCH_TEST_PANIC_RANK").ok().and_then(|r| r.parse().ok()) == Some(world.rank) {
@@ -202,6 +211,7 @@ pub fn stop(sig: i32) {
     }
     supervise::tell(&format!("stopped {rank} {}", signal_name(sig)));
     if rank == 0 {
+        stop_peers(sig);
         let saved = output::interrupt("interrupted", Some(signal_name(sig)));
         if sig != SIGPIPE && !supervise::parent_speaks() {
             eprintln!("{}", interrupted_line(sig, saved));
@@ -225,6 +235,35 @@ pub fn stop(sig: i32) {
         }
     }
     end_job(exit_code(sig));
+}
+
+/// Rank 0: tells the other ranks on this host to stop (and so to fall
+/// silent) before it ends, so that none of them reports rank 0's exit as
+/// a failed transfer.
+fn stop_peers(sig: i32) {
+    let relay = if sig == SIGPIPE || sig == PARENT_DIED {
+        SIGTERM
+    } else {
+        sig
+    };
+    let peers = PEERS.get().map(Vec::as_slice).unwrap_or(&[]);
+    for &p in peers {
+        // SAFETY: kill(2) on the pids the ranks of this job reported.
+        unsafe { libc::kill(p, relay) };
+    }
+    if !peers.is_empty() {
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+/// Spawns a helper thread with a small stack; under a tight address-space
+/// limit (`ulimit -v`) a thread may not be possible at all, which must not
+/// become a panic. Returns whether it runs.
+pub fn spawn(f: impl FnOnce() + Send + 'static) -> bool {
+    std::thread::Builder::new()
+        .stack_size(256 << 10)
+        .spawn(f)
+        .is_ok()
 }
 
 /// Points stderr at /dev/null (the one line has been said).
@@ -256,14 +295,17 @@ fn interrupted_line(sig: i32, saved: Option<anyhow::Result<usize>>) -> String {
 }
 
 /// Ends the whole job with `code`: MPI_Abort while MPI is up (or `_exit`
-/// where the launcher ends the job on a non-zero exit anyway, which spares
-/// the library's abort banner), `_exit` otherwise.
+/// where the launcher ends the job on a non-zero exit anyway), `_exit`
+/// otherwise. The one line has been said: stderr is muted first, so that
+/// the library's abort banner and its complaints about vanished peers do
+/// not follow it.
 pub fn end_job(code: i32) -> ! {
     use std::io::Write;
     let _ = std::io::stdout().flush();
     let _ = std::io::stderr().flush();
+    mute_stderr();
     if MPI_UP.load(Ordering::SeqCst) && !EXIT_ENDS_JOB.load(Ordering::Relaxed) {
-        std::thread::spawn(move || {
+        spawn(move || {
             std::thread::sleep(ABORT_DEADLINE);
             // SAFETY: ends the process without running destructors.
             unsafe { libc::_exit(code) }
@@ -359,6 +401,12 @@ mod fatal {
     }
 
     extern "C" fn handler(sig: i32, _: *mut libc::siginfo_t, _: *mut libc::c_void) {
+        let stopping = STOP.load(Ordering::SeqCst);
+        if stopping != 0 {
+            // The job is coming apart on purpose (a peer vanished mid-call).
+            // SAFETY: _exit is async-signal-safe.
+            unsafe { libc::_exit(exit_code(stopping)) }
+        }
         let name: &[u8] = match sig {
             libc::SIGSEGV => b"SIGSEGV (segmentation fault)",
             libc::SIGBUS => b"SIGBUS (bus error)",

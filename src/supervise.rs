@@ -75,7 +75,7 @@ pub fn connect(rank: usize) {
     let _ = SAID_MPI_START.set(format!("said {rank} {}\n", signals::EXIT_MPI_START).into_bytes());
     let _ = LINK.set(Mutex::new(stream));
     tell(&format!("start {rank} {}", std::process::id()));
-    std::thread::spawn(move || {
+    signals::spawn(move || {
         for line in BufReader::new(reader).lines() {
             let Ok(line) = line else { break };
             if let Some(sig) = line.strip_prefix("stop ").and_then(signals::signal_number) {
@@ -212,7 +212,7 @@ impl Shared {
     /// own failure: a launcher can hang after a rank died in `MPI_Init`.
     fn end_child(self: &Arc<Self>, grace: bool) {
         let sh = Arc::clone(self);
-        std::thread::spawn(move || {
+        signals::spawn(move || {
             if grace {
                 sh.wait_child_gone(STOP_GRACE);
             }
@@ -297,7 +297,9 @@ pub fn run(mut cmd: Command, l: &Launcher) -> i32 {
     shared.child.store(child.id() as i32, Ordering::SeqCst);
     if let Some(out) = child.stdout.take() {
         let sh = Arc::clone(&shared);
-        std::thread::spawn(move || relay_stdout(out, &sh));
+        if !signals::spawn(move || relay_stdout(out, &sh)) {
+            shared.relay_done.store(true, Ordering::SeqCst);
+        }
     } else {
         shared.relay_done.store(true, Ordering::SeqCst);
     }
@@ -394,7 +396,7 @@ fn listen(shared: &Arc<Shared>) -> Option<String> {
     let addr = SocketAddr::from_abstract_name(name.as_bytes()).ok()?;
     let listener = UnixListener::bind_addr(&addr).ok()?;
     let sh = Arc::clone(shared);
-    std::thread::spawn(move || {
+    signals::spawn(move || {
         for conn in listener.incoming() {
             let Ok(conn) = conn else { continue };
             let Ok(writer) = conn.try_clone() else { continue };
@@ -410,7 +412,7 @@ fn listen(shared: &Arc<Shared>) -> Option<String> {
             }
             sh.seen().open += 1;
             let sh2 = Arc::clone(&sh);
-            std::thread::spawn(move || {
+            signals::spawn(move || {
                 for line in BufReader::new(conn).lines() {
                     let Ok(line) = line else { break };
                     sh2.seen().record(&line);
@@ -430,7 +432,7 @@ fn watch_signals(shared: &Arc<Shared>) {
         return;
     };
     let sh = Arc::clone(shared);
-    std::thread::spawn(move || {
+    signals::spawn(move || {
         for sig in signals.forever() {
             sh.interrupt(sig);
         }
@@ -449,7 +451,7 @@ fn watch_stdout(shared: &Arc<Shared>) {
         return;
     }
     let sh = Arc::clone(shared);
-    std::thread::spawn(move || loop {
+    signals::spawn(move || loop {
         let mut p = libc::pollfd {
             fd: 1,
             events: 0,
