@@ -11,8 +11,8 @@ use crate::cli::{Cli, Command, RunArgs, SyncMode};
 use crate::clock::sync::{synchronize, SyncParams};
 use crate::comm::{self, Comm};
 use crate::engine::{self, Abort, Engine};
-use crate::plan::Plan;
 use crate::output::{self, Format};
+use crate::plan::Plan;
 use crate::report::{raw::RawSink, table};
 use crate::results::{BenchResult, MpiInfo, Report, Settings, SCHEMA};
 use crate::suite::Entry;
@@ -323,7 +323,10 @@ fn run_world(world: Comm, args: &RunArgs) -> Result<i32> {
         if outcome.is_err() {
             break;
         }
-        let raw_failure = engine.raw.as_ref().and_then(|r| r.borrow_mut().take_error());
+        let raw_failure = engine
+            .raw
+            .as_ref()
+            .and_then(|r| r.borrow_mut().take_error());
         if let Some(code) = output::agree(world, failure.take().or(raw_failure)) {
             return Ok(code);
         }

@@ -79,7 +79,12 @@ pub struct RunArgs {
     pub iter: Option<usize>,
 
     /// Time cap per message length in seconds (repetitions are reduced to fit).
-    #[arg(long, value_name = "S", default_value = "10", allow_negative_numbers = true)]
+    #[arg(
+        long,
+        value_name = "S",
+        default_value = "10",
+        allow_negative_numbers = true
+    )]
     pub time: f64,
 
     /// Warm-up repetitions per message length (default: a tenth of the repetitions, 2..100).
@@ -180,7 +185,10 @@ impl RunArgs {
 fn count(s: &str, min: usize) -> Result<usize, String> {
     match s.trim().parse::<i128>() {
         Ok(n) if n >= min as i128 && n <= usize::MAX as i128 => Ok(n as usize),
-        Ok(_) => Err(format!("must be a whole number from {min} to {}", usize::MAX)),
+        Ok(_) => Err(format!(
+            "must be a whole number from {min} to {}",
+            usize::MAX
+        )),
         Err(_) => Err(format!("must be a whole number from {min} up")),
     }
 }
@@ -249,7 +257,13 @@ mod tests {
                 command: Command::Run(a),
             }) => Ok(*a),
             Ok(_) => Err("not run".into()),
-            Err(e) => Err(e.render().to_string().lines().next().unwrap_or("").to_string()),
+            Err(e) => Err(e
+                .render()
+                .to_string()
+                .lines()
+                .next()
+                .unwrap_or("")
+                .to_string()),
         }
     }
 

@@ -225,7 +225,10 @@ fn version_output(launcher: &str) -> Option<String> {
 /// Refuses a launcher that belongs to the other MPI: its ranks would each
 /// be a world of one.
 fn check_launcher_flavour(launcher: &str, linked: Flavour, library: &str) -> Result<(), String> {
-    let Some(theirs) = version_output(launcher).as_deref().and_then(launcher_flavour) else {
+    let Some(theirs) = version_output(launcher)
+        .as_deref()
+        .and_then(launcher_flavour)
+    else {
         return Ok(()); // cannot tell: a failure to start shows up later
     };
     if linked != Flavour::Other && theirs != linked {
@@ -303,7 +306,8 @@ fn launcher_size() -> Option<(&'static str, usize)> {
 /// reliably but not an exit code after it was signalled, and srun lets the
 /// other tasks run on: there MPI_Abort it is.
 pub fn exit_ends_job() -> bool {
-    std::env::var_os("OMPI_COMM_WORLD_SIZE").is_some() && std::env::var_os("SLURM_STEP_ID").is_none()
+    std::env::var_os("OMPI_COMM_WORLD_SIZE").is_some()
+        && std::env::var_os("SLURM_STEP_ID").is_none()
 }
 
 #[cfg(test)]

@@ -105,7 +105,7 @@ pub fn resolve(path: &Path) -> io::Result<Target> {
             if stdout_inode() == Some((m.dev(), m.ino())) {
                 Ok(Target::Stdout)
             } else if m.is_dir() {
-                Err(io::Error::new(io::ErrorKind::Other, "is a directory"))
+                Err(io::Error::other("is a directory"))
             } else if m.is_file() {
                 Ok(Target::Replace(p))
             } else {
@@ -177,9 +177,8 @@ fn check_writable(path: &Path, target: &Target) -> Result<(), String> {
     match target {
         Target::Stdout => Ok(()),
         Target::InPlace(p) => {
-            let c = std::ffi::CString::new(p.as_os_str().as_encoded_bytes()).map_err(|e| {
-                format!("cannot write '{}': {e}", path.display())
-            })?;
+            let c = std::ffi::CString::new(p.as_os_str().as_encoded_bytes())
+                .map_err(|e| format!("cannot write '{}': {e}", path.display()))?;
             // SAFETY: access(2) on a NUL-terminated path.
             if unsafe { libc::access(c.as_ptr(), libc::W_OK) } == 0 {
                 Ok(())
@@ -232,7 +231,9 @@ pub fn write_stdout(bytes: &[u8]) -> Result<()> {
 pub fn write_whole(target: &Target, shown: &Path, bytes: &[u8]) -> Result<()> {
     match target {
         Target::Stdout => write_stdout(bytes),
-        Target::Replace(p) => replace(p, bytes).with_context(|| format!("cannot write '{}'", shown.display())),
+        Target::Replace(p) => {
+            replace(p, bytes).with_context(|| format!("cannot write '{}'", shown.display()))
+        }
         Target::InPlace(p) => open_in_place(p)
             .and_then(|mut f| f.write_all(bytes).and_then(|_| f.flush()))
             .with_context(|| format!("cannot write '{}'", shown.display())),
@@ -256,12 +257,7 @@ fn replace(p: &Path, bytes: &[u8]) -> io::Result<()> {
                 f.set_permissions(std::fs::Permissions::from_mode(m.permissions().mode()))?
             }
             // It became something else since it was resolved: never rename over it.
-            Ok(_) => {
-                return Err(io::Error::new(
-                    io::ErrorKind::Other,
-                    "it is no longer a regular file",
-                ))
-            }
+            Ok(_) => return Err(io::Error::other("it is no longer a regular file")),
             Err(_) => {}
         }
         std::fs::rename(&tmp, p)
@@ -298,13 +294,10 @@ pub fn open_in_place(p: &Path) -> io::Result<File> {
                 std::thread::sleep(Duration::from_millis(100));
             }
             Err(e) if e.raw_os_error() == Some(libc::ENXIO) => {
-                return Err(io::Error::new(
-                    io::ErrorKind::Other,
-                    format!(
-                        "no process reads this FIFO (waited {} s)",
-                        FIFO_READER_WAIT.as_secs()
-                    ),
-                ))
+                return Err(io::Error::other(format!(
+                    "no process reads this FIFO (waited {} s)",
+                    FIFO_READER_WAIT.as_secs()
+                )))
             }
             Err(e) => return Err(e),
         }
@@ -518,7 +511,10 @@ mod tests {
         assert_eq!(resolve(&f).unwrap(), Target::Replace(f.clone()));
         let l = d.path().join("link.json");
         symlink("a.json", &l).unwrap();
-        assert_eq!(resolve(&l).unwrap(), Target::Replace(d.path().join("a.json")));
+        assert_eq!(
+            resolve(&l).unwrap(),
+            Target::Replace(d.path().join("a.json"))
+        );
         let fifo = d.path().join("p");
         mkfifo(&fifo);
         assert_eq!(resolve(&fifo).unwrap(), Target::InPlace(fifo.clone()));
@@ -545,11 +541,18 @@ mod tests {
         symlink(&real, &l).unwrap();
         let t = resolve(&l).unwrap();
         write_whole(&t, &l, b"new").unwrap();
-        assert!(std::fs::symlink_metadata(&l).unwrap().file_type().is_symlink());
+        assert!(std::fs::symlink_metadata(&l)
+            .unwrap()
+            .file_type()
+            .is_symlink());
         assert_eq!(std::fs::read_to_string(&real).unwrap(), "new");
         let mode = std::fs::metadata(&real).unwrap().permissions().mode() & 0o777;
         assert_eq!(mode, 0o640);
-        assert_eq!(std::fs::read_dir(d.path()).unwrap().count(), 2, "no temporary file left");
+        assert_eq!(
+            std::fs::read_dir(d.path()).unwrap().count(),
+            2,
+            "no temporary file left"
+        );
     }
 
     #[test]
@@ -579,7 +582,11 @@ mod tests {
         assert!(err.contains("stdout"), "{err}");
         let b = d.path().join("o.csv");
         assert!(validate(&[("--json", &a), ("--csv", &b), ("--raw", dash)]).is_ok());
-        assert_eq!(std::fs::read_dir(d.path()).unwrap().count(), 3, "no probe left");
+        assert_eq!(
+            std::fs::read_dir(d.path()).unwrap().count(),
+            3,
+            "no probe left"
+        );
     }
 
     #[test]
@@ -593,6 +600,9 @@ mod tests {
         };
         write_whole(&Target::InPlace(fifo.clone()), &fifo, b"hello").unwrap();
         assert_eq!(reader.join().unwrap(), "hello");
-        assert!(std::fs::symlink_metadata(&fifo).unwrap().file_type().is_fifo());
+        assert!(std::fs::symlink_metadata(&fifo)
+            .unwrap()
+            .file_type()
+            .is_fifo());
     }
 }

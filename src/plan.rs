@@ -106,7 +106,11 @@ impl Plan {
             }
         }
         // PMB's "Multi-" names select multi mode; the mode is per run.
-        let prefixed = args.benchmarks.iter().filter(|n| suite::has_multi_prefix(n)).count();
+        let prefixed = args
+            .benchmarks
+            .iter()
+            .filter(|n| suite::has_multi_prefix(n))
+            .count();
         if prefixed > 0 && prefixed < args.benchmarks.len() && !args.multi {
             return Err(invalid(
                 "Multi- and plain benchmark names cannot be mixed (the mode applies to the whole run; use --multi for all)",
@@ -189,10 +193,10 @@ impl Plan {
             .iter
             .or(args.min_iter)
             .unwrap_or(if adaptive { 10 } else { 1 });
-        let max_reps = args
-            .iter
-            .or(args.max_iter)
-            .unwrap_or(if adaptive { 100_000 } else { IMB_MAX_REPS });
+        let max_reps =
+            args.iter
+                .or(args.max_iter)
+                .unwrap_or(if adaptive { 100_000 } else { IMB_MAX_REPS });
         if min_reps == 0 {
             return Err(invalid("--min-iter must be at least 1"));
         }

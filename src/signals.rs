@@ -175,7 +175,11 @@ pub fn mpi_started(world: comm::Comm) {
     }
     supervise::tell(&format!("up {}", world.rank));
     // Test hook (robustness tests): a panic on this rank must end the job.
-    if std::env::var("MPIBENCH_TEST_PANIC_RANK").ok().and_then(|r| r.parse().ok()) == Some(world.rank) {
+    if std::env::var("MPIBENCH_TEST_PANIC_RANK")
+        .ok()
+        .and_then(|r| r.parse().ok())
+        == Some(world.rank)
+    {
         panic!("test panic requested by MPIBENCH_TEST_PANIC_RANK");
     }
 }
@@ -344,7 +348,10 @@ fn install_panic_hook() {
             msg.lines().next().unwrap_or("")
         );
         tell_rank0_failed();
-        supervise::tell(&format!("said {} {EXIT_ABORTED}", RANK.load(Ordering::Relaxed)));
+        supervise::tell(&format!(
+            "said {} {EXIT_ABORTED}",
+            RANK.load(Ordering::Relaxed)
+        ));
         end_job(EXIT_ABORTED);
     }));
 }
@@ -359,7 +366,10 @@ pub fn install_parent_panic_hook() {
             .map(|s| s.to_string())
             .or_else(|| info.payload().downcast_ref::<String>().cloned())
             .unwrap_or_else(|| "panic".into());
-        eprintln!("error: internal error: {}", msg.lines().next().unwrap_or(""));
+        eprintln!(
+            "error: internal error: {}",
+            msg.lines().next().unwrap_or("")
+        );
         // SAFETY: ends the process.
         unsafe { libc::_exit(EXIT_ABORTED) }
     }));

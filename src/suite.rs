@@ -124,7 +124,15 @@ mod tests {
 
     #[test]
     fn multibyte_names_are_unknown_not_a_panic() {
-        for n in ["PingPöng", "Alltoäll", "Barrièr", "Multiö", "ö", "Multi-", "Multi-ö"] {
+        for n in [
+            "PingPöng",
+            "Alltoäll",
+            "Barrièr",
+            "Multiö",
+            "ö",
+            "Multi-",
+            "Multi-ö",
+        ] {
             assert!(find(n).is_none(), "{n}");
             let _ = suggest(strip_multi(n));
         }

@@ -399,7 +399,9 @@ fn listen(shared: &Arc<Shared>) -> Option<String> {
     signals::spawn(move || {
         for conn in listener.incoming() {
             let Ok(conn) = conn else { continue };
-            let Ok(writer) = conn.try_clone() else { continue };
+            let Ok(writer) = conn.try_clone() else {
+                continue;
+            };
             let sig = sh.signal.load(Ordering::SeqCst);
             {
                 let mut conns = sh.conns.lock().unwrap_or_else(|e| e.into_inner());
@@ -482,7 +484,12 @@ fn reap_ranks(shared: &Shared) {
     if shared.seen().open == 0 {
         return;
     }
-    for c in shared.conns.lock().unwrap_or_else(|e| e.into_inner()).iter() {
+    for c in shared
+        .conns
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .iter()
+    {
         let _ = c.shutdown(std::net::Shutdown::Both);
     }
     wait_closed(Duration::from_secs(3));
@@ -529,13 +536,17 @@ fn verdict(seen: &Seen, parent_signal: i32, status: ExitStatus, l: &Launcher) ->
     let failed = seen.said.iter().find(|(_, c)| *c != 0).map(|&(_, c)| c);
     let rank0_end = seen.ended.iter().find(|(r, _)| *r == 0).map(|&(_, c)| c);
     let all_up = seen.up.len() == seen.started.len();
-    let stop = (parent_signal != 0).then_some((None, parent_signal)).or(seen
-        .stopped
-        .filter(|_| failed.is_none() && rank0_end.is_none() && all_up)
-        .map(|(r, s)| (Some(r), s)));
+    let stop = (parent_signal != 0)
+        .then_some((None, parent_signal))
+        .or(seen
+            .stopped
+            .filter(|_| failed.is_none() && rank0_end.is_none() && all_up)
+            .map(|(r, s)| (Some(r), s)));
     if let Some((rank, sig)) = stop {
         if sig != SIGPIPE {
-            let by = rank.map(|r| format!(" (received by rank {r})")).unwrap_or_default();
+            let by = rank
+                .map(|r| format!(" (received by rank {r})"))
+                .unwrap_or_default();
             let json = match l.json.filter(|p| p.as_os_str() != "-") {
                 Some(p) => format!(
                     "; the results finished so far are in '{}' with status \"interrupted\"",
@@ -616,7 +627,15 @@ mod tests {
     #[test]
     fn records_rank_reports() {
         let mut s = Seen::default();
-        for l in ["start 0 100", "start 1 101", "up 0", "said 1 5", "end 0 0", "stopped 1 SIGTERM", "junk"] {
+        for l in [
+            "start 0 100",
+            "start 1 101",
+            "up 0",
+            "said 1 5",
+            "end 0 0",
+            "stopped 1 SIGTERM",
+            "junk",
+        ] {
             s.record(l);
         }
         assert_eq!(s.started.len(), 2);
@@ -643,10 +662,22 @@ mod tests {
         s.record("stopped 0 SIGHUP");
         assert_eq!(verdict(&s, 0, exited(1), &l), 129);
         s.record("end 0 3");
-        assert_eq!(verdict(&s, 0, exited(1), &l), 3, "rank 0's end explains the signal");
+        assert_eq!(
+            verdict(&s, 0, exited(1), &l),
+            3,
+            "rank 0's end explains the signal"
+        );
         s.ended.clear();
         s.record("said 1 3");
-        assert_eq!(verdict(&s, 0, exited(3), &l), 3, "a failure explains the signal");
-        assert_eq!(verdict(&s, SIGINT, exited(3), &l), 130, "the parent's signal first");
+        assert_eq!(
+            verdict(&s, 0, exited(3), &l),
+            3,
+            "a failure explains the signal"
+        );
+        assert_eq!(
+            verdict(&s, SIGINT, exited(3), &l),
+            130,
+            "the parent's signal first"
+        );
     }
 }

@@ -340,15 +340,15 @@ case_mem_limit
 # 4. Watchdog: PingPong at 1 MiB with a huge fixed repetition count hangs
 #    past --timeout 5; the job aborts with exit 3 well within 20 s, naming
 #    benchmark, size and process count; out.json keeps the finished Barrier.
-#    (--iter applies to Barrier too: 10^6 barriers take ~0.2-0.6 s here with
-#    Open MPI and up to ~3 s with MPICH on a loaded machine,
-#    whereas the 10^8 of the original issue take ~50 s and would make Barrier
-#    itself time out, so that no Barrier result could exist.)
+#    (--iter applies to Barrier too: 10^5 barriers take well under a second
+#    even on a loaded machine, while 10^5 PingPongs of 1 MiB take 20 s or
+#    more; 10^6 barriers took over 5 s on a loaded machine, and the 10^8 of
+#    the original issue ~50 s, so that no Barrier result could exist.)
 # ---------------------------------------------------------------------------
 case_watchdog() {
     local name="watchdog: --timeout 5 aborts a hanging PingPong"
     new_case_dir
-    mpi 2 run barrier pingpong --sizes 1M --iter 1000000 --timeout 5 --json out.json
+    mpi 2 run barrier pingpong --sizes 1M --iter 100000 --timeout 5 --json out.json
     local why err
     err=$(grep -m 1 -i "timeout" "$CASE_DIR.err")
     if [[ $HUNG -eq 1 ]]; then

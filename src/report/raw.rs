@@ -76,16 +76,17 @@ impl RawSink {
                 } else {
                     (s[1] as usize).to_string()
                 };
-                self.w.write_record([
-                    rank.to_string(),
-                    bench.to_string(),
-                    q.to_string(),
-                    sizes[s[0] as usize].to_string(),
-                    rep,
-                    format!("{:.9}", s[2]),
-                    format!("{:.9}", s[3]),
-                ])
-                .map_err(|e| cannot(&e))?;
+                self.w
+                    .write_record([
+                        rank.to_string(),
+                        bench.to_string(),
+                        q.to_string(),
+                        sizes[s[0] as usize].to_string(),
+                        rep,
+                        format!("{:.9}", s[2]),
+                        format!("{:.9}", s[3]),
+                    ])
+                    .map_err(|e| cannot(&e))?;
             }
         }
         self.w.flush().map_err(|e| cannot(&e))
