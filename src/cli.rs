@@ -50,7 +50,7 @@ pub struct RunArgs {
     #[arg(long)]
     pub force_np: bool,
 
-    /// mpiexec to launch local ranks with (default: the one matching the linked MPI library).
+    /// mpiexec to launch local ranks with (default, also when empty: the one matching the linked MPI library).
     #[arg(long, value_name = "PATH", env = "MPIBENCH_MPIEXEC")]
     pub mpiexec: Option<String>,
 

@@ -272,6 +272,11 @@ pub fn spawn(f: impl FnOnce() + Send + 'static) -> bool {
 
 /// Points stderr at /dev/null (the one line has been said).
 fn mute_stderr() {
+    mute_stderr_raw()
+}
+
+/// [`mute_stderr`], async-signal-safe.
+fn mute_stderr_raw() {
     // SAFETY: open/dup2/close on our own descriptors.
     unsafe {
         let fd = libc::open(c"/dev/null".as_ptr(), libc::O_WRONLY);
@@ -424,16 +429,27 @@ mod fatal {
             libc::SIGFPE => b"SIGFPE (arithmetic error)",
             _ => b"SIGABRT (abort)",
         };
-        put(PREFIX.get().map(Vec::as_slice).unwrap_or(b"error: "));
-        put(name);
-        let code = if IN_INIT.load(Ordering::SeqCst) {
-            put(b" inside MPI_Init: the MPI library could not start here (check `ulimit -v`, TMPDIR and the MPI installation)\n");
+        let in_init = IN_INIT.load(Ordering::SeqCst);
+        let code = if in_init {
             EXIT_MPI_START
         } else {
-            put(b": the rank crashed; ending the job\n");
             EXIT_ABORTED
         };
-        supervise::tell_from_signal(code);
+        // With a parent, only rank 0 speaks (several ranks often crash
+        // alike); the parent speaks for another rank that crashed alone.
+        let speak = RANK.load(Ordering::Relaxed) == 0 || !supervise::parent_speaks();
+        if speak {
+            put(PREFIX.get().map(Vec::as_slice).unwrap_or(b"error: "));
+            put(name);
+            put(if in_init {
+                b" inside MPI_Init: the MPI library could not start here (check `ulimit -v`, TMPDIR and the MPI installation)\n"
+            } else {
+                b": the rank crashed; ending the job\n"
+            });
+        } else {
+            mute_stderr_raw();
+        }
+        supervise::tell_from_signal(code, speak);
         tell_rank0_failed();
         // SAFETY: _exit is async-signal-safe.
         unsafe { libc::_exit(code) }

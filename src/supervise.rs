@@ -51,9 +51,9 @@ const RANK_EXIT_GRACE: Duration = Duration::from_secs(5);
 static LINK: OnceLock<Mutex<UnixStream>> = OnceLock::new();
 /// The link's descriptor, for the fatal-signal handler (-1 without a link).
 static LINK_FD: AtomicI32 = AtomicI32::new(-1);
-/// Pre-formatted "said" lines for the fatal-signal handler (codes 3 and 5).
-static SAID_ABORTED: OnceLock<Vec<u8>> = OnceLock::new();
-static SAID_MPI_START: OnceLock<Vec<u8>> = OnceLock::new();
+/// Pre-formatted lines for the fatal-signal handler: "said" (it printed its
+/// line) or "crashed" (silent), with codes 3 and 5.
+static FATAL_LINES: OnceLock<[Vec<u8>; 4]> = OnceLock::new();
 
 /// Rank side: connects to the self-launching parent, if there is one here,
 /// and watches it. Call before `MPI_Init`.
@@ -71,8 +71,13 @@ pub fn connect(rank: usize) {
         return;
     };
     LINK_FD.store(stream.as_raw_fd(), Ordering::SeqCst);
-    let _ = SAID_ABORTED.set(format!("said {rank} 3\n").into_bytes());
-    let _ = SAID_MPI_START.set(format!("said {rank} {}\n", signals::EXIT_MPI_START).into_bytes());
+    let m = signals::EXIT_MPI_START;
+    let _ = FATAL_LINES.set([
+        format!("said {rank} 3\n").into_bytes(),
+        format!("said {rank} {m}\n").into_bytes(),
+        format!("crashed {rank} 3\n").into_bytes(),
+        format!("crashed {rank} {m}\n").into_bytes(),
+    ]);
     let _ = LINK.set(Mutex::new(stream));
     tell(&format!("start {rank} {}", std::process::id()));
     signals::spawn(move || {
@@ -101,15 +106,13 @@ pub fn tell(msg: &str) {
     }
 }
 
-/// From a fatal-signal handler: "I printed my line and exit with `code`".
-/// Async-signal-safe (one write(2) of a prepared buffer).
-pub fn tell_from_signal(code: i32) {
+/// From a fatal-signal handler: "I exit with `code`, having printed my
+/// line" (`said`) or not. Async-signal-safe (one write(2) of a prepared
+/// buffer).
+pub fn tell_from_signal(code: i32, said: bool) {
     let fd = LINK_FD.load(Ordering::SeqCst);
-    let msg = if code == signals::EXIT_MPI_START {
-        SAID_MPI_START.get()
-    } else {
-        SAID_ABORTED.get()
-    };
+    let i = usize::from(code == signals::EXIT_MPI_START) + if said { 0 } else { 2 };
+    let msg = FATAL_LINES.get().map(|l| &l[i]);
     if let (true, Some(m)) = (fd >= 0, msg) {
         // SAFETY: write(2) of a buffer that lives for the whole program.
         unsafe { libc::write(fd, m.as_ptr().cast(), m.len()) };
@@ -128,6 +131,8 @@ struct Seen {
     up: BTreeSet<u32>,
     /// (rank, code) of ranks that printed their own line.
     said: Vec<(u32, i32)>,
+    /// (rank, code) of ranks that crashed silently (their parent speaks).
+    crashed: Vec<(u32, i32)>,
     /// (rank, code) of ranks that ended normally.
     ended: Vec<(u32, i32)>,
     /// (rank, signal) of a rank that was stopped by a signal of its own.
@@ -154,6 +159,7 @@ impl Seen {
                 self.up.insert(rank);
             }
             "said" => self.said.push((rank, num(2).unwrap_or(3) as i32)),
+            "crashed" => self.crashed.push((rank, num(2).unwrap_or(3) as i32)),
             "end" => self.ended.push((rank, num(2).unwrap_or(0) as i32)),
             "stopped" => {
                 if let Some(sig) = f.get(2).and_then(|s| signals::signal_number(s)) {
@@ -418,7 +424,9 @@ fn listen(shared: &Arc<Shared>) -> Option<String> {
                 for line in BufReader::new(conn).lines() {
                     let Ok(line) = line else { break };
                     sh2.seen().record(&line);
-                    if line.starts_with("said ") && !line.ends_with(" 0") {
+                    if (line.starts_with("said ") || line.starts_with("crashed "))
+                        && !line.ends_with(" 0")
+                    {
                         sh2.end_child(true);
                     }
                 }
@@ -534,13 +542,14 @@ fn verdict(seen: &Seen, parent_signal: i32, status: ExitStatus, l: &Launcher) ->
     // A rank's own failure, or rank 0's decided end, explains the signals
     // the launcher then sends; so does MPI failing to start everywhere.
     let failed = seen.said.iter().find(|(_, c)| *c != 0).map(|&(_, c)| c);
+    let crashed = !seen.crashed.is_empty();
     let rank0_end = seen.ended.iter().find(|(r, _)| *r == 0).map(|&(_, c)| c);
     let all_up = seen.up.len() == seen.started.len();
     let stop = (parent_signal != 0)
         .then_some((None, parent_signal))
         .or(seen
             .stopped
-            .filter(|_| failed.is_none() && rank0_end.is_none() && all_up)
+            .filter(|_| failed.is_none() && !crashed && rank0_end.is_none() && all_up)
             .map(|(r, s)| (Some(r), s)));
     if let Some((rank, sig)) = stop {
         if sig != SIGPIPE {
@@ -581,6 +590,15 @@ fn verdict(seen: &Seen, parent_signal: i32, status: ExitStatus, l: &Launcher) ->
         return EXIT_LAUNCHER;
     }
     if let Some(code) = failed {
+        return code;
+    }
+    if let Some(&(rank, code)) = seen.crashed.first() {
+        let what = if code == signals::EXIT_MPI_START {
+            "inside MPI_Init: the MPI library could not start here"
+        } else {
+            "with a fatal signal; the job was ended"
+        };
+        eprintln!("error: rank {rank} crashed {what}{}", address_space_hint());
         return code;
     }
     if let Some(code) = rank0_end {
@@ -668,6 +686,12 @@ mod tests {
             "rank 0's end explains the signal"
         );
         s.ended.clear();
+        s.record("crashed 1 3");
+        assert_eq!(
+            verdict(&s, 0, exited(1), &l),
+            3,
+            "a crash explains the signal"
+        );
         s.record("said 1 3");
         assert_eq!(
             verdict(&s, 0, exited(3), &l),

@@ -94,6 +94,33 @@ kill_leftovers() {
     done
 }
 
+# The processes of this case (by their marker), except this script.
+case_pids() {
+    local env pid
+    for env in /proc/[0-9]*/environ; do
+        pid=${env#/proc/}
+        pid=${pid%/environ}
+        [[ $pid == "$$" || $pid == "$BASHPID" ]] && continue
+        if tr '\0' '\n' 2>/dev/null <"$env" | grep -qxF "MPIBENCH_ROBUSTNESS_CASE=$CASE_DIR"; then
+            # Zombies hold no resources and vanish with their parent.
+            [[ $(awk '{print $3}' "/proc/$pid/stat" 2>/dev/null) == Z ]] || echo "$pid"
+        fi
+    done
+}
+
+# No mpibench/mpiexec process of this case may outlive it (5 s of grace:
+# ranks end a moment after their launcher). Leftovers are killed by pid.
+no_leftovers() {
+    local i left
+    for ((i = 0; i < 50; i++)); do
+        left=$(case_pids)
+        [[ -z $left ]] && return
+        sleep 0.1
+    done
+    echo "processes outlived the case: $(for p in $left; do tr '\0' ' ' <"/proc/$p/cmdline" 2>/dev/null | cut -c1-60; echo -n '; '; done)"
+    kill_leftovers "$CASE_DIR"
+}
+
 # shellcheck disable=SC2317  # called through the EXIT trap
 cleanup() {
     # Only what this script started: the background launcher of the crash case
@@ -107,12 +134,20 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
+CASE_DIR=""
 START_S=$SECONDS
 N=0
 PASSED=0
 FAILED=0
 
 pass() {
+    # No case passes while a process of its own outlives it.
+    local left
+    left=$(no_leftovers)
+    if [[ -n $left ]]; then
+        fail "$1" "$left"
+        return
+    fi
     N=$((N + 1))
     PASSED=$((PASSED + 1))
     echo "PASS $1${2:+ ($2)}"
@@ -591,33 +626,6 @@ check() {
     done
     pass "$name"
     cd "$ROOT" || exit 1
-}
-
-# The processes of this case (by their marker), except this script.
-case_pids() {
-    local env pid
-    for env in /proc/[0-9]*/environ; do
-        pid=${env#/proc/}
-        pid=${pid%/environ}
-        [[ $pid == "$$" || $pid == "$BASHPID" ]] && continue
-        if tr '\0' '\n' 2>/dev/null <"$env" | grep -qxF "MPIBENCH_ROBUSTNESS_CASE=$CASE_DIR"; then
-            # Zombies hold no resources and vanish with their parent.
-            [[ $(awk '{print $3}' "/proc/$pid/stat" 2>/dev/null) == Z ]] || echo "$pid"
-        fi
-    done
-}
-
-# No mpibench/mpiexec process of this case may outlive it (5 s of grace:
-# ranks end a moment after their launcher). Leftovers are killed by pid.
-no_leftovers() {
-    local i left
-    for ((i = 0; i < 50; i++)); do
-        left=$(case_pids)
-        [[ -z $left ]] && return
-        sleep 0.1
-    done
-    echo "processes outlived the case: $(for p in $left; do tr '\0' ' ' <"/proc/$p/cmdline" 2>/dev/null | cut -c1-60; echo -n '; '; done)"
-    kill_leftovers "$CASE_DIR"
 }
 
 expect_rc() {
