@@ -429,6 +429,41 @@ mod tests {
         }
     }
 
+    fn plan(args: &[&str]) -> Result<Plan, PlanError> {
+        use clap::Parser;
+        let mut v = vec!["mpibench", "run"];
+        v.extend_from_slice(args);
+        let crate::cli::Command::Run(a) = crate::cli::Cli::try_parse_from(v).unwrap().command
+        else {
+            unreachable!()
+        };
+        Plan::build(&a, vec![], 4, 4)
+    }
+
+    #[test]
+    fn multi_names_select_multi_mode() {
+        assert!(plan(&["Multi-Allreduce"]).unwrap().multi);
+        assert!(!plan(&["Allreduce"]).unwrap().multi);
+        assert!(plan(&["Multi-Allreduce", "Multi-Bcast"]).unwrap().multi);
+        let e = plan(&["Multi-Allreduce", "PingPong"]).unwrap_err();
+        assert!(e.to_string().contains("mixed"), "{e}");
+        assert!(
+            plan(&["--multi", "Multi-Allreduce", "PingPong"])
+                .unwrap()
+                .multi
+        );
+    }
+
+    #[test]
+    fn iter_excludes_bounds_and_is_recorded() {
+        let p = plan(&["--iter", "5"]).unwrap();
+        assert_eq!((p.policy.min_reps, p.policy.max_reps), (5, 5));
+        assert!(plan(&["--iter", "5", "--min-iter", "10"]).is_err());
+        assert!(plan(&["--iter", "5000", "--max-iter", "10"]).is_err());
+        let e = plan(&["--sync", "window", "--window-us", "-5"]).unwrap_err();
+        assert!(e.to_string().contains("between 0 and 1000000"), "{e}");
+    }
+
     #[test]
     fn msglog_like_imb() {
         assert_eq!(parse_msglog("0:3").unwrap(), vec![0, 1, 2, 4, 8]);
