@@ -325,6 +325,14 @@ pub fn end_job(code: i32) -> ! {
     unsafe { libc::_exit(code) }
 }
 
+/// This rank printed the one line of a failure: tells the parent and rank 0,
+/// then ends the job with `code` (also the watchdog's way out).
+pub fn said_and_end(code: i32) -> ! {
+    tell_rank0_failed();
+    supervise::tell(&format!("said {} {code}", RANK.load(Ordering::Relaxed)));
+    end_job(code)
+}
+
 /// Lets rank 0 (on this host) know that this rank failed and said so.
 /// Async-signal-safe.
 fn tell_rank0_failed() {
@@ -352,12 +360,7 @@ fn install_panic_hook() {
             RANK.load(Ordering::Relaxed),
             msg.lines().next().unwrap_or("")
         );
-        tell_rank0_failed();
-        supervise::tell(&format!(
-            "said {} {EXIT_ABORTED}",
-            RANK.load(Ordering::Relaxed)
-        ));
-        end_job(EXIT_ABORTED);
+        said_and_end(EXIT_ABORTED);
     }));
 }
 
