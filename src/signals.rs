@@ -61,6 +61,8 @@ static EXIT_ENDS_JOB: AtomicBool = AtomicBool::new(false);
 
 /// Ranks other than 0 wait this long for rank 0 to write and end the job.
 const RANK0_GRACE: Duration = Duration::from_secs(3);
+/// Time for the launcher to pass the one line on before the job ends.
+const LINE_DRAIN: Duration = Duration::from_millis(300);
 /// If MPI_Abort itself hangs (its daemon is gone), the process still ends.
 const ABORT_DEADLINE: Duration = Duration::from_secs(3);
 
@@ -312,6 +314,11 @@ pub fn end_job(code: i32) -> ! {
     use std::io::Write;
     let _ = std::io::stdout().flush();
     let _ = std::io::stderr().flush();
+    if MPI_UP.load(Ordering::SeqCst) {
+        // The launcher forwards the line through a pipe; an abort right
+        // behind it can end the job before the line got through (Hydra).
+        std::thread::sleep(LINE_DRAIN);
+    }
     mute_stderr();
     if MPI_UP.load(Ordering::SeqCst) && !EXIT_ENDS_JOB.load(Ordering::Relaxed) {
         spawn(move || {
