@@ -10,13 +10,14 @@ use crate::cli::{Cli, Command, RunArgs};
 use crate::comm::{self, Comm};
 use crate::engine::{self, Abort, Engine};
 use crate::frontend;
-use crate::launch;
+use crate::output::{self, Format};
 use crate::plan::Plan;
+use crate::report::raw::RawSink;
 use crate::report::table::{self, SectionCx};
-use crate::report::{self, csv::Csv, json::Json, raw::RawSink};
 use crate::results::{BenchResult, MpiInfo, Report, Row, Settings, SCHEMA};
 use crate::suite::{self, Entry};
 use crate::watchdog::Watchdog;
+use crate::{launch, report, signals};
 
 pub const EXIT_OK: i32 = 0;
 pub const EXIT_VALIDATION: i32 = 1;
@@ -120,15 +121,31 @@ fn list(only: Option<&str>) -> Result<i32> {
 fn run(args: RunArgs) -> Result<i32> {
     if !launch::launched() {
         let np = args.np.unwrap_or_else(|| launch::cores().max(2));
-        if np == 0 {
-            return Ok(usage("-n must be at least 1"));
-        }
-        return launch::relaunch(np, args.mpiexec.as_deref(), &comm::library_version());
+        signals::install_parent_panic_hook();
+        return launch::relaunch(&launch::Relaunch {
+            np,
+            mpiexec: args.mpiexec.as_deref(),
+            library_version: &comm::library_version(),
+            force_np: args.force_np,
+            json: args.json.as_deref(),
+        });
     }
+    // Panic hook, crash and stop handling, the link to a self-launching parent.
+    signals::before_mpi_init();
     let universe =
         mpi::initialize().ok_or_else(|| anyhow::anyhow!("MPI was already initialised"))?;
     let world = Comm::world();
-    let code = run_world(&world, &args);
+    signals::mpi_started(&world);
+    let code = match launch::check_world(world.size, &comm::library_version()) {
+        Ok(()) => run_world(&world, &args),
+        Err(msg) => {
+            if launch::env_rank() == 0 {
+                eprintln!("error: {msg}");
+            }
+            Ok(EXIT_USAGE)
+        }
+    };
+    signals::mpi_ending(*code.as_ref().unwrap_or(&EXIT_ABORTED));
     drop(world);
     drop(universe);
     code
@@ -209,27 +226,32 @@ fn new_report(
         },
         results: Vec::new(),
         status: None,
+        interrupted_by: None,
     }
 }
 
-/// Where the tables go: stdout, or the `--output` file (rewritten after each benchmark).
+/// Where the tables go: stdout, or the `--output` file (rewritten after
+/// each benchmark, like the JSON file).
 struct Tables {
     text: String,
     to_file: bool,
 }
 
 impl Tables {
-    fn emit(&mut self, s: &str) {
+    /// Appends to the file's text, or prints (a closed stdout is an error
+    /// that `output::agree` tells apart).
+    fn emit(&mut self, s: &str) -> Result<()> {
         if self.to_file {
             self.text.push_str(s);
+            Ok(())
         } else {
-            print!("{s}");
+            output::print(s)
         }
     }
 
-    fn save(&self, plan: &Plan) -> Result<()> {
+    fn save(&self, plan: &Plan, last: bool) -> Result<()> {
         match &plan.output {
-            Some(p) if self.to_file => report::write_atomic(p, self.text.as_bytes()),
+            Some(p) if self.to_file => output::write_file(p, self.text.as_bytes(), last),
             _ => Ok(()),
         }
     }
@@ -258,29 +280,50 @@ fn run_world(world: &Comm, args: &RunArgs) -> Result<i32> {
     let watchdog = Watchdog::start(plan.timeout_s, world.rank);
     let hosts = hosts(world);
     let mut report = new_report(&plan, world, hosts);
-    let to_stdout =
-        |p: &Option<std::path::PathBuf>| p.as_ref().is_some_and(|p| p.as_os_str() == "-");
+    let to_stdout = |p: &Option<std::path::PathBuf>| p.as_deref().is_some_and(output::is_stdout);
     let show_table = root
         && (plan.output.is_some()
-            || (!to_stdout(&plan.json) && !to_stdout(&plan.csv) && !to_stdout(&plan.raw)));
+            || (!to_stdout(&plan.json)
+                && !to_stdout(&plan.csv)
+                && !to_stdout(&plan.raw)
+                && !to_stdout(&plan.report)));
     let mut tables = Tables {
         text: String::new(),
         to_file: plan.output.is_some(),
     };
     let home = table::format(&plan.suite);
+    // Rank 0's write failures (saves, tables, raw samples) are collected here
+    // and agreed on by every rank after each step, so that none waits alone.
+    let mut failure: Option<anyhow::Error> = None;
     if show_table {
-        tables.emit(&home.header(&report, &plan));
-        tables.save(&plan)?;
+        failure = tables
+            .emit(&home.header(&report, &plan))
+            .and_then(|_| tables.save(&plan, false))
+            .err();
     }
     if root {
+        output::init(&[
+            (plan.json.as_deref(), Format::Json),
+            (plan.csv.as_deref(), Format::Csv),
+            (plan.report.as_deref(), Format::Html),
+        ]);
         // "running" stays if the job dies (kill, --timeout) before the end.
         report.status = Some("running".into());
-        save(&plan, &report, false)?;
+        failure = failure.or(save(&report, false).err());
     }
     let raw = match (&plan.raw, root) {
-        (Some(p), true) => Some(RefCell::new(RawSink::create(p)?)),
+        (Some(p), true) => match RawSink::create(p) {
+            Ok(sink) => Some(RefCell::new(sink)),
+            Err(e) => {
+                failure = failure.or(Some(e));
+                None
+            }
+        },
         _ => None,
     };
+    if let Some(code) = output::agree(world, failure.take()) {
+        return Ok(code);
+    }
     let polite = ranks_per_node > launch::cores();
     if polite {
         crate::method::precise_sleep();
@@ -321,13 +364,22 @@ fn run_world(world: &Comm, args: &RunArgs) -> Result<i32> {
                     if plan.repeats > 1 {
                         r.repeat = Some(rep);
                     }
-                    if show_table {
-                        tables.emit(&table::format(&r.suite).section(&r, &cx));
+                    if show_table && failure.is_none() {
+                        failure = tables.emit(&table::format(&r.suite).section(&r, &cx)).err();
                     }
                     report.results.push(r);
                 }
-                tables.save(&plan)?;
-                save(&plan, &report, false)?;
+                if failure.is_none() {
+                    failure = tables.save(&plan, false).err();
+                }
+                failure = failure.or(save(&report, false).err());
+            }
+            let raw_failure = engine
+                .raw
+                .as_ref()
+                .and_then(|r| r.borrow_mut().take_error());
+            if let Some(code) = output::agree(world, failure.take().or(raw_failure)) {
+                return Ok(code);
             }
             if outcome.is_err() {
                 break 'repeats;
@@ -348,18 +400,20 @@ fn run_world(world: &Comm, args: &RunArgs) -> Result<i32> {
                 }
                 .into(),
             );
-            save(&plan, &report, false)?;
+            // The run failed already; a failing save must not hide why.
+            let _ = save(&report, false);
             eprintln!("error: {e:#}");
         }
         return Ok(code);
     }
     if !root {
-        return Ok(EXIT_OK);
+        // Rank 0 may still fail to write the final results: agree on it.
+        return Ok(output::agree(world, None).unwrap_or(EXIT_OK));
     }
     if plan.repeats > 1 {
         for r in aggregates(&report.results) {
             if show_table {
-                tables.emit(&table::format(&r.suite).section(&r, &cx));
+                let _ = tables.emit(&table::format(&r.suite).section(&r, &cx));
             }
             report.results.push(r);
         }
@@ -380,10 +434,15 @@ fn run_world(world: &Comm, args: &RunArgs) -> Result<i32> {
         }
         .to_string(),
     );
-    save(&plan, &report, true)?;
-    if show_table {
-        tables.emit(&home.footer(&report));
-        tables.save(&plan)?;
+    let mut failure = save(&report, true).err();
+    if show_table && failure.is_none() {
+        failure = tables
+            .emit(&home.footer(&report))
+            .and_then(|_| tables.save(&plan, true))
+            .err();
+    }
+    if let Some(code) = output::agree(world, failure) {
+        return Ok(code);
     }
     if errors > 0 {
         eprintln!("error: validation found {errors} errors (see the errors column)");
@@ -492,38 +551,16 @@ fn aggregates(results: &[BenchResult]) -> Vec<BenchResult> {
     out
 }
 
-/// Rewrites the result files (JSON, CSV, HTML report); stdout ("-") only
-/// once, at the end. Until the end, an MPI error on this rank (rank 0)
-/// rewrites them once more with status "aborted" before the job ends.
-fn save(plan: &Plan, report: &Report, last: bool) -> Result<()> {
+/// Rank 0: rewrites the results (JSON, CSV, HTML report; stdout and
+/// special files only at the end). Until the end, an MPI error on this rank
+/// marks them "aborted" before the job ends.
+fn save(report: &Report, last: bool) -> Result<()> {
     if !last {
-        let plan = plan.clone();
-        let snapshot = Report {
-            status: Some("aborted".into()),
-            ..report.clone()
-        };
-        comm::error::on_fatal(Box::new(move |_| {
-            let _ = write_outputs(&plan, &snapshot, false);
+        comm::error::on_fatal(Box::new(|_| {
+            if let Some(Err(e)) = output::interrupt("aborted", None) {
+                eprintln!("error: {e:#}");
+            }
         }));
     }
-    write_outputs(plan, report, last)
-}
-
-fn write_outputs(plan: &Plan, report: &Report, last: bool) -> Result<()> {
-    if let Some(p) = &plan.report {
-        if p.as_os_str() != "-" || last {
-            report::html::write(p, std::slice::from_ref(report))?;
-        }
-    }
-    for (path, exporter) in [
-        (&plan.json, &Json as &dyn report::Exporter),
-        (&plan.csv, &Csv as &dyn report::Exporter),
-    ] {
-        if let Some(p) = path {
-            if p.as_os_str() != "-" || last {
-                report::export(exporter, report, p)?;
-            }
-        }
-    }
-    Ok(())
+    output::save(report, last)
 }

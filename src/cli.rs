@@ -15,7 +15,8 @@ pub use crate::method::{Method, SyncMode};
     version,
     about = "MPI benchmarks: PMB-MPI1, MPITEST and more, with validation, statistics and JSON/CSV output",
     after_help = "Run under mpiexec/srun, or let `mpibench run -n N` launch its own local ranks.\n\
-                  Exit codes: 0 ok, 1 validation errors, 2 usage errors, 3 a benchmark aborted (MPI error, rank failure, --timeout)."
+                  Exit codes: 0 ok, 1 validation errors, 2 usage errors, 3 a benchmark or rank aborted (MPI error, rank failure, --timeout),\n\
+                  4 the launcher failed or started no rank, 5 MPI could not start, 128+N interrupted by signal N."
 )]
 pub struct Cli {
     #[command(subcommand)]
@@ -67,15 +68,19 @@ pub struct RunArgs {
     pub suite: Option<String>,
 
     /// Number of local ranks when mpibench launches itself (ignored under a launcher).
-    #[arg(short = 'n', long = "np", value_name = "N")]
+    #[arg(short = 'n', long = "np", value_name = "N", allow_negative_numbers = true, value_parser = at_least_1)]
     pub np: Option<usize>,
 
-    /// mpiexec to launch local ranks with (default: the one matching the linked MPI library).
+    /// Start more than 64 ranks per core when mpibench launches itself.
+    #[arg(long)]
+    pub force_np: bool,
+
+    /// mpiexec to launch local ranks with (default, also when empty: the one matching the linked MPI library).
     #[arg(long, value_name = "PATH", env = "MPIBENCH_MPIEXEC")]
     pub mpiexec: Option<String>,
 
     /// Smallest process count of the sweep (PMB -npmin).
-    #[arg(long, value_name = "P")]
+    #[arg(long, value_name = "P", allow_negative_numbers = true, value_parser = at_least_1)]
     pub npmin: Option<usize>,
 
     /// Run the Multi- versions: disjoint groups run at once; the maximum over groups is reported.
@@ -95,19 +100,19 @@ pub struct RunArgs {
     pub sizes: Option<String>,
 
     /// Fixed number of repetitions per message length (MPITEST's T).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = at_least_1)]
     pub iter: Option<usize>,
 
     /// Fixed repetitions of fast constructs (MPITEST's t: TIMING, BARRIER, SIGNAL SENDING).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = at_least_1)]
     pub fast_iter: Option<usize>,
 
     /// Run the whole list of benchmarks R times (MPITEST's R); an aggregate follows.
-    #[arg(long, value_name = "R")]
+    #[arg(long, value_name = "R", allow_negative_numbers = true, value_parser = at_least_1)]
     pub repeats: Option<usize>,
 
     /// Inner repetitions of delay subtraction (--timing delay-subtraction; default 200).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = at_least_1)]
     pub inner: Option<usize>,
 
     /// Time cap per message length in seconds (repetitions are reduced to fit).
@@ -120,7 +125,7 @@ pub struct RunArgs {
     pub time: f64,
 
     /// Warm-up repetitions per message length (default: a tenth of the repetitions, 2..100).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = at_least_0)]
     pub warmup: Option<usize>,
 
     /// Rotate the root of rooted collectives every repetition (PMB §5.2.7).
@@ -164,11 +169,11 @@ pub struct RunArgs {
     pub precision: Option<f64>,
 
     /// Fewest repetitions per message length (default 1; 10 with --precision).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = at_least_1)]
     pub min_iter: Option<usize>,
 
     /// Most repetitions per message length (default 1000, IMB; 100000 with --precision).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = at_least_1)]
     pub max_iter: Option<usize>,
 
     /// Show the median, its 95% CI and outlier counts in the tables.
@@ -200,11 +205,11 @@ pub struct RunArgs {
     pub corrupt: bool,
 
     /// Test hook: this rank reports a failed buffer allocation.
-    #[arg(long, hide = true, value_name = "RANK")]
+    #[arg(long, hide = true, value_name = "RANK", allow_negative_numbers = true, value_parser = at_least_0)]
     pub fail_alloc_rank: Option<usize>,
 
     /// Test hook: this rank makes an invalid MPI call (to a rank that does not exist).
-    #[arg(long, hide = true, value_name = "RANK")]
+    #[arg(long, hide = true, value_name = "RANK", allow_negative_numbers = true, value_parser = at_least_0)]
     pub fail_mpi_rank: Option<usize>,
 
     /// Set by front ends: the buffer limit per rank in bytes (MPITEST's b).
@@ -214,6 +219,45 @@ pub struct RunArgs {
     /// Set by front ends: print the front end's parameter line in the table header.
     #[arg(skip)]
     pub frontend: Option<String>,
+}
+
+impl RunArgs {
+    /// Every option that names an output, as (flag, path): the one list that
+    /// the same-file and writability checks go through. A new output option
+    /// (--report, --plot, ...) joins them by adding its entry here.
+    pub fn outputs(&self) -> Vec<(&'static str, &std::path::Path)> {
+        [
+            ("--json", &self.json),
+            ("--csv", &self.csv),
+            ("--raw", &self.raw),
+            ("--output", &self.output),
+            ("--report", &self.report),
+        ]
+        .into_iter()
+        .filter_map(|(flag, p)| Some((flag, p.as_deref()?)))
+        .collect()
+    }
+}
+
+/// A whole number with its valid range in the message (negative numbers
+/// reach here instead of looking like unknown options).
+fn count(s: &str, min: usize) -> Result<usize, String> {
+    match s.trim().parse::<i128>() {
+        Ok(n) if n >= min as i128 && n <= usize::MAX as i128 => Ok(n as usize),
+        Ok(_) => Err(format!(
+            "must be a whole number from {min} to {}",
+            usize::MAX
+        )),
+        Err(_) => Err(format!("must be a whole number from {min} up")),
+    }
+}
+
+fn at_least_0(s: &str) -> Result<usize, String> {
+    count(s, 0)
+}
+
+fn at_least_1(s: &str) -> Result<usize, String> {
+    count(s, 1)
 }
 
 #[derive(Debug, Clone, Args)]
@@ -280,5 +324,48 @@ fn probability(s: &str) -> Result<f64, String> {
     match s.parse::<f64>() {
         Ok(v) if v > 0.0 && v < 1.0 => Ok(v),
         _ => Err(format!("'{s}' is not a probability between 0 and 1")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(args: &[&str]) -> Result<RunArgs, String> {
+        let mut v = vec!["mpibench", "run"];
+        v.extend_from_slice(args);
+        match Cli::try_parse_from(v) {
+            Ok(Cli {
+                command: Command::Run(a),
+            }) => Ok(*a),
+            Ok(_) => Err("not run".into()),
+            Err(e) => Err(e
+                .render()
+                .to_string()
+                .lines()
+                .next()
+                .unwrap_or("")
+                .to_string()),
+        }
+    }
+
+    #[test]
+    fn negative_numbers_get_their_range() {
+        let e = run(&["--iter", "-5"]).unwrap_err();
+        assert!(e.contains("from 1"), "{e}");
+        let e = run(&["-n", "-1"]).unwrap_err();
+        assert!(e.contains("from 1"), "{e}");
+        assert!(run(&["--warmup", "-1"]).unwrap_err().contains("from 0"));
+        // Floats reach the plan, which states their range.
+        assert_eq!(run(&["--window-us", "-5"]).unwrap().window_us, Some(-5.0));
+        assert_eq!(run(&["--precision", "-1"]).unwrap().precision, Some(-1.0));
+        assert_eq!(run(&["--iter", "7"]).unwrap().iter, Some(7));
+    }
+
+    #[test]
+    fn outputs_are_one_list() {
+        let a = run(&["--json", "a", "--raw", "-"]).unwrap();
+        let o: Vec<_> = a.outputs().iter().map(|(f, _)| *f).collect();
+        assert_eq!(o, vec!["--json", "--raw"]);
     }
 }

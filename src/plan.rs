@@ -1,7 +1,7 @@
 //! The plan: what every rank runs. Rank 0 builds and validates it from the
 //! command line, then broadcasts it, so ranks cannot disagree.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
@@ -206,9 +206,15 @@ impl Plan {
                 "--iter fixes the repetitions: it excludes --min-iter and --max-iter",
             ));
         }
-        if !(args.time.is_finite() && args.time > 0.0 && args.time <= MAX_SECONDS) {
+        if !(args.time.is_finite() && args.time > 0.0) {
             return Err(invalid(format!(
-                "--time must be a number of seconds greater than 0 and at most {MAX_SECONDS}, not {}",
+                "--time must be a positive number of seconds, not {}",
+                args.time
+            )));
+        }
+        if args.time > MAX_SECONDS {
+            return Err(invalid(format!(
+                "--time must be at most {MAX_SECONDS} seconds, not {}",
                 args.time
             )));
         }
@@ -243,14 +249,19 @@ impl Plan {
             }
             if !(w.is_finite() && w > 0.0 && w <= 1e6) {
                 return Err(invalid(format!(
-                    "--window-us must be a number of microseconds greater than 0 and at most 1000000, not {w}"
+                    "--window-us must be a number of microseconds between 0 and 1000000, not {w}"
                 )));
             }
         }
         let adaptive = args.precision.is_some();
-        let min_reps = args.min_iter.unwrap_or(if adaptive { 10 } else { 1 });
+        // With --iter, the bounds recorded in the results are what ran.
+        let min_reps = args
+            .iter
+            .or(args.min_iter)
+            .unwrap_or(if adaptive { 10 } else { 1 });
         let max_reps = args
-            .max_iter
+            .iter
+            .or(args.max_iter)
             .unwrap_or(if adaptive { 100_000 } else { IMB_MAX_REPS });
         if max_reps < min_reps {
             return Err(invalid(format!(
@@ -263,20 +274,7 @@ impl Plan {
         if let Some(t) = args.timeout {
             if !(t.is_finite() && t > 0.0 && t <= MAX_SECONDS) {
                 return Err(invalid(format!(
-                    "--timeout must be a number of seconds greater than 0 and at most {MAX_SECONDS}, not {t}"
-                )));
-            }
-        }
-        let outputs: Vec<&PathBuf> = [&args.json, &args.csv, &args.raw, &args.output, &args.report]
-            .into_iter()
-            .flatten()
-            .filter(|p| p.as_os_str() != "-")
-            .collect();
-        for (i, a) in outputs.iter().enumerate() {
-            if outputs[i + 1..].contains(a) {
-                return Err(invalid(format!(
-                    "'{}' is given for two outputs",
-                    a.display()
+                    "--timeout must be a number of seconds between 0 and {MAX_SECONDS}, not {t}"
                 )));
             }
         }
@@ -303,12 +301,7 @@ impl Plan {
                 }
             }
         }
-        for path in [&args.json, &args.csv, &args.raw, &args.output, &args.report]
-            .into_iter()
-            .flatten()
-        {
-            check_writable(path)?;
-        }
+        crate::output::validate(&args.outputs()).map_err(PlanError::Invalid)?;
         Ok(Plan {
             command,
             suite: home.name.to_string(),
@@ -455,32 +448,6 @@ pub fn default_mem_bytes(ranks_per_node: usize) -> u64 {
     avail / 5 * 4 / ranks_per_node.max(1) as u64
 }
 
-/// Fails unless a file can be created next to `path` (so that the atomic
-/// rename later succeeds). Creates nothing that stays.
-fn check_writable(path: &Path) -> Result<(), PlanError> {
-    if path.as_os_str() == "-" {
-        return Ok(());
-    }
-    if path.is_dir() {
-        return Err(invalid(format!(
-            "output path '{}' is a directory",
-            path.display()
-        )));
-    }
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
-    let probe = dir.join(format!(".mpibench-probe-{}", std::process::id()));
-    match std::fs::File::create(&probe) {
-        Ok(_) => {
-            let _ = std::fs::remove_file(&probe);
-            Ok(())
-        }
-        Err(e) => Err(invalid(format!("cannot write '{}': {e}", path.display()))),
-    }
-}
-
 /// Parses one size: a non-negative integer with an optional K, M or G suffix
 /// (powers of 1024, optionally followed by "B" or "iB"), or "2^N".
 pub fn parse_size(s: &str) -> Result<usize, PlanError> {
@@ -607,6 +574,41 @@ mod tests {
         ] {
             assert!(parse_sizes(bad).is_err(), "{bad}");
         }
+    }
+
+    fn plan(args: &[&str]) -> Result<Plan, PlanError> {
+        use clap::Parser;
+        let mut v = vec!["mpibench", "run"];
+        v.extend_from_slice(args);
+        let crate::cli::Command::Run(a) = crate::cli::Cli::try_parse_from(v).unwrap().command
+        else {
+            unreachable!()
+        };
+        Plan::build(&a, vec![], 4, 4)
+    }
+
+    #[test]
+    fn multi_names_select_multi_mode() {
+        assert!(plan(&["Multi-Allreduce"]).unwrap().multi);
+        assert!(!plan(&["Allreduce"]).unwrap().multi);
+        assert!(plan(&["Multi-Allreduce", "Multi-Bcast"]).unwrap().multi);
+        let e = plan(&["Multi-Allreduce", "PingPong"]).unwrap_err();
+        assert!(e.to_string().contains("mixed"), "{e}");
+        assert!(
+            plan(&["--multi", "Multi-Allreduce", "PingPong"])
+                .unwrap()
+                .multi
+        );
+    }
+
+    #[test]
+    fn iter_excludes_bounds_and_is_recorded() {
+        let p = plan(&["--iter", "5"]).unwrap();
+        assert_eq!((p.policy.min_reps, p.policy.max_reps), (5, 5));
+        assert!(plan(&["--iter", "5", "--min-iter", "10"]).is_err());
+        assert!(plan(&["--iter", "5000", "--max-iter", "10"]).is_err());
+        let e = plan(&["--sync", "window", "--window-us", "-5"]).unwrap_err();
+        assert!(e.to_string().contains("between 0 and 1000000"), "{e}");
     }
 
     #[test]

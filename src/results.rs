@@ -32,9 +32,12 @@ pub struct Report {
     pub settings: Settings,
     pub results: Vec<BenchResult>,
     /// "running" until the end (and after a kill or --timeout), then "ok",
-    /// "validation_errors" or "aborted".
+    /// "validation_errors", "aborted" or "interrupted".
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub status: Option<String>,
+    /// With status "interrupted": the signal that stopped the run ("SIGINT", ...).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub interrupted_by: Option<String>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]

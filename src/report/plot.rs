@@ -882,6 +882,7 @@ pub mod tests {
             settings: settings(timing),
             results,
             status: Some("ok".into()),
+            interrupted_by: None,
         }
     }
 

@@ -102,6 +102,7 @@ pub(crate) mod fixtures {
             },
             results: Vec::new(),
             status: Some("ok".into()),
+            interrupted_by: None,
         }
     }
 
