@@ -201,10 +201,15 @@ impl Plan {
                 return Err(invalid(format!("{flag} must be at least 1")));
             }
         }
-        if args.iter.is_some() && (args.min_iter.is_some() || args.max_iter.is_some()) {
-            return Err(invalid(
-                "--iter fixes the repetitions: it excludes --min-iter and --max-iter",
-            ));
+        if let (Some(_), Some(flag)) = (
+            args.iter,
+            [("--min-iter", args.min_iter), ("--max-iter", args.max_iter)]
+                .into_iter()
+                .find_map(|(f, v)| v.map(|_| f)),
+        ) {
+            return Err(invalid(format!(
+                "--iter fixes the repetitions; it excludes {flag}"
+            )));
         }
         if !(args.time.is_finite() && args.time > 0.0) {
             return Err(invalid(format!(

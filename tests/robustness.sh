@@ -383,7 +383,7 @@ case_mem_limit
 case_watchdog() {
     local name="watchdog: --timeout 5 aborts a hanging PingPong"
     new_case_dir
-    mpi 2 run timing pingpong --sizes 4M --iter 10000 --timeout 5 --json out.json
+    mpi 2 run clock/timing pingpong --sizes 4M --iter 10000 --timeout 5 --json out.json
     local why err
     err=$(grep -m 1 -i "timeout" "$CASE_DIR.err")
     if [[ $HUNG -eq 1 ]]; then
@@ -1278,7 +1278,7 @@ case_iter_recorded
 case_clock_csv() {
     local name="clocksync and timing rows keep their columns in CSV"
     new_case_dir
-    mpi 2 run clocksync timing -q --csv out.csv
+    mpi 2 run clocksync clock/timing -q --csv out.csv
     check "$name" "$(expect_rc 0)" "$(python3 - out.csv <<'PY'
 import csv, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
