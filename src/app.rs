@@ -81,6 +81,21 @@ pub fn main() -> Result<i32> {
                 Err(msg) => Ok(usage(&msg)),
             }
         }
+        Command::Cresta { params } => {
+            if frontend::cresta::wants_help(&params) {
+                if launch::env_rank() == 0 {
+                    println!(
+                        "Usage: mpibench cresta COLL P_min nreps m_min m_max delay delay_P [OPTIONS]\n\n{}",
+                        frontend::cresta::HELP
+                    );
+                }
+                return Ok(EXIT_OK);
+            }
+            match frontend::cresta::parse(&params) {
+                Ok(args) => run(args),
+                Err(msg) => Ok(usage(&msg)),
+            }
+        }
     }
 }
 
@@ -377,8 +392,11 @@ fn run_world(world: &Comm, args: &RunArgs) -> Result<i32> {
         .to_string(),
     );
     save(&plan, &report, true)?;
+    if let Some(p) = &plan.plot {
+        report::cresta_plot::write(&report, p)?;
+    }
     if show_table {
-        tables.emit(&home.footer(&report));
+        tables.emit(&home.summary(&report, &cx));
         tables.save(&plan)?;
     }
     if errors > 0 {

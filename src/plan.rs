@@ -105,6 +105,9 @@ pub struct Plan {
     pub fail_mpi_rank: Option<usize>,
     /// A front end's own parameter line for the table header.
     pub frontend: Option<String>,
+    /// `--plot`: CRESTA's Figure 1 as SVG.
+    #[serde(default)]
+    pub plot: Option<PathBuf>,
 }
 
 pub const IMB_MAX_REPS: usize = 1000;
@@ -265,7 +268,7 @@ impl Plan {
                 )));
             }
         }
-        let outputs: Vec<&PathBuf> = [&args.json, &args.csv, &args.raw, &args.output]
+        let outputs: Vec<&PathBuf> = [&args.json, &args.csv, &args.raw, &args.output, &args.plot]
             .into_iter()
             .flatten()
             .filter(|p| p.as_os_str() != "-")
@@ -301,7 +304,13 @@ impl Plan {
                 }
             }
         }
-        for path in [&args.json, &args.csv, &args.raw, &args.output]
+        if args.plot.is_some() && home.name != crate::bench::cresta::SUITE {
+            return Err(invalid(
+                "--plot draws CRESTA's Figure 1: use it with --suite cresta",
+            ));
+        }
+        let axes = crate::bench::cresta::axes(args, home.name, world).map_err(invalid)?;
+        for path in [&args.json, &args.csv, &args.raw, &args.output, &args.plot]
             .into_iter()
             .flatten()
         {
@@ -312,7 +321,7 @@ impl Plan {
             suite: home.name.to_string(),
             benchmarks,
             sizes,
-            axes: Axes::new(),
+            axes,
             npmin: args.npmin,
             multi,
             multi_detail: args.multi_detail,
@@ -347,6 +356,7 @@ impl Plan {
             fail_alloc_rank: args.fail_alloc_rank,
             fail_mpi_rank: args.fail_mpi_rank,
             frontend: args.frontend.clone(),
+            plot: args.plot.clone(),
         })
     }
 

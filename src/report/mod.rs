@@ -8,6 +8,7 @@ use anyhow::{Context, Result};
 
 use crate::results::Report;
 
+pub mod cresta_plot;
 pub mod csv;
 pub mod json;
 pub mod raw;
