@@ -321,7 +321,7 @@ fn derived(name: &str, title: &str, sc: u64, block: &[(usize, &Row)]) -> String 
     } else {
         for line in [
             format!("# {name}, scenario 3 overlap (%), t_pure = T of scenario 1, t_overall = T of scenario 3 (averages),"),
-            "# t_cpu = calc achieved (mean over the participants), t_test = 0 (calc makes no MPI call):".to_string(),
+            "# t_cpu = calc achieved (mean over the participants, at most t_overall), t_test = 0 (calc makes no MPI call):".to_string(),
             "#   OSU 7:   max(0, 100 - 100*(t_overall - (t_cpu - t_test))/t_pure)".to_string(),
             "#   IMB-NBC: 100*max(0, min(1, (t_pure + t_cpu - t_overall)/min(t_pure, t_cpu)))".to_string(),
         ] {
