@@ -197,16 +197,15 @@ fn times(
     let mut s = String::from("\n\n");
     let what = match sc {
         2 => {
-            let mut d: Vec<String> = block
-                .iter()
-                .filter_map(|(q, x)| {
-                    x.params
-                        .get(c::DELAYED_RANK)
-                        .and_then(Value::as_u64)
-                        .map(|r| format!("rank {r} of {q}"))
-                })
-                .collect();
-            d.dedup();
+            let mut d: Vec<String> = Vec::new();
+            for (q, x) in block {
+                if let Some(r) = x.params.get(c::DELAYED_RANK).and_then(Value::as_u64) {
+                    let who = format!("rank {r} of {q}");
+                    if !d.contains(&who) {
+                        d.push(who);
+                    }
+                }
+            }
             format!(
                 "scenario 2: participant D ({}) delayed by t_delay = {} us before issuing",
                 d.join(", "),
