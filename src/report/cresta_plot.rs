@@ -159,7 +159,17 @@ where
         .x_desc("ranks (participants)")
         .y_desc("T (us)")
         .x_label_formatter(&|v| format!("{v:.0}"))
-        .y_label_formatter(&|v| format!("{v:.3}"))
+        .y_label_formatter(&|v| {
+            let d = if *v >= 10.0 {
+                0
+            } else if *v >= 1.0 {
+                1
+            } else {
+                3
+            };
+            format!("{v:.d$}")
+        })
+        .light_line_style(WHITE)
         .label_style(("sans-serif", 11))
         .draw()
         .map_err(|e| e.to_string())?;
