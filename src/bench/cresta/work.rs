@@ -167,13 +167,19 @@ pub fn calibration() -> (DelayCal, CalcCal) {
     })
 }
 
-/// Running sum, count and extremes of a duration.
-#[derive(Debug, Clone, Copy)]
+/// Values a [`Tally`] keeps for its median (the most recent ones).
+const KEEP: usize = 1024;
+
+/// Running sum, count and extremes of a duration, and the last `KEEP`
+/// values for the median; `add` never allocates (the room is reserved on
+/// creation), so it may run inside a timed scenario.
+#[derive(Debug, Clone)]
 pub struct Tally {
     pub sum: f64,
     pub n: u64,
     pub min: f64,
     pub max: f64,
+    kept: Vec<f64>,
 }
 
 impl Default for Tally {
@@ -183,6 +189,7 @@ impl Default for Tally {
             n: 0,
             min: f64::INFINITY,
             max: 0.0,
+            kept: Vec::with_capacity(KEEP),
         }
     }
 }
@@ -190,6 +197,11 @@ impl Default for Tally {
 impl Tally {
     #[inline(always)]
     pub fn add(&mut self, t: f64) {
+        if self.kept.len() < KEEP {
+            self.kept.push(t);
+        } else {
+            self.kept[self.n as usize % KEEP] = t;
+        }
         self.sum += t;
         self.n += 1;
         self.min = self.min.min(t);
@@ -198,6 +210,12 @@ impl Tally {
 
     pub fn mean(&self) -> Option<f64> {
         (self.n > 0).then(|| self.sum / self.n as f64)
+    }
+
+    /// The median of the kept values: what a repetition typically achieved,
+    /// whatever a descheduled one did to the mean.
+    pub fn median(&self) -> Option<f64> {
+        (!self.kept.is_empty()).then(|| crate::stats::summarize(&self.kept).median)
     }
 }
 
@@ -319,5 +337,14 @@ mod tests {
             t.add(v);
         }
         assert_eq!((t.mean(), t.min, t.max, t.n), (Some(5.0), 2.0, 9.0, 3));
+        assert_eq!(t.median(), Some(4.0));
+        // One descheduled repetition moves the mean, not the median.
+        let mut t = Tally::default();
+        for i in 0..3000 {
+            t.add(if i == 2999 { 1e3 } else { 1.0 });
+        }
+        assert_eq!(t.median(), Some(1.0));
+        assert!(t.mean().unwrap() > 1.3);
+        assert_eq!(t.kept.capacity(), KEEP);
     }
 }
