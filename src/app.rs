@@ -86,6 +86,21 @@ pub fn main() -> Result<i32> {
         Command::Report(a) => report::cmd::report(&a),
         Command::Plot(a) => report::cmd::plot(&a),
         Command::Compare(a) => report::cmd::compare(&a),
+        Command::Cresta { params } => {
+            if frontend::cresta::wants_help(&params) {
+                if launch::env_rank() == 0 {
+                    println!(
+                        "Usage: mpibench cresta COLL P_min nreps m_min m_max delay delay_P [OPTIONS]\n\n{}",
+                        frontend::cresta::HELP
+                    );
+                }
+                return Ok(EXIT_OK);
+            }
+            match frontend::cresta::parse(&params) {
+                Ok(args) => run(args),
+                Err(msg) => Ok(usage(&msg)),
+            }
+        }
     }
 }
 
@@ -435,9 +450,12 @@ fn run_world(world: &Comm, args: &RunArgs) -> Result<i32> {
         .to_string(),
     );
     let mut failure = save(&report, true).err();
+    if let (Some(p), None) = (&plan.plot, &failure) {
+        failure = report::cresta_plot::write(&report, p).err();
+    }
     if show_table && failure.is_none() {
         failure = tables
-            .emit(&home.footer(&report))
+            .emit(&home.summary(&report, &cx))
             .and_then(|_| tables.save(&plan, true))
             .err();
     }

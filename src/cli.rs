@@ -54,6 +54,20 @@ pub enum Command {
     Plot(PlotArgs),
     /// Compare two runs row by row: ratio B/A and a significance-tested verdict.
     Compare(CompareArgs),
+    /// CRESTA's command line: mpibench cresta COLL P_min nreps m_min m_max delay delay_P
+    #[command(
+        disable_help_flag = true,
+        after_help = crate::frontend::cresta::HELP
+    )]
+    Cresta {
+        /// The seed's seven parameters and mpibench options (-n, --json, --check, --plot, ...).
+        #[arg(
+            trailing_var_arg = true,
+            allow_hyphen_values = true,
+            value_name = "PARAM"
+        )]
+        params: Vec<String>,
+    },
 }
 
 #[derive(Debug, Clone, Args, Default)]
@@ -212,6 +226,63 @@ pub struct RunArgs {
     #[arg(long, hide = true, value_name = "RANK", allow_negative_numbers = true, value_parser = at_least_0)]
     pub fail_mpi_rank: Option<usize>,
 
+    /// CRESTA: the scenarios to run, e.g. 1,3 (default 1,2,3; 1 always runs with 2 or 3, as their reference).
+    #[arg(long, value_name = "LIST", help_heading = "CRESTA (--suite cresta)")]
+    pub scenarios: Option<String>,
+
+    /// CRESTA scenario 2: smallest t_delay in microseconds; t_delay sweeps powers of two up to --delay-max (default 16).
+    #[arg(
+        long,
+        value_name = "US",
+        allow_negative_numbers = true,
+        help_heading = "CRESTA (--suite cresta)"
+    )]
+    pub delay_min: Option<f64>,
+
+    /// CRESTA scenario 2: largest t_delay in microseconds (default 1024).
+    #[arg(
+        long,
+        value_name = "US",
+        allow_negative_numbers = true,
+        help_heading = "CRESTA (--suite cresta)"
+    )]
+    pub delay_max: Option<f64>,
+
+    /// CRESTA scenario 3: smallest t_calc in microseconds; t_calc sweeps powers of two up to --calc-max (default 16).
+    #[arg(
+        long,
+        value_name = "US",
+        allow_negative_numbers = true,
+        help_heading = "CRESTA (--suite cresta)"
+    )]
+    pub calc_min: Option<f64>,
+
+    /// CRESTA scenario 3: largest t_calc in microseconds (default 1024).
+    #[arg(
+        long,
+        value_name = "US",
+        allow_negative_numbers = true,
+        help_heading = "CRESTA (--suite cresta)"
+    )]
+    pub calc_max: Option<f64>,
+
+    /// CRESTA scenario 2: the delayed participant D: first, last or a rank (default first).
+    #[arg(
+        long,
+        value_name = "first|last|RANK",
+        allow_negative_numbers = true,
+        help_heading = "CRESTA (--suite cresta)"
+    )]
+    pub delayed: Option<String>,
+
+    /// Draw CRESTA's Figure 1 as SVG: T against ranks (log axis), average with min-max bars.
+    #[arg(
+        long,
+        value_name = "FILE.svg",
+        help_heading = "CRESTA (--suite cresta)"
+    )]
+    pub plot: Option<PathBuf>,
+
     /// Set by front ends: the buffer limit per rank in bytes (MPITEST's b).
     #[arg(skip)]
     pub buffer_bytes: Option<u64>,
@@ -232,6 +303,7 @@ impl RunArgs {
             ("--raw", &self.raw),
             ("--output", &self.output),
             ("--report", &self.report),
+            ("--plot", &self.plot),
         ]
         .into_iter()
         .filter_map(|(flag, p)| Some((flag, p.as_deref()?)))

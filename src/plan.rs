@@ -107,6 +107,9 @@ pub struct Plan {
     pub fail_mpi_rank: Option<usize>,
     /// A front end's own parameter line for the table header.
     pub frontend: Option<String>,
+    /// `--plot`: CRESTA's Figure 1 as SVG.
+    #[serde(default)]
+    pub plot: Option<PathBuf>,
 }
 
 pub const IMB_MAX_REPS: usize = 1000;
@@ -307,12 +310,18 @@ impl Plan {
             }
         }
         crate::output::validate(&args.outputs()).map_err(PlanError::Invalid)?;
+        if args.plot.is_some() && home.name != crate::bench::cresta::SUITE {
+            return Err(invalid(
+                "--plot draws CRESTA's Figure 1: use it with --suite cresta",
+            ));
+        }
+        let axes = crate::bench::cresta::axes(args, home.name, world).map_err(invalid)?;
         Ok(Plan {
             command,
             suite: home.name.to_string(),
             benchmarks,
             sizes,
-            axes: Axes::new(),
+            axes,
             npmin: args.npmin,
             multi,
             multi_detail: args.multi_detail,
@@ -348,6 +357,7 @@ impl Plan {
             fail_alloc_rank: args.fail_alloc_rank,
             fail_mpi_rank: args.fail_mpi_rank,
             frontend: args.frontend.clone(),
+            plot: args.plot.clone(),
         })
     }
 

@@ -2,7 +2,7 @@
 //! resolution (`imb/Barrier`, `mpitest/BARRIER`, bare names within `--suite`).
 
 use crate::bench::clock::{self, Tool};
-use crate::bench::{imb, mpitest, Benchmark, Info};
+use crate::bench::{cresta, imb, mpitest, Benchmark, Info};
 use crate::method::{Method, SyncMode};
 
 /// Which process counts a suite sweeps.
@@ -85,6 +85,10 @@ fn mpitest_entries() -> Vec<Entry> {
     benches(mpitest::benchmarks())
 }
 
+fn cresta_entries() -> Vec<Entry> {
+    benches(cresta::benchmarks())
+}
+
 fn clock_entries() -> Vec<Entry> {
     clock::tools().into_iter().map(Entry::Tool).collect()
 }
@@ -118,6 +122,22 @@ pub static SUITES: &[Suite] = &[
             },
             sizes: "4,40,400,4000,40000,400000",
             procs: ProcSweep::World,
+            warm_largest: 0,
+        },
+    },
+    Suite {
+        name: cresta::SUITE,
+        title: "CRESTA Collectives Microbenchmark Suite (D4.5.2): collectives in scenarios, global time to completion",
+        entries: cresta_entries,
+        defaults: Defaults {
+            method: Method::GlobalCompletion,
+            sync: SyncMode::Window,
+            reps: RepsDefault::Fixed {
+                normal: 100,
+                fast: 100,
+            },
+            sizes: "8,1K,64K,1M",
+            procs: ProcSweep::Pmb,
             warm_largest: 0,
         },
     },

@@ -71,6 +71,15 @@ pub trait Pattern: Sync {
     }
 }
 
+/// A pattern whose repetition splits into issuing the operation and
+/// completing it, so that a scenario can put work between the two (CRESTA
+/// scenario 3): a non-blocking collective starts in `issue` and waits in
+/// `complete`; a blocking one does everything in `issue`.
+pub trait Phased: Pattern {
+    fn issue(&self, op: &mut Op);
+    fn complete(&self, op: &mut Op);
+}
+
 impl<P: Pattern> Benchmark for P {
     fn info(&self) -> &'static Info {
         Pattern::info(self)
@@ -86,10 +95,17 @@ impl<P: Pattern> Benchmark for P {
     }
 
     fn kernel<'a>(&'a self, s: Setup<'a>, p: &Point) -> Result<Box<dyn Kernel + 'a>> {
-        let info = Pattern::info(self);
+        Ok(Box::new(BufKernel::new(self, s, p)?))
+    }
+}
+
+impl<'a, P: Pattern> BufKernel<'a, P> {
+    /// Resolves buffers, datatype, counts and partners of one point.
+    pub fn new(pat: &'a P, s: Setup<'a>, p: &Point) -> Result<BufKernel<'a, P>> {
+        let info = Pattern::info(pat);
         let q = s.comm.size;
         let x = p.bytes;
-        let l = self.layout(x, q);
+        let l = pat.layout(x, q);
         let (sbuf, rbuf) = s.arena.pair(l.send, l.recv)?;
         let msg = Msg::elems(info.elem, x / info.elem.size()).map_err(anyhow::Error::msg)?;
         let me = s.comm.rank;
@@ -110,22 +126,31 @@ impl<P: Pattern> Benchmark for P {
             displs: Vec::new(),
             reqs: vec![request_null(); 4],
         };
-        self.prepare(&mut op);
-        Ok(Box::new(BufKernel {
-            pat: self,
+        pat.prepare(&mut op);
+        Ok(BufKernel {
+            pat,
             op,
             rotate: s.root_shift && info.rooted,
             send_len: l.send,
             recv_len: l.recv,
-        }))
+        })
+    }
+
+    /// Before the pattern's calls of repetition `rep`: the root of this repetition.
+    #[inline(always)]
+    pub fn begin(&mut self, rep: usize) {
+        if self.rotate {
+            self.op.root = rep % self.op.size;
+        }
     }
 }
 
 /// The kernel of a pattern: monomorphised per pattern, so `run` inlines
-/// the pattern's calls.
-struct BufKernel<'a, P> {
-    pat: &'a P,
-    op: Op<'a>,
+/// the pattern's calls. Other kernels wrap it to add work around the
+/// pattern's calls (CRESTA's scenarios), reusing its buffers and validation.
+pub struct BufKernel<'a, P> {
+    pub pat: &'a P,
+    pub op: Op<'a>,
     rotate: bool,
     send_len: usize,
     recv_len: usize,
@@ -155,9 +180,7 @@ impl<P: Pattern> BufKernel<'_, P> {
 impl<P: Pattern> Kernel for BufKernel<'_, P> {
     #[inline(always)]
     fn run(&mut self, rep: usize) {
-        if self.rotate {
-            self.op.root = rep % self.op.size;
-        }
+        self.begin(rep);
         self.pat.run(&mut self.op);
     }
 

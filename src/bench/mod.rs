@@ -13,6 +13,7 @@
 //! holds; [`buf`] turns them into kernels.
 
 use anyhow::Result;
+use serde::{Deserialize, Serialize};
 
 use crate::comm::{Buffer, Comm, Elem};
 use crate::engine::axis::{Point, SweepCx};
@@ -21,8 +22,10 @@ use crate::method::{Method, MpiCtx, RepBatch, Samples};
 
 pub mod buf;
 pub mod clock;
+pub mod cresta;
 pub mod imb;
 pub mod mpitest;
+pub mod overlap;
 pub mod patterns;
 
 /// PMB's classification (PMB §4.1), which decides the process-count sweep
@@ -254,11 +257,45 @@ pub trait Kernel {
     /// The reference of delay subtraction: the delay alone, without the operation.
     fn reference(&mut self, _rep: usize) {}
 
+    /// Figures this rank measured besides the method's times since the last
+    /// call, which resets them (e.g. the calc time a CRESTA scenario
+    /// achieved). The engine drops those of the warm-up and puts the others,
+    /// combined over the ranks that report them, into the row's `params`.
+    fn figures(&mut self) -> Vec<Figure> {
+        Vec::new()
+    }
+
     /// Runs `method` on this kernel: dispatched once per batch, and
     /// monomorphised per kernel type so that the timed loop calls `run`
     /// directly.
     fn measure(&mut self, method: Method, cx: &mut MpiCtx<'_>, batch: &RepBatch) -> Samples {
         crate::method::measure(method, self, cx, batch)
+    }
+}
+
+/// How the ranks' values of a [`Figure`] become the row's value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Combine {
+    Mean,
+    Min,
+    Max,
+}
+
+/// A named value one rank measured at a point (see [`Kernel::figures`]).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Figure {
+    pub name: String,
+    pub value: f64,
+    pub combine: Combine,
+}
+
+impl Figure {
+    pub fn new(name: &str, value: f64, combine: Combine) -> Figure {
+        Figure {
+            name: name.to_string(),
+            value,
+            combine,
+        }
     }
 }
 

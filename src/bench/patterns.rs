@@ -7,7 +7,7 @@
 //! Partners come from the placement's [`Role`]; element counts from the
 //! point's message (`op.msg`), resolved outside the timed region.
 
-use crate::bench::buf::{split_counts, Layout, Op, Pattern};
+use crate::bench::buf::{split_counts, Layout, Op, Pattern, Phased};
 use crate::bench::Info;
 use crate::check::{Expect, Segment};
 use crate::comm::{self, Msg};
@@ -470,3 +470,202 @@ impl Pattern for ReduceScatter {
         }
     }
 }
+
+/// MPI_Scatter of X bytes from the root to every rank (the root's send
+/// buffer holds Q blocks of X, one per rank, as Gather's receive buffer).
+pub struct Scatter(pub &'static Info);
+
+impl Pattern for Scatter {
+    fn info(&self) -> &'static Info {
+        self.0
+    }
+    fn layout(&self, x: usize, q: usize) -> Layout {
+        Layout {
+            send: q * x,
+            recv: x,
+        }
+    }
+    #[inline(always)]
+    fn run(&self, op: &mut Op) {
+        op.comm
+            .scatter(op.sbuf.ptr(), &op.msg, op.rbuf.mut_ptr(), op.root);
+    }
+    fn expect(&self, x: usize, _q: usize, rank: usize, root: usize, _role: &Role) -> Expect {
+        Expect::Bytes(vec![Segment {
+            offset: 0,
+            len: x,
+            sender: root,
+            sender_offset: rank * x,
+        }])
+    }
+}
+
+/// MPI_Reduce_scatter_block with MPI_SUM: every rank receives the sum of
+/// its block of X bytes of elements (the send buffers hold Q blocks).
+pub struct ReduceScatterBlock(pub &'static Info);
+
+impl Pattern for ReduceScatterBlock {
+    fn info(&self) -> &'static Info {
+        self.0
+    }
+    fn layout(&self, x: usize, q: usize) -> Layout {
+        let b = whole(self.0, x);
+        Layout {
+            send: q * b,
+            recv: b,
+        }
+    }
+    #[inline(always)]
+    fn run(&self, op: &mut Op) {
+        op.comm
+            .reduce_scatter_block(op.sbuf.ptr(), op.rbuf.mut_ptr(), &op.msg);
+    }
+    fn expect(&self, x: usize, _q: usize, rank: usize, _root: usize, _role: &Role) -> Expect {
+        let count = x / self.0.elem.size();
+        Expect::Sum {
+            first: rank * count,
+            count,
+        }
+    }
+}
+
+/// Blocking collectives as [`Phased`] patterns: the call is the issue and
+/// there is nothing left to complete.
+macro_rules! blocking_phases {
+    ($($p:ident),*) => {$(
+        impl Phased for $p {
+            #[inline(always)]
+            fn issue(&self, op: &mut Op) {
+                self.run(op)
+            }
+            #[inline(always)]
+            fn complete(&self, _op: &mut Op) {}
+        }
+    )*};
+}
+
+blocking_phases!(
+    Barrier,
+    Bcast,
+    Gather,
+    Scatter,
+    Allgather,
+    Alltoall,
+    Reduce,
+    Allreduce,
+    ReduceScatterBlock
+);
+
+/// A non-blocking collective: the buffers and results of its blocking
+/// counterpart; `issue` starts it (request in `op.reqs[0]`), `complete` is
+/// MPI_Wait, and one repetition of the plain pattern is both.
+macro_rules! nonblocking {
+    ($(#[$doc:meta])* $name:ident, $blocking:ident, |$op:ident| $start:block) => {
+        $(#[$doc])*
+        pub struct $name(pub &'static Info);
+
+        impl Pattern for $name {
+            fn info(&self) -> &'static Info {
+                self.0
+            }
+            fn layout(&self, x: usize, q: usize) -> Layout {
+                $blocking(self.0).layout(x, q)
+            }
+            fn prepare(&self, op: &mut Op) {
+                $blocking(self.0).prepare(op)
+            }
+            #[inline(always)]
+            fn run(&self, op: &mut Op) {
+                self.issue(op);
+                self.complete(op);
+            }
+            fn expect(&self, x: usize, q: usize, rank: usize, root: usize, role: &Role) -> Expect {
+                $blocking(self.0).expect(x, q, rank, root, role)
+            }
+        }
+
+        impl Phased for $name {
+            #[inline(always)]
+            fn issue(&self, $op: &mut Op) $start
+            #[inline(always)]
+            fn complete(&self, op: &mut Op) {
+                comm::wait(&mut op.reqs[0]);
+            }
+        }
+    };
+}
+
+nonblocking!(
+    /// MPI_Ibarrier.
+    Ibarrier, Barrier, |op| {
+        op.comm.ibarrier(&mut op.reqs[0]);
+    }
+);
+
+nonblocking!(
+    /// MPI_Ibcast from the root (the root sends from its send buffer).
+    Ibcast, Bcast, |op| {
+        let buf = if op.rank == op.root {
+            op.sbuf.mut_ptr()
+        } else {
+            op.rbuf.mut_ptr()
+        };
+        op.comm.ibcast(buf, &op.msg, op.root, &mut op.reqs[0]);
+    }
+);
+
+nonblocking!(
+    /// MPI_Igather of X bytes from every rank to the root.
+    Igather, Gather, |op| {
+        op.comm
+            .igather(op.sbuf.ptr(), &op.msg, op.rbuf.mut_ptr(), op.root, &mut op.reqs[0]);
+    }
+);
+
+nonblocking!(
+    /// MPI_Iscatter of X bytes from the root to every rank.
+    Iscatter, Scatter, |op| {
+        op.comm
+            .iscatter(op.sbuf.ptr(), &op.msg, op.rbuf.mut_ptr(), op.root, &mut op.reqs[0]);
+    }
+);
+
+nonblocking!(
+    /// MPI_Iallgather of X bytes per rank.
+    Iallgather, Allgather, |op| {
+        op.comm
+            .iallgather(op.sbuf.ptr(), &op.msg, op.rbuf.mut_ptr(), &mut op.reqs[0]);
+    }
+);
+
+nonblocking!(
+    /// MPI_Ialltoall of X bytes to every rank.
+    Ialltoall, Alltoall, |op| {
+        op.comm
+            .ialltoall(op.sbuf.ptr(), &op.msg, op.rbuf.mut_ptr(), &mut op.reqs[0]);
+    }
+);
+
+nonblocking!(
+    /// MPI_Ireduce with MPI_SUM of X bytes of elements to the root.
+    Ireduce, Reduce, |op| {
+        op.comm
+            .ireduce(op.sbuf.ptr(), op.rbuf.mut_ptr(), &op.msg, op.root, &mut op.reqs[0]);
+    }
+);
+
+nonblocking!(
+    /// MPI_Iallreduce with MPI_SUM of X bytes of elements.
+    Iallreduce, Allreduce, |op| {
+        op.comm
+            .iallreduce(op.sbuf.ptr(), op.rbuf.mut_ptr(), &op.msg, &mut op.reqs[0]);
+    }
+);
+
+nonblocking!(
+    /// MPI_Ireduce_scatter_block with MPI_SUM of X bytes of elements per rank.
+    IreduceScatterBlock, ReduceScatterBlock, |op| {
+        op.comm
+            .ireduce_scatter_block(op.sbuf.ptr(), op.rbuf.mut_ptr(), &op.msg, &mut op.reqs[0]);
+    }
+);

@@ -17,6 +17,7 @@ use serde::{Deserialize, Serialize};
 
 pub mod buffer;
 pub mod error;
+mod nbc;
 pub use buffer::Buffer;
 pub use error::check;
 

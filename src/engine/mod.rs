@@ -386,6 +386,8 @@ impl<'a> Engine<'a> {
         for i in 0..warm {
             k.run(i);
         }
+        // What the kernel measured during the warm-up is not reported.
+        let _ = k.figures();
         let per_call = sc.allreduce_max(((comm::wtime() - tw) / warm.max(1) as f64).max(0.0));
         let window_s = plan.window_us.map_or(2.0 * per_call + 2e-6, |w| w * 1e-6);
         let consts = if method == Method::Mpitest {
@@ -461,6 +463,7 @@ impl<'a> Engine<'a> {
                 stats::summarize(&own).median
             }),
             combined: None,
+            figures: k.figures(),
         };
         if sc.rank == 0 {
             let values = if method.global_value() {

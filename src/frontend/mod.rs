@@ -1,6 +1,7 @@
 //! The suites' own command lines, each turned into the same `RunArgs` that
 //! `mpibench run` takes, so that every suite gets everything the engine gives.
 
+pub mod cresta;
 pub mod mpitest;
 
 use clap::{CommandFactory, FromArgMatches, Parser};
@@ -34,7 +35,8 @@ pub fn split_options(params: &[String]) -> (Vec<String>, Vec<String>) {
     let (mut own, mut opts) = (Vec::new(), Vec::new());
     let mut it = params.iter();
     while let Some(t) = it.next() {
-        if t.starts_with('-') && t.len() > 1 {
+        // A negative number is a parameter (e.g. a delay), not an option.
+        if t.starts_with('-') && t.len() > 1 && t.parse::<f64>().is_err() {
             opts.push(t.clone());
             if takes_value(t) {
                 if let Some(v) = it.next() {

@@ -10,7 +10,7 @@ pub struct Csv;
 /// The first 13 columns are the PMB figures; the per-rank columns of the
 /// `clocksync` and `timing` tools follow (empty elsewhere), appended so that
 /// existing column positions stay.
-const HEADER: [&str; 20] = [
+const HEADER: [&str; 21] = [
     "benchmark",
     "suite",
     "processes",
@@ -31,6 +31,7 @@ const HEADER: [&str; 20] = [
     "tick_us",
     "resolution_us",
     "overhead_us",
+    "params",
 ];
 
 fn opt<T: ToString>(v: Option<T>) -> String {
@@ -59,6 +60,12 @@ fn record(r: &BenchResult, group: &str, row: &Row) -> Vec<String> {
         opt(row.tick_us),
         opt(row.resolution_us),
         opt(row.overhead_us),
+        // Axis values beyond bytes (CRESTA's scenario, t_delay_us, ...) as a JSON object.
+        if row.params.is_empty() {
+            String::new()
+        } else {
+            serde_json::to_string(&row.params).unwrap_or_default()
+        },
     ]
 }
 

@@ -4,6 +4,7 @@
 use crate::plan::Plan;
 use crate::results::{BenchResult, Report};
 
+mod cresta;
 mod mpitest;
 mod pmb;
 
@@ -15,6 +16,11 @@ pub trait Format: Sync {
     fn section(&self, r: &BenchResult, cx: &SectionCx) -> String;
     /// Closing lines.
     fn footer(&self, report: &Report) -> String;
+    /// Closing lines, knowing the run's switches: formats whose tables span
+    /// several results (CRESTA's blocks over process counts) print them here.
+    fn summary(&self, report: &Report, _cx: &SectionCx) -> String {
+        self.footer(report)
+    }
 }
 
 /// What a section needs beyond its result.
@@ -30,6 +36,7 @@ pub struct SectionCx {
 pub fn format(suite: &str) -> &'static dyn Format {
     match suite {
         crate::bench::mpitest::SUITE => &mpitest::Mpitest,
+        crate::bench::cresta::SUITE => &cresta::Cresta,
         _ => &pmb::Pmb,
     }
 }
