@@ -81,6 +81,21 @@ pub fn main() -> Result<i32> {
                 Err(msg) => Ok(usage(&msg)),
             }
         }
+        Command::Cafbench { params } => {
+            if frontend::cafbench::wants_help(&params) {
+                if launch::env_rank() == 0 {
+                    println!(
+                        "Usage: mpibench cafbench [OPTION]...\n\n{}",
+                        frontend::cafbench::HELP
+                    );
+                }
+                return Ok(EXIT_OK);
+            }
+            match frontend::cafbench::parse(&params) {
+                Ok(args) => run(args),
+                Err(msg) => Ok(usage(&msg)),
+            }
+        }
     }
 }
 
@@ -93,19 +108,35 @@ fn list(only: Option<&str>) -> Result<i32> {
             )));
         }
     }
+    let shown = || {
+        suite::SUITES
+            .iter()
+            .filter(|s| only.is_none_or(|o| s.name.eq_ignore_ascii_case(o)))
+    };
+    let w = shown()
+        .flat_map(|s| (s.entries)())
+        .map(|e| e.info().name.chars().count())
+        .max()
+        .unwrap_or(0)
+        .max(16);
     println!(
-        "{:<16} {:<8} {:>9}  description",
+        "{:<w$} {:<8} {:>9}  description",
         "benchmark", "suite", "min ranks"
     );
-    for s in suite::SUITES
-        .iter()
-        .filter(|s| only.is_none_or(|o| s.name.eq_ignore_ascii_case(o)))
-    {
+    for s in shown() {
         println!("# {}: {}", s.name, s.title);
         for b in (s.entries)() {
             let i = b.info();
+            let aliases = if i.aliases.is_empty() {
+                String::new()
+            } else {
+                format!(
+                    " (aliases, the same MPI operation: {})",
+                    i.aliases.join(", ")
+                )
+            };
             println!(
-                "{:<16} {:<8} {:>9}  {}",
+                "{:<w$} {:<8} {:>9}  {}{aliases}",
                 i.name, i.suite, i.ranks.min, i.description
             );
         }
@@ -318,7 +349,9 @@ fn run_world(world: &Comm, args: &RunArgs) -> Result<i32> {
                         r.repeat = Some(rep);
                     }
                     if show_table {
-                        tables.emit(&table::format(&r.suite).section(&r, &cx));
+                        let f = table::format(&r.suite);
+                        tables.emit(&f.between(report.results.last(), &r));
+                        tables.emit(&f.section(&r, &cx));
                     }
                     report.results.push(r);
                 }

@@ -43,6 +43,9 @@ pub struct Policy {
     pub precision: Option<f64>,
     /// Inner repetitions of delay subtraction (`--inner`).
     pub inner: Option<usize>,
+    /// Outer repetitions (samples) of delay subtraction (`--outer`).
+    #[serde(default)]
+    pub outer: Option<usize>,
 }
 
 /// How many repetitions one point runs.
@@ -54,6 +57,9 @@ pub enum Reps {
     Imb { max: usize, min: usize },
     /// Doubling batches until the median's CI is within ±target, bounded.
     Precision { target: f64, min: usize, max: usize },
+    /// The coarray suite's rule: double while a run takes under 2/3 of
+    /// `target` seconds, accept otherwise (above 4/3 the next point starts at half).
+    TargetTime { target: f64 },
 }
 
 /// A benchmark selected on the command line.
@@ -194,6 +200,7 @@ impl Plan {
             ("--min-iter", args.min_iter),
             ("--max-iter", args.max_iter),
             ("--inner", args.inner),
+            ("--outer", args.outer),
         ] {
             if v == Some(0) {
                 return Err(invalid(format!("{flag} must be at least 1")));
@@ -307,12 +314,26 @@ impl Plan {
         {
             check_writable(path)?;
         }
+        // Suite-specific options become axes of the plan (and their usage errors).
+        let mut axes = Axes::new();
+        let mut hooks: Vec<&'static suite::Suite> = vec![home];
+        for e in &entries {
+            let s = suite::suite_of(e.info());
+            if !hooks.iter().any(|h| h.name == s.name) {
+                hooks.push(s);
+            }
+        }
+        for s in hooks {
+            if let Some(f) = s.axes {
+                axes.extend(f(args, world, mem_bytes).map_err(PlanError::Invalid)?);
+            }
+        }
         Ok(Plan {
             command,
             suite: home.name.to_string(),
             benchmarks,
             sizes,
-            axes: Axes::new(),
+            axes,
             npmin: args.npmin,
             multi,
             multi_detail: args.multi_detail,
@@ -326,6 +347,7 @@ impl Plan {
                 time_limit_s: args.time,
                 warmup: args.warmup,
                 inner: args.inner,
+                outer: args.outer,
             },
             repeats: args.repeats.unwrap_or(1),
             root_shift: args.root_shift,
@@ -381,6 +403,12 @@ impl Plan {
         }
     }
 
+    /// Whether every repetition of a benchmark is validated: `--check`, or
+    /// a benchmark that always validates (Info::validated).
+    pub fn check_for(&self, info: &Info) -> bool {
+        self.check || info.validated
+    }
+
     /// The repetitions of a benchmark's points.
     pub fn reps_for(&self, info: &Info) -> Reps {
         let p = &self.policy;
@@ -390,6 +418,10 @@ impl Plan {
                 min: p.min_reps,
                 max: p.max_reps,
             };
+        }
+        if self.method_for(info) == Method::DelaySubtraction {
+            // Delay subtraction's samples are its outer repetitions.
+            return Reps::Fixed(p.outer.or(p.iter).unwrap_or(crate::engine::DELAY_OUTER));
         }
         let fast = info.pace == Pace::Fast;
         let given = if fast { p.fast_iter.or(p.iter) } else { p.iter };
@@ -402,6 +434,7 @@ impl Plan {
                 min: p.min_reps,
             },
             RepsDefault::Fixed { normal, fast: f } => Reps::Fixed(if fast { f } else { normal }),
+            RepsDefault::TargetTime { target } => Reps::TargetTime { target },
         }
     }
 

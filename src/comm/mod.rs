@@ -17,6 +17,8 @@ use serde::{Deserialize, Serialize};
 
 pub mod buffer;
 pub mod error;
+pub mod rma;
+pub mod topo;
 pub use buffer::Buffer;
 pub use error::check;
 
