@@ -48,8 +48,12 @@ pub struct Suite {
     pub defaults: Defaults,
     /// The suite's own options as plan axes (world size and memory limit
     /// per rank given), or a one-line usage error.
-    pub axes: Option<fn(&RunArgs, usize, u64) -> Result<Axes, String>>,
+    pub axes: Option<AxesHook>,
 }
+
+/// A suite's own options → plan axes: (arguments, world size, memory limit
+/// per rank) → axes, or a one-line usage error.
+pub type AxesHook = fn(&RunArgs, usize, u64) -> Result<Axes, String>;
 
 /// Something `mpibench run` can run: a communication pattern timed by the
 /// engine, or a tool that measures the instruments (clocks) themselves.

@@ -693,7 +693,7 @@ impl<'a> Coarray<'a> {
         match self.mode {
             RmaSync::Lockall => self.win.lock_all(),
             RmaSync::Fence => self.win.fence(),
-            RmaSync::Pscw => pscw_begin(&self.win, &mut self.pscw_open, first),
+            RmaSync::Pscw => pscw_begin(self.win, &mut self.pscw_open, first),
         }
         self.opened = true;
     }
@@ -708,8 +708,8 @@ impl<'a> Coarray<'a> {
             }
             RmaSync::Fence => self.win.fence(),
             RmaSync::Pscw => {
-                pscw_end(&self.win, &mut self.pscw_open);
-                pscw_begin(&self.win, &mut self.pscw_open, &self.all);
+                pscw_end(self.win, &mut self.pscw_open);
+                pscw_begin(self.win, &mut self.pscw_open, &self.all);
             }
         }
     }
@@ -725,8 +725,8 @@ impl<'a> Coarray<'a> {
             }
             RmaSync::Fence => self.win.fence(),
             RmaSync::Pscw => {
-                pscw_end(&self.win, &mut self.pscw_open);
-                pscw_begin(&self.win, &mut self.pscw_open, images);
+                pscw_end(self.win, &mut self.pscw_open);
+                pscw_begin(self.win, &mut self.pscw_open, images);
             }
         }
     }
@@ -782,7 +782,7 @@ impl Drop for Coarray<'_> {
         match self.mode {
             RmaSync::Lockall => self.win.unlock_all(),
             RmaSync::Fence => self.win.fence(),
-            RmaSync::Pscw => pscw_end(&self.win, &mut self.pscw_open),
+            RmaSync::Pscw => pscw_end(self.win, &mut self.pscw_open),
         }
     }
 }

@@ -454,20 +454,25 @@ impl<'a> Engine<'a> {
                 // while a run takes under 2/3 of the target time, accept
                 // otherwise; above 4/3 of it the next point starts at half.
                 // Only the accepted run is reported.
+                // The wall time of a run counts as well, so that untimed
+                // work between repetitions (validation, per-call
+                // synchronisation) cannot stretch a point to minutes.
                 let fit = (target / per_call.max(1e-9)).floor().max(1.0) as usize;
                 let mut n = planned.min(fit).max(1);
                 let mut spent = 0.0;
                 loop {
                     let (mut ts, mut tc) = (Samples::default(), Combo::default());
+                    let w0 = comm::wtime();
                     run(&mut cx, 0, n, &mut ts, &mut tc);
+                    let wall = sc.allreduce_max(comm::wtime() - w0);
                     // Identical on every rank: maxima over the synchronised ranks.
                     let t: f64 = tc.values.iter().map(|v| v.max(0.0)).sum();
-                    spent += t;
-                    let short = t < target * 2.0 / 3.0;
+                    spent += wall.max(t);
+                    let short = t.max(wall) < target * 2.0 / 3.0;
                     let bound = n >= TARGET_MAX_REPS || spent >= policy.time_limit_s;
                     if !short || bound {
                         (s, c) = (ts, tc);
-                        let next = if t > target * 4.0 / 3.0 {
+                        let next = if t.max(wall) > target * 4.0 / 3.0 {
                             (n / 2).max(1)
                         } else {
                             n

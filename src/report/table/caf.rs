@@ -299,11 +299,7 @@ fn sync(r: &BenchResult, s: &mut String) {
 fn sync_block(r: &BenchResult, rows: &[&Row], s: &mut String) {
     let first = rows[0];
     let outer = first.samples_n.unwrap_or(0);
-    let inner = if outer > 0 {
-        first.repetitions as u64 / outer
-    } else {
-        0
-    };
+    let inner = (first.repetitions as u64).checked_div(outer).unwrap_or(0);
     let delay = first
         .params
         .get("delay_us")

@@ -323,7 +323,7 @@ impl Kernel for HaloKernel<'_> {
         let g = self.grid;
         let x = self.co.win.f64s();
         let mut total = 0;
-        for f in 0..6 {
+        for (f, face) in FACES.iter().enumerate() {
             let (d, halo, source) = g.halo_and_source(f);
             let from = self.nbr[f];
             let mut cells = 0;
@@ -339,8 +339,7 @@ impl Kernel for HaloKernel<'_> {
                 let (me, what) = (self.me, &self.what);
                 self.reporter.report(|| {
                     format!(
-                        "halo swap: rank {me} has a wrong {} halo (from rank {from}): {bad} of {cells} cells in repetition {rep} ({what})",
-                        FACES[f]
+                        "halo swap: rank {me} has a wrong {face} halo (from rank {from}): {bad} of {cells} cells in repetition {rep} ({what})"
                     )
                 });
             }
