@@ -297,9 +297,10 @@ impl Kernel for HaloKernel<'_> {
         self.sync();
     }
 
-    /// Boundaries get this repetition's pattern, halos the poison (local
-    /// stores only: the first sync of the repetition orders them before
-    /// every neighbour's transfer).
+    /// Boundaries get this repetition's pattern, halos the poison; then
+    /// the images settle (collective, untimed), so that the timed
+    /// repetition starts together and no image's validation work leaks
+    /// into a neighbour's first synchronisation.
     fn prepare(&mut self, rep: usize) {
         let (g, me) = (self.grid, self.me);
         let x = self.co.win.f64s_mut();
@@ -315,7 +316,7 @@ impl Kernel for HaloKernel<'_> {
                 }
             }
         }
-        self.co.refresh();
+        self.co.settle();
     }
 
     fn verify(&mut self, rep: usize) -> u64 {
