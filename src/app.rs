@@ -67,40 +67,27 @@ pub fn main() -> Result<i32> {
     match cli.command {
         Command::List { suite } => list(suite.as_deref()),
         Command::Run(args) => run(*args),
-        Command::Mpitest { params } => {
-            if frontend::mpitest::wants_help(&params) {
-                if launch::env_rank() == 0 {
-                    println!(
-                        "Usage: mpibench mpitest [PARAM]...\n\n{}",
-                        frontend::mpitest::HELP
-                    );
-                }
-                return Ok(EXIT_OK);
-            }
-            match frontend::mpitest::parse(&params) {
-                Ok(args) => run(args),
-                Err(msg) => Ok(usage(&msg)),
-            }
-        }
+        Command::Mpitest { params } => front_end(&frontend::mpitest::FRONTEND, &params),
+        Command::Cresta { params } => front_end(&frontend::cresta::FRONTEND, &params),
+        Command::Cafbench { params } => front_end(&frontend::cafbench::FRONTEND, &params),
         // Plain programs over JSON files: no MPI, no self-launch.
         Command::Report(a) => report::cmd::report(&a),
         Command::Plot(a) => report::cmd::plot(&a),
         Command::Compare(a) => report::cmd::compare(&a),
-        Command::Cresta { params } => {
-            if frontend::cresta::wants_help(&params) {
-                if launch::env_rank() == 0 {
-                    println!(
-                        "Usage: mpibench cresta COLL P_min nreps m_min m_max delay delay_P [OPTIONS]\n\n{}",
-                        frontend::cresta::HELP
-                    );
-                }
-                return Ok(EXIT_OK);
-            }
-            match frontend::cresta::parse(&params) {
-                Ok(args) => run(args),
-                Err(msg) => Ok(usage(&msg)),
-            }
+    }
+}
+
+/// A suite's own command line: its help, or the run it asks for.
+fn front_end(f: &frontend::FrontEnd, params: &[String]) -> Result<i32> {
+    if f.wants_help(params) {
+        if launch::env_rank() == 0 {
+            println!("Usage: {}\n\n{}", f.usage, f.help);
         }
+        return Ok(EXIT_OK);
+    }
+    match (f.parse)(params) {
+        Ok(args) => run(args),
+        Err(msg) => Ok(usage(&msg)),
     }
 }
 
@@ -113,19 +100,35 @@ fn list(only: Option<&str>) -> Result<i32> {
             )));
         }
     }
+    let shown = || {
+        suite::SUITES
+            .iter()
+            .filter(|s| only.is_none_or(|o| s.name.eq_ignore_ascii_case(o)))
+    };
+    let w = shown()
+        .flat_map(|s| (s.entries)())
+        .map(|e| e.info().name.chars().count())
+        .max()
+        .unwrap_or(0)
+        .max(16);
     println!(
-        "{:<16} {:<8} {:>9}  description",
+        "{:<w$} {:<8} {:>9}  description",
         "benchmark", "suite", "min ranks"
     );
-    for s in suite::SUITES
-        .iter()
-        .filter(|s| only.is_none_or(|o| s.name.eq_ignore_ascii_case(o)))
-    {
+    for s in shown() {
         println!("# {}: {}", s.name, s.title);
         for b in (s.entries)() {
             let i = b.info();
+            let aliases = if i.aliases.is_empty() {
+                String::new()
+            } else {
+                format!(
+                    " (aliases, the same MPI operation: {})",
+                    i.aliases.join(", ")
+                )
+            };
             println!(
-                "{:<16} {:<8} {:>9}  {}",
+                "{:<w$} {:<8} {:>9}  {}{aliases}",
                 i.name, i.suite, i.ranks.min, i.description
             );
         }
@@ -380,7 +383,11 @@ fn run_world(world: &Comm, args: &RunArgs) -> Result<i32> {
                         r.repeat = Some(rep);
                     }
                     if show_table && failure.is_none() {
-                        failure = tables.emit(&table::format(&r.suite).section(&r, &cx)).err();
+                        let f = table::format(&r.suite);
+                        failure = tables
+                            .emit(&f.between(report.results.last(), &r))
+                            .and_then(|_| tables.emit(&f.section(&r, &cx)))
+                            .err();
                     }
                     report.results.push(r);
                 }

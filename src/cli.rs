@@ -7,6 +7,7 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
 
+pub use crate::comm::rma::{RmaSync, WindowKind};
 pub use crate::method::{Method, SyncMode};
 
 #[derive(Debug, Parser)]
@@ -65,6 +66,21 @@ pub enum Command {
             trailing_var_arg = true,
             allow_hyphen_values = true,
             value_name = "PARAM"
+        )]
+        params: Vec<String>,
+    },
+    /// The EPCC coarray suite as cafbench runs it, stand-alone without flags:
+    /// point-to-point, synchronisation and 3-D halo swaps (mpibench options may follow).
+    #[command(
+        disable_help_flag = true,
+        after_help = crate::frontend::cafbench::HELP
+    )]
+    Cafbench {
+        /// mpibench options (-n, --json, --check, --window, --rma-sync, ...).
+        #[arg(
+            trailing_var_arg = true,
+            allow_hyphen_values = true,
+            value_name = "OPTION"
         )]
         params: Vec<String>,
     },
@@ -128,6 +144,27 @@ pub struct RunArgs {
     /// Inner repetitions of delay subtraction (--timing delay-subtraction; default 200).
     #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = at_least_1)]
     pub inner: Option<usize>,
+
+    /// Outer repetitions (samples) of delay subtraction (default 100).
+    #[arg(long, value_name = "N")]
+    pub outer: Option<usize>,
+
+    /// The calibrated delay of delay subtraction in microseconds (coarray sync overheads; default 10).
+    #[arg(long, value_name = "US", allow_negative_numbers = true)]
+    pub delay_us: Option<f64>,
+
+    /// How one-sided benchmarks make their windows: create (MPI_Win_create, default), allocate,
+    /// dynamic; a comma-separated list runs each.
+    #[arg(long, value_enum, value_delimiter = ',', value_name = "KINDS")]
+    pub window: Vec<WindowKind>,
+
+    /// How one-sided benchmarks synchronise: lockall (default), fence, pscw; a comma-separated
+    /// list runs each.
+    #[arg(long, value_enum, value_delimiter = ',', value_name = "MODES")]
+    pub rma_sync: Vec<RmaSync>,
+
+    #[command(flatten)]
+    pub caf: crate::bench::caf::CafArgs,
 
     /// Time cap per message length in seconds (repetitions are reduced to fit).
     #[arg(

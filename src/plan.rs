@@ -43,6 +43,9 @@ pub struct Policy {
     pub precision: Option<f64>,
     /// Inner repetitions of delay subtraction (`--inner`).
     pub inner: Option<usize>,
+    /// Outer repetitions (samples) of delay subtraction (`--outer`).
+    #[serde(default)]
+    pub outer: Option<usize>,
 }
 
 /// How many repetitions one point runs.
@@ -54,6 +57,9 @@ pub enum Reps {
     Imb { max: usize, min: usize },
     /// Doubling batches until the median's CI is within ±target, bounded.
     Precision { target: f64, min: usize, max: usize },
+    /// The coarray suite's rule: double while a run takes under 2/3 of
+    /// `target` seconds, accept otherwise (above 4/3 the next point starts at half).
+    TargetTime { target: f64 },
 }
 
 /// A benchmark selected on the command line.
@@ -199,6 +205,7 @@ impl Plan {
             ("--min-iter", args.min_iter),
             ("--max-iter", args.max_iter),
             ("--inner", args.inner),
+            ("--outer", args.outer),
         ] {
             if v == Some(0) {
                 return Err(invalid(format!("{flag} must be at least 1")));
@@ -315,7 +322,16 @@ impl Plan {
                 "--plot draws CRESTA's Figure 1: use it with --suite cresta",
             ));
         }
-        let axes = crate::bench::cresta::axes(args, home.name, world).map_err(invalid)?;
+        // Suite-specific options become axes of the plan: every suite reads
+        // its own options (and refuses them when it is not in the run).
+        let mut axes = Axes::new();
+        for s in suite::SUITES {
+            let involved = s.name == home.name
+                || entries.iter().any(|e| suite::suite_of(e.info()).name == s.name);
+            if let Some(f) = s.axes {
+                axes.extend(f(args, involved, world, mem_bytes).map_err(PlanError::Invalid)?);
+            }
+        }
         Ok(Plan {
             command,
             suite: home.name.to_string(),
@@ -335,6 +351,7 @@ impl Plan {
                 time_limit_s: args.time,
                 warmup: args.warmup,
                 inner: args.inner,
+                outer: args.outer,
             },
             repeats: args.repeats.unwrap_or(1),
             root_shift: args.root_shift,
@@ -392,6 +409,12 @@ impl Plan {
         }
     }
 
+    /// Whether every repetition of a benchmark is validated: `--check`, or
+    /// a benchmark that always validates (Info::validated).
+    pub fn check_for(&self, info: &Info) -> bool {
+        self.check || info.validated
+    }
+
     /// The repetitions of a benchmark's points.
     pub fn reps_for(&self, info: &Info) -> Reps {
         let p = &self.policy;
@@ -401,6 +424,10 @@ impl Plan {
                 min: p.min_reps,
                 max: p.max_reps,
             };
+        }
+        if self.method_for(info) == Method::DelaySubtraction {
+            // Delay subtraction's samples are its outer repetitions.
+            return Reps::Fixed(p.outer.or(p.iter).unwrap_or(crate::engine::DELAY_OUTER));
         }
         let fast = info.pace == Pace::Fast;
         let given = if fast { p.fast_iter.or(p.iter) } else { p.iter };
@@ -413,6 +440,7 @@ impl Plan {
                 min: p.min_reps,
             },
             RepsDefault::Fixed { normal, fast: f } => Reps::Fixed(if fast { f } else { normal }),
+            RepsDefault::TargetTime { target } => Reps::TargetTime { target },
         }
     }
 

@@ -18,6 +18,8 @@ use serde::{Deserialize, Serialize};
 pub mod buffer;
 pub mod error;
 mod nbc;
+pub mod rma;
+pub mod topo;
 pub use buffer::Buffer;
 pub use error::check;
 

@@ -4,6 +4,7 @@
 use crate::plan::Plan;
 use crate::results::{BenchResult, Report};
 
+mod caf;
 mod cresta;
 mod mpitest;
 mod pmb;
@@ -14,6 +15,11 @@ pub trait Format: Sync {
     fn header(&self, report: &Report, plan: &Plan) -> String;
     /// One benchmark at one process count (and one repeat).
     fn section(&self, r: &BenchResult, cx: &SectionCx) -> String;
+    /// Lines before a section, given the one before it (e.g. a suite's own
+    /// section headers when the part of the suite changes).
+    fn between(&self, _prev: Option<&BenchResult>, _next: &BenchResult) -> String {
+        String::new()
+    }
     /// Closing lines.
     fn footer(&self, report: &Report) -> String;
     /// Closing lines, knowing the run's switches: formats whose tables span
@@ -37,6 +43,7 @@ pub fn format(suite: &str) -> &'static dyn Format {
     match suite {
         crate::bench::mpitest::SUITE => &mpitest::Mpitest,
         crate::bench::cresta::SUITE => &cresta::Cresta,
+        crate::bench::caf::SUITE => &caf::Caf,
         _ => &pmb::Pmb,
     }
 }
