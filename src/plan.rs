@@ -274,10 +274,10 @@ impl Plan {
             .iter
             .or(args.min_iter)
             .unwrap_or(if adaptive { 10 } else { 1 });
-        let max_reps = args
-            .iter
-            .or(args.max_iter)
-            .unwrap_or(if adaptive { 100_000 } else { IMB_MAX_REPS });
+        let max_reps =
+            args.iter
+                .or(args.max_iter)
+                .unwrap_or(if adaptive { 100_000 } else { IMB_MAX_REPS });
         if max_reps < min_reps {
             return Err(invalid(format!(
                 "--max-iter {max_reps} is smaller than --min-iter {min_reps}"
@@ -327,7 +327,9 @@ impl Plan {
         let mut axes = Axes::new();
         for s in suite::SUITES {
             let involved = s.name == home.name
-                || entries.iter().any(|e| suite::suite_of(e.info()).name == s.name);
+                || entries
+                    .iter()
+                    .any(|e| suite::suite_of(e.info()).name == s.name);
             if let Some(f) = s.axes {
                 axes.extend(f(args, involved, world, mem_bytes).map_err(PlanError::Invalid)?);
             }

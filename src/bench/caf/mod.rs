@@ -474,6 +474,7 @@ mod tests {
                 "--delay-us",
                 "5",
             ]),
+            true,
             4,
             1 << 30,
         )
@@ -507,6 +508,7 @@ mod tests {
                 "--rma-sync",
                 "fence,pscw,fence",
             ]),
+            true,
             2,
             1 << 30,
         )
@@ -530,7 +532,7 @@ mod tests {
             (vec!["--delay-us", "-1"], "--delay-us"),
             (vec!["--max-stride", "256", "--max-ndata", "128"], "exceeds"),
         ] {
-            let e = axes(&args(&v), 3, 64 << 20).unwrap_err();
+            let e = axes(&args(&v), true, 3, 64 << 20).unwrap_err();
             assert!(e.contains(want), "{v:?}: {e}");
             assert!(!e.contains('\n'));
         }
