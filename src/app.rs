@@ -32,6 +32,12 @@ fn usage(msg: &str) -> i32 {
 }
 
 pub fn main() -> Result<i32> {
+    // Called as IMB-MPI1 (a link or a copy), or re-launched from it: IMB's command line.
+    let argv0 = std::env::args().next().unwrap_or_default();
+    if frontend::imb::personality(&argv0) {
+        let shown = std::env::var("MPIBENCH_ARGV0").unwrap_or(argv0);
+        return imb(std::env::args().skip(1).collect(), &shown);
+    }
     let cli = match Cli::try_parse() {
         Ok(c) => c,
         Err(e) => {
@@ -81,10 +87,48 @@ pub fn main() -> Result<i32> {
                 Err(msg) => Ok(usage(&msg)),
             }
         }
+        Command::Imb { params } => imb(params, "mpibench imb"),
         // Plain programs over JSON files: no MPI, no self-launch.
         Command::Report(a) => report::cmd::report(&a),
         Command::Plot(a) => report::cmd::plot(&a),
         Command::Compare(a) => report::cmd::compare(&a),
+    }
+}
+
+/// `mpibench imb ...` / `IMB-MPI1 ...`: IMB-MPI1's command line.
+fn imb(params: Vec<String>, argv0: &str) -> Result<i32> {
+    let root = launch::env_rank() == 0;
+    match frontend::imb::parse(&params, argv0) {
+        Err(msg) => Ok(usage(&msg)),
+        Ok(frontend::imb::Action::Help) => {
+            if root {
+                println!(
+                    "Usage: {argv0} [IMB-MPI1 arguments] [mpibench options]\n\n{}",
+                    frontend::imb::HELP
+                );
+            }
+            Ok(EXIT_OK)
+        }
+        Ok(frontend::imb::Action::List) => {
+            if root {
+                print!("{}", frontend::imb::list());
+            }
+            Ok(EXIT_OK)
+        }
+        Ok(frontend::imb::Action::Run(args, notes)) => {
+            if launch::launched() {
+                if root {
+                    for n in notes {
+                        eprintln!("mpibench imb: {n}");
+                    }
+                }
+            } else if argv0 != "mpibench imb" {
+                // Re-launched ranks see the arguments without a subcommand:
+                // they take IMB's command line from this.
+                std::env::set_var("MPIBENCH_ARGV0", argv0);
+            }
+            run(*args)
+        }
     }
 }
 
@@ -128,6 +172,12 @@ fn run(args: RunArgs) -> Result<i32> {
     let universe =
         mpi::initialize().ok_or_else(|| anyhow::anyhow!("MPI was already initialised"))?;
     let world = Comm::world();
+    if let Some(msg) = crate::slurm::pmi_mismatch(world.size) {
+        if launch::env_rank() == 0 {
+            eprintln!("error: {msg}");
+        }
+        return Ok(EXIT_USAGE);
+    }
     let code = run_world(&world, &args);
     drop(world);
     drop(universe);
@@ -208,6 +258,7 @@ fn new_report(
             .into(),
         },
         results: Vec::new(),
+        slurm: crate::slurm::job(),
         status: None,
     }
 }
@@ -267,7 +318,9 @@ fn run_world(world: &Comm, args: &RunArgs) -> Result<i32> {
         text: String::new(),
         to_file: plan.output.is_some(),
     };
-    let home = table::format(&plan.suite);
+    // A front end may choose the table format (mpibench imb: IMB-MPI1 2021's).
+    let format_of = |suite: &str| table::format(plan.table.as_deref().unwrap_or(suite));
+    let home = format_of(&plan.suite);
     if show_table {
         tables.emit(&home.header(&report, &plan));
         tables.save(&plan)?;
@@ -322,7 +375,7 @@ fn run_world(world: &Comm, args: &RunArgs) -> Result<i32> {
                         r.repeat = Some(rep);
                     }
                     if show_table {
-                        tables.emit(&table::format(&r.suite).section(&r, &cx));
+                        tables.emit(&format_of(&r.suite).section(&r, &cx));
                     }
                     report.results.push(r);
                 }
@@ -359,7 +412,7 @@ fn run_world(world: &Comm, args: &RunArgs) -> Result<i32> {
     if plan.repeats > 1 {
         for r in aggregates(&report.results) {
             if show_table {
-                tables.emit(&table::format(&r.suite).section(&r, &cx));
+                tables.emit(&format_of(&r.suite).section(&r, &cx));
             }
             report.results.push(r);
         }

@@ -14,6 +14,7 @@ mod method;
 mod plan;
 mod report;
 mod results;
+mod slurm;
 mod stats;
 mod suite;
 mod watchdog;

@@ -2,7 +2,7 @@
 //! resolution (`imb/Barrier`, `mpitest/BARRIER`, bare names within `--suite`).
 
 use crate::bench::clock::{self, Tool};
-use crate::bench::{imb, mpitest, Benchmark, Info};
+use crate::bench::{imb, mpitest, Benchmark, Definitions, Info};
 use crate::method::{Method, SyncMode};
 
 /// Which process counts a suite sweeps.
@@ -180,17 +180,43 @@ pub fn suite_names() -> String {
     SUITES.iter().map(|s| s.name).collect::<Vec<_>>().join(", ")
 }
 
-fn in_suite(s: &Suite, name: &str) -> Option<Entry> {
+/// A benchmark of `s` by name; of benchmarks sharing the name (one per
+/// definitions, e.g. Reduce_scatter), the one the definitions list.
+fn in_suite(s: &Suite, name: &str, defs: Definitions) -> Option<Entry> {
     let n = normalise(name);
+    let found: Vec<Entry> = (s.entries)()
+        .into_iter()
+        .filter(|e| normalise(e.info().name) == n)
+        .collect();
+    found
+        .iter()
+        .find(|e| e.info().default_in.contains(&defs))
+        .or(found.first())
+        .copied()
+}
+
+/// What a suite runs when no benchmark is named, under the given definitions.
+pub fn default_entries(s: &Suite, defs: Definitions) -> Vec<Entry> {
     (s.entries)()
         .into_iter()
-        .find(|e| normalise(e.info().name) == n)
+        .filter(|e| e.info().default_in.contains(&defs))
+        .collect()
+}
+
+/// [`resolve_in`] under PMB's definitions.
+#[cfg_attr(not(test), allow(dead_code))]
+pub fn resolve(name: &str, suite_arg: Option<&str>) -> Result<(Entry, bool), LookupError> {
+    resolve_in(name, suite_arg, Definitions::Pmb)
 }
 
 /// Resolves a benchmark name: `suite/name` exactly there; a bare name in
 /// `suite` (the `--suite` given, else the default `imb`), else in whichever
 /// one suite has it. Returns the entry and whether the name selects Multi mode.
-pub fn resolve(name: &str, suite_arg: Option<&str>) -> Result<(Entry, bool), LookupError> {
+pub fn resolve_in(
+    name: &str,
+    suite_arg: Option<&str>,
+    defs: Definitions,
+) -> Result<(Entry, bool), LookupError> {
     let (suite_part, bench) = match name.split_once('/') {
         Some((s, b)) => (Some(s), b),
         None => (None, name),
@@ -206,7 +232,7 @@ pub fn resolve(name: &str, suite_arg: Option<&str>) -> Result<(Entry, bool), Loo
         }
         None => &SUITES[0],
     };
-    if let Some(e) = in_suite(home, bench) {
+    if let Some(e) = in_suite(home, bench, defs) {
         return Ok((e, multi));
     }
     let unknown = |pool: Vec<Entry>| LookupError::Unknown {
@@ -216,7 +242,10 @@ pub fn resolve(name: &str, suite_arg: Option<&str>) -> Result<(Entry, bool), Loo
     if explicit.is_some() {
         return Err(unknown((home.entries)()));
     }
-    let found: Vec<Entry> = SUITES.iter().filter_map(|s| in_suite(s, bench)).collect();
+    let found: Vec<Entry> = SUITES
+        .iter()
+        .filter_map(|s| in_suite(s, bench, defs))
+        .collect();
     match found.len() {
         0 => Err(unknown(all())),
         1 => Ok((found[0], multi)),
@@ -368,11 +397,17 @@ mod tests {
 
     #[test]
     fn pmb_mpi1_has_its_twelve_benchmarks() {
-        let names: Vec<_> = (suite("imb").unwrap().entries)()
-            .iter()
-            .map(|b| b.info().name)
-            .collect();
-        assert_eq!(names.len(), 12);
+        let imb = suite("imb").unwrap();
+        assert_eq!(default_entries(imb, Definitions::Pmb).len(), 12);
+        assert_eq!(default_entries(imb, Definitions::Imb2021).len(), 19);
+        // One name, two definitions.
+        let rs = |d| resolve_in("reduce_scatter", None, d).unwrap().0.info();
+        assert_eq!(rs(Definitions::Pmb).default_in, &[Definitions::Pmb]);
+        assert_eq!(rs(Definitions::Imb2021).default_in, &[Definitions::Imb2021]);
+        // IMB-only benchmarks resolve under either, if named.
+        assert_eq!(name(resolve("uniband", None)), "imb/Uniband");
+        assert_eq!(name(resolve("gather", None)), "imb/Gather");
+        assert_eq!(name(resolve("gather", Some("mpitest"))), "mpitest/GATHER");
         assert!(defaults_help().contains("mpitest: --timing mpitest"));
     }
 }

@@ -19,8 +19,11 @@ use crate::engine::axis::{Point, SweepCx};
 use crate::engine::placement::{Placement, Role};
 use crate::method::{Method, MpiCtx, RepBatch, Samples};
 
+pub use definitions::Definitions;
+
 pub mod buf;
 pub mod clock;
+pub mod definitions;
 pub mod imb;
 pub mod mpitest;
 pub mod patterns;
@@ -129,6 +132,10 @@ pub struct Info {
     pub reduction: bool,
     /// A method this benchmark's definition requires, whatever the suite default.
     pub method: Option<Method>,
+    /// The definitions (PMB v2.2, IMB 2021) whose default list has it; a
+    /// name shared by benchmarks of different definitions resolves to the
+    /// one of the run's definitions. Empty: it runs only when named.
+    pub default_in: &'static [Definitions],
 }
 
 impl Info {
@@ -148,6 +155,7 @@ impl Info {
         pace: Pace::Normal,
         reduction: false,
         method: None,
+        default_in: Definitions::BOTH,
     };
 }
 
@@ -166,6 +174,8 @@ pub struct Setup<'a> {
     pub role: Role,
     /// Rotate roots every repetition (`--root-shift`).
     pub root_shift: bool,
+    /// `--off-cache`: cold data every repetition (buffer patterns).
+    pub off_cache: Option<buf::OffCache>,
     pub arena: &'a mut Arena,
 }
 

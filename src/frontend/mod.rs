@@ -1,6 +1,7 @@
 //! The suites' own command lines, each turned into the same `RunArgs` that
 //! `mpibench run` takes, so that every suite gets everything the engine gives.
 
+pub mod imb;
 pub mod mpitest;
 
 use clap::{CommandFactory, FromArgMatches, Parser};
