@@ -11,8 +11,9 @@
 #
 # Client commands (srun, salloc, sinfo, scancel) find the cluster through
 # SLURM_CONF, so the machine's own /etc/slurm is never read or written.
-# Authentication is auth/none (the cluster listens on 127.0.0.1 only and
-# lives for one test run), so no munge daemon or key is needed.
+# srun uses PMIx by default (MpiDefault=pmix: Open MPI; MPICH needs
+# srun --mpi=pmi2). Authentication is munge, with a private munged, key and
+# socket in the state directory; the daemons bind to 127.0.0.1 only.
 #
 # Environment: MPIBENCH_SLURM_DIR (state directory, default
 # /tmp/mpibench-slurm-$UID), MPIBENCH_SLURM_PORT (slurmctld port; slurmd
@@ -59,8 +60,10 @@ SlurmctldPort=$port
 SlurmdPort=$((port + 1))
 SlurmUser=root
 SlurmdUser=root
-AuthType=auth/none
-CredType=cred/none
+AuthType=auth/munge
+CredType=cred/munge
+AuthInfo=socket=$dir/munge/munge.sock
+CommunicationParameters=NoCtldInAddrAny,NoInAddrAny
 StateSaveLocation=$dir/state
 SlurmdSpoolDir=$dir/spool
 SlurmctldPidFile=$dir/slurmctld.pid
@@ -72,7 +75,7 @@ SlurmdDebug=info
 ProctrackType=proctrack/linuxproc
 TaskPlugin=task/none
 SwitchType=switch/none
-MpiDefault=none
+MpiDefault=pmix
 LaunchParameters=use_interactive_step
 SelectType=select/cons_tres
 SelectTypeParameters=CR_Core
@@ -112,8 +115,20 @@ stop_daemon() {
     kill -9 "$pid" 2>/dev/null || true
 }
 
+# A munged of our own: its key, socket, pid, log and seed in $dir/munge.
+start_munge() {
+    local m=$dir/munge
+    mkdir -p "$m"
+    chmod 755 "$dir" "$m"
+    mungekey --create --keyfile="$m/munge.key" >/dev/null 2>&1 ||
+        dd if=/dev/urandom of="$m/munge.key" bs=1 count=128 status=none
+    chmod 600 "$m/munge.key"
+    munged --force --key-file="$m/munge.key" --socket="$m/munge.sock" \
+        --pid-file="$m/munged.pid" --log-file="$m/munged.log" --seed-file="$m/munged.seed"
+}
+
 up() {
-    for t in slurmctld slurmd sinfo srun; do
+    for t in slurmctld slurmd sinfo srun munged mungekey; do
         if ! command -v "$t" >/dev/null; then
             log "$t not found: run scripts/install-deps.sh --slurm"
             exit 1
@@ -124,6 +139,7 @@ up() {
     else
         down quiet
         write_conf "$(pick_ports)"
+        start_munge
         export SLURM_CONF=$conf
         slurmctld -f "$conf" -i
         slurmd -f "$conf"
@@ -150,6 +166,7 @@ down() {
     fi
     stop_daemon "$dir/slurmd.pid" slurmd
     stop_daemon "$dir/slurmctld.pid" slurmctld
+    stop_daemon "$dir/munge/munged.pid" munged
     # Steps the daemons started and left behind (slurmstepd of this cluster only).
     local p
     for p in $(pgrep -x slurmstepd 2>/dev/null || true); do

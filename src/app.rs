@@ -163,9 +163,16 @@ fn list(only: Option<&str>) -> Result<i32> {
 
 fn run(args: RunArgs) -> Result<i32> {
     if !launch::launched() {
-        let np = args.np.unwrap_or_else(|| launch::cores().max(2));
+        // Inside a Slurm allocation: its tasks, else one rank per core.
+        let np = args
+            .np
+            .or_else(crate::slurm::allocation_tasks)
+            .unwrap_or_else(|| launch::cores().max(2));
         if np == 0 {
             return Ok(usage("-n must be at least 1"));
+        }
+        if let Err(msg) = crate::slurm::check_np(np) {
+            return Ok(usage(&msg));
         }
         return launch::relaunch(np, args.mpiexec.as_deref(), &comm::library_version());
     }

@@ -34,6 +34,32 @@ pub fn job() -> Option<SlurmJob> {
     })
 }
 
+/// Tasks of the Slurm allocation this process runs in, outside any task
+/// step (salloc's shell, a batch script, an interactive step).
+pub fn allocation_tasks() -> Option<usize> {
+    if task_step().is_some() {
+        return None;
+    }
+    var("SLURM_JOB_ID")?;
+    var("SLURM_NTASKS")
+        .or_else(|| var("SLURM_NPROCS"))?
+        .parse()
+        .ok()
+        .filter(|&n| n > 0)
+}
+
+/// Inside an allocation a self-launch gets its tasks: `-n` beyond them is refused.
+pub fn check_np(np: usize) -> Result<(), String> {
+    match allocation_tasks() {
+        Some(n) if np > n => Err(format!(
+            "-n {np} is more than the {n} task{} of Slurm job {} (ask salloc/sbatch for more, or use -n {n})",
+            if n == 1 { "" } else { "s" },
+            var("SLURM_JOB_ID").unwrap_or_default()
+        )),
+        _ => Ok(()),
+    }
+}
+
 /// srun started several tasks but MPI sees a world of one: the library did
 /// not find Slurm's PMI, so every task would run alone. The one line to print.
 pub fn pmi_mismatch(world: usize) -> Option<String> {
@@ -63,6 +89,7 @@ mod tests {
             "SLURM_STEPID",
             "SLURM_JOB_ID",
             "SLURM_STEP_NUM_TASKS",
+            "SLURM_NTASKS",
         ]
         .iter()
         .map(|k| (*k, std::env::var(k).ok()))
@@ -79,6 +106,14 @@ mod tests {
         std::env::set_var("SLURM_STEP_NUM_TASKS", "2");
         assert!(pmi_mismatch(1).unwrap().contains("--mpi=pmix"));
         assert_eq!(pmi_mismatch(2), None);
+        // In a task step there is no allocation to launch into.
+        assert_eq!(allocation_tasks(), None);
+        std::env::set_var("SLURM_STEP_ID", "4294967290");
+        std::env::set_var("SLURM_NTASKS", "2");
+        assert_eq!(allocation_tasks(), Some(2));
+        assert!(check_np(2).is_ok());
+        assert!(check_np(3).unwrap_err().contains("2 tasks of Slurm job 17"));
+        std::env::remove_var("SLURM_NTASKS");
         for (k, v) in keep {
             match v {
                 Some(v) => std::env::set_var(k, v),
