@@ -16,7 +16,7 @@ set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 ompi=$(realpath "${1:-$root/target/release/mpibench}")
-mpich=${2:-$root/target/mpich/release/mpibench}
+mpich=$(realpath -m "${2:-$root/target/mpich/release/mpibench}")
 [[ -x "$ompi" ]] || { echo "slurm: $ompi not built (make build)" >&2; exit 1; }
 
 work=$(mktemp -d /tmp/mpibench-slurm-test.XXXXXX)
@@ -133,7 +133,6 @@ fi
 
 # ------------------------------------------------------------------ MPICH
 if [[ -x "$mpich" ]]; then
-    mpich=$(realpath "$mpich")
     # Debian's MPICH speaks PMI-1/2 (not PMIx): srun --mpi=pmi2.
     if T srun --mpi=pmi2 -n 2 "$mpich" run PingPong --check --sizes 0,1K --iter 20 --json m1.json >m1.out 2>m1.err &&
         [[ "$(jget m1.json world_size)" == 2 && "$(jget m1.json status)" == ok ]] &&
