@@ -101,7 +101,7 @@ const PMB_DEFAULTS: Defaults = Defaults {
 pub static SUITES: &[Suite] = &[
     Suite {
         name: imb::SUITE,
-        title: "PMB-MPI1 / IMB-MPI1 (Pallas MPI Benchmarks v2.2)",
+        title: "PMB-MPI1 v2.2 (Pallas MPI Benchmarks) and IMB-MPI1 2021 (--definitions imb2021)",
         entries: imb_entries,
         defaults: PMB_DEFAULTS,
     },

@@ -12,6 +12,7 @@ use super::{check, op_sum, Comm, Msg};
 impl Comm {
     /// `MPI_Gatherv` of `m` from every rank to `root`, at `displs` (units of `unit`).
     #[inline]
+    #[allow(clippy::too_many_arguments)]
     pub fn gatherv(
         &self,
         sbuf: *const u8,
@@ -62,6 +63,7 @@ impl Comm {
 
     /// `MPI_Scatterv` from `root` at `displs` (units of `unit`), `m` to every rank.
     #[inline]
+    #[allow(clippy::too_many_arguments)]
     pub fn scatterv(
         &self,
         sbuf: *const u8,

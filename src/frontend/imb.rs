@@ -43,8 +43,9 @@ pub const HELP: &str = "IMB-MPI1 2021 arguments (IMB's own spelling, one dash):
 Benchmarks: PingPong PingPing Sendrecv Exchange Allreduce Reduce Reduce_local Reduce_scatter
   Reduce_scatter_block Allgather Allgatherv Gather Gatherv Scatter Scatterv Alltoall Alltoallv
   Bcast Barrier, and Uniband Biband (only when named).
-mpibench options may be mixed in: -n N (self-launch), --json FILE, --csv FILE, --check, -q,
-  --definitions pmb (PMB v2.2's definitions, IMB's tables), --stats.
+mpibench options may be mixed in: -n N (self-launch), --json FILE, --csv FILE, --check,
+  --definitions pmb (PMB v2.2's definitions, IMB's tables), --stats. Like IMB-MPI1, no
+  progress lines are printed; stderr carries only errors and one-line remarks on flags.
 Example: mpirun -np 4 mpibench imb -npmin 2 -msglog 3:12 -iter 200";
 
 /// IMB-MPI1's flags that take a value.
@@ -255,6 +256,8 @@ pub fn parse(params: &[String], argv0: &str) -> Result<Action, String> {
     let defs = *args.definitions.get_or_insert(Definitions::Imb2021);
     args.suite = Some(crate::bench::imb::SUITE.to_string());
     args.table = Some("imb2021".to_string());
+    // As IMB-MPI1: no progress lines (scripts often read stdout and stderr as one).
+    args.quiet = true;
     let mut notes = Vec::new();
     let mut requested = requested;
     let (mut include, mut exclude) = (Vec::new(), Vec::new());
@@ -509,6 +512,7 @@ mod tests {
         assert_eq!(a.buffer_bytes, Some(1 << 30));
         assert_eq!(a.frontend.as_deref(), Some("IMB-MPI1"));
 
+        assert!(a.quiet);
         let (a, _) = run("-npmin 2 -msglog 3:12 -iter 200");
         assert_eq!(a.npmin, Some(2));
         assert_eq!(a.max_iter, Some(200));
