@@ -194,7 +194,14 @@ fn run(args: RunArgs) -> Result<i32> {
 /// Rank 0 builds the plan and broadcasts it (or the usage error) to everyone.
 fn agree_on_plan(world: &Comm, args: &RunArgs, ranks_per_node: usize) -> Result<Plan, String> {
     let mut bytes = if world.rank == 0 {
-        let command: Vec<String> = std::iter::once("mpibench".to_string())
+        // Under IMB-MPI1's name the arguments are IMB's, without a subcommand.
+        let argv0 = std::env::args().next().unwrap_or_default();
+        let name = if frontend::imb::personality(&argv0) {
+            "IMB-MPI1"
+        } else {
+            "mpibench"
+        };
+        let command: Vec<String> = std::iter::once(name.to_string())
             .chain(std::env::args().skip(1))
             .collect();
         let r = Plan::build(args, command, world.size, ranks_per_node).map_err(|e| e.to_string());
