@@ -33,6 +33,12 @@ fn usage(msg: &str) -> i32 {
 }
 
 pub fn main() -> Result<i32> {
+    // Called as IMB-MPI1 (a link or a copy), or re-launched from it: IMB's command line.
+    let argv0 = std::env::args().next().unwrap_or_default();
+    if frontend::imb::personality(&argv0) {
+        let shown = std::env::var("MPIBENCH_ARGV0").unwrap_or(argv0);
+        return imb(std::env::args().skip(1).collect(), &shown);
+    }
     let cli = match Cli::try_parse() {
         Ok(c) => c,
         Err(e) => {
@@ -70,6 +76,7 @@ pub fn main() -> Result<i32> {
         Command::Mpitest { params } => front_end(&frontend::mpitest::FRONTEND, &params),
         Command::Cresta { params } => front_end(&frontend::cresta::FRONTEND, &params),
         Command::Cafbench { params } => front_end(&frontend::cafbench::FRONTEND, &params),
+        Command::Imb { params } => imb(params, "mpibench imb"),
         // Plain programs over JSON files: no MPI, no self-launch.
         Command::Report(a) => report::cmd::report(&a),
         Command::Plot(a) => report::cmd::plot(&a),
@@ -88,6 +95,43 @@ fn front_end(f: &frontend::FrontEnd, params: &[String]) -> Result<i32> {
     match (f.parse)(params) {
         Ok(args) => run(args),
         Err(msg) => Ok(usage(&msg)),
+    }
+}
+
+/// `mpibench imb ...` / `IMB-MPI1 ...`: IMB-MPI1's command line.
+fn imb(params: Vec<String>, argv0: &str) -> Result<i32> {
+    let root = launch::env_rank() == 0;
+    match frontend::imb::parse(&params, argv0) {
+        Err(msg) => Ok(usage(&msg)),
+        Ok(frontend::imb::Action::Help) => {
+            if root {
+                println!(
+                    "Usage: {argv0} [IMB-MPI1 arguments] [mpibench options]\n\n{}",
+                    frontend::imb::HELP
+                );
+            }
+            Ok(EXIT_OK)
+        }
+        Ok(frontend::imb::Action::List) => {
+            if root {
+                print!("{}", frontend::imb::list());
+            }
+            Ok(EXIT_OK)
+        }
+        Ok(frontend::imb::Action::Run(args, notes)) => {
+            if launch::launched() {
+                if root {
+                    for n in notes {
+                        eprintln!("mpibench imb: {n}");
+                    }
+                }
+            } else if argv0 != "mpibench imb" {
+                // Re-launched ranks see the arguments without a subcommand:
+                // they take IMB's command line from this.
+                std::env::set_var("MPIBENCH_ARGV0", argv0);
+            }
+            run(*args)
+        }
     }
 }
 
@@ -138,7 +182,14 @@ fn list(only: Option<&str>) -> Result<i32> {
 
 fn run(args: RunArgs) -> Result<i32> {
     if !launch::launched() {
-        let np = args.np.unwrap_or_else(|| launch::cores().max(2));
+        // Inside a Slurm allocation: its tasks, else one rank per core.
+        let np = args
+            .np
+            .or_else(crate::slurm::allocation_tasks)
+            .unwrap_or_else(|| launch::cores().max(2));
+        if let Err(msg) = crate::slurm::check_np(np) {
+            return Ok(usage(&msg));
+        }
         signals::install_parent_panic_hook();
         return launch::relaunch(&launch::Relaunch {
             np,
@@ -154,7 +205,10 @@ fn run(args: RunArgs) -> Result<i32> {
         mpi::initialize().ok_or_else(|| anyhow::anyhow!("MPI was already initialised"))?;
     let world = Comm::world();
     signals::mpi_started(&world);
-    let code = match launch::check_world(world.size, &comm::library_version()) {
+    let code = match crate::slurm::pmi_mismatch(world.size).map_or_else(
+        || launch::check_world(world.size, &comm::library_version()),
+        Err,
+    ) {
         Ok(()) => run_world(&world, &args),
         Err(msg) => {
             if launch::env_rank() == 0 {
@@ -172,7 +226,14 @@ fn run(args: RunArgs) -> Result<i32> {
 /// Rank 0 builds the plan and broadcasts it (or the usage error) to everyone.
 fn agree_on_plan(world: &Comm, args: &RunArgs, ranks_per_node: usize) -> Result<Plan, String> {
     let mut bytes = if world.rank == 0 {
-        let command: Vec<String> = std::iter::once("mpibench".to_string())
+        // Under IMB-MPI1's name the arguments are IMB's, without a subcommand.
+        let argv0 = std::env::args().next().unwrap_or_default();
+        let name = if frontend::imb::personality(&argv0) {
+            "IMB-MPI1"
+        } else {
+            "mpibench"
+        };
+        let command: Vec<String> = std::iter::once(name.to_string())
             .chain(std::env::args().skip(1))
             .collect();
         let r = Plan::build(args, command, world.size, ranks_per_node).map_err(|e| e.to_string());
@@ -243,6 +304,7 @@ fn new_report(
             .into(),
         },
         results: Vec::new(),
+        slurm: crate::slurm::job(),
         status: None,
         interrupted_by: None,
     }
@@ -309,7 +371,9 @@ fn run_world(world: &Comm, args: &RunArgs) -> Result<i32> {
         text: String::new(),
         to_file: plan.output.is_some(),
     };
-    let home = table::format(&plan.suite);
+    // A front end may choose the table format (mpibench imb: IMB-MPI1 2021's).
+    let format_of = |suite: &str| table::format(plan.table.as_deref().unwrap_or(suite));
+    let home = format_of(&plan.suite);
     // Rank 0's write failures (saves, tables, raw samples) are collected here
     // and agreed on by every rank after each step, so that none waits alone.
     let mut failure: Option<anyhow::Error> = None;
@@ -383,7 +447,7 @@ fn run_world(world: &Comm, args: &RunArgs) -> Result<i32> {
                         r.repeat = Some(rep);
                     }
                     if show_table && failure.is_none() {
-                        let f = table::format(&r.suite);
+                        let f = format_of(&r.suite);
                         failure = tables
                             .emit(&f.between(report.results.last(), &r))
                             .and_then(|_| tables.emit(&f.section(&r, &cx)))
@@ -435,7 +499,7 @@ fn run_world(world: &Comm, args: &RunArgs) -> Result<i32> {
     if plan.repeats > 1 {
         for r in aggregates(&report.results) {
             if show_table {
-                let _ = tables.emit(&table::format(&r.suite).section(&r, &cx));
+                let _ = tables.emit(&format_of(&r.suite).section(&r, &cx));
             }
             report.results.push(r);
         }

@@ -49,6 +49,17 @@ pub enum Command {
         )]
         params: Vec<String>,
     },
+    /// IMB-MPI1's own command line and tables (also when the binary is called IMB-MPI1).
+    #[command(disable_help_flag = true, after_help = crate::frontend::imb::HELP)]
+    Imb {
+        /// IMB-MPI1 arguments (-npmin, -msglog, -iter, ..., benchmark names) and mpibench options.
+        #[arg(
+            trailing_var_arg = true,
+            allow_hyphen_values = true,
+            value_name = "ARG"
+        )]
+        params: Vec<String>,
+    },
     /// Write a self-contained HTML report (inline SVG, no scripts) from JSON results.
     Report(ReportArgs),
     /// Write one SVG plot per figure (or gnuplot .dat/.gp files) from JSON results.
@@ -182,6 +193,26 @@ pub struct RunArgs {
     /// Rotate the root of rooted collectives every repetition (PMB §5.2.7).
     #[arg(long)]
     pub root_shift: bool,
+
+    /// Whose definitions the imb benchmarks follow: PMB-MPI1 v2.2 (pmb) or IMB-MPI1 2021 (imb2021).
+    #[arg(long, value_enum, value_name = "DEFS")]
+    pub definitions: Option<crate::bench::Definitions>,
+
+    /// IMB -sync (with --definitions imb2021): synchronise collectives before every call (on) or once (off).
+    #[arg(long, value_name = "on|off", value_parser = on_off)]
+    pub imb_sync: Option<bool>,
+
+    /// IMB -off_cache: cold data every repetition, in buffers of twice CACHE_MB (-1: 8 MB, 64-byte lines).
+    #[arg(long, value_name = "CACHE_MB[,LINE]", allow_negative_numbers = true)]
+    pub off_cache: Option<String>,
+
+    /// IMB iteration policy: dynamic (volume and --time caps), off (always --max-iter), multiple-np, auto.
+    #[arg(long, value_enum, value_name = "POLICY")]
+    pub iter_policy: Option<crate::plan::IterPolicy>,
+
+    /// Most bytes per message length before repetitions are reduced, in MiB (IMB OVERALL_VOL; default 40).
+    #[arg(long, value_name = "MIB")]
+    pub volume: Option<usize>,
 
     /// Validate every transfer (outside the timed region); errors give exit code 1.
     #[arg(long)]
@@ -327,6 +358,10 @@ pub struct RunArgs {
     /// Set by front ends: print the front end's parameter line in the table header.
     #[arg(skip)]
     pub frontend: Option<String>,
+
+    /// Set by front ends: the table format to print (e.g. imb2021) instead of the suite's.
+    #[arg(skip)]
+    pub table: Option<String>,
 }
 
 impl RunArgs {
@@ -420,6 +455,17 @@ pub struct CompareArgs {
     /// Significance level of the Mann-Whitney U test.
     #[arg(long, value_name = "P", default_value = "0.05", value_parser = probability)]
     pub alpha: f64,
+}
+
+/// IMB's switches: on|yes|enable|1 or off|no|disable|0.
+pub fn on_off(s: &str) -> Result<bool, String> {
+    match s.to_ascii_lowercase().as_str() {
+        "on" | "yes" | "enable" | "1" => Ok(true),
+        "off" | "no" | "disable" | "0" => Ok(false),
+        _ => Err(format!(
+            "'{s}' is not on or off (on|yes|enable|1, off|no|disable|0)"
+        )),
+    }
 }
 
 fn non_negative(s: &str) -> Result<f64, String> {

@@ -18,8 +18,7 @@ const LAUNCHER_VARS: &[&str] = &[
 /// True when an MPI launcher (mpiexec, mpirun, srun, ...) started this process.
 pub fn launched() -> bool {
     LAUNCHER_VARS.iter().any(|v| std::env::var_os(v).is_some())
-        || (std::env::var_os("SLURM_STEP_ID").is_some()
-            && std::env::var_os("SLURM_PROCID").is_some())
+        || crate::slurm::task_step().is_some()
 }
 
 /// This process's rank according to the launcher's environment (before MPI_Init).

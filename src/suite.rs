@@ -2,7 +2,7 @@
 //! resolution (`imb/Barrier`, `mpitest/BARRIER`, bare names within `--suite`).
 
 use crate::bench::clock::{self, Tool};
-use crate::bench::{caf, cresta, imb, mpitest, Benchmark, Info};
+use crate::bench::{caf, cresta, imb, mpitest, Benchmark, Definitions, Info};
 use crate::cli::RunArgs;
 use crate::engine::axis::Axes;
 use crate::method::{Method, SyncMode};
@@ -120,7 +120,7 @@ const PMB_DEFAULTS: Defaults = Defaults {
 pub static SUITES: &[Suite] = &[
     Suite {
         name: imb::SUITE,
-        title: "PMB-MPI1 / IMB-MPI1 (Pallas MPI Benchmarks v2.2)",
+        title: "PMB-MPI1 v2.2 (Pallas MPI Benchmarks) and IMB-MPI1 2021 (--definitions imb2021)",
         entries: imb_entries,
         defaults: PMB_DEFAULTS,
         axes: None,
@@ -240,17 +240,43 @@ fn names(info: &Info) -> impl Iterator<Item = &'static str> {
     std::iter::once(info.name).chain(info.aliases.iter().copied())
 }
 
-fn in_suite(s: &Suite, name: &str) -> Option<Entry> {
+/// A benchmark of `s` by name; of benchmarks sharing the name (one per
+/// definitions, e.g. Reduce_scatter), the one the definitions list.
+fn in_suite(s: &Suite, name: &str, defs: Definitions) -> Option<Entry> {
     let n = normalise(name);
+    let found: Vec<Entry> = (s.entries)()
+        .into_iter()
+        .filter(|e| names(e.info()).any(|a| normalise(a) == n))
+        .collect();
+    found
+        .iter()
+        .find(|e| e.info().default_in.contains(&defs))
+        .or(found.first())
+        .copied()
+}
+
+/// What a suite runs when no benchmark is named, under the given definitions.
+pub fn default_entries(s: &Suite, defs: Definitions) -> Vec<Entry> {
     (s.entries)()
         .into_iter()
-        .find(|e| names(e.info()).any(|a| normalise(a) == n))
+        .filter(|e| e.info().default_in.contains(&defs))
+        .collect()
+}
+
+/// [`resolve_in`] under PMB's definitions.
+#[cfg_attr(not(test), allow(dead_code))]
+pub fn resolve(name: &str, suite_arg: Option<&str>) -> Result<(Entry, bool), LookupError> {
+    resolve_in(name, suite_arg, Definitions::Pmb)
 }
 
 /// Resolves a benchmark name: `suite/name` exactly there; a bare name in
 /// `suite` (the `--suite` given, else the default `imb`), else in whichever
 /// one suite has it. Returns the entry and whether the name selects Multi mode.
-pub fn resolve(name: &str, suite_arg: Option<&str>) -> Result<(Entry, bool), LookupError> {
+pub fn resolve_in(
+    name: &str,
+    suite_arg: Option<&str>,
+    defs: Definitions,
+) -> Result<(Entry, bool), LookupError> {
     let (suite_part, bench) = match name.split_once('/') {
         Some((s, b)) => (Some(s), b),
         None => (None, name),
@@ -266,7 +292,7 @@ pub fn resolve(name: &str, suite_arg: Option<&str>) -> Result<(Entry, bool), Loo
         }
         None => &SUITES[0],
     };
-    if let Some(e) = in_suite(home, bench) {
+    if let Some(e) = in_suite(home, bench, defs) {
         return Ok((e, multi));
     }
     let unknown = |pool: Vec<Entry>| LookupError::Unknown {
@@ -276,7 +302,10 @@ pub fn resolve(name: &str, suite_arg: Option<&str>) -> Result<(Entry, bool), Loo
     if explicit.is_some() {
         return Err(unknown((home.entries)()));
     }
-    let found: Vec<Entry> = SUITES.iter().filter_map(|s| in_suite(s, bench)).collect();
+    let found: Vec<Entry> = SUITES
+        .iter()
+        .filter_map(|s| in_suite(s, bench, defs))
+        .collect();
     match found.len() {
         0 => Err(unknown(all())),
         1 => Ok((found[0], multi)),
@@ -431,11 +460,17 @@ mod tests {
 
     #[test]
     fn pmb_mpi1_has_its_twelve_benchmarks() {
-        let names: Vec<_> = (suite("imb").unwrap().entries)()
-            .iter()
-            .map(|b| b.info().name)
-            .collect();
-        assert_eq!(names.len(), 12);
+        let imb = suite("imb").unwrap();
+        assert_eq!(default_entries(imb, Definitions::Pmb).len(), 12);
+        assert_eq!(default_entries(imb, Definitions::Imb2021).len(), 19);
+        // One name, two definitions.
+        let rs = |d| resolve_in("reduce_scatter", None, d).unwrap().0.info();
+        assert_eq!(rs(Definitions::Pmb).default_in, &[Definitions::Pmb]);
+        assert_eq!(rs(Definitions::Imb2021).default_in, &[Definitions::Imb2021]);
+        // IMB-only benchmarks resolve under either, if named.
+        assert_eq!(name(resolve("uniband", None)), "imb/Uniband");
+        assert_eq!(name(resolve("gather", None)), "imb/Gather");
+        assert_eq!(name(resolve("gather", Some("mpitest"))), "mpitest/GATHER");
         assert!(defaults_help().contains("mpitest: --timing mpitest"));
     }
 }

@@ -21,10 +21,13 @@ use crate::engine::axis::{Point, SweepCx};
 use crate::engine::placement::{Placement, Role};
 use crate::method::{Method, MpiCtx, RepBatch, Samples};
 
+pub use definitions::Definitions;
+
 pub mod buf;
 pub mod caf;
 pub mod clock;
 pub mod cresta;
+pub mod definitions;
 pub mod imb;
 pub mod mpitest;
 pub mod overlap;
@@ -140,6 +143,10 @@ pub struct Info {
     /// Validates every repetition whether or not `--check` is given (the
     /// coarray halo swap, which the seed always validates).
     pub validated: bool,
+    /// The definitions (PMB v2.2, IMB 2021) whose default list has it; a
+    /// name shared by benchmarks of different definitions resolves to the
+    /// one of the run's definitions. Empty: it runs only when named.
+    pub default_in: &'static [Definitions],
 }
 
 impl Info {
@@ -161,6 +168,7 @@ impl Info {
         method: None,
         aliases: &[],
         validated: false,
+        default_in: Definitions::BOTH,
     };
 }
 
@@ -179,6 +187,8 @@ pub struct Setup<'a> {
     pub role: Role,
     /// Rotate roots every repetition (`--root-shift`).
     pub root_shift: bool,
+    /// `--off-cache`: cold data every repetition (buffer patterns).
+    pub off_cache: Option<buf::OffCache>,
     pub arena: &'a mut Arena,
 }
 

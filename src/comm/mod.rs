@@ -16,6 +16,7 @@ use mpi::ffi;
 use serde::{Deserialize, Serialize};
 
 pub mod buffer;
+pub mod coll;
 pub mod error;
 mod nbc;
 pub mod rma;

@@ -151,8 +151,9 @@ impl<'a> Engine<'a> {
             q,
         };
         let mut note: Option<String> = None;
-        let points: Vec<Point> = b
-            .points(&sweep)
+        let points: Vec<Point> = plan
+            .definitions
+            .points(info, b.points(&sweep))
             .into_iter()
             .filter(|p| {
                 let why = b.refuse(p, q).or_else(|| {
@@ -234,7 +235,7 @@ impl<'a> Engine<'a> {
     fn too_big(&self, info: &Info, p: &Point, q: usize, need: u64) -> String {
         let limit = self.plan.mem_bytes;
         let what = if self.plan.buffer_limit {
-            format!("the buffer size b = {limit} bytes")
+            format!("the buffer limit of {limit} bytes (MPITEST b, IMB -mem)")
         } else {
             format!("the limit of {limit} bytes (--mem)")
         };
@@ -266,7 +267,7 @@ impl<'a> Engine<'a> {
             points: Vec::new(),
         };
         let mut raw = Vec::new();
-        let warm_largest = plan.defaults(info).warm_largest;
+        let warm_largest = plan.warm_largest(info);
         if warm_largest > 0 {
             // PMB §5.2.5: a few repetitions at the largest length, before the first.
             let largest = points.iter().max_by_key(|p| p.bytes).expect("points");
@@ -347,6 +348,7 @@ impl<'a> Engine<'a> {
             comm: g,
             role: role.clone(),
             root_shift: self.plan.root_shift,
+            off_cache: self.plan.off_cache,
             arena,
         }
     }
@@ -397,6 +399,9 @@ impl<'a> Engine<'a> {
             Reps::Imb { max, min } => self.imb_cap(max, min, p.bytes),
             Reps::Precision { min, .. } => min,
             Reps::TargetTime { .. } => self.reps_hint.get().max(1),
+            Reps::MultipleNp { msgs, largest } => {
+                crate::plan::multiple_np(msgs, largest, q, p.bytes)
+            }
         };
         let check = plan.check_for(info);
         if check {
@@ -438,7 +443,7 @@ impl<'a> Engine<'a> {
         };
         let mut stopped = None;
         match reps {
-            Reps::Fixed(n) => run(&mut cx, 0, n, &mut s, &mut c),
+            Reps::Fixed(_) | Reps::MultipleNp { .. } => run(&mut cx, 0, planned, &mut s, &mut c),
             Reps::Imb { min, .. } => {
                 // The --time cap, from the warm-up estimate (at least `min`);
                 // with window synchronisation every repetition takes a window.
@@ -762,6 +767,7 @@ impl<'a> Engine<'a> {
             ),
             placement: Some(info.placement.name()),
             datatype: Some(info.elem.mpi_name().to_string()),
+            definitions: Some(plan.definitions.name().to_string()),
             dt_us: consts.map(|c| c.dt * 1e6),
             db_us: consts.map(|c| c.db * 1e6),
             rows,

@@ -3,6 +3,7 @@
 
 pub mod cafbench;
 pub mod cresta;
+pub mod imb;
 pub mod mpitest;
 
 use clap::{CommandFactory, FromArgMatches, Parser};

@@ -6,6 +6,7 @@ use crate::results::{BenchResult, Report};
 
 mod caf;
 mod cresta;
+mod imb2021;
 mod mpitest;
 mod pmb;
 
@@ -38,12 +39,14 @@ pub struct SectionCx {
     pub repeats: usize,
 }
 
-/// The format of a suite's results.
+/// The format of a suite's results, or a format named by a front end
+/// (`imb2021`: IMB-MPI1 2021's own tables, for `mpibench imb`).
 pub fn format(suite: &str) -> &'static dyn Format {
     match suite {
         crate::bench::mpitest::SUITE => &mpitest::Mpitest,
         crate::bench::cresta::SUITE => &cresta::Cresta,
         crate::bench::caf::SUITE => &caf::Caf,
+        "imb2021" => &imb2021::Imb2021,
         _ => &pmb::Pmb,
     }
 }
@@ -115,6 +118,7 @@ pub(crate) mod fixtures {
                 large_messages: "derived-datatype".into(),
             },
             results: Vec::new(),
+            slurm: None,
             status: Some("ok".into()),
             interrupted_by: None,
         }
