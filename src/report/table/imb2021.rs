@@ -190,7 +190,10 @@ impl Out {
 
 /// IMB's throughput: MB = 10^6 bytes (the rows hold MB = 2^20 bytes).
 fn mb_si(row: &Row) -> f64 {
-    row.mbytes_per_sec.map_or(f64::NAN, |m| m * 1.048576)
+    if !row.t_max_us.is_finite() {
+        return f64::NAN; // no valid sample: no figure
+    }
+    row.mbytes_per_sec.map_or(0.0, |m| m * 1.048576)
 }
 
 fn cells(out: Out, row: &Row, checked: bool) -> String {
