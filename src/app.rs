@@ -81,6 +81,21 @@ pub fn main() -> Result<i32> {
                 Err(msg) => Ok(usage(&msg)),
             }
         }
+        Command::Commtest { params } => {
+            if frontend::commtest::wants_help(&params) {
+                if launch::env_rank() == 0 {
+                    println!(
+                        "Usage: mpibench commtest [INPUT]...\n\n{}",
+                        frontend::commtest::HELP
+                    );
+                }
+                return Ok(EXIT_OK);
+            }
+            match frontend::commtest::parse(&params) {
+                Ok(args) => run(args),
+                Err(msg) => Ok(usage(&msg)),
+            }
+        }
     }
 }
 
@@ -108,6 +123,9 @@ fn list(only: Option<&str>) -> Result<i32> {
                 "{:<16} {:<8} {:>9}  {}",
                 i.name, i.suite, i.ranks.min, i.description
             );
+            for (v, what) in i.variants {
+                println!("    {v:<18} {what}");
+            }
         }
     }
     Ok(EXIT_OK)
@@ -402,7 +420,7 @@ fn run_entry(
             engine
                 .watchdog
                 .arm(format!("{} on {} processes", t.info().name, world.size));
-            let r = t.run(world);
+            let r = t.run_planned(world, plan);
             engine.watchdog.disarm();
             Ok(r?.into_iter().collect())
         }

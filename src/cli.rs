@@ -47,6 +47,39 @@ pub enum Command {
         )]
         params: Vec<String>,
     },
+    /// COMMTEST's inputs by name: mpibench commtest volume=2M minpacket=2K iterations=20 protocols=all swap distance=1 all
+    #[command(
+        disable_help_flag = true,
+        after_help = crate::frontend::commtest::HELP
+    )]
+    Commtest {
+        /// COMMTEST inputs (NAME=VALUE and words) and mpibench options (-n, --json, --check, ...).
+        #[arg(
+            trailing_var_arg = true,
+            allow_hyphen_values = true,
+            value_name = "INPUT"
+        )]
+        params: Vec<String>,
+    },
+}
+
+/// COMMTEST's two programs: the basic exchange, and receives preposted one message ahead.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Prepost {
+    Off,
+    On,
+    Both,
+}
+
+/// COMMTEST: every pair (cycle) at once, or node zero and its partners only.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Pairs {
+    All,
+    Zero,
+}
+
+fn parse_bytes(s: &str) -> Result<usize, String> {
+    crate::plan::parse_size(s).map_err(|e| e.to_string())
 }
 
 #[derive(Debug, Clone, Args, Default)]
@@ -184,6 +217,41 @@ pub struct RunArgs {
     /// No progress lines on stderr.
     #[arg(short, long)]
     pub quiet: bool,
+
+    /// COMMTEST: total volume V of each experiment in bytes, with K/M/G suffixes (default 2M; --sizes gives several).
+    #[arg(long, value_name = "BYTES", value_parser = parse_bytes, conflicts_with_all = ["sizes", "msglog"])]
+    pub volume: Option<usize>,
+
+    /// COMMTEST: the minimum packet length: V goes as 1, 2, 4, ... packets down to it (default 2K).
+    #[arg(long, value_name = "BYTES", value_parser = parse_bytes)]
+    pub min_packet: Option<usize>,
+
+    /// COMMTEST: the prepost program (receives posted one message ahead): --prepost, --prepost=both, --prepost=off (default off).
+    #[arg(
+        long,
+        value_enum,
+        value_name = "WHICH",
+        num_args = 0..=1,
+        require_equals = true,
+        default_missing_value = "on"
+    )]
+    pub prepost: Option<Prepost>,
+
+    /// COMMTEST: partner distance d: SWAP pairs r with r XOR d; SENDRECV sends to r+d, receives from r-d (default 1).
+    #[arg(long, value_name = "D")]
+    pub distance: Option<usize>,
+
+    /// COMMTEST: all pairs (cycles) at once, or node zero and its partners only (default all).
+    #[arg(long, value_enum, value_name = "WHO")]
+    pub pairs: Option<Pairs>,
+
+    /// COMMTEST: protocols, e.g. "(0,3),(1,0)", "0.3,1.10", "unordered", "ordered" (default all 21).
+    #[arg(long, value_name = "LIST", value_parser = crate::bench::commtest::protocol::parse_list)]
+    pub protocols: Option<crate::bench::commtest::protocol::Codes>,
+
+    /// ALLREDUCE: algorithms, e.g. "mpi,ring,rabenseifner" (default all five).
+    #[arg(long, value_name = "LIST", value_parser = crate::bench::allreduce::parse_list)]
+    pub algorithms: Option<crate::bench::allreduce::Algorithms>,
 
     /// Test hook: corrupt one received byte so that --check must report it.
     #[arg(long, hide = true)]

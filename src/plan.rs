@@ -164,6 +164,8 @@ impl Plan {
             (None, None) if home.defaults.sizes.contains(':') => parse_msglog(home.defaults.sizes)?,
             (None, None) => parse_sizes(home.defaults.sizes)?,
         };
+        // COMMTEST's total volume is its one message size.
+        let sizes = args.volume.map_or(sizes, |v| vec![v]);
         for e in &entries {
             let i = e.info();
             if let (Axis::Elems, Entry::Bench(_)) = (i.axis, e) {
@@ -307,12 +309,12 @@ impl Plan {
         {
             check_writable(path)?;
         }
-        Ok(Plan {
+        let plan = Plan {
             command,
             suite: home.name.to_string(),
             benchmarks,
             sizes,
-            axes: Axes::new(),
+            axes: option_axes(args),
             npmin: args.npmin,
             multi,
             multi_detail: args.multi_detail,
@@ -347,7 +349,11 @@ impl Plan {
             fail_alloc_rank: args.fail_alloc_rank,
             fail_mpi_rank: args.fail_mpi_rank,
             frontend: args.frontend.clone(),
-        })
+        };
+        for e in &entries {
+            e.check_plan(&plan, world).map_err(PlanError::Invalid)?;
+        }
+        Ok(plan)
     }
 
     /// The selected benchmarks, resolved.
@@ -431,6 +437,43 @@ impl Plan {
         }
         Ok(ok)
     }
+}
+
+/// Suite options as named axes that benchmarks read (`SweepCx::axis`); an
+/// option not given leaves its axis out and the benchmark uses its default.
+fn option_axes(args: &RunArgs) -> Axes {
+    use crate::cli::{Pairs, Prepost};
+    let mut a = Axes::new();
+    if let Some(m) = args.min_packet {
+        a.insert("min_packet".into(), vec![m as f64]);
+    }
+    if let Some(d) = args.distance {
+        a.insert("distance".into(), vec![d as f64]);
+    }
+    if let Some(p) = args.pairs {
+        a.insert(
+            "pairs_zero".into(),
+            vec![f64::from(u8::from(p == Pairs::Zero))],
+        );
+    }
+    if let Some(p) = args.prepost {
+        let v = match p {
+            Prepost::Off => vec![0.0],
+            Prepost::On => vec![1.0],
+            Prepost::Both => vec![0.0, 1.0],
+        };
+        a.insert("prepost".into(), v);
+    }
+    if let Some(c) = &args.protocols {
+        a.insert(
+            "protocol".into(),
+            c.0.iter().map(|&x| f64::from(x)).collect(),
+        );
+    }
+    if let Some(l) = &args.algorithms {
+        a.insert("algorithm".into(), l.0.iter().map(|&x| x as f64).collect());
+    }
+    a
 }
 
 /// Default memory limit per rank: 80% of the node's available memory

@@ -2,7 +2,7 @@
 //! resolution (`imb/Barrier`, `mpitest/BARRIER`, bare names within `--suite`).
 
 use crate::bench::clock::{self, Tool};
-use crate::bench::{imb, mpitest, Benchmark, Info};
+use crate::bench::{allreduce, commtest, imb, mpitest, Benchmark, Info};
 use crate::method::{Method, SyncMode};
 
 /// Which process counts a suite sweeps.
@@ -66,6 +66,14 @@ impl Entry {
         }
     }
 
+    /// Checks the run's options against this entry (`Benchmark::check_plan`).
+    pub fn check_plan(&self, plan: &crate::plan::Plan, world: usize) -> Result<(), String> {
+        match self {
+            Entry::Bench(b) => b.check_plan(plan, world),
+            Entry::Tool(t) => t.check_plan(plan, world),
+        }
+    }
+
     /// `suite/name`.
     pub fn qualified(&self) -> String {
         let i = self.info();
@@ -83,6 +91,10 @@ fn imb_entries() -> Vec<Entry> {
 
 fn mpitest_entries() -> Vec<Entry> {
     benches(mpitest::benchmarks())
+}
+
+fn allreduce_entries() -> Vec<Entry> {
+    benches(allreduce::benchmarks())
 }
 
 fn clock_entries() -> Vec<Entry> {
@@ -117,6 +129,35 @@ pub static SUITES: &[Suite] = &[
                 fast: 10_000,
             },
             sizes: "4,40,400,4000,40000,400000",
+            procs: ProcSweep::World,
+            warm_largest: 0,
+        },
+    },
+    Suite {
+        name: commtest::SUITE,
+        title: "COMMTEST (ORNL): SWAP and SENDRECV under 21 protocols, fixed volume in 1, 2, 4, ... packets; LogGP",
+        entries: commtest::entries,
+        defaults: Defaults {
+            method: Method::MaxOverProcesses,
+            sync: SyncMode::Barrier,
+            reps: RepsDefault::Fixed {
+                normal: 20,
+                fast: 20,
+            },
+            sizes: "2M",
+            procs: ProcSweep::World,
+            warm_largest: 0,
+        },
+    },
+    Suite {
+        name: allreduce::SUITE,
+        title: "ALLREDUCE (ORNL): MPI_Allreduce against recursive doubling, ring, Rabenseifner, binomial",
+        entries: allreduce_entries,
+        defaults: Defaults {
+            method: Method::MaxOverProcesses,
+            sync: SyncMode::Barrier,
+            reps: RepsDefault::Imb,
+            sizes: "3:27",
             procs: ProcSweep::World,
             warm_largest: 0,
         },

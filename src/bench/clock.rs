@@ -16,6 +16,17 @@ pub trait Tool: Sync {
     fn info(&self) -> &'static Info;
     /// Collective over `world`; returns the result on rank 0.
     fn run(&self, world: &Comm) -> Result<Option<BenchResult>>;
+
+    /// As `run`, for tools that read the run's options (repetitions, a
+    /// partner distance); by default `run`.
+    fn run_planned(&self, world: &Comm, _plan: &crate::plan::Plan) -> Result<Option<BenchResult>> {
+        self.run(world)
+    }
+
+    /// Checks the run's options before anything runs (a usage error, exit code 2).
+    fn check_plan(&self, _plan: &crate::plan::Plan, _world: usize) -> Result<(), String> {
+        Ok(())
+    }
 }
 
 pub fn tools() -> Vec<&'static dyn Tool> {
@@ -54,6 +65,7 @@ fn result(i: &Info, world: usize, rows: Vec<Row>) -> BenchResult {
         aggregate: false,
         rows,
         group_rows: Vec::new(),
+        figures: Default::default(),
     }
 }
 

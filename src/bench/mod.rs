@@ -19,8 +19,10 @@ use crate::engine::axis::{Point, SweepCx};
 use crate::engine::placement::{Placement, Role};
 use crate::method::{Method, MpiCtx, RepBatch, Samples};
 
+pub mod allreduce;
 pub mod buf;
 pub mod clock;
+pub mod commtest;
 pub mod imb;
 pub mod mpitest;
 pub mod patterns;
@@ -129,6 +131,9 @@ pub struct Info {
     pub reduction: bool,
     /// A method this benchmark's definition requires, whatever the suite default.
     pub method: Option<Method>,
+    /// Named variants that are values of an axis of its points (COMMTEST's
+    /// protocols, ALLREDUCE's algorithms): (name, description), for `mpibench list`.
+    pub variants: &'static [(&'static str, &'static str)],
 }
 
 impl Info {
@@ -148,6 +153,7 @@ impl Info {
         pace: Pace::Normal,
         reduction: false,
         method: None,
+        variants: &[],
     };
 }
 
@@ -184,6 +190,12 @@ impl Arena {
         Ok((&mut a[0], &mut b[0]))
     }
 
+    /// Buffers of at least `sizes[i]` bytes each (grown when needed).
+    pub fn take(&mut self, sizes: &[usize]) -> Result<&mut [Buffer]> {
+        self.ensure(sizes)?;
+        Ok(&mut self.bufs[..sizes.len()])
+    }
+
     /// Makes sure buffer i holds at least `sizes[i]` bytes.
     pub fn ensure(&mut self, sizes: &[usize]) -> Result<()> {
         for (i, &n) in sizes.iter().enumerate() {
@@ -216,6 +228,19 @@ pub trait Benchmark: Sync {
         cx.default_points(self.info())
     }
 
+    /// Who is active and who partners whom (default: [`Info::placement`]);
+    /// benchmarks whose partners depend on the run's options (a distance,
+    /// node zero only) build it from the plan's axes.
+    fn placement(&self, _cx: &SweepCx) -> Placement {
+        self.info().placement
+    }
+
+    /// Checks the run's options against this benchmark before anything runs,
+    /// on rank 0 (a usage error: one line, exit code 2).
+    fn check_plan(&self, _plan: &crate::plan::Plan, _world: usize) -> Result<(), String> {
+        Ok(())
+    }
+
     /// Bytes one rank needs at a point on `q` processes (checked against `--mem`).
     fn need(&self, p: &Point, q: usize) -> u64;
 
@@ -242,6 +267,12 @@ pub trait Kernel {
 
     /// Before a checked repetition, untimed: fill send data, poison receive buffers.
     fn prepare(&mut self, _rep: usize) {}
+
+    /// Before the synchronisation of every repetition timed alone, untimed
+    /// (after `prepare`): e.g. COMMTEST's prepost of the first receive. A
+    /// kernel whose `run` is called without it (warm-up, loop timing) does
+    /// it inside `run`.
+    fn stage(&mut self, _rep: usize) {}
 
     /// After a checked repetition, untimed: the number of wrong elements received.
     fn verify(&mut self, _rep: usize) -> u64 {

@@ -17,6 +17,7 @@ use serde::{Deserialize, Serialize};
 
 pub mod buffer;
 pub mod error;
+pub mod modes;
 pub use buffer::Buffer;
 pub use error::check;
 

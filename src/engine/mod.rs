@@ -176,7 +176,8 @@ impl<'a> Engine<'a> {
         } else {
             None
         };
-        let role = group.as_ref().map(|g| info.placement.role(g.rank, q));
+        let placement = b.placement(&sweep);
+        let role = group.as_ref().map(|g| placement.role(g.rank, q));
         let mut arena = Arena::default();
         self.window_hint.set(0.0);
 
@@ -210,6 +211,7 @@ impl<'a> Engine<'a> {
         }
         let mut r = self.assemble(info, method, sync, q, groups, n_active, &points, &all);
         r.note = note;
+        r.placement = Some(placement.name());
         b.derive(&mut r);
         Ok(Some(r))
     }
@@ -707,6 +709,7 @@ impl<'a> Engine<'a> {
             aggregate: false,
             rows,
             group_rows,
+            figures: Default::default(),
         }
     }
 }
@@ -746,6 +749,7 @@ pub fn skipped(info: &Info, q: usize, multi: bool, reason: String) -> BenchResul
         aggregate: false,
         rows: Vec::new(),
         group_rows: Vec::new(),
+        figures: Default::default(),
     }
 }
 

@@ -1,6 +1,7 @@
 //! The suites' own command lines, each turned into the same `RunArgs` that
 //! `mpibench run` takes, so that every suite gets everything the engine gives.
 
+pub mod commtest;
 pub mod mpitest;
 
 use clap::{CommandFactory, FromArgMatches, Parser};
@@ -29,7 +30,7 @@ pub fn split_options(params: &[String]) -> (Vec<String>, Vec<String>) {
             cmd.get_arguments()
                 .find(|a| a.get_short().is_some() && a.get_short() == c)
         };
-        arg.is_some_and(|a| a.get_action().takes_values())
+        arg.is_some_and(|a| a.get_action().takes_values() && !a.is_require_equals_set())
     };
     let (mut own, mut opts) = (Vec::new(), Vec::new());
     let mut it = params.iter();

@@ -7,7 +7,7 @@ use crate::results::{BenchResult, Report, Row};
 
 pub struct Csv;
 
-const HEADER: [&str; 13] = [
+const HEADER: [&str; 14] = [
     "benchmark",
     "suite",
     "processes",
@@ -21,6 +21,7 @@ const HEADER: [&str; 13] = [
     "mbytes_per_sec",
     "errors",
     "skipped",
+    "params",
 ];
 
 fn opt<T: ToString>(v: Option<T>) -> String {
@@ -42,6 +43,11 @@ fn record(r: &BenchResult, group: &str, row: &Row) -> Vec<String> {
         opt(row.mbytes_per_sec),
         opt(row.errors),
         String::new(),
+        if row.params.is_empty() {
+            String::new()
+        } else {
+            serde_json::Value::Object(row.params.clone()).to_string()
+        },
     ]
 }
 

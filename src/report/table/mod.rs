@@ -4,6 +4,8 @@
 use crate::plan::Plan;
 use crate::results::{BenchResult, Report};
 
+mod allreduce;
+mod commtest;
 mod mpitest;
 mod pmb;
 
@@ -30,6 +32,8 @@ pub struct SectionCx {
 pub fn format(suite: &str) -> &'static dyn Format {
     match suite {
         crate::bench::mpitest::SUITE => &mpitest::Mpitest,
+        crate::bench::commtest::SUITE => &commtest::Commtest,
+        crate::bench::allreduce::SUITE => &allreduce::Allreduce,
         _ => &pmb::Pmb,
     }
 }
@@ -146,6 +150,7 @@ pub(crate) mod fixtures {
             aggregate: false,
             rows,
             group_rows: Vec::new(),
+            figures: Default::default(),
         }
     }
 }
