@@ -82,7 +82,7 @@ test-openmpi:
 
 test-mpich:
 	CARGO_TARGET_DIR=$(MPICH_TARGET_DIR) MPICC=$(MPICC_MPICH) MPIBENCH_MPIEXEC=$(MPIEXEC_MPICH) \
-		$(CARGO) test --release --test smoke --test methodology -- --test-threads=1
+		$(CARGO) test --release --test smoke --test methodology --test commtest --test allreduce -- --test-threads=1
 
 # tests/robustness.sh uses the Open MPI release binary built by test-openmpi.
 test-robustness:

@@ -193,7 +193,7 @@ impl Benchmark for Allreduce {
         }
         let steps = schedule(alg, s.comm.rank, s.comm.size, n)
             .into_iter()
-            .map(|st| Resolved::of(st))
+            .map(Resolved::of)
             .collect::<Result<Vec<_>, String>>()
             .map_err(anyhow::Error::msg)?;
         Ok(Box::new(Scheduled {

@@ -82,14 +82,12 @@ fn pof2(p: usize) -> usize {
     1 << (usize::BITS - 1 - p.max(1).leading_zeros())
 }
 
+/// An algorithm on a power of two of ranks: (newrank, p', n, real rank of a newrank).
+type Core = fn(usize, usize, usize, &dyn Fn(usize) -> usize) -> Vec<Step>;
+
 /// Runs `core(newrank, p', n, real)` on p' = pof2(P) ranks after folding
 /// the first 2r ranks in pairs, and unfolds the result.
-fn folded(
-    rank: usize,
-    p: usize,
-    n: usize,
-    core: fn(usize, usize, usize, &dyn Fn(usize) -> usize) -> Vec<Step>,
-) -> Vec<Step> {
+fn folded(rank: usize, p: usize, n: usize, core: Core) -> Vec<Step> {
     let p2 = pof2(p);
     let rem = p - p2;
     let real = move |nr: usize| if nr < rem { 2 * nr + 1 } else { nr + rem };

@@ -126,7 +126,7 @@ fn sample(row: &Row) -> Sample {
 }
 
 /// Rows grouped by what they share beyond `within`, in first-seen order.
-fn groups<'r>(rows: &'r [Row], key: impl Fn(&Row) -> String) -> Vec<Vec<&'r Row>> {
+fn groups(rows: &[Row], key: impl Fn(&Row) -> String) -> Vec<Vec<&Row>> {
     let mut keys: Vec<String> = Vec::new();
     let mut out: Vec<Vec<&Row>> = Vec::new();
     for r in rows {

@@ -105,7 +105,8 @@ impl Format for Commtest {
                 .fits
                 .iter()
                 .find(|f| f.protocol == k0.2 && f.prepost == k0.1 && f.volume == k0.0);
-            block(&mut s, &r.rows[i..j], fit, checked, cx.stats);
+            let volumes = r.rows.iter().any(|x| x.bytes != vol);
+            block(&mut s, &r.rows[i..j], fit, checked, cx.stats, volumes);
             i = j;
         }
         for b in &r.figures.best {
@@ -177,14 +178,19 @@ impl Format for Commtest {
 }
 
 /// One protocol's packet sweep and its fit.
-fn block(s: &mut String, rows: &[Row], fit: Option<&Fit>, checked: bool, stats: bool) {
+fn block(s: &mut String, rows: &[Row], fit: Option<&Fit>, checked: bool, stats: bool, v: bool) {
     let first = &rows[0];
     let _ = writeln!(
         s,
-        "#\n# {} {}{}",
+        "#\n# {} {}{}{}",
         param_str(first, "protocol"),
         param_str(first, "protocol_name"),
-        if prepost(first) { ", prepost" } else { "" }
+        if prepost(first) { ", prepost" } else { "" },
+        if v {
+            format!(", V = {} bytes", first.bytes)
+        } else {
+            String::new()
+        }
     );
     let mut head = format!(
         "# {:>7} {:>11} {:>13} {:>13} {:>13} {:>10} {:>12} {:>12}",
