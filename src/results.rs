@@ -148,6 +148,14 @@ pub struct Fit {
     pub max_mbs: f64,
     /// Spot estimates from neighbouring packet counts.
     pub spots: Vec<Spot>,
+    /// The same fit to the minimum observed times (less sensitive to a
+    /// process that was descheduled during some experiments).
+    #[serde(default)]
+    pub alpha_min_us: f64,
+    #[serde(default)]
+    pub beta_min_mbs: Option<f64>,
+    #[serde(default)]
+    pub r2_min: Option<f64>,
 }
 
 /// α and β from two neighbouring packet counts k1 < k2 of a sweep:

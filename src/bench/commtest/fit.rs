@@ -54,11 +54,13 @@ pub struct Sample {
 pub fn fit_sweep(volume: usize, sweep: &[Sample]) -> Option<Fit> {
     let first = sweep.first()?;
     let pts: Vec<(f64, f64)> = sweep.iter().map(|s| (s.packets as f64, s.t_us)).collect();
-    let (alpha, c, r2) = match least_squares(&pts) {
-        Some(f) => f,
-        // One packet count: all of the time is V/β.
-        None => (0.0, first.t_us, None),
-    };
+    // One packet count: all of the time is V/β.
+    let (alpha, c, r2) = least_squares(&pts).unwrap_or((0.0, first.t_us, None));
+    let mins: Vec<(f64, f64)> = sweep
+        .iter()
+        .map(|s| (s.packets as f64, s.t_min_us))
+        .collect();
+    let (alpha_min, c_min, r2_min) = least_squares(&mins).unwrap_or((0.0, first.t_min_us, None));
     let spots = sweep
         .windows(2)
         .map(|w| {
@@ -86,6 +88,9 @@ pub fn fit_sweep(volume: usize, sweep: &[Sample]) -> Option<Fit> {
         t_min_packets: best.packets,
         max_mbs: mbs(volume, best.t_min_us).unwrap_or(0.0),
         spots,
+        alpha_min_us: alpha_min,
+        beta_min_mbs: mbs(volume, c_min),
+        r2_min,
         ..Fit::default()
     })
 }
@@ -227,6 +232,10 @@ mod tests {
             );
             assert!(close(f.r2.unwrap(), 1.0));
             assert_eq!(f.points, 11);
+            // Minimum times 1% below the model: α and β scale by 0.99 and 1/0.99.
+            assert!(close(f.alpha_min_us, 0.99 * alpha));
+            assert!(close(f.beta_min_mbs.unwrap(), beta / 0.99));
+            assert!(close(f.r2_min.unwrap(), 1.0));
             // Every spot estimate is exact too.
             assert_eq!(f.spots.len(), 10);
             for sp in &f.spots {

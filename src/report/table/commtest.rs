@@ -262,6 +262,13 @@ fn block(s: &mut String, rows: &[Row], fit: Option<&Fit>, checked: bool, stats: 
             if f.t_min_packets == 1 { "" } else { "s" },
             f.t_min_us
         );
+        let _ = writeln!(
+            s,
+            "# fit to t_min: alpha = {:.3} usec/message, beta = {} MB/s, R^2 = {}",
+            f.alpha_min_us,
+            opt(f.beta_min_mbs, 1),
+            opt(f.r2_min, 4)
+        );
     }
 }
 
