@@ -16,7 +16,8 @@
 //! * L = PRTT(1, 0, s_min) / 2.
 //!
 //! o_s is only right where d ≥ g + G·s (the delay, not the gap, paces the
-//! sends): a warning names the sizes where it is not.
+//! sends): a warning names the sizes where d is shorter than the gap
+//! measured at s, (PRTT(n, 0, s) − PRTT(1, 0, s)) / (n − 1).
 //!
 //! A clock tool rather than a benchmark: it runs its own series of round
 //! trips, and the delay of one series is the median of another.
@@ -79,15 +80,17 @@ pub fn parameters(partner: usize, n: usize, series: &[Series]) -> Option<LogGp> 
     let first = series.first()?;
     let pts: Vec<(f64, f64)> = series.iter().map(|x| (x.s as f64, x.gap(n))).collect();
     let (big_g, g, r2) = least_squares(&pts).unwrap_or((0.0, first.gap(n), None));
+    // The gap that matters at s is the one measured there (the fitted line
+    // averages over protocol changes, e.g. eager to rendezvous).
     let warnings = series
         .iter()
-        .filter(|x| x.d < g + big_g * x.s as f64)
+        .filter(|x| x.d < x.gap(n))
         .map(|x| {
             format!(
-                "s = {} bytes: the delay d = {:.3} us is shorter than g + G*s = {:.3} us, so o_s there is underestimated",
+                "s = {} bytes: the delay d = {:.3} us is shorter than g + G*s = {:.3} us (measured at s), so o_s there is underestimated",
                 x.s,
                 x.d,
-                g + big_g * x.s as f64
+                x.gap(n)
             )
         })
         .collect();
@@ -340,9 +343,10 @@ mod tests {
         assert!(close(p.o_r_us, o_r));
         assert!(close(p.r2.unwrap(), 1.0));
         assert!(p.warnings.is_empty(), "{:?}", p.warnings);
-        // A delay below the gap is named.
+        // A delay below the gap measured at s is named.
         let mut short = series.clone();
         short[16].d = 1.0;
+        assert!(short[16].gap(n) > 1.0);
         let p = parameters(1, n, &short).unwrap();
         assert_eq!(p.warnings.len(), 1);
         assert!(

@@ -411,7 +411,7 @@ mod tests {
             g_us: 0.6,
             big_g_us_per_byte: 0.0002,
             r2: Some(0.99),
-            warnings: vec!["s = 1024 bytes: the delay d = 3.000 us is shorter than g + G*s = 3.100 us, so o_s there is underestimated".into()],
+            warnings: vec!["s = 1024 bytes: the delay d = 3.000 us is shorter than g + G*s = 3.100 us (measured at s), so o_s there is underestimated".into()],
         });
         let cx = SectionCx {
             world: 2,
