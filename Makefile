@@ -1,9 +1,11 @@
 # mpibench build / test / benchmark entry points.
 #
 #   make deps       check (and on Debian/Ubuntu install) Open MPI, MPICH, libclang
+#                   (`make test` also installs Chromium for the HTML report test)
 #   make build      release build against Open MPI
 #   make test       cargo tests against Open MPI, smoke tests against MPICH,
-#                   then tests/robustness.sh (if present)
+#                   then tests/robustness.sh (if present), then tests/slurm.sh
+#                   (a private one-node Slurm cluster: srun, salloc)
 #   make bench      run the benchmarks, results in results/bench.{json,csv}
 #   make lint       rustfmt + clippy (warnings are errors)
 #   make overhead   compare mpibench's PingPong with a bare C ping-pong
@@ -47,13 +49,19 @@ export OMPI_ALLOW_RUN_AS_ROOT_CONFIRM := 1
 
 DEPS_ARGS := $(if $(filter 0,$(WITH_MPICH)),--openmpi-only,)
 
-.PHONY: all deps build bench test test-openmpi test-mpich test-robustness lint overhead clean
+.PHONY: all deps deps-test build bench test test-openmpi test-mpich test-robustness test-slurm lint overhead clean
 
 all: build
 
 deps:
 	MPICC_MPICH=$(MPICC_MPICH) MPIEXEC_MPICH=$(MPIEXEC_MPICH) \
 		bash scripts/install-deps.sh $(DEPS_ARGS)
+
+# Tests also need Chromium (tests/report.rs opens an HTML report in a real
+# browser) and Slurm (tests/slurm.sh runs srun and salloc on a private cluster).
+deps-test:
+	MPICC_MPICH=$(MPICC_MPICH) MPIEXEC_MPICH=$(MPIEXEC_MPICH) \
+		bash scripts/install-deps.sh $(DEPS_ARGS) --browser --slurm
 
 build: deps
 	MPICC=$(MPICC_OPENMPI) $(CARGO) build --release
@@ -67,12 +75,13 @@ bench: build
 # More ranks than the 2 cores of a CI machine: let Open MPI oversubscribe.
 test test-openmpi test-mpich test-robustness: export OMPI_MCA_rmaps_base_oversubscribe := 1
 
-test: deps
+test: deps-test
 	$(MAKE) --no-print-directory test-openmpi
 ifneq ($(WITH_MPICH),0)
 	$(MAKE) --no-print-directory test-mpich
 endif
 	$(MAKE) --no-print-directory test-robustness
+	$(MAKE) --no-print-directory test-slurm
 
 # The test-* targets skip `deps`; use `make test` for the full sequence.
 # Integration tests launch real mpiexec jobs: one at a time, so that they do not
@@ -82,16 +91,30 @@ test-openmpi:
 
 test-mpich:
 	CARGO_TARGET_DIR=$(MPICH_TARGET_DIR) MPICC=$(MPICC_MPICH) MPIBENCH_MPIEXEC=$(MPIEXEC_MPICH) \
-		$(CARGO) test --release --test smoke --test methodology --test commtest --test allreduce -- --test-threads=1
+		$(CARGO) test --release --test smoke --test methodology --test mpitest --test cresta --test caf --test imb2021 --test commtest --test allreduce -- --test-threads=1
 
-# tests/robustness.sh uses the Open MPI release binary built by test-openmpi.
+# tests/robustness.sh runs once per MPI: with the Open MPI release binary
+# built by test-openmpi, then (unless WITH_MPICH=0) with the MPICH one built by
+# test-mpich. Both legs run even when the first fails; the target fails if any did.
 test-robustness:
-	@if [ -f tests/robustness.sh ]; then \
-		echo "MPIBENCH_MPIEXEC=$(MPIEXEC_OPENMPI) bash tests/robustness.sh ./target/release/mpibench"; \
-		MPIBENCH_MPIEXEC=$(MPIEXEC_OPENMPI) bash tests/robustness.sh ./target/release/mpibench; \
-	else \
-		echo "tests/robustness.sh not found: skipped"; \
-	fi
+	@if [ ! -f tests/robustness.sh ]; then echo "tests/robustness.sh not found: skipped"; exit 0; fi; \
+	status=0; \
+	echo "MPIBENCH_MPIEXEC=$(MPIEXEC_OPENMPI) bash tests/robustness.sh ./target/release/mpibench"; \
+	MPIBENCH_MPIEXEC=$(MPIEXEC_OPENMPI) bash tests/robustness.sh ./target/release/mpibench || status=1; \
+	if [ "$(WITH_MPICH)" != 0 ]; then \
+		if [ ! -x $(MPICH_TARGET_DIR)/release/mpibench ]; then \
+			CARGO_TARGET_DIR=$(MPICH_TARGET_DIR) MPICC=$(MPICC_MPICH) $(CARGO) build --release || exit 1; \
+		fi; \
+		echo "MPIBENCH_MPIEXEC=$(MPIEXEC_MPICH) bash tests/robustness.sh ./$(MPICH_TARGET_DIR)/release/mpibench"; \
+		MPIBENCH_MPIEXEC=$(MPIEXEC_MPICH) bash tests/robustness.sh ./$(MPICH_TARGET_DIR)/release/mpibench || status=1; \
+	fi; \
+	exit $$status
+
+# tests/slurm.sh: starts a private Slurm cluster (scripts/slurm.sh), runs srun and
+# salloc cases with the Open MPI binary (and the MPICH one when test-mpich built
+# it), and stops the cluster on every exit.
+test-slurm:
+	bash tests/slurm.sh ./target/release/mpibench $(MPICH_TARGET_DIR)/release/mpibench
 
 lint:
 	$(CARGO) fmt --check

@@ -24,7 +24,7 @@
 #
 # Environment overrides:
 #   MPIBENCH         mpibench binary            (default ./target/release/mpibench)
-#   ROUNDS           alternating rounds          (default 5; medians are reported)
+#   ROUNDS           alternating rounds          (default 9; medians are reported)
 #   SIZES            message sizes, K/M suffixes (default 0,8,1K,64K,1M,4M)
 #   REF_SRC          reference source            (default $REPO/../shared/reference/pingpong.c)
 #   MPICC_OPENMPI    Open MPI compiler wrapper   (default mpicc.openmpi, else mpicc)
@@ -42,7 +42,7 @@ die() { echo "overhead: $*" >&2; exit 2; }
 
 REF_SRC=${REF_SRC:-$REPO/../shared/reference/pingpong.c}
 MPIBENCH=${MPIBENCH:-./target/release/mpibench}
-ROUNDS=${ROUNDS:-5}
+ROUNDS=${ROUNDS:-9}
 SIZES=${SIZES:-0,8,1K,64K,1M,4M}
 RUN_TIMEOUT=${RUN_TIMEOUT:-600}
 if [[ -z "${MPICC_OPENMPI:-}" ]]; then

@@ -7,22 +7,33 @@
 #                 --openmpi-only); override the names with $MPICC_MPICH / $MPIEXEC_MPICH
 #   * libclang  : rsmpi's mpi-sys runs bindgen at build time
 #   * cargo
+#   * Chromium  : with --browser only (`make test`): the HTML report test opens
+#                 a report in headless Chromium (Debian package `chromium`)
+#   * Slurm     : with --slurm only (`make test`): slurmctld, slurmd, srun/salloc
+#                 and munge for the private one-node cluster of tests/slurm.sh
+#                 (Debian packages slurmctld slurmd slurm-client munge; their
+#                 services are not configured or used: scripts/slurm.sh runs
+#                 its own daemons with a configuration of its own)
 #
 # When everything is present it prints one "deps: ok (...)" line and exits 0
 # without touching the network. Otherwise it runs apt-get (via sudo when not
 # root) or, without apt-get, prints instructions and exits 1.
 #
-# Usage: scripts/install-deps.sh [--openmpi-only] [--check]
+# Usage: scripts/install-deps.sh [--openmpi-only] [--browser] [--slurm] [--check]
 set -euo pipefail
 
 want_mpich=1
+want_browser=0
+want_slurm=0
 check_only=0
 
 usage() {
     cat <<'EOF'
-Usage: scripts/install-deps.sh [--openmpi-only] [--check]
+Usage: scripts/install-deps.sh [--openmpi-only] [--browser] [--slurm] [--check]
 
   --openmpi-only  do not require (or install) MPICH
+  --browser       also require (or install) Chromium, for the HTML report test
+  --slurm         also require (or install) Slurm and munge, for tests/slurm.sh
   --check         only report what is missing; never install (exit 1 if anything is)
 
 Environment: MPICC_OPENMPI, MPIEXEC_OPENMPI (preferred Open MPI wrapper / launcher),
@@ -34,6 +45,8 @@ EOF
 for arg in "$@"; do
     case "$arg" in
         --openmpi-only) want_mpich=0 ;;
+        --browser) want_browser=1 ;;
+        --slurm) want_slurm=1 ;;
         --check) check_only=1 ;;
         -h | --help) usage; exit 0 ;;
         *) echo "install-deps: unknown argument '$arg'" >&2; usage >&2; exit 2 ;;
@@ -52,6 +65,7 @@ finds_mpi_h() {
 ompi_cc="" ompi_exec="" ompi_ver=""
 mpich_cc="" mpich_exec="" mpich_ver=""
 libclang=""
+browser=""
 missing=()   # human-readable
 pkgs=()      # apt packages that provide what is missing
 
@@ -122,6 +136,24 @@ detect_libclang() {
     shopt -u nullglob
 }
 
+detect_browser() {
+    browser=""
+    local c
+    for c in "${CHROMIUM:-}" chromium chromium-browser; do
+        if [[ -n "$c" ]] && have "$c"; then browser=$c; break; fi
+    done
+}
+
+slurm_tools=""
+detect_slurm() {
+    slurm_tools=""
+    local t
+    for t in slurmctld slurmd srun salloc sinfo munged mungekey; do
+        # sbin tools are not on a non-root PATH.
+        if ! have "$t" && [[ ! -x /usr/sbin/$t ]]; then slurm_tools+=" $t"; fi
+    done
+}
+
 detect_all() {
     missing=() pkgs=()
     detect_openmpi
@@ -148,6 +180,20 @@ detect_all() {
     if [[ -z "$libclang" ]]; then
         missing+=("libclang (for bindgen)")
         pkgs+=(libclang-dev clang)
+    fi
+    if (( want_browser )); then
+        detect_browser
+        if [[ -z "$browser" ]]; then
+            missing+=("Chromium (headless browser for the HTML report test)")
+            pkgs+=(chromium)
+        fi
+    fi
+    if (( want_slurm )); then
+        detect_slurm
+        if [[ -n "$slurm_tools" ]]; then
+            missing+=("Slurm and munge (${slurm_tools# })")
+            pkgs+=(slurmctld slurmd slurm-client munge)
+        fi
     fi
     if (( ${#pkgs[@]} > 0 )) && ! have pkg-config; then
         pkgs+=(pkg-config)
@@ -187,6 +233,10 @@ deps: apt-get is not available; install the missing pieces yourself, then re-run
       module load mpi/openmpi-x86_64
   macOS (Homebrew; only one MPI at a time):
       brew install open-mpi llvm
+  The HTML report test (--browser) needs Chromium or Chrome on PATH
+  (set CHROMIUM=/path/to/chrome if it has another name).
+  The Slurm test (--slurm) needs slurmctld, slurmd, srun, salloc, sinfo and
+  munge (munged, mungekey): e.g. dnf install slurm-slurmctld slurm-slurmd munge.
 
   If the build still cannot find them, point it at them explicitly:
       export MPICC=/path/to/openmpi/bin/mpicc          # rsmpi asks this wrapper for flags
@@ -202,7 +252,14 @@ summary() {
     if (( want_mpich )); then
         s+="; MPICH ${mpich_ver:-?} [$mpich_cc, $mpich_exec]"
     fi
-    s+="; libclang $libclang; $cargo_line"
+    s+="; libclang $libclang"
+    if (( want_browser )); then
+        s+="; $browser"
+    fi
+    if (( want_slurm )); then
+        s+="; Slurm $(slurmctld -V 2>/dev/null | sed 's/^slurm[^ ]* //' || echo '?')"
+    fi
+    s+="; $cargo_line"
     printf '%s' "$s"
 }
 

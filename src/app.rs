@@ -10,13 +10,14 @@ use crate::cli::{Cli, Command, RunArgs};
 use crate::comm::{self, Comm};
 use crate::engine::{self, Abort, Engine};
 use crate::frontend;
-use crate::launch;
+use crate::output::{self, Format};
 use crate::plan::Plan;
+use crate::report::raw::RawSink;
 use crate::report::table::{self, SectionCx};
-use crate::report::{self, csv::Csv, json::Json, raw::RawSink};
 use crate::results::{BenchResult, MpiInfo, Report, Row, Settings, SCHEMA};
 use crate::suite::{self, Entry};
 use crate::watchdog::Watchdog;
+use crate::{launch, report, signals};
 
 pub const EXIT_OK: i32 = 0;
 pub const EXIT_VALIDATION: i32 = 1;
@@ -32,6 +33,12 @@ fn usage(msg: &str) -> i32 {
 }
 
 pub fn main() -> Result<i32> {
+    // Called as IMB-MPI1 (a link or a copy), or re-launched from it: IMB's command line.
+    let argv0 = std::env::args().next().unwrap_or_default();
+    if frontend::imb::personality(&argv0) {
+        let shown = std::env::var("MPIBENCH_ARGV0").unwrap_or(argv0);
+        return imb(std::env::args().skip(1).collect(), &shown);
+    }
     let cli = match Cli::try_parse() {
         Ok(c) => c,
         Err(e) => {
@@ -66,35 +73,65 @@ pub fn main() -> Result<i32> {
     match cli.command {
         Command::List { suite } => list(suite.as_deref()),
         Command::Run(args) => run(*args),
-        Command::Mpitest { params } => {
-            if frontend::mpitest::wants_help(&params) {
-                if launch::env_rank() == 0 {
-                    println!(
-                        "Usage: mpibench mpitest [PARAM]...\n\n{}",
-                        frontend::mpitest::HELP
-                    );
-                }
-                return Ok(EXIT_OK);
-            }
-            match frontend::mpitest::parse(&params) {
-                Ok(args) => run(args),
-                Err(msg) => Ok(usage(&msg)),
-            }
+        Command::Mpitest { params } => front_end(&frontend::mpitest::FRONTEND, &params),
+        Command::Cresta { params } => front_end(&frontend::cresta::FRONTEND, &params),
+        Command::Cafbench { params } => front_end(&frontend::cafbench::FRONTEND, &params),
+        Command::Commtest { params } => front_end(&frontend::commtest::FRONTEND, &params),
+        Command::Imb { params } => imb(params, "mpibench imb"),
+        // Plain programs over JSON files: no MPI, no self-launch.
+        Command::Report(a) => report::cmd::report(&a),
+        Command::Plot(a) => report::cmd::plot(&a),
+        Command::Compare(a) => report::cmd::compare(&a),
+    }
+}
+
+/// A suite's own command line: its help, or the run it asks for.
+fn front_end(f: &frontend::FrontEnd, params: &[String]) -> Result<i32> {
+    if f.wants_help(params) {
+        if launch::env_rank() == 0 {
+            println!("Usage: {}\n\n{}", f.usage, f.help);
         }
-        Command::Commtest { params } => {
-            if frontend::commtest::wants_help(&params) {
-                if launch::env_rank() == 0 {
-                    println!(
-                        "Usage: mpibench commtest [INPUT]...\n\n{}",
-                        frontend::commtest::HELP
-                    );
+        return Ok(EXIT_OK);
+    }
+    match (f.parse)(params) {
+        Ok(args) => run(args),
+        Err(msg) => Ok(usage(&msg)),
+    }
+}
+
+/// `mpibench imb ...` / `IMB-MPI1 ...`: IMB-MPI1's command line.
+fn imb(params: Vec<String>, argv0: &str) -> Result<i32> {
+    let root = launch::env_rank() == 0;
+    match frontend::imb::parse(&params, argv0) {
+        Err(msg) => Ok(usage(&msg)),
+        Ok(frontend::imb::Action::Help) => {
+            if root {
+                println!(
+                    "Usage: {argv0} [IMB-MPI1 arguments] [mpibench options]\n\n{}",
+                    frontend::imb::HELP
+                );
+            }
+            Ok(EXIT_OK)
+        }
+        Ok(frontend::imb::Action::List) => {
+            if root {
+                print!("{}", frontend::imb::list());
+            }
+            Ok(EXIT_OK)
+        }
+        Ok(frontend::imb::Action::Run(args, notes)) => {
+            if launch::launched() {
+                if root {
+                    for n in notes {
+                        eprintln!("mpibench imb: {n}");
+                    }
                 }
-                return Ok(EXIT_OK);
+            } else if argv0 != "mpibench imb" {
+                // Re-launched ranks see the arguments without a subcommand:
+                // they take IMB's command line from this.
+                std::env::set_var("MPIBENCH_ARGV0", argv0);
             }
-            match frontend::commtest::parse(&params) {
-                Ok(args) => run(args),
-                Err(msg) => Ok(usage(&msg)),
-            }
+            run(*args)
         }
     }
 }
@@ -108,19 +145,35 @@ fn list(only: Option<&str>) -> Result<i32> {
             )));
         }
     }
+    let shown = || {
+        suite::SUITES
+            .iter()
+            .filter(|s| only.is_none_or(|o| s.name.eq_ignore_ascii_case(o)))
+    };
+    let w = shown()
+        .flat_map(|s| (s.entries)())
+        .map(|e| e.info().name.chars().count())
+        .max()
+        .unwrap_or(0)
+        .max(16);
     println!(
-        "{:<16} {:<8} {:>9}  description",
+        "{:<w$} {:<8} {:>9}  description",
         "benchmark", "suite", "min ranks"
     );
-    for s in suite::SUITES
-        .iter()
-        .filter(|s| only.is_none_or(|o| s.name.eq_ignore_ascii_case(o)))
-    {
+    for s in shown() {
         println!("# {}: {}", s.name, s.title);
         for b in (s.entries)() {
             let i = b.info();
+            let aliases = if i.aliases.is_empty() {
+                String::new()
+            } else {
+                format!(
+                    " (aliases, the same MPI operation: {})",
+                    i.aliases.join(", ")
+                )
+            };
             println!(
-                "{:<16} {:<8} {:>9}  {}",
+                "{:<w$} {:<8} {:>9}  {}{aliases}",
                 i.name, i.suite, i.ranks.min, i.description
             );
             for (v, what) in i.variants {
@@ -133,16 +186,42 @@ fn list(only: Option<&str>) -> Result<i32> {
 
 fn run(args: RunArgs) -> Result<i32> {
     if !launch::launched() {
-        let np = args.np.unwrap_or_else(|| launch::cores().max(2));
-        if np == 0 {
-            return Ok(usage("-n must be at least 1"));
+        // Inside a Slurm allocation: its tasks, else one rank per core.
+        let np = args
+            .np
+            .or_else(crate::slurm::allocation_tasks)
+            .unwrap_or_else(|| launch::cores().max(2));
+        if let Err(msg) = crate::slurm::check_np(np) {
+            return Ok(usage(&msg));
         }
-        return launch::relaunch(np, args.mpiexec.as_deref(), &comm::library_version());
+        signals::install_parent_panic_hook();
+        return launch::relaunch(&launch::Relaunch {
+            np,
+            mpiexec: args.mpiexec.as_deref(),
+            library_version: &comm::library_version(),
+            force_np: args.force_np,
+            json: args.json.as_deref(),
+        });
     }
+    // Panic hook, crash and stop handling, the link to a self-launching parent.
+    signals::before_mpi_init();
     let universe =
         mpi::initialize().ok_or_else(|| anyhow::anyhow!("MPI was already initialised"))?;
     let world = Comm::world();
-    let code = run_world(&world, &args);
+    signals::mpi_started(&world);
+    let code = match crate::slurm::pmi_mismatch(world.size).map_or_else(
+        || launch::check_world(world.size, &comm::library_version()),
+        Err,
+    ) {
+        Ok(()) => run_world(&world, &args),
+        Err(msg) => {
+            if launch::env_rank() == 0 {
+                eprintln!("error: {msg}");
+            }
+            Ok(EXIT_USAGE)
+        }
+    };
+    signals::mpi_ending(*code.as_ref().unwrap_or(&EXIT_ABORTED));
     drop(world);
     drop(universe);
     code
@@ -151,7 +230,14 @@ fn run(args: RunArgs) -> Result<i32> {
 /// Rank 0 builds the plan and broadcasts it (or the usage error) to everyone.
 fn agree_on_plan(world: &Comm, args: &RunArgs, ranks_per_node: usize) -> Result<Plan, String> {
     let mut bytes = if world.rank == 0 {
-        let command: Vec<String> = std::iter::once("mpibench".to_string())
+        // Under IMB-MPI1's name the arguments are IMB's, without a subcommand.
+        let argv0 = std::env::args().next().unwrap_or_default();
+        let name = if frontend::imb::personality(&argv0) {
+            "IMB-MPI1"
+        } else {
+            "mpibench"
+        };
+        let command: Vec<String> = std::iter::once(name.to_string())
             .chain(std::env::args().skip(1))
             .collect();
         let r = Plan::build(args, command, world.size, ranks_per_node).map_err(|e| e.to_string());
@@ -222,28 +308,34 @@ fn new_report(
             .into(),
         },
         results: Vec::new(),
+        slurm: crate::slurm::job(),
         status: None,
+        interrupted_by: None,
     }
 }
 
-/// Where the tables go: stdout, or the `--output` file (rewritten after each benchmark).
+/// Where the tables go: stdout, or the `--output` file (rewritten after
+/// each benchmark, like the JSON file).
 struct Tables {
     text: String,
     to_file: bool,
 }
 
 impl Tables {
-    fn emit(&mut self, s: &str) {
+    /// Appends to the file's text, or prints (a closed stdout is an error
+    /// that `output::agree` tells apart).
+    fn emit(&mut self, s: &str) -> Result<()> {
         if self.to_file {
             self.text.push_str(s);
+            Ok(())
         } else {
-            print!("{s}");
+            output::print(s)
         }
     }
 
-    fn save(&self, plan: &Plan) -> Result<()> {
+    fn save(&self, plan: &Plan, last: bool) -> Result<()> {
         match &plan.output {
-            Some(p) if self.to_file => report::write_atomic(p, self.text.as_bytes()),
+            Some(p) if self.to_file => output::write_file(p, self.text.as_bytes(), last),
             _ => Ok(()),
         }
     }
@@ -272,29 +364,52 @@ fn run_world(world: &Comm, args: &RunArgs) -> Result<i32> {
     let watchdog = Watchdog::start(plan.timeout_s, world.rank);
     let hosts = hosts(world);
     let mut report = new_report(&plan, world, hosts);
-    let to_stdout =
-        |p: &Option<std::path::PathBuf>| p.as_ref().is_some_and(|p| p.as_os_str() == "-");
+    let to_stdout = |p: &Option<std::path::PathBuf>| p.as_deref().is_some_and(output::is_stdout);
     let show_table = root
         && (plan.output.is_some()
-            || (!to_stdout(&plan.json) && !to_stdout(&plan.csv) && !to_stdout(&plan.raw)));
+            || (!to_stdout(&plan.json)
+                && !to_stdout(&plan.csv)
+                && !to_stdout(&plan.raw)
+                && !to_stdout(&plan.report)));
     let mut tables = Tables {
         text: String::new(),
         to_file: plan.output.is_some(),
     };
-    let home = table::format(&plan.suite);
+    // A front end may choose the table format (mpibench imb: IMB-MPI1 2021's).
+    let format_of = |suite: &str| table::format(plan.table.as_deref().unwrap_or(suite));
+    let home = format_of(&plan.suite);
+    // Rank 0's write failures (saves, tables, raw samples) are collected here
+    // and agreed on by every rank after each step, so that none waits alone.
+    let mut failure: Option<anyhow::Error> = None;
     if show_table {
-        tables.emit(&home.header(&report, &plan));
-        tables.save(&plan)?;
+        failure = tables
+            .emit(&home.header(&report, &plan))
+            .and_then(|_| tables.save(&plan, false))
+            .err();
     }
     if root {
+        output::init(&[
+            (plan.json.as_deref(), Format::Json),
+            (plan.csv.as_deref(), Format::Csv),
+            (plan.report.as_deref(), Format::Html),
+        ]);
         // "running" stays if the job dies (kill, --timeout) before the end.
         report.status = Some("running".into());
-        save(&plan, &report, false)?;
+        failure = failure.or(save(&report, false).err());
     }
     let raw = match (&plan.raw, root) {
-        (Some(p), true) => Some(RefCell::new(RawSink::create(p)?)),
+        (Some(p), true) => match RawSink::create(p) {
+            Ok(sink) => Some(RefCell::new(sink)),
+            Err(e) => {
+                failure = failure.or(Some(e));
+                None
+            }
+        },
         _ => None,
     };
+    if let Some(code) = output::agree(world, failure.take()) {
+        return Ok(code);
+    }
     let polite = ranks_per_node > launch::cores();
     if polite {
         crate::method::precise_sleep();
@@ -335,13 +450,26 @@ fn run_world(world: &Comm, args: &RunArgs) -> Result<i32> {
                     if plan.repeats > 1 {
                         r.repeat = Some(rep);
                     }
-                    if show_table {
-                        tables.emit(&table::format(&r.suite).section(&r, &cx));
+                    if show_table && failure.is_none() {
+                        let f = format_of(&r.suite);
+                        failure = tables
+                            .emit(&f.between(report.results.last(), &r))
+                            .and_then(|_| tables.emit(&f.section(&r, &cx)))
+                            .err();
                     }
                     report.results.push(r);
                 }
-                tables.save(&plan)?;
-                save(&plan, &report, false)?;
+                if failure.is_none() {
+                    failure = tables.save(&plan, false).err();
+                }
+                failure = failure.or(save(&report, false).err());
+            }
+            let raw_failure = engine
+                .raw
+                .as_ref()
+                .and_then(|r| r.borrow_mut().take_error());
+            if let Some(code) = output::agree(world, failure.take().or(raw_failure)) {
+                return Ok(code);
             }
             if outcome.is_err() {
                 break 'repeats;
@@ -362,18 +490,20 @@ fn run_world(world: &Comm, args: &RunArgs) -> Result<i32> {
                 }
                 .into(),
             );
-            save(&plan, &report, false)?;
+            // The run failed already; a failing save must not hide why.
+            let _ = save(&report, false);
             eprintln!("error: {e:#}");
         }
         return Ok(code);
     }
     if !root {
-        return Ok(EXIT_OK);
+        // Rank 0 may still fail to write the final results: agree on it.
+        return Ok(output::agree(world, None).unwrap_or(EXIT_OK));
     }
     if plan.repeats > 1 {
         for r in aggregates(&report.results) {
             if show_table {
-                tables.emit(&table::format(&r.suite).section(&r, &cx));
+                let _ = tables.emit(&format_of(&r.suite).section(&r, &cx));
             }
             report.results.push(r);
         }
@@ -394,10 +524,18 @@ fn run_world(world: &Comm, args: &RunArgs) -> Result<i32> {
         }
         .to_string(),
     );
-    save(&plan, &report, true)?;
-    if show_table {
-        tables.emit(&home.footer(&report));
-        tables.save(&plan)?;
+    let mut failure = save(&report, true).err();
+    if let (Some(p), None) = (&plan.plot, &failure) {
+        failure = report::cresta_plot::write(&report, p).err();
+    }
+    if show_table && failure.is_none() {
+        failure = tables
+            .emit(&home.summary(&report, &cx))
+            .and_then(|_| tables.save(&plan, true))
+            .err();
+    }
+    if let Some(code) = output::agree(world, failure) {
+        return Ok(code);
     }
     if errors > 0 {
         eprintln!("error: validation found {errors} errors (see the errors column)");
@@ -506,17 +644,16 @@ fn aggregates(results: &[BenchResult]) -> Vec<BenchResult> {
     out
 }
 
-/// Rewrites the result files; stdout ("-") only once, at the end.
-fn save(plan: &Plan, report: &Report, last: bool) -> Result<()> {
-    for (path, exporter) in [
-        (&plan.json, &Json as &dyn report::Exporter),
-        (&plan.csv, &Csv as &dyn report::Exporter),
-    ] {
-        if let Some(p) = path {
-            if p.as_os_str() != "-" || last {
-                report::export(exporter, report, p)?;
+/// Rank 0: rewrites the results (JSON, CSV, HTML report; stdout and
+/// special files only at the end). Until the end, an MPI error on this rank
+/// marks them "aborted" before the job ends.
+fn save(report: &Report, last: bool) -> Result<()> {
+    if !last {
+        comm::error::on_fatal(Box::new(|_| {
+            if let Some(Err(e)) = output::interrupt("aborted", None) {
+                eprintln!("error: {e:#}");
             }
-        }
+        }));
     }
-    Ok(())
+    output::save(report, last)
 }

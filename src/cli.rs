@@ -7,6 +7,7 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
 
+pub use crate::comm::rma::{RmaSync, WindowKind};
 pub use crate::method::{Method, SyncMode};
 
 #[derive(Debug, Parser)]
@@ -15,7 +16,8 @@ pub use crate::method::{Method, SyncMode};
     version,
     about = "MPI benchmarks: PMB-MPI1, MPITEST and more, with validation, statistics and JSON/CSV output",
     after_help = "Run under mpiexec/srun, or let `mpibench run -n N` launch its own local ranks.\n\
-                  Exit codes: 0 ok, 1 validation errors, 2 usage errors, 3 a benchmark aborted (MPI error, rank failure, --timeout)."
+                  Exit codes: 0 ok, 1 validation errors, 2 usage errors, 3 a benchmark or rank aborted (MPI error, rank failure, --timeout),\n\
+                  4 the launcher failed or started no rank, 5 MPI could not start, 128+N interrupted by signal N."
 )]
 pub struct Cli {
     #[command(subcommand)]
@@ -47,6 +49,52 @@ pub enum Command {
         )]
         params: Vec<String>,
     },
+    /// IMB-MPI1's own command line and tables (also when the binary is called IMB-MPI1).
+    #[command(disable_help_flag = true, after_help = crate::frontend::imb::HELP)]
+    Imb {
+        /// IMB-MPI1 arguments (-npmin, -msglog, -iter, ..., benchmark names) and mpibench options.
+        #[arg(
+            trailing_var_arg = true,
+            allow_hyphen_values = true,
+            value_name = "ARG"
+        )]
+        params: Vec<String>,
+    },
+    /// Write a self-contained HTML report (inline SVG, no scripts) from JSON results.
+    Report(ReportArgs),
+    /// Write one SVG plot per figure (or gnuplot .dat/.gp files) from JSON results.
+    Plot(PlotArgs),
+    /// Compare two runs row by row: ratio B/A and a significance-tested verdict.
+    Compare(CompareArgs),
+    /// CRESTA's command line: mpibench cresta COLL P_min nreps m_min m_max delay delay_P
+    #[command(
+        disable_help_flag = true,
+        after_help = crate::frontend::cresta::HELP
+    )]
+    Cresta {
+        /// The seed's seven parameters and mpibench options (-n, --json, --check, --plot, ...).
+        #[arg(
+            trailing_var_arg = true,
+            allow_hyphen_values = true,
+            value_name = "PARAM"
+        )]
+        params: Vec<String>,
+    },
+    /// The EPCC coarray suite as cafbench runs it, stand-alone without flags:
+    /// point-to-point, synchronisation and 3-D halo swaps (mpibench options may follow).
+    #[command(
+        disable_help_flag = true,
+        after_help = crate::frontend::cafbench::HELP
+    )]
+    Cafbench {
+        /// mpibench options (-n, --json, --check, --window, --rma-sync, ...).
+        #[arg(
+            trailing_var_arg = true,
+            allow_hyphen_values = true,
+            value_name = "OPTION"
+        )]
+        params: Vec<String>,
+    },
     /// COMMTEST's inputs by name: mpibench commtest volume=2M minpacket=2K iterations=20 protocols=all swap distance=1 all
     #[command(
         disable_help_flag = true,
@@ -63,25 +111,6 @@ pub enum Command {
     },
 }
 
-/// COMMTEST's two programs: the basic exchange, and receives preposted one message ahead.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum Prepost {
-    Off,
-    On,
-    Both,
-}
-
-/// COMMTEST: every pair (cycle) at once, or node zero and its partners only.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum Pairs {
-    All,
-    Zero,
-}
-
-fn parse_bytes(s: &str) -> Result<usize, String> {
-    crate::plan::parse_size(s).map_err(|e| e.to_string())
-}
-
 #[derive(Debug, Clone, Args, Default)]
 pub struct RunArgs {
     /// Benchmarks to run: NAME (within --suite, else any suite that has it), SUITE/NAME,
@@ -94,15 +123,19 @@ pub struct RunArgs {
     pub suite: Option<String>,
 
     /// Number of local ranks when mpibench launches itself (ignored under a launcher).
-    #[arg(short = 'n', long = "np", value_name = "N")]
+    #[arg(short = 'n', long = "np", value_name = "N", allow_negative_numbers = true, value_parser = at_least_1)]
     pub np: Option<usize>,
 
-    /// mpiexec to launch local ranks with (default: the one matching the linked MPI library).
+    /// Start more than 64 ranks per core when mpibench launches itself.
+    #[arg(long)]
+    pub force_np: bool,
+
+    /// mpiexec to launch local ranks with (default, also when empty: the one matching the linked MPI library).
     #[arg(long, value_name = "PATH", env = "MPIBENCH_MPIEXEC")]
     pub mpiexec: Option<String>,
 
     /// Smallest process count of the sweep (PMB -npmin).
-    #[arg(long, value_name = "P")]
+    #[arg(long, value_name = "P", allow_negative_numbers = true, value_parser = at_least_1)]
     pub npmin: Option<usize>,
 
     /// Run the Multi- versions: disjoint groups run at once; the maximum over groups is reported.
@@ -122,20 +155,47 @@ pub struct RunArgs {
     pub sizes: Option<String>,
 
     /// Fixed number of repetitions per message length (MPITEST's T).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = at_least_1)]
     pub iter: Option<usize>,
 
     /// Fixed repetitions of fast constructs (MPITEST's t: TIMING, BARRIER, SIGNAL SENDING).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = at_least_1)]
     pub fast_iter: Option<usize>,
 
     /// Run the whole list of benchmarks R times (MPITEST's R); an aggregate follows.
-    #[arg(long, value_name = "R")]
+    #[arg(long, value_name = "R", allow_negative_numbers = true, value_parser = at_least_1)]
     pub repeats: Option<usize>,
 
     /// Inner repetitions of delay subtraction (--timing delay-subtraction; default 200).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = at_least_1)]
     pub inner: Option<usize>,
+
+    /// Outer repetitions (samples) of delay subtraction (default 100).
+    #[arg(long, value_name = "N")]
+    pub outer: Option<usize>,
+
+    /// The calibrated delay of delay subtraction in microseconds (coarray sync overheads; default 10).
+    #[arg(long, value_name = "US", allow_negative_numbers = true)]
+    pub delay_us: Option<f64>,
+
+    /// How one-sided benchmarks make their windows: create (MPI_Win_create, default), allocate,
+    /// dynamic; a comma-separated list runs each.
+    #[arg(long, value_enum, value_delimiter = ',', value_name = "KINDS")]
+    pub window: Vec<WindowKind>,
+
+    /// How one-sided benchmarks synchronise: lockall (default), fence, pscw; a comma-separated
+    /// list runs each.
+    #[arg(long, value_enum, value_delimiter = ',', value_name = "MODES")]
+    pub rma_sync: Vec<RmaSync>,
+
+    #[command(flatten)]
+    pub caf: crate::bench::caf::CafArgs,
+
+    #[command(flatten)]
+    pub commtest: crate::bench::commtest::CommtestArgs,
+
+    #[command(flatten)]
+    pub allreduce: crate::bench::allreduce::AllreduceArgs,
 
     /// Time cap per message length in seconds (repetitions are reduced to fit).
     #[arg(
@@ -147,12 +207,34 @@ pub struct RunArgs {
     pub time: f64,
 
     /// Warm-up repetitions per message length (default: a tenth of the repetitions, 2..100).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = at_least_0)]
     pub warmup: Option<usize>,
 
     /// Rotate the root of rooted collectives every repetition (PMB §5.2.7).
     #[arg(long)]
     pub root_shift: bool,
+
+    /// Whose definitions the imb benchmarks follow: PMB-MPI1 v2.2 (pmb) or IMB-MPI1 2021 (imb2021).
+    #[arg(long, value_enum, value_name = "DEFS")]
+    pub definitions: Option<crate::bench::Definitions>,
+
+    /// IMB -sync (with --definitions imb2021): synchronise collectives before every call (on) or once (off).
+    #[arg(long, value_name = "on|off", value_parser = on_off)]
+    pub imb_sync: Option<bool>,
+
+    /// IMB -off_cache: cold data every repetition, in buffers of twice CACHE_MB (-1: 8 MB, 64-byte lines).
+    #[arg(long, value_name = "CACHE_MB[,LINE]", allow_negative_numbers = true)]
+    pub off_cache: Option<String>,
+
+    /// IMB iteration policy: dynamic (volume and --time caps), off (always --max-iter), multiple-np, auto.
+    #[arg(long, value_enum, value_name = "POLICY")]
+    pub iter_policy: Option<crate::plan::IterPolicy>,
+
+    /// A volume in bytes: IMB's most bytes per message length before repetitions are reduced
+    /// (OVERALL_VOL; default 40M); COMMTEST's total V of each experiment (default 2M). A bare
+    /// number is MiB; else K/M/G/B suffixes (powers of 1024).
+    #[arg(long, value_name = "MIB|SIZE", value_parser = volume)]
+    pub volume: Option<usize>,
 
     /// Validate every transfer (outside the timed region); errors give exit code 1.
     #[arg(long)]
@@ -165,6 +247,10 @@ pub struct RunArgs {
     /// Write results as CSV ("-" for stdout).
     #[arg(long, value_name = "FILE")]
     pub csv: Option<PathBuf>,
+
+    /// Write a self-contained HTML report (plots, tables, warnings), rewritten after each benchmark.
+    #[arg(long, value_name = "FILE")]
+    pub report: Option<PathBuf>,
 
     /// Write the tables to FILE instead of stdout.
     #[arg(long, value_name = "FILE")]
@@ -187,11 +273,11 @@ pub struct RunArgs {
     pub precision: Option<f64>,
 
     /// Fewest repetitions per message length (default 1; 10 with --precision).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = at_least_1)]
     pub min_iter: Option<usize>,
 
     /// Most repetitions per message length (default 1000, IMB; 100000 with --precision).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = at_least_1)]
     pub max_iter: Option<usize>,
 
     /// Show the median, its 95% CI and outlier counts in the tables.
@@ -218,52 +304,74 @@ pub struct RunArgs {
     #[arg(short, long)]
     pub quiet: bool,
 
-    /// COMMTEST: total volume V of each experiment in bytes, with K/M/G suffixes (default 2M; --sizes gives several).
-    #[arg(long, value_name = "BYTES", value_parser = parse_bytes, conflicts_with_all = ["sizes", "msglog"])]
-    pub volume: Option<usize>,
-
-    /// COMMTEST: the minimum packet length: V goes as 1, 2, 4, ... packets down to it (default 2K).
-    #[arg(long, value_name = "BYTES", value_parser = parse_bytes)]
-    pub min_packet: Option<usize>,
-
-    /// COMMTEST: the prepost program (receives posted one message ahead): --prepost, --prepost=both, --prepost=off (default off).
-    #[arg(
-        long,
-        value_enum,
-        value_name = "WHICH",
-        num_args = 0..=1,
-        require_equals = true,
-        default_missing_value = "on"
-    )]
-    pub prepost: Option<Prepost>,
-
-    /// COMMTEST: partner distance d: SWAP pairs r with r XOR d; SENDRECV sends to r+d, receives from r-d (default 1).
-    #[arg(long, value_name = "D")]
-    pub distance: Option<usize>,
-
-    /// COMMTEST: all pairs (cycles) at once, or node zero and its partners only (default all).
-    #[arg(long, value_enum, value_name = "WHO")]
-    pub pairs: Option<Pairs>,
-
-    /// COMMTEST: protocols, e.g. "(0,3),(1,0)", "0.3,1.10", "unordered", "ordered" (default all 21).
-    #[arg(long, value_name = "LIST", value_parser = crate::bench::commtest::protocol::parse_list)]
-    pub protocols: Option<crate::bench::commtest::protocol::Codes>,
-
-    /// ALLREDUCE: algorithms, e.g. "mpi,ring,rabenseifner" (default all five).
-    #[arg(long, value_name = "LIST", value_parser = crate::bench::allreduce::parse_list)]
-    pub algorithms: Option<crate::bench::allreduce::Algorithms>,
-
     /// Test hook: corrupt one received byte so that --check must report it.
     #[arg(long, hide = true)]
     pub corrupt: bool,
 
     /// Test hook: this rank reports a failed buffer allocation.
-    #[arg(long, hide = true, value_name = "RANK")]
+    #[arg(long, hide = true, value_name = "RANK", allow_negative_numbers = true, value_parser = at_least_0)]
     pub fail_alloc_rank: Option<usize>,
 
     /// Test hook: this rank makes an invalid MPI call (to a rank that does not exist).
-    #[arg(long, hide = true, value_name = "RANK")]
+    #[arg(long, hide = true, value_name = "RANK", allow_negative_numbers = true, value_parser = at_least_0)]
     pub fail_mpi_rank: Option<usize>,
+
+    /// CRESTA: the scenarios to run, e.g. 1,3 (default 1,2,3; 1 always runs with 2 or 3, as their reference).
+    #[arg(long, value_name = "LIST", help_heading = "CRESTA (--suite cresta)")]
+    pub scenarios: Option<String>,
+
+    /// CRESTA scenario 2: smallest t_delay in microseconds; t_delay sweeps powers of two up to --delay-max (default 16).
+    #[arg(
+        long,
+        value_name = "US",
+        allow_negative_numbers = true,
+        help_heading = "CRESTA (--suite cresta)"
+    )]
+    pub delay_min: Option<f64>,
+
+    /// CRESTA scenario 2: largest t_delay in microseconds (default 1024).
+    #[arg(
+        long,
+        value_name = "US",
+        allow_negative_numbers = true,
+        help_heading = "CRESTA (--suite cresta)"
+    )]
+    pub delay_max: Option<f64>,
+
+    /// CRESTA scenario 3: smallest t_calc in microseconds; t_calc sweeps powers of two up to --calc-max (default 16).
+    #[arg(
+        long,
+        value_name = "US",
+        allow_negative_numbers = true,
+        help_heading = "CRESTA (--suite cresta)"
+    )]
+    pub calc_min: Option<f64>,
+
+    /// CRESTA scenario 3: largest t_calc in microseconds (default 1024).
+    #[arg(
+        long,
+        value_name = "US",
+        allow_negative_numbers = true,
+        help_heading = "CRESTA (--suite cresta)"
+    )]
+    pub calc_max: Option<f64>,
+
+    /// CRESTA scenario 2: the delayed participant D: first, last or a rank (default first).
+    #[arg(
+        long,
+        value_name = "first|last|RANK",
+        allow_negative_numbers = true,
+        help_heading = "CRESTA (--suite cresta)"
+    )]
+    pub delayed: Option<String>,
+
+    /// Draw CRESTA's Figure 1 as SVG: T against ranks (log axis), average with min-max bars.
+    #[arg(
+        long,
+        value_name = "FILE.svg",
+        help_heading = "CRESTA (--suite cresta)"
+    )]
+    pub plot: Option<PathBuf>,
 
     /// Set by front ends: the buffer limit per rank in bytes (MPITEST's b).
     #[arg(skip)]
@@ -272,4 +380,182 @@ pub struct RunArgs {
     /// Set by front ends: print the front end's parameter line in the table header.
     #[arg(skip)]
     pub frontend: Option<String>,
+
+    /// Set by front ends: the table format to print (e.g. imb2021) instead of the suite's.
+    #[arg(skip)]
+    pub table: Option<String>,
+}
+
+impl RunArgs {
+    /// Every option that names an output, as (flag, path): the one list that
+    /// the same-file and writability checks go through. A new output option
+    /// (--report, --plot, ...) joins them by adding its entry here.
+    pub fn outputs(&self) -> Vec<(&'static str, &std::path::Path)> {
+        [
+            ("--json", &self.json),
+            ("--csv", &self.csv),
+            ("--raw", &self.raw),
+            ("--output", &self.output),
+            ("--report", &self.report),
+            ("--plot", &self.plot),
+        ]
+        .into_iter()
+        .filter_map(|(flag, p)| Some((flag, p.as_deref()?)))
+        .collect()
+    }
+}
+
+/// A whole number with its valid range in the message (negative numbers
+/// reach here instead of looking like unknown options).
+fn count(s: &str, min: usize) -> Result<usize, String> {
+    match s.trim().parse::<i128>() {
+        Ok(n) if n >= min as i128 && n <= usize::MAX as i128 => Ok(n as usize),
+        Ok(_) => Err(format!(
+            "must be a whole number from {min} to {}",
+            usize::MAX
+        )),
+        Err(_) => Err(format!("must be a whole number from {min} up")),
+    }
+}
+
+fn at_least_0(s: &str) -> Result<usize, String> {
+    count(s, 0)
+}
+
+fn at_least_1(s: &str) -> Result<usize, String> {
+    count(s, 1)
+}
+
+/// `--volume`: a bare number is MiB (IMB's unit), else a size (64K, 2M, 1000B).
+fn volume(s: &str) -> Result<usize, String> {
+    let t = s.trim();
+    if !t.is_empty() && t.bytes().all(|c| c.is_ascii_digit()) {
+        return t
+            .parse::<usize>()
+            .ok()
+            .and_then(|m| m.checked_mul(1 << 20))
+            .ok_or_else(|| format!("{t} MiB is too large"));
+    }
+    crate::plan::parse_size(t).map_err(|e| e.to_string())
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct ReportArgs {
+    /// JSON results files (several are overlaid, one colour per run).
+    #[arg(value_name = "RUN.json", required = true)]
+    pub files: Vec<PathBuf>,
+
+    /// The HTML file to write ("-" for stdout).
+    #[arg(short, long, value_name = "FILE")]
+    pub output: PathBuf,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct PlotArgs {
+    /// JSON results files (several are overlaid, one colour per run).
+    #[arg(value_name = "RUN.json", required = true)]
+    pub files: Vec<PathBuf>,
+
+    /// Directory to write the plots to (created if missing).
+    #[arg(short, long, value_name = "DIR")]
+    pub output: PathBuf,
+
+    /// Write gnuplot data (.dat) and scripts (.gp) instead of SVG.
+    #[arg(long)]
+    pub gnuplot: bool,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct CompareArgs {
+    /// The baseline run (JSON).
+    #[arg(value_name = "A.json")]
+    pub a: PathBuf,
+
+    /// The run compared with it (JSON); ratios are B/A.
+    #[arg(value_name = "B.json")]
+    pub b: PathBuf,
+
+    /// Exit with code 1 when any row is significantly slower by more than PCT percent.
+    #[arg(long, value_name = "PCT", value_parser = non_negative)]
+    pub fail_if_slower: Option<f64>,
+
+    /// Write the comparison as JSON ("-" for stdout, instead of the table).
+    #[arg(long, value_name = "FILE")]
+    pub json: Option<PathBuf>,
+
+    /// Differences within ±PCT percent are never called faster or slower.
+    #[arg(long, value_name = "PCT", default_value = "5", value_parser = non_negative)]
+    pub noise: f64,
+
+    /// Significance level of the Mann-Whitney U test.
+    #[arg(long, value_name = "P", default_value = "0.05", value_parser = probability)]
+    pub alpha: f64,
+}
+
+/// IMB's switches: on|yes|enable|1 or off|no|disable|0.
+pub fn on_off(s: &str) -> Result<bool, String> {
+    match s.to_ascii_lowercase().as_str() {
+        "on" | "yes" | "enable" | "1" => Ok(true),
+        "off" | "no" | "disable" | "0" => Ok(false),
+        _ => Err(format!(
+            "'{s}' is not on or off (on|yes|enable|1, off|no|disable|0)"
+        )),
+    }
+}
+
+fn non_negative(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(v) if v.is_finite() && v >= 0.0 => Ok(v),
+        _ => Err(format!("'{s}' is not a non-negative number")),
+    }
+}
+
+fn probability(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(v) if v > 0.0 && v < 1.0 => Ok(v),
+        _ => Err(format!("'{s}' is not a probability between 0 and 1")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(args: &[&str]) -> Result<RunArgs, String> {
+        let mut v = vec!["mpibench", "run"];
+        v.extend_from_slice(args);
+        match Cli::try_parse_from(v) {
+            Ok(Cli {
+                command: Command::Run(a),
+            }) => Ok(*a),
+            Ok(_) => Err("not run".into()),
+            Err(e) => Err(e
+                .render()
+                .to_string()
+                .lines()
+                .next()
+                .unwrap_or("")
+                .to_string()),
+        }
+    }
+
+    #[test]
+    fn negative_numbers_get_their_range() {
+        let e = run(&["--iter", "-5"]).unwrap_err();
+        assert!(e.contains("from 1"), "{e}");
+        let e = run(&["-n", "-1"]).unwrap_err();
+        assert!(e.contains("from 1"), "{e}");
+        assert!(run(&["--warmup", "-1"]).unwrap_err().contains("from 0"));
+        // Floats reach the plan, which states their range.
+        assert_eq!(run(&["--window-us", "-5"]).unwrap().window_us, Some(-5.0));
+        assert_eq!(run(&["--precision", "-1"]).unwrap().precision, Some(-1.0));
+        assert_eq!(run(&["--iter", "7"]).unwrap().iter, Some(7));
+    }
+
+    #[test]
+    fn outputs_are_one_list() {
+        let a = run(&["--json", "a", "--raw", "-"]).unwrap();
+        let o: Vec<_> = a.outputs().iter().map(|(f, _)| *f).collect();
+        assert_eq!(o, vec!["--json", "--raw"]);
+    }
 }

@@ -1,5 +1,7 @@
 //! mpibench: thin entry point. Exit codes: 0 ok, 1 validation errors,
-//! 2 usage errors, 3 a benchmark aborted.
+//! 2 usage errors, 3 a benchmark or rank aborted (also a failed write),
+//! 4 the launcher failed or started no rank, 5 MPI could not start,
+//! 128 + N interrupted by signal N (141: stdout closed).
 
 mod app;
 mod bench;
@@ -11,11 +13,15 @@ mod engine;
 mod frontend;
 mod launch;
 mod method;
+mod output;
 mod plan;
 mod report;
 mod results;
+mod signals;
+mod slurm;
 mod stats;
 mod suite;
+mod supervise;
 mod watchdog;
 
 fn main() {
@@ -26,5 +32,7 @@ fn main() {
             app::EXIT_ABORTED
         }
     };
+    // A self-launching parent learns how this rank ended (nothing otherwise).
+    supervise::tell(&format!("end {} {code}", signals::rank()));
     std::process::exit(code);
 }

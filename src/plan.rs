@@ -1,12 +1,13 @@
 //! The plan: what every rank runs. Rank 0 builds and validates it from the
 //! command line, then broadcasts it, so ranks cannot disagree.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
-use crate::bench::{Axis, Class, Info, Pace};
+use crate::bench::buf::OffCache;
+use crate::bench::{Axis, Class, Definitions, Info, Pace};
 use crate::cli::RunArgs;
 use crate::engine::axis::Axes;
 use crate::method::{Method, SyncMode};
@@ -43,6 +44,27 @@ pub struct Policy {
     pub precision: Option<f64>,
     /// Inner repetitions of delay subtraction (`--inner`).
     pub inner: Option<usize>,
+    /// Outer repetitions (samples) of delay subtraction (`--outer`).
+    #[serde(default)]
+    pub outer: Option<usize>,
+    /// IMB's iteration policy (`--iter-policy`, IMB -iter_policy).
+    #[serde(default)]
+    pub iter_policy: IterPolicy,
+}
+
+/// IMB's iteration policies (IMB -iter_policy).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, clap::ValueEnum)]
+#[serde(rename_all = "kebab-case")]
+pub enum IterPolicy {
+    /// At most --max-iter repetitions and --volume bytes, within --time (IMB's default).
+    #[default]
+    Dynamic,
+    /// Always --max-iter repetitions.
+    Off,
+    /// A multiple of the process count that falls with the message size (IMB's hyperbola).
+    MultipleNp,
+    /// multiple-np for rooted collectives, dynamic for the others.
+    Auto,
 }
 
 /// How many repetitions one point runs.
@@ -54,6 +76,21 @@ pub enum Reps {
     Imb { max: usize, min: usize },
     /// Doubling batches until the median's CI is within ±target, bounded.
     Precision { target: f64, min: usize, max: usize },
+    /// The coarray suite's rule: double while a run takes under 2/3 of
+    /// `target` seconds, accept otherwise (above 4/3 the next point starts at half).
+    TargetTime { target: f64 },
+    /// IMB's multiple_np policy: `msgs` scaled down with the size relative
+    /// to the `largest`, a multiple of the process count (see [`multiple_np`]).
+    MultipleNp { msgs: usize, largest: usize },
+}
+
+/// IMB -iter_policy multiple_np: round(msgs · L / (Q · max(X, 4) + L)),
+/// made a multiple of Q and at least Q, where L is the largest message size.
+pub fn multiple_np(msgs: usize, largest: usize, q: usize, x: usize) -> usize {
+    let q = q.max(1);
+    let big = largest.max(1) as f64;
+    let n = (msgs as f64 * big / ((q * x.max(4)) as f64 + big) + 0.5) as usize;
+    (n - n % q).max(q)
 }
 
 /// A benchmark selected on the command line.
@@ -88,6 +125,8 @@ pub struct Plan {
     pub raw: Option<PathBuf>,
     /// Tables to this file instead of stdout.
     pub output: Option<PathBuf>,
+    /// The HTML report (`--report`).
+    pub report: Option<PathBuf>,
     pub quiet: bool,
     /// `--sync` (None: each suite's default).
     pub sync: Option<SyncMode>,
@@ -105,6 +144,21 @@ pub struct Plan {
     pub fail_mpi_rank: Option<usize>,
     /// A front end's own parameter line for the table header.
     pub frontend: Option<String>,
+    /// `--plot`: CRESTA's Figure 1 as SVG.
+    #[serde(default)]
+    pub plot: Option<PathBuf>,
+    /// Whose definitions the imb benchmarks follow (`--definitions`).
+    #[serde(default)]
+    pub definitions: Definitions,
+    /// IMB -sync under imb2021 definitions: a barrier before every collective call.
+    #[serde(default)]
+    pub call_sync: bool,
+    /// `--off-cache`: cold data every repetition.
+    #[serde(default)]
+    pub off_cache: Option<OffCache>,
+    /// The table format chosen by a front end (e.g. imb2021), instead of the suite's.
+    #[serde(default)]
+    pub table: Option<String>,
 }
 
 pub const IMB_MAX_REPS: usize = 1000;
@@ -121,10 +175,11 @@ impl Plan {
         ranks_per_node: usize,
     ) -> Result<Plan, PlanError> {
         let suite_arg = args.suite.as_deref();
+        let definitions = args.definitions.unwrap_or_default();
         let mut benchmarks: Vec<Selected> = Vec::new();
         let mut entries: Vec<Entry> = Vec::new();
         for name in &args.benchmarks {
-            let (e, multi) = suite::resolve(name, suite_arg)?;
+            let (e, multi) = suite::resolve_in(name, suite_arg, definitions)?;
             let sel = Selected {
                 name: e.qualified(),
                 multi,
@@ -143,7 +198,7 @@ impl Plan {
             },
         };
         if args.benchmarks.is_empty() {
-            for e in (home.entries)() {
+            for e in suite::default_entries(home, definitions) {
                 benchmarks.push(Selected {
                     name: e.qualified(),
                     multi: false,
@@ -164,8 +219,6 @@ impl Plan {
             (None, None) if home.defaults.sizes.contains(':') => parse_msglog(home.defaults.sizes)?,
             (None, None) => parse_sizes(home.defaults.sizes)?,
         };
-        // COMMTEST's total volume is its one message size.
-        let sizes = args.volume.map_or(sizes, |v| vec![v]);
         for e in &entries {
             let i = e.info();
             if let (Axis::Elems, Entry::Bench(_)) = (i.axis, e) {
@@ -196,19 +249,31 @@ impl Plan {
             ("--min-iter", args.min_iter),
             ("--max-iter", args.max_iter),
             ("--inner", args.inner),
+            ("--outer", args.outer),
         ] {
             if v == Some(0) {
                 return Err(invalid(format!("{flag} must be at least 1")));
             }
         }
-        if args.iter.is_some() && (args.min_iter.is_some() || args.max_iter.is_some()) {
-            return Err(invalid(
-                "--iter fixes the repetitions: it excludes --min-iter and --max-iter",
-            ));
-        }
-        if !(args.time.is_finite() && args.time > 0.0 && args.time <= MAX_SECONDS) {
+        if let (Some(_), Some(flag)) = (
+            args.iter,
+            [("--min-iter", args.min_iter), ("--max-iter", args.max_iter)]
+                .into_iter()
+                .find_map(|(f, v)| v.map(|_| f)),
+        ) {
             return Err(invalid(format!(
-                "--time must be a number of seconds greater than 0 and at most {MAX_SECONDS}, not {}",
+                "--iter fixes the repetitions; it excludes {flag}"
+            )));
+        }
+        if !(args.time.is_finite() && args.time > 0.0) {
+            return Err(invalid(format!(
+                "--time must be a positive number of seconds, not {}",
+                args.time
+            )));
+        }
+        if args.time > MAX_SECONDS {
+            return Err(invalid(format!(
+                "--time must be at most {MAX_SECONDS} seconds, not {}",
                 args.time
             )));
         }
@@ -243,15 +308,20 @@ impl Plan {
             }
             if !(w.is_finite() && w > 0.0 && w <= 1e6) {
                 return Err(invalid(format!(
-                    "--window-us must be a number of microseconds greater than 0 and at most 1000000, not {w}"
+                    "--window-us must be a number of microseconds between 0 and 1000000, not {w}"
                 )));
             }
         }
         let adaptive = args.precision.is_some();
-        let min_reps = args.min_iter.unwrap_or(if adaptive { 10 } else { 1 });
-        let max_reps = args
-            .max_iter
-            .unwrap_or(if adaptive { 100_000 } else { IMB_MAX_REPS });
+        // With --iter, the bounds recorded in the results are what ran.
+        let min_reps = args
+            .iter
+            .or(args.min_iter)
+            .unwrap_or(if adaptive { 10 } else { 1 });
+        let max_reps =
+            args.iter
+                .or(args.max_iter)
+                .unwrap_or(if adaptive { 100_000 } else { IMB_MAX_REPS });
         if max_reps < min_reps {
             return Err(invalid(format!(
                 "--max-iter {max_reps} is smaller than --min-iter {min_reps}"
@@ -260,23 +330,24 @@ impl Plan {
         if args.strict && !args.check {
             return Err(invalid("--strict needs --check"));
         }
+        if args.imb_sync.is_some() && definitions != Definitions::Imb2021 {
+            return Err(invalid(
+                "--imb-sync needs --definitions imb2021 (PMB times collectives in a loop)",
+            ));
+        }
+        if args.volume == Some(0) {
+            return Err(invalid("--volume must be at least 1 byte"));
+        }
+        let off_cache = args
+            .off_cache
+            .as_deref()
+            .map(parse_off_cache)
+            .transpose()?
+            .flatten();
         if let Some(t) = args.timeout {
             if !(t.is_finite() && t > 0.0 && t <= MAX_SECONDS) {
                 return Err(invalid(format!(
-                    "--timeout must be a number of seconds greater than 0 and at most {MAX_SECONDS}, not {t}"
-                )));
-            }
-        }
-        let outputs: Vec<&PathBuf> = [&args.json, &args.csv, &args.raw, &args.output]
-            .into_iter()
-            .flatten()
-            .filter(|p| p.as_os_str() != "-")
-            .collect();
-        for (i, a) in outputs.iter().enumerate() {
-            if outputs[i + 1..].contains(a) {
-                return Err(invalid(format!(
-                    "'{}' is given for two outputs",
-                    a.display()
+                    "--timeout must be a number of seconds between 0 and {MAX_SECONDS}, not {t}"
                 )));
             }
         }
@@ -303,18 +374,30 @@ impl Plan {
                 }
             }
         }
-        for path in [&args.json, &args.csv, &args.raw, &args.output]
-            .into_iter()
-            .flatten()
-        {
-            check_writable(path)?;
+        crate::output::validate(&args.outputs()).map_err(PlanError::Invalid)?;
+        if args.plot.is_some() && home.name != crate::bench::cresta::SUITE {
+            return Err(invalid(
+                "--plot draws CRESTA's Figure 1: use it with --suite cresta",
+            ));
         }
-        let plan = Plan {
+        // Suite-specific options become axes of the plan: every suite reads
+        // its own options (and refuses them when it is not in the run).
+        let mut axes = Axes::new();
+        for s in suite::SUITES {
+            let involved = s.name == home.name
+                || entries
+                    .iter()
+                    .any(|e| suite::suite_of(e.info()).name == s.name);
+            if let Some(f) = s.axes {
+                axes.extend(f(args, involved, world, mem_bytes).map_err(PlanError::Invalid)?);
+            }
+        }
+        Ok(Plan {
             command,
             suite: home.name.to_string(),
             benchmarks,
             sizes,
-            axes: option_axes(args),
+            axes,
             npmin: args.npmin,
             multi,
             multi_detail: args.multi_detail,
@@ -324,10 +407,12 @@ impl Plan {
                 min_reps,
                 max_reps,
                 precision: args.precision,
-                max_volume: IMB_MAX_VOLUME,
+                max_volume: args.volume.unwrap_or(IMB_MAX_VOLUME),
                 time_limit_s: args.time,
                 warmup: args.warmup,
                 inner: args.inner,
+                outer: args.outer,
+                iter_policy: args.iter_policy.unwrap_or_default(),
             },
             repeats: args.repeats.unwrap_or(1),
             root_shift: args.root_shift,
@@ -337,6 +422,7 @@ impl Plan {
             csv: args.csv.clone(),
             raw: args.raw.clone(),
             output: args.output.clone(),
+            report: args.report.clone(),
             quiet: args.quiet,
             sync: args.sync,
             method,
@@ -349,18 +435,23 @@ impl Plan {
             fail_alloc_rank: args.fail_alloc_rank,
             fail_mpi_rank: args.fail_mpi_rank,
             frontend: args.frontend.clone(),
-        };
-        for e in &entries {
-            e.check_plan(&plan, world).map_err(PlanError::Invalid)?;
-        }
-        Ok(plan)
+            plot: args.plot.clone(),
+            definitions,
+            call_sync: args.imb_sync.unwrap_or(true),
+            off_cache,
+            table: args.table.clone(),
+        })
     }
 
     /// The selected benchmarks, resolved.
     pub fn entries(&self) -> Vec<Entry> {
         self.benchmarks
             .iter()
-            .filter_map(|b| suite::resolve(&b.name, None).ok().map(|r| r.0))
+            .filter_map(|b| {
+                suite::resolve_in(&b.name, None, self.definitions)
+                    .ok()
+                    .map(|r| r.0)
+            })
             .collect()
     }
 
@@ -374,7 +465,14 @@ impl Plan {
     pub fn method_for(&self, info: &Info) -> Method {
         info.method
             .or(self.method)
+            .or_else(|| self.definitions.method(info, self.call_sync))
             .unwrap_or(self.defaults(info).method)
+    }
+
+    /// PMB §5.2.5: repetitions at the largest length before the first (suite and definitions).
+    pub fn warm_largest(&self, info: &Info) -> usize {
+        self.definitions
+            .warm_largest(self.defaults(info).warm_largest)
     }
 
     /// The synchronisation of a benchmark: what its method requires, else
@@ -387,6 +485,12 @@ impl Plan {
         }
     }
 
+    /// Whether every repetition of a benchmark is validated: `--check`, or
+    /// a benchmark that always validates (Info::validated).
+    pub fn check_for(&self, info: &Info) -> bool {
+        self.check || info.validated
+    }
+
     /// The repetitions of a benchmark's points.
     pub fn reps_for(&self, info: &Info) -> Reps {
         let p = &self.policy;
@@ -397,17 +501,35 @@ impl Plan {
                 max: p.max_reps,
             };
         }
+        if self.method_for(info) == Method::DelaySubtraction {
+            // Delay subtraction's samples are its outer repetitions.
+            return Reps::Fixed(p.outer.or(p.iter).unwrap_or(crate::engine::DELAY_OUTER));
+        }
         let fast = info.pace == Pace::Fast;
         let given = if fast { p.fast_iter.or(p.iter) } else { p.iter };
         if let Some(n) = given {
             return Reps::Fixed(n);
         }
         match self.defaults(info).reps {
-            RepsDefault::Imb => Reps::Imb {
-                max: p.max_reps,
-                min: p.min_reps,
-            },
+            RepsDefault::Imb => {
+                let imb = Reps::Imb {
+                    max: p.max_reps,
+                    min: p.min_reps,
+                };
+                let hyperbola = Reps::MultipleNp {
+                    msgs: p.max_reps,
+                    largest: self.sizes.last().copied().unwrap_or(0),
+                };
+                match p.iter_policy {
+                    IterPolicy::Dynamic => imb,
+                    IterPolicy::Off => Reps::Fixed(p.max_reps),
+                    IterPolicy::MultipleNp => hyperbola,
+                    IterPolicy::Auto if info.rooted => hyperbola,
+                    IterPolicy::Auto => imb,
+                }
+            }
             RepsDefault::Fixed { normal, fast: f } => Reps::Fixed(if fast { f } else { normal }),
+            RepsDefault::TargetTime { target } => Reps::TargetTime { target },
         }
     }
 
@@ -439,43 +561,6 @@ impl Plan {
     }
 }
 
-/// Suite options as named axes that benchmarks read (`SweepCx::axis`); an
-/// option not given leaves its axis out and the benchmark uses its default.
-fn option_axes(args: &RunArgs) -> Axes {
-    use crate::cli::{Pairs, Prepost};
-    let mut a = Axes::new();
-    if let Some(m) = args.min_packet {
-        a.insert("min_packet".into(), vec![m as f64]);
-    }
-    if let Some(d) = args.distance {
-        a.insert("distance".into(), vec![d as f64]);
-    }
-    if let Some(p) = args.pairs {
-        a.insert(
-            "pairs_zero".into(),
-            vec![f64::from(u8::from(p == Pairs::Zero))],
-        );
-    }
-    if let Some(p) = args.prepost {
-        let v = match p {
-            Prepost::Off => vec![0.0],
-            Prepost::On => vec![1.0],
-            Prepost::Both => vec![0.0, 1.0],
-        };
-        a.insert("prepost".into(), v);
-    }
-    if let Some(c) = &args.protocols {
-        a.insert(
-            "protocol".into(),
-            c.0.iter().map(|&x| f64::from(x)).collect(),
-        );
-    }
-    if let Some(l) = &args.algorithms {
-        a.insert("algorithm".into(), l.0.iter().map(|&x| x as f64).collect());
-    }
-    a
-}
-
 /// Default memory limit per rank: 80% of the node's available memory
 /// (MemAvailable, else physical memory) divided by the ranks on the node.
 pub fn default_mem_bytes(ranks_per_node: usize) -> u64 {
@@ -495,30 +580,44 @@ pub fn default_mem_bytes(ranks_per_node: usize) -> u64 {
     avail / 5 * 4 / ranks_per_node.max(1) as u64
 }
 
-/// Fails unless a file can be created next to `path` (so that the atomic
-/// rename later succeeds). Creates nothing that stays.
-fn check_writable(path: &Path) -> Result<(), PlanError> {
-    if path.as_os_str() == "-" {
-        return Ok(());
-    }
-    if path.is_dir() {
-        return Err(invalid(format!(
-            "output path '{}' is a directory",
-            path.display()
-        )));
-    }
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
-        _ => PathBuf::from("."),
+/// `--off-cache CACHE_MB[,LINE]` as IMB reads -off_cache: a negative size
+/// means IMB's defaults (8 MB, 64-byte lines), 0 turns it off.
+pub fn parse_off_cache(s: &str) -> Result<Option<OffCache>, PlanError> {
+    let bad = || {
+        invalid(format!(
+            "invalid --off-cache '{s}' (expected CACHE_MB or CACHE_MB,LINE_BYTES, e.g. -1, 2.5 or 16,128)"
+        ))
     };
-    let probe = dir.join(format!(".mpibench-probe-{}", std::process::id()));
-    match std::fs::File::create(&probe) {
-        Ok(_) => {
-            let _ = std::fs::remove_file(&probe);
-            Ok(())
-        }
-        Err(e) => Err(invalid(format!("cannot write '{}': {e}", path.display()))),
+    let (size, line) = match s.split_once(',') {
+        Some((a, b)) => (a, Some(b)),
+        None => (s, None),
+    };
+    let mb: f64 = size.trim().parse().map_err(|_| bad())?;
+    if !mb.is_finite() || mb > 1e6 {
+        return Err(bad());
     }
+    let line = match line {
+        Some(l) => l
+            .trim()
+            .parse::<usize>()
+            .ok()
+            .filter(|&l| (1..=1 << 20).contains(&l))
+            .ok_or_else(bad)?,
+        None => OffCache::IMB_DEFAULT.line,
+    };
+    if mb < 0.0 {
+        return Ok(Some(OffCache {
+            line,
+            ..OffCache::IMB_DEFAULT
+        }));
+    }
+    if mb == 0.0 {
+        return Ok(None);
+    }
+    Ok(Some(OffCache {
+        cache_bytes: (mb * (1u64 << 20) as f64) as usize,
+        line,
+    }))
 }
 
 /// Parses one size: a non-negative integer with an optional K, M or G suffix
@@ -649,6 +748,41 @@ mod tests {
         }
     }
 
+    fn plan(args: &[&str]) -> Result<Plan, PlanError> {
+        use clap::Parser;
+        let mut v = vec!["mpibench", "run"];
+        v.extend_from_slice(args);
+        let crate::cli::Command::Run(a) = crate::cli::Cli::try_parse_from(v).unwrap().command
+        else {
+            unreachable!()
+        };
+        Plan::build(&a, vec![], 4, 4)
+    }
+
+    #[test]
+    fn multi_names_select_multi_mode() {
+        assert!(plan(&["Multi-Allreduce"]).unwrap().multi);
+        assert!(!plan(&["Allreduce"]).unwrap().multi);
+        assert!(plan(&["Multi-Allreduce", "Multi-Bcast"]).unwrap().multi);
+        let e = plan(&["Multi-Allreduce", "PingPong"]).unwrap_err();
+        assert!(e.to_string().contains("mixed"), "{e}");
+        assert!(
+            plan(&["--multi", "Multi-Allreduce", "PingPong"])
+                .unwrap()
+                .multi
+        );
+    }
+
+    #[test]
+    fn iter_excludes_bounds_and_is_recorded() {
+        let p = plan(&["--iter", "5"]).unwrap();
+        assert_eq!((p.policy.min_reps, p.policy.max_reps), (5, 5));
+        assert!(plan(&["--iter", "5", "--min-iter", "10"]).is_err());
+        assert!(plan(&["--iter", "5000", "--max-iter", "10"]).is_err());
+        let e = plan(&["--sync", "window", "--window-us", "-5"]).unwrap_err();
+        assert!(e.to_string().contains("between 0 and 1000000"), "{e}");
+    }
+
     #[test]
     fn msglog_like_imb() {
         assert_eq!(parse_msglog("0:3").unwrap(), vec![0, 1, 2, 4, 8]);
@@ -661,6 +795,42 @@ mod tests {
             .contains("larger"));
         assert!(parse_msglog("a:b").is_err());
         assert!(parse_msglog("-1:3").is_err());
+    }
+
+    #[test]
+    fn off_cache_reads_like_imb() {
+        assert_eq!(parse_off_cache("-1").unwrap(), Some(OffCache::IMB_DEFAULT));
+        assert_eq!(
+            parse_off_cache("2.5").unwrap(),
+            Some(OffCache {
+                cache_bytes: 5 << 19,
+                line: 64
+            })
+        );
+        assert_eq!(
+            parse_off_cache("16,128").unwrap(),
+            Some(OffCache {
+                cache_bytes: 16 << 20,
+                line: 128
+            })
+        );
+        assert_eq!(parse_off_cache("0").unwrap(), None);
+        for bad in ["", "x", "16,", "16,0", "16,1.5", "nan", "1,2,3"] {
+            assert!(parse_off_cache(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn multiple_np_is_imbs_hyperbola() {
+        // At the largest size on Q: round(1000 · L / (Q·L + L)) = 1000 / (Q + 1), a multiple of Q.
+        let l = 1 << 22;
+        assert_eq!(multiple_np(1000, l, 2, l), 332);
+        assert_eq!(multiple_np(1000, l, 4, l), 200);
+        // Small messages: about msgs, a multiple of Q.
+        assert_eq!(multiple_np(1000, l, 4, 0), 1000);
+        assert_eq!(multiple_np(1000, l, 3, 8), 999);
+        // Never below Q.
+        assert_eq!(multiple_np(1, l, 8, l), 8);
     }
 
     #[test]

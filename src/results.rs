@@ -1,7 +1,7 @@
 //! The one serde result type every exporter reads (the JSON contract of
 //! `shared/design.md`: fields may be added, never renamed).
 
-use serde::{Deserialize, Serialize};
+use serde::{Deserialize, Deserializer, Serialize};
 
 use crate::engine::axis::Params;
 
@@ -30,10 +30,28 @@ pub struct Report {
     /// Settings every row was measured with.
     pub settings: Settings,
     pub results: Vec<BenchResult>,
+    /// The Slurm job (and srun step) the run belongs to, when it ran under Slurm.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub slurm: Option<SlurmJob>,
     /// "running" until the end (and after a kill or --timeout), then "ok",
-    /// "validation_errors" or "aborted".
+    /// "validation_errors", "aborted" or "interrupted".
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub status: Option<String>,
+    /// With status "interrupted": the signal that stopped the run ("SIGINT", ...).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub interrupted_by: Option<String>,
+}
+
+/// A Slurm job, from rank 0's environment.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SlurmJob {
+    pub job_id: String,
+    /// The srun step of the ranks (absent when a launcher inside the
+    /// allocation started them without srun, e.g. mpiexec on one node).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub step_id: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub nodelist: Option<String>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -54,7 +72,7 @@ pub struct Settings {
     pub large_messages: String,
 }
 
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub struct BenchResult {
     pub benchmark: String,
     pub suite: String,
@@ -90,6 +108,9 @@ pub struct BenchResult {
     pub dt_us: Option<f64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub db_us: Option<f64>,
+    /// The definitions the run followed: "pmb" (PMB-MPI1 v2.2) or "imb2021" (IMB-MPI1 2021).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub definitions: Option<String>,
     /// Which run of the list this is (1-based) with --repeats R > 1; absent
     /// on single runs and on the aggregate over the runs.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -106,6 +127,21 @@ pub struct BenchResult {
     /// as top-level fields of the result (`fits`, `best`, `loggp`).
     #[serde(flatten, default)]
     pub figures: Figures,
+    /// A model fitted to the rows (COMMTEST): one object, or an array of them.
+    /// Known fields: `alpha_us` (latency), `beta_mbs` (bandwidth, MB = 2^20 B),
+    /// `r2`, and `params` (the row parameters the fit belongs to; absent: all
+    /// rows). The model is t_us = alpha_us + bytes / (beta_mbs · 1.048576), with
+    /// bytes = params.packets · params.packet_bytes (or the row's `bytes`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fit: Option<serde_json::Value>,
+    /// mpiGraph: `ranks`, `hosts` and per-pair matrices (rows = senders), e.g.
+    /// `send_mbs`, `recv_mbs`, `latency_us`; every 2-D numeric array is drawn
+    /// as a heatmap.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub matrix: Option<serde_json::Value>,
+    /// mpiGraph: pairs far from the others (shown as given).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub outliers: Option<serde_json::Value>,
 }
 
 /// Figures combining rows; each absent unless a benchmark derives it.
@@ -220,12 +256,17 @@ pub struct GroupRows {
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub struct Row {
     pub bytes: usize,
-    /// Axis values beyond bytes (N integers, t_delay_us, protocol, ...).
+    /// Axis values beyond bytes, e.g. `{"n": 10}`, `{"t_delay_us": 64, ...}`,
+    /// `{"protocol": "(0,3)", "packets": 16, ...}`. Empty for IMB.
     #[serde(default)]
     pub params: Params,
     pub repetitions: usize,
+    /// Null (read as NaN) when the row had no valid sample.
+    #[serde(deserialize_with = "nullable_f64")]
     pub t_min_us: f64,
+    #[serde(deserialize_with = "nullable_f64")]
     pub t_max_us: f64,
+    #[serde(deserialize_with = "nullable_f64")]
     pub t_avg_us: f64,
     /// Null where the suite defines no throughput.
     pub mbytes_per_sec: Option<f64>,
@@ -248,6 +289,9 @@ pub struct Row {
     pub t_global_us: Option<f64>,
     /// With --precision: true when a bound (--min-iter/--max-iter/--time) ended the row, not the precision.
     pub stopped_on_bound: Option<bool>,
+    /// Messages per second (IMB Uniband / Biband: all pairs together).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub msg_per_sec: Option<f64>,
     /// Standard deviation of the per-repetition values (µs).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub t_stddev_us: Option<f64>,
@@ -298,4 +342,10 @@ pub struct Row {
     pub resolution_us: Option<f64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub overhead_us: Option<f64>,
+}
+
+/// Reads a number or null (NaN): statistics are null when a row had no
+/// valid sample (serde_json writes NaN as null).
+fn nullable_f64<'de, D: Deserializer<'de>>(d: D) -> Result<f64, D::Error> {
+    Ok(Option::<f64>::deserialize(d)?.unwrap_or(f64::NAN))
 }

@@ -4,8 +4,6 @@
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use crate::comm;
-
 #[derive(Default)]
 struct State {
     deadline: Option<Instant>,
@@ -49,7 +47,9 @@ impl Watchdog {
                         "error: timeout: {what} ran longer than --timeout {} s (rank {rank}); aborting the job",
                         limit.as_secs_f64()
                     );
-                    comm::abort(EXIT_ABORTED);
+                    // One line said: end the job without the library's
+                    // abort banner, and let a self-launching parent know.
+                    crate::signals::said_and_end(EXIT_ABORTED);
                 }
             });
         }

@@ -22,11 +22,6 @@ pub trait Tool: Sync {
     fn run_planned(&self, world: &Comm, _plan: &crate::plan::Plan) -> Result<Option<BenchResult>> {
         self.run(world)
     }
-
-    /// Checks the run's options before anything runs (a usage error, exit code 2).
-    fn check_plan(&self, _plan: &crate::plan::Plan, _world: usize) -> Result<(), String> {
-        Ok(())
-    }
 }
 
 pub fn tools() -> Vec<&'static dyn Tool> {
@@ -54,18 +49,8 @@ fn result(i: &Info, world: usize, rows: Vec<Row>) -> BenchResult {
         groups: 1,
         active: world,
         skipped: None,
-        note: None,
-        method: None,
-        sync: None,
-        placement: None,
-        datatype: None,
-        dt_us: None,
-        db_us: None,
-        repeat: None,
-        aggregate: false,
         rows,
-        group_rows: Vec::new(),
-        figures: Default::default(),
+        ..Default::default()
     }
 }
 

@@ -13,18 +13,26 @@
 //! holds; [`buf`] turns them into kernels.
 
 use anyhow::Result;
+use serde::{Deserialize, Serialize};
 
+use crate::comm::rma::{Window, WindowKind};
 use crate::comm::{Buffer, Comm, Elem};
 use crate::engine::axis::{Point, SweepCx};
 use crate::engine::placement::{Placement, Role};
 use crate::method::{Method, MpiCtx, RepBatch, Samples};
 
+pub use definitions::Definitions;
+
 pub mod allreduce;
 pub mod buf;
+pub mod caf;
 pub mod clock;
 pub mod commtest;
+pub mod cresta;
+pub mod definitions;
 pub mod imb;
 pub mod mpitest;
+pub mod overlap;
 pub mod patterns;
 
 /// PMB's classification (PMB §4.1), which decides the process-count sweep
@@ -134,6 +142,16 @@ pub struct Info {
     /// Named variants that are values of an axis of its points (COMMTEST's
     /// protocols, ALLREDUCE's algorithms): (name, description), for `mpibench list`.
     pub variants: &'static [(&'static str, &'static str)],
+    /// Other names it answers to (the coarray suite's compiler variants of
+    /// one MPI operation); `mpibench list` shows them.
+    pub aliases: &'static [&'static str],
+    /// Validates every repetition whether or not `--check` is given (the
+    /// coarray halo swap, which the seed always validates).
+    pub validated: bool,
+    /// The definitions (PMB v2.2, IMB 2021) whose default list has it; a
+    /// name shared by benchmarks of different definitions resolves to the
+    /// one of the run's definitions. Empty: it runs only when named.
+    pub default_in: &'static [Definitions],
 }
 
 impl Info {
@@ -154,6 +172,9 @@ impl Info {
         reduction: false,
         method: None,
         variants: &[],
+        aliases: &[],
+        validated: false,
+        default_in: Definitions::BOTH,
     };
 }
 
@@ -172,6 +193,8 @@ pub struct Setup<'a> {
     pub role: Role,
     /// Rotate roots every repetition (`--root-shift`).
     pub root_shift: bool,
+    /// `--off-cache`: cold data every repetition (buffer patterns).
+    pub off_cache: Option<buf::OffCache>,
     pub arena: &'a mut Arena,
 }
 
@@ -180,6 +203,9 @@ pub struct Setup<'a> {
 #[derive(Default)]
 pub struct Arena {
     bufs: Vec<Buffer>,
+    /// A one-sided window reused across the points (making one is
+    /// collective, and slow with some libraries: 100 ms with MPICH 4 here).
+    window: Option<Window>,
 }
 
 impl Arena {
@@ -208,6 +234,31 @@ impl Arena {
         Ok(())
     }
 
+    /// Collective over `comm` (every rank asks for the same): a window of
+    /// `kind` with at least `len` bytes, its first `len` bytes zeroed, and
+    /// buffers of at least `sizes` bytes. The window is made again only
+    /// when the kind changes or it is too small.
+    pub fn window(
+        &mut self,
+        comm: &Comm,
+        kind: WindowKind,
+        len: usize,
+        sizes: &[usize],
+    ) -> Result<(&mut Window, &mut [Buffer])> {
+        if self
+            .window
+            .as_ref()
+            .is_none_or(|w| w.kind() != kind || w.len() < len)
+        {
+            self.window = None;
+            self.window = Some(Window::new(comm, kind, len).map_err(anyhow::Error::msg)?);
+        }
+        self.ensure(sizes)?;
+        let w = self.window.as_mut().expect("made above");
+        w.zero(len);
+        Ok((w, &mut self.bufs[..sizes.len()]))
+    }
+
     /// Bytes held, for the memory accounting of tests.
     #[cfg(test)]
     pub fn held(&self) -> usize {
@@ -228,17 +279,11 @@ pub trait Benchmark: Sync {
         cx.default_points(self.info())
     }
 
-    /// Who is active and who partners whom (default: [`Info::placement`]);
-    /// benchmarks whose partners depend on the run's options (a distance,
-    /// node zero only) build it from the plan's axes.
-    fn placement(&self, _cx: &SweepCx) -> Placement {
+    /// Who is active and who partners whom at a point (default: the
+    /// benchmark's one placement, [`Info::placement`]); a benchmark whose
+    /// points differ in pairing (the coarray ping-pong kinds) says so here.
+    fn placement(&self, _p: &Point) -> Placement {
         self.info().placement
-    }
-
-    /// Checks the run's options against this benchmark before anything runs,
-    /// on rank 0 (a usage error: one line, exit code 2).
-    fn check_plan(&self, _plan: &crate::plan::Plan, _world: usize) -> Result<(), String> {
-        Ok(())
     }
 
     /// Bytes one rank needs at a point on `q` processes (checked against `--mem`).
@@ -285,11 +330,45 @@ pub trait Kernel {
     /// The reference of delay subtraction: the delay alone, without the operation.
     fn reference(&mut self, _rep: usize) {}
 
+    /// Figures this rank measured besides the method's times since the last
+    /// call, which resets them (e.g. the calc time a CRESTA scenario
+    /// achieved). The engine drops those of the warm-up and puts the others,
+    /// combined over the ranks that report them, into the row's `params`.
+    fn figures(&mut self) -> Vec<Figure> {
+        Vec::new()
+    }
+
     /// Runs `method` on this kernel: dispatched once per batch, and
     /// monomorphised per kernel type so that the timed loop calls `run`
     /// directly.
     fn measure(&mut self, method: Method, cx: &mut MpiCtx<'_>, batch: &RepBatch) -> Samples {
         crate::method::measure(method, self, cx, batch)
+    }
+}
+
+/// How the ranks' values of a [`Figure`] become the row's value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Combine {
+    Mean,
+    Min,
+    Max,
+}
+
+/// A named value one rank measured at a point (see [`Kernel::figures`]).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Figure {
+    pub name: String,
+    pub value: f64,
+    pub combine: Combine,
+}
+
+impl Figure {
+    pub fn new(name: &str, value: f64, combine: Combine) -> Figure {
+        Figure {
+            name: name.to_string(),
+            value,
+            combine,
+        }
     }
 }
 

@@ -15,8 +15,11 @@ pub const EXIT_MPI_ERROR: i32 = 3;
 
 static WORLD_RANK: AtomicUsize = AtomicUsize::new(usize::MAX);
 static CONTEXT: Mutex<String> = Mutex::new(String::new());
+/// What to do before the job is aborted on this rank.
+type FatalHook = Box<dyn Fn(&str) + Send>;
+
 /// Called once before the job is aborted (rank 0 marks its results file).
-static ON_FATAL: Mutex<Option<Box<dyn Fn(&str) + Send>>> = Mutex::new(None);
+static ON_FATAL: Mutex<Option<FatalHook>> = Mutex::new(None);
 
 /// Remembers this process's world rank for error messages.
 pub fn set_world_rank(rank: usize) {
@@ -34,7 +37,7 @@ pub fn context() -> String {
 }
 
 /// Registers what to do before the job is aborted on this rank.
-pub fn on_fatal(f: Box<dyn Fn(&str) + Send>) {
+pub fn on_fatal(f: FatalHook) {
     *ON_FATAL.lock().unwrap_or_else(|e| e.into_inner()) = Some(f);
 }
 

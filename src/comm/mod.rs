@@ -16,8 +16,12 @@ use mpi::ffi;
 use serde::{Deserialize, Serialize};
 
 pub mod buffer;
+pub mod coll;
 pub mod error;
 pub mod modes;
+mod nbc;
+pub mod rma;
+pub mod topo;
 pub use buffer::Buffer;
 pub use error::check;
 

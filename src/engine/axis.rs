@@ -8,12 +8,12 @@
 use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use crate::bench::{Axis, Info};
 
 /// Axis values beyond bytes, by name (a JSON object).
-pub type Params = Map<String, Value>;
+pub type Params = BTreeMap<String, Value>;
 
 /// One point of a sweep.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]

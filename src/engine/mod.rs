@@ -56,6 +56,12 @@ pub enum Abort {
 /// Inner repetitions of delay subtraction (the coarray suite's default).
 pub const DELAY_INNER: usize = 200;
 
+/// Outer repetitions (samples) of delay subtraction (the coarray suite's default).
+pub const DELAY_OUTER: usize = 100;
+
+/// Most repetitions the target-time rule doubles to.
+const TARGET_MAX_REPS: usize = 1 << 30;
+
 /// Clock reads and barriers averaged for MPITEST's DT and DB.
 const CALIBRATION_REPS: usize = 1000;
 
@@ -73,6 +79,8 @@ pub struct Engine<'a> {
     consts: RefCell<HashMap<usize, Consts>>,
     /// The window width the last point of this benchmark ended with (seconds).
     window_hint: std::cell::Cell<f64>,
+    /// The repetitions the last point of this benchmark accepted (target-time rule).
+    reps_hint: std::cell::Cell<usize>,
 }
 
 /// The values of a point combined over the synchronised ranks, identical on all of them.
@@ -113,6 +121,7 @@ impl<'a> Engine<'a> {
             clock: RefCell::new(None),
             consts: RefCell::new(HashMap::new()),
             window_hint: std::cell::Cell::new(0.0),
+            reps_hint: std::cell::Cell::new(1),
         }
     }
 
@@ -142,8 +151,9 @@ impl<'a> Engine<'a> {
             q,
         };
         let mut note: Option<String> = None;
-        let points: Vec<Point> = b
-            .points(&sweep)
+        let points: Vec<Point> = plan
+            .definitions
+            .points(info, b.points(&sweep))
             .into_iter()
             .filter(|p| {
                 let why = b.refuse(p, q).or_else(|| {
@@ -176,16 +186,15 @@ impl<'a> Engine<'a> {
         } else {
             None
         };
-        let placement = b.placement(&sweep);
-        let role = group.as_ref().map(|g| placement.role(g.rank, q));
         let mut arena = Arena::default();
         self.window_hint.set(0.0);
+        self.reps_hint.set(1);
 
         let outcome = self.points(
             b,
             q,
             &points,
-            group.as_ref().zip(role.as_ref()),
+            group.as_ref(),
             all_active.as_ref().or(group.as_ref()),
             clock,
             &mut arena,
@@ -211,7 +220,14 @@ impl<'a> Engine<'a> {
         }
         let mut r = self.assemble(info, method, sync, q, groups, n_active, &points, &all);
         r.note = note;
-        r.placement = Some(placement.name());
+        // Points that pair ranks differently (Benchmark::placement) name theirs in params.
+        let mut names: Vec<String> = points.iter().map(|p| b.placement(p).name()).collect();
+        names.dedup();
+        if names.len() > 1 {
+            r.placement = Some("per point".to_string());
+        } else if let Some(n) = names.pop() {
+            r.placement = Some(n);
+        }
         b.derive(&mut r);
         Ok(Some(r))
     }
@@ -219,7 +235,7 @@ impl<'a> Engine<'a> {
     fn too_big(&self, info: &Info, p: &Point, q: usize, need: u64) -> String {
         let limit = self.plan.mem_bytes;
         let what = if self.plan.buffer_limit {
-            format!("the buffer size b = {limit} bytes")
+            format!("the buffer limit of {limit} bytes (MPITEST b, IMB -mem)")
         } else {
             format!("the limit of {limit} bytes (--mem)")
         };
@@ -237,7 +253,7 @@ impl<'a> Engine<'a> {
         b: &dyn Benchmark,
         q: usize,
         points: &[Point],
-        mine: Option<(&Comm, &Role)>,
+        group: Option<&Comm>,
         sync_comm: Option<&Comm>,
         clock: Option<ClockModel>,
         arena: &mut Arena,
@@ -247,17 +263,18 @@ impl<'a> Engine<'a> {
         let me = self.world.rank;
         let mut rec = RankRecord {
             rank: me,
-            in_group: mine.is_some(),
+            in_group: group.is_some(),
             points: Vec::new(),
         };
         let mut raw = Vec::new();
-        let warm_largest = plan.defaults(info).warm_largest;
+        let warm_largest = plan.warm_largest(info);
         if warm_largest > 0 {
             // PMB §5.2.5: a few repetitions at the largest length, before the first.
             let largest = points.iter().max_by_key(|p| p.bytes).expect("points");
             let mut failure = self.injected_failure(b, largest);
             let mut kernel = None;
-            if let (Some((g, role)), true) = (mine, failure.is_empty()) {
+            let role = group.map(|g| b.placement(largest).role(g.rank, q));
+            if let (Some(g), Some(role), true) = (group, role.as_ref(), failure.is_empty()) {
                 match b.kernel(self.setup(g, role, arena), largest) {
                     Ok(k) => kernel = Some(k),
                     Err(e) => failure = format!("{e:#}"),
@@ -282,6 +299,8 @@ impl<'a> Engine<'a> {
                 String::new()
             };
             let mut kernel = None;
+            let role = group.map(|g| b.placement(p).role(g.rank, q));
+            let mine = group.zip(role.as_ref());
             if let (Some((g, role)), true) = (mine, failure.is_empty()) {
                 if plan.fail_mpi_rank == Some(me) {
                     // Test hook: a call MPI must reject (a rank that does not exist).
@@ -329,6 +348,7 @@ impl<'a> Engine<'a> {
             comm: g,
             role: role.clone(),
             root_shift: self.plan.root_shift,
+            off_cache: self.plan.off_cache,
             arena,
         }
     }
@@ -378,8 +398,13 @@ impl<'a> Engine<'a> {
             Reps::Fixed(n) => n,
             Reps::Imb { max, min } => self.imb_cap(max, min, p.bytes),
             Reps::Precision { min, .. } => min,
+            Reps::TargetTime { .. } => self.reps_hint.get().max(1),
+            Reps::MultipleNp { msgs, largest } => {
+                crate::plan::multiple_np(msgs, largest, q, p.bytes)
+            }
         };
-        if plan.check {
+        let check = plan.check_for(info);
+        if check {
             k.prepare(0);
         }
         // Warm-up, timed only to estimate the time per repetition.
@@ -388,6 +413,8 @@ impl<'a> Engine<'a> {
         for i in 0..warm {
             k.run(i);
         }
+        // What the kernel measured during the warm-up is not reported.
+        let _ = k.figures();
         let per_call = sc.allreduce_max(((comm::wtime() - tw) / warm.max(1) as f64).max(0.0));
         let window_s = plan.window_us.map_or(2.0 * per_call + 2e-6, |w| w * 1e-6);
         let consts = if method == Method::Mpitest {
@@ -405,7 +432,7 @@ impl<'a> Engine<'a> {
             first,
             n,
             inner,
-            check: plan.check,
+            check,
             corrupt: plan.corrupt,
         };
         let mut run = |cx: &mut MpiCtx, first: usize, n: usize, s: &mut Samples, c: &mut Combo| {
@@ -416,7 +443,7 @@ impl<'a> Engine<'a> {
         };
         let mut stopped = None;
         match reps {
-            Reps::Fixed(n) => run(&mut cx, 0, n, &mut s, &mut c),
+            Reps::Fixed(_) | Reps::MultipleNp { .. } => run(&mut cx, 0, planned, &mut s, &mut c),
             Reps::Imb { min, .. } => {
                 // The --time cap, from the warm-up estimate (at least `min`);
                 // with window synchronisation every repetition takes a window.
@@ -427,6 +454,42 @@ impl<'a> Engine<'a> {
                 };
                 let fit = (policy.time_limit_s / each.max(1e-9)).floor() as usize;
                 run(&mut cx, 0, planned.min(fit).max(min), &mut s, &mut c);
+            }
+            Reps::TargetTime { target } => {
+                // cafbench's rule: start small (where the last point ended,
+                // at most what the warm-up says fits the target), double
+                // while a run takes under 2/3 of the target time, accept
+                // otherwise; above 4/3 of it the next point starts at half.
+                // Only the accepted run is reported.
+                // The wall time of a run counts as well, so that untimed
+                // work between repetitions (validation, per-call
+                // synchronisation) cannot stretch a point to minutes.
+                let fit = (target / per_call.max(1e-9)).floor().max(1.0) as usize;
+                let mut n = planned.min(fit).max(1);
+                let mut spent = 0.0;
+                loop {
+                    let (mut ts, mut tc) = (Samples::default(), Combo::default());
+                    let w0 = comm::wtime();
+                    run(&mut cx, 0, n, &mut ts, &mut tc);
+                    let wall = sc.allreduce_max(comm::wtime() - w0);
+                    // Identical on every rank: maxima over the synchronised ranks.
+                    let t: f64 = tc.values.iter().map(|v| v.max(0.0)).sum();
+                    spent += wall.max(t);
+                    let short = t.max(wall) < target * 2.0 / 3.0;
+                    let bound = n >= TARGET_MAX_REPS || spent >= policy.time_limit_s;
+                    if !short || bound {
+                        (s, c) = (ts, tc);
+                        let next = if t.max(wall) > target * 4.0 / 3.0 {
+                            (n / 2).max(1)
+                        } else {
+                            n
+                        };
+                        self.reps_hint.set(next);
+                        stopped = short.then_some(true);
+                        break;
+                    }
+                    n *= 2;
+                }
             }
             Reps::Precision { target, min, max } => {
                 let mut n = min;
@@ -463,6 +526,7 @@ impl<'a> Engine<'a> {
                 stats::summarize(&own).median
             }),
             combined: None,
+            figures: k.figures(),
         };
         if sc.rank == 0 {
             let values = if method.global_value() {
@@ -661,7 +725,7 @@ impl<'a> Engine<'a> {
                 info,
                 method,
                 point: &points[pi],
-                checked: plan.check,
+                checked: plan.check_for(info),
             };
             let mut r = record::row(&cx, &members(pi, group));
             if let Some(n) = partial_element(info, points[pi].bytes) {
@@ -703,13 +767,12 @@ impl<'a> Engine<'a> {
             ),
             placement: Some(info.placement.name()),
             datatype: Some(info.elem.mpi_name().to_string()),
+            definitions: Some(plan.definitions.name().to_string()),
             dt_us: consts.map(|c| c.dt * 1e6),
             db_us: consts.map(|c| c.db * 1e6),
-            repeat: None,
-            aggregate: false,
             rows,
             group_rows,
-            figures: Default::default(),
+            ..BenchResult::default()
         }
     }
 }
@@ -738,18 +801,7 @@ pub fn skipped(info: &Info, q: usize, multi: bool, reason: String) -> BenchResul
         groups: 0,
         active: 0,
         skipped: Some(reason),
-        note: None,
-        method: None,
-        sync: None,
-        placement: None,
-        datatype: None,
-        dt_us: None,
-        db_us: None,
-        repeat: None,
-        aggregate: false,
-        rows: Vec::new(),
-        group_rows: Vec::new(),
-        figures: Default::default(),
+        ..BenchResult::default()
     }
 }
 

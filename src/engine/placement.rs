@@ -32,6 +32,13 @@ pub enum Placement {
     /// A periodic 3-D Cartesian grid from MPI_Dims_create(Q, 3), six
     /// neighbours each (the coarray suite's 3-D sync and halo swap).
     Cart3d,
+    /// Every rank with neighbours r ± 1 .. r ± k (mod Q) (the coarray
+    /// suite's "sync images ring").
+    Ring(usize),
+    /// As `Ring`, on a ring whose order is a random permutation of the
+    /// ranks, the same on every rank for the same seed, so that all
+    /// neighbour lists match up (the coarray suite's "sync images random").
+    RandomRing(usize, u64),
 }
 
 /// Position in a 3-D periodic grid.
@@ -55,6 +62,9 @@ pub struct Role {
     /// Partner of a pair, or the rank this one receives from in a ring.
     pub from: Option<usize>,
     pub cart: Option<CartRole>,
+    /// Neighbours of ring placements, in order −1, +1, −2, +2, ...
+    #[serde(default)]
+    pub neighbours: Vec<usize>,
 }
 
 impl Role {
@@ -69,6 +79,7 @@ impl Role {
             to: Some(partner),
             from: Some(partner),
             cart: None,
+            neighbours: Vec::new(),
         }
     }
 
@@ -99,6 +110,8 @@ impl Placement {
             Placement::Shift(d) => format!("r->r+{d}"),
             Placement::ShiftZero(d) => format!("0->{d} cycle"),
             Placement::Cart3d => "cart3d".into(),
+            Placement::Ring(k) => format!("r<->r+-1..{k}"),
+            Placement::RandomRing(k, _) => format!("random ring +-1..{k}"),
         }
     }
 
@@ -109,9 +122,7 @@ impl Placement {
             Placement::All => Role {
                 active: true,
                 initiator: rank == 0,
-                to: None,
-                from: None,
-                cart: None,
+                ..Role::default()
             },
             Placement::Halves | Placement::Crossing => {
                 let h = q / 2;
@@ -159,7 +170,7 @@ impl Placement {
                     initiator: rank == 0,
                     to: Some((rank + d) % q),
                     from: Some((rank + q - d) % q),
-                    cart: None,
+                    ..Role::default()
                 }
             }
             Placement::Cart3d => {
@@ -177,13 +188,31 @@ impl Placement {
                 Role {
                     active: true,
                     initiator: rank == 0,
-                    to: None,
-                    from: None,
                     cart: Some(CartRole {
                         dims,
                         coords,
                         neighbours,
                     }),
+                    ..Role::default()
+                }
+            }
+            Placement::Ring(k) | Placement::RandomRing(k, _) => {
+                let order: Vec<usize> = match *self {
+                    Placement::RandomRing(_, seed) => permutation(q, seed),
+                    _ => (0..q).collect(),
+                };
+                let pos = order
+                    .iter()
+                    .position(|&r| r == rank)
+                    .expect("a permutation");
+                let neighbours = (1..=k)
+                    .flat_map(|d| [order[(pos + q - d % q) % q], order[(pos + d) % q]])
+                    .collect();
+                Role {
+                    active: true,
+                    initiator: rank == 0,
+                    neighbours,
+                    ..Role::default()
                 }
             }
         }
@@ -194,6 +223,25 @@ impl Placement {
     pub fn active(&self, q: usize) -> Vec<usize> {
         (0..q).filter(|&r| self.role(r, q).active).collect()
     }
+}
+
+/// A random permutation of 0..n from `seed` (Fisher-Yates over splitmix64),
+/// identical on every rank.
+pub fn permutation(n: usize, seed: u64) -> Vec<usize> {
+    let mut state = seed;
+    let mut next = || {
+        state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    };
+    let mut v: Vec<usize> = (0..n).collect();
+    for i in (1..n).rev() {
+        let j = (next() % (i as u64 + 1)) as usize;
+        v.swap(i, j);
+    }
+    v
 }
 
 /// MPI_Dims_create(n, nd) with no fixed dimensions: the prime factors of n,
@@ -355,5 +403,33 @@ mod tests {
         }
         let c = Placement::Cart3d.role(0, 8).cart.unwrap();
         assert_eq!(c.neighbours, [4, 4, 2, 2, 1, 1]);
+    }
+
+    #[test]
+    fn rings_give_mutual_neighbour_lists() {
+        assert_eq!(Placement::Ring(2).role(0, 8).neighbours, vec![7, 1, 6, 2]);
+        for p in [Placement::Ring(3), Placement::RandomRing(3, 42)] {
+            for q in [7, 8, 12] {
+                for r in 0..q {
+                    let n = p.role(r, q).neighbours;
+                    assert_eq!(n.len(), 6);
+                    let mut d = n.clone();
+                    d.sort_unstable();
+                    d.dedup();
+                    assert_eq!(d.len(), 6, "{p:?} q {q} r {r}: {n:?}");
+                    assert!(!n.contains(&r));
+                    for x in n {
+                        assert!(p.role(x, q).neighbours.contains(&r), "{p:?} {q} {r} {x}");
+                    }
+                }
+            }
+        }
+        let a = permutation(12, 7);
+        assert_eq!(a, permutation(12, 7));
+        assert_ne!(a, permutation(12, 8));
+        let mut s = a.clone();
+        s.sort_unstable();
+        assert_eq!(s, (0..12).collect::<Vec<_>>());
+        assert_ne!(a, (0..12).collect::<Vec<_>>());
     }
 }

@@ -3,7 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::bench::{mbytes_per_sec, Info};
+use crate::bench::{mbytes_per_sec, Combine, Figure, Info};
 use crate::comm::Comm;
 use crate::engine::axis::Point;
 use crate::method::{Method, Spread};
@@ -99,6 +99,9 @@ pub struct PointRecord {
     /// Own median per repetition (µs, scaled), for per-repetition methods.
     pub rank_median_us: Option<f64>,
     pub combined: Option<Combined>,
+    /// Figures the kernel measured besides the times ([`crate::bench::Kernel::figures`]).
+    #[serde(default)]
+    pub figures: Vec<Figure>,
 }
 
 /// All points of one rank.
@@ -170,6 +173,9 @@ pub fn row(cx: &RowCx, members: &[&PointRecord]) -> Row {
         }
         c
     };
+    for (name, v) in combine_figures(members) {
+        row.params.insert(name, v.into());
+    }
     row.valid = Some(c.valid);
     row.invalid = Some(c.invalid);
     row.t_global_us = c.global_us;
@@ -214,6 +220,35 @@ pub fn row(cx: &RowCx, members: &[&PointRecord]) -> Row {
         }
     }
     row
+}
+
+/// The kernels' figures of one point, each combined over the ranks that
+/// report it, in the order they first appear.
+fn combine_figures(members: &[&PointRecord]) -> Vec<(String, f64)> {
+    let mut names: Vec<(&str, Combine)> = Vec::new();
+    for f in members.iter().flat_map(|r| &r.figures) {
+        if !names.iter().any(|(n, _)| *n == f.name) {
+            names.push((&f.name, f.combine));
+        }
+    }
+    names
+        .into_iter()
+        .map(|(name, how)| {
+            let v: Vec<f64> = members
+                .iter()
+                .flat_map(|r| &r.figures)
+                .filter(|f| f.name == name)
+                .map(|f| f.value)
+                .collect();
+            let (lo, hi, avg) = stats::min_max_avg(&v);
+            let value = match how {
+                Combine::Mean => avg,
+                Combine::Min => lo,
+                Combine::Max => hi,
+            };
+            (name.to_string(), value)
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -303,6 +338,37 @@ mod tests {
         let r = row(&cx, &[&a]);
         assert_eq!(r.below_resolution, Some(false));
         assert_eq!(r.samples_n, Some(7));
+    }
+
+    #[test]
+    fn figures_combine_over_the_ranks_that_report_them() {
+        let info = imb::find("Bcast").unwrap().info();
+        let p = Point::bytes(64).with("scenario", 3);
+        let cx = RowCx {
+            info,
+            method: Method::GlobalCompletion,
+            point: &p,
+            checked: false,
+        };
+        let fig = |v: f64| {
+            vec![
+                Figure::new("calc_us", v, Combine::Mean),
+                Figure::new("calc_min_us", v - 1.0, Combine::Min),
+                Figure::new("calc_max_us", v + 1.0, Combine::Max),
+            ]
+        };
+        let mut a = rec(9.0, true);
+        a.combined = Some(Combined::of(&[10.0], 0));
+        a.figures = fig(4.0);
+        let mut b = rec(9.0, true);
+        b.figures = fig(8.0);
+        let r = row(&cx, &[&a, &b, &rec(1.0, true)]);
+        assert_eq!(r.params["scenario"], 3);
+        assert_eq!(r.params["calc_us"], 6.0);
+        assert_eq!(r.params["calc_min_us"], 3.0);
+        assert_eq!(r.params["calc_max_us"], 9.0);
+        let r = row(&cx, &[&rec(1.0, true)]);
+        assert_eq!(r.params.len(), 1);
     }
 
     #[test]

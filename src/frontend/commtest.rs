@@ -10,8 +10,8 @@
 //! NAME=VALUE pairs and single words, in any order, names case-insensitive;
 //! mpibench options (`-n`, `--json`, `--check`, `--stats`, ...) may be mixed in.
 
-use crate::bench::commtest::{self, protocol};
-use crate::cli::{Pairs, Prepost, RunArgs};
+use crate::bench::commtest::{self, protocol, Pairs, Prepost};
+use crate::cli::RunArgs;
 use crate::plan::parse_size;
 
 pub const HELP: &str = "COMMTEST inputs (NAME=VALUE or a word, any order):
@@ -49,7 +49,7 @@ pub struct Inputs {
 impl Default for Inputs {
     fn default() -> Inputs {
         Inputs {
-            size: 2 << 20,
+            size: commtest::DEFAULT_VOLUME,
             min: commtest::DEFAULT_MIN_PACKET,
             iterations: 20,
             protocols: None,
@@ -170,20 +170,23 @@ pub fn parse(params: &[String]) -> Result<RunArgs, String> {
     }
     args.benchmarks = names;
     args.volume = Some(p.size);
-    args.min_packet = Some(p.min);
     args.iter = Some(p.iterations);
-    args.protocols = p.protocols.clone();
-    args.distance = Some(p.distance);
-    args.pairs = Some(if p.zero { Pairs::Zero } else { Pairs::All });
-    args.prepost = Some(p.prepost);
+    let c = &mut args.commtest;
+    c.min_packet = Some(p.min);
+    c.protocols = p.protocols.clone();
+    c.distance = Some(p.distance);
+    c.pairs = Some(if p.zero { Pairs::Zero } else { Pairs::All });
+    c.prepost = Some(p.prepost);
     args.frontend = Some(p.line());
     Ok(args)
 }
 
-/// Whether the arguments ask for help.
-pub fn wants_help(params: &[String]) -> bool {
-    params.iter().any(|p| p == "-h" || p == "--help")
-}
+/// This front end for `mpibench commtest`.
+pub const FRONTEND: super::FrontEnd = super::FrontEnd {
+    usage: "mpibench commtest [INPUT]...",
+    help: HELP,
+    parse,
+};
 
 #[cfg(test)]
 mod tests {
@@ -202,12 +205,12 @@ mod tests {
         assert_eq!(a.suite.as_deref(), Some("commtest"));
         assert_eq!(a.benchmarks, vec!["SWAP"]);
         assert_eq!(a.volume, Some(2 << 20));
-        assert_eq!(a.min_packet, Some(2048));
+        assert_eq!(a.commtest.min_packet, Some(2048));
         assert_eq!(a.iter, Some(5));
-        assert_eq!(a.protocols.unwrap().0, vec![3, 100]);
-        assert_eq!(a.distance, Some(2));
-        assert_eq!(a.pairs, Some(Pairs::Zero));
-        assert_eq!(a.prepost, Some(Prepost::Off));
+        assert_eq!(a.commtest.protocols.unwrap().0, vec![3, 100]);
+        assert_eq!(a.commtest.distance, Some(2));
+        assert_eq!(a.commtest.pairs, Some(Pairs::Zero));
+        assert_eq!(a.commtest.prepost, Some(Prepost::Off));
         assert_eq!(
             a.frontend.as_deref(),
             Some("size=2097152 min=2048 iterations=5 protocols=(0,3),(1,0) swap distance=2 zero")
@@ -225,15 +228,15 @@ mod tests {
         assert_eq!(a.json.as_deref(), Some(std::path::Path::new("r.json")));
         assert_eq!(a.benchmarks, vec!["SENDRECV", "loggp"]);
         assert_eq!(a.volume, Some(64 << 10));
-        assert_eq!(a.prepost, Some(Prepost::Both));
+        assert_eq!(a.commtest.prepost, Some(Prepost::Both));
         let a = parse(&[]).unwrap();
         assert_eq!(a.benchmarks, vec!["SWAP", "SENDRECV"]);
         assert_eq!(a.volume, Some(2 << 20));
         assert_eq!(a.iter, Some(20));
-        assert_eq!(a.pairs, Some(Pairs::All));
+        assert_eq!(a.commtest.pairs, Some(Pairs::All));
         let a = parse(&v("swap sendrecv prepost")).unwrap();
         assert_eq!(a.benchmarks, vec!["SWAP", "SENDRECV"]);
-        assert_eq!(a.prepost, Some(Prepost::On));
+        assert_eq!(a.commtest.prepost, Some(Prepost::On));
     }
 
     #[test]

@@ -1,12 +1,32 @@
 //! The suites' own command lines, each turned into the same `RunArgs` that
 //! `mpibench run` takes, so that every suite gets everything the engine gives.
 
+pub mod cafbench;
 pub mod commtest;
+pub mod cresta;
+pub mod imb;
 pub mod mpitest;
 
 use clap::{CommandFactory, FromArgMatches, Parser};
 
 use crate::cli::RunArgs;
+
+/// A suite's own command line.
+pub struct FrontEnd {
+    /// The usage line.
+    pub usage: &'static str,
+    /// What `-h` prints after the usage line.
+    pub help: &'static str,
+    /// The suite's arguments → the run they ask for, or a one-line usage error.
+    pub parse: fn(&[String]) -> Result<RunArgs, String>,
+}
+
+impl FrontEnd {
+    /// Whether the arguments ask for help.
+    pub fn wants_help(&self, params: &[String]) -> bool {
+        params.iter().any(|p| p == "-h" || p == "--help")
+    }
+}
 
 #[derive(Debug, Parser)]
 #[command(name = "mpibench", no_binary_name = true, disable_help_flag = true)]
@@ -35,7 +55,8 @@ pub fn split_options(params: &[String]) -> (Vec<String>, Vec<String>) {
     let (mut own, mut opts) = (Vec::new(), Vec::new());
     let mut it = params.iter();
     while let Some(t) = it.next() {
-        if t.starts_with('-') && t.len() > 1 {
+        // A negative number is a parameter (e.g. a delay), not an option.
+        if t.starts_with('-') && t.len() > 1 && t.parse::<f64>().is_err() {
             opts.push(t.clone());
             if takes_value(t) {
                 if let Some(v) = it.next() {

@@ -36,6 +36,11 @@ impl SyncMode {
 
 /// Repetitions between two agreements of the window schedule.
 pub const CHUNK: usize = 32;
+/// Repetitions of the first chunk of a point, and of every chunk after one
+/// that widened the window: a window too narrow (e.g. for a short point, or
+/// for validation between repetitions) is found after a few repetitions,
+/// not after 32.
+pub const SHORT_CHUNK: usize = 4;
 /// Fraction of late repetitions in a chunk above which the window doubles.
 pub const WIDEN_ABOVE: f64 = 0.1;
 /// The window never grows beyond this (seconds).
@@ -64,6 +69,8 @@ pub struct Window {
     pub widened: u32,
     /// Chunks in a row without a late start.
     quiet: u32,
+    /// The current chunk is a short one (`SHORT_CHUNK`).
+    short: bool,
 }
 
 /// Quiet chunks in a row after which a widened window halves.
@@ -89,6 +96,7 @@ impl Window {
             late_in_chunk: 0,
             widened: 0,
             quiet: 0,
+            short: true,
         }
     }
 
@@ -112,7 +120,7 @@ impl Window {
 
     /// Whether the chunk is over and the ranks must agree again.
     pub fn due(&self) -> bool {
-        self.in_chunk >= CHUNK
+        self.in_chunk >= if self.short { SHORT_CHUNK } else { CHUNK }
     }
 
     /// The local values every rank contributes to an agreement (maximum over ranks).
@@ -125,6 +133,7 @@ impl Window {
     pub fn agree(&mut self, agreed: [f64; 2], next: usize) {
         if self.in_chunk > 0 {
             let n = self.in_chunk as f64;
+            let widened = self.widened;
             if agreed[0] > WIDEN_ABOVE * n && self.width < MAX_WIDTH {
                 // Most of the chunk late: the window is far too small.
                 let factor = if agreed[0] > 0.5 * n { 4.0 } else { 2.0 };
@@ -141,6 +150,7 @@ impl Window {
             } else {
                 self.quiet = 0;
             }
+            self.short = self.widened > widened;
         }
         self.t0 = agreed[1] + self.lead();
         self.base = next;
@@ -349,6 +359,30 @@ mod tests {
         let mut big = Window::new(0.5);
         chunk(&mut big, true);
         assert_eq!(big.width, 0.5);
+    }
+
+    #[test]
+    fn short_chunks_until_the_window_fits() {
+        let mut w = Window::new(2e-6);
+        w.agree([0.0, 0.0], 0);
+        for _ in 0..SHORT_CHUNK {
+            assert!(!w.due());
+            w.started(true);
+        }
+        // The first chunk of a point is short: all late, the window quadruples.
+        assert!(w.due());
+        w.agree([SHORT_CHUNK as f64, 0.0], SHORT_CHUNK);
+        assert_eq!(w.width, 8e-6);
+        // Widened: the next chunk is short again; in time, then long chunks.
+        for _ in 0..SHORT_CHUNK {
+            w.started(false);
+        }
+        assert!(w.due());
+        w.agree([0.0, 0.0], 2 * SHORT_CHUNK);
+        for _ in 0..SHORT_CHUNK {
+            w.started(false);
+        }
+        assert!(!w.due());
     }
 
     #[test]

@@ -7,7 +7,10 @@ use crate::results::{BenchResult, Report, Row};
 
 pub struct Csv;
 
-const HEADER: [&str; 14] = [
+/// The first 13 columns are the PMB figures; the per-rank columns of the
+/// `clocksync` and `timing` tools follow (empty elsewhere), appended so that
+/// existing column positions stay.
+const HEADER: [&str; 21] = [
     "benchmark",
     "suite",
     "processes",
@@ -21,6 +24,13 @@ const HEADER: [&str; 14] = [
     "mbytes_per_sec",
     "errors",
     "skipped",
+    "rank",
+    "offset_us",
+    "drift_ppm",
+    "residual_us",
+    "tick_us",
+    "resolution_us",
+    "overhead_us",
     "params",
 ];
 
@@ -43,10 +53,18 @@ fn record(r: &BenchResult, group: &str, row: &Row) -> Vec<String> {
         opt(row.mbytes_per_sec),
         opt(row.errors),
         String::new(),
+        opt(row.rank),
+        opt(row.offset_us),
+        opt(row.drift_ppm),
+        opt(row.residual_us),
+        opt(row.tick_us),
+        opt(row.resolution_us),
+        opt(row.overhead_us),
+        // Axis values beyond bytes (CRESTA's scenario, t_delay_us, ...) as a JSON object.
         if row.params.is_empty() {
             String::new()
         } else {
-            serde_json::Value::Object(row.params.clone()).to_string()
+            serde_json::to_string(&row.params).unwrap_or_default()
         },
     ]
 }
@@ -75,5 +93,39 @@ impl Exporter for Csv {
             }
         }
         Ok(w.into_inner()?)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn clock_rows_keep_their_columns() {
+        let row = Row {
+            rank: Some(1),
+            offset_us: Some(2.5),
+            drift_ppm: Some(0.1),
+            residual_us: Some(0.01),
+            ..Row::default()
+        };
+        let r = BenchResult {
+            benchmark: "ClockSync".into(),
+            suite: "clock".into(),
+            class: "tool".into(),
+            processes: 2,
+            mode: "primary".into(),
+            groups: 1,
+            active: 2,
+            rows: vec![row],
+            ..BenchResult::default()
+        };
+        let rec = record(&r, "all", &r.rows[0]);
+        assert_eq!(rec.len(), HEADER.len());
+        let col = |n: &str| rec[HEADER.iter().position(|h| *h == n).unwrap()].clone();
+        assert_eq!(col("rank"), "1");
+        assert_eq!(col("offset_us"), "2.5");
+        assert_eq!(col("residual_us"), "0.01");
+        assert_eq!(col("tick_us"), "");
     }
 }

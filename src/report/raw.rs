@@ -1,25 +1,24 @@
 //! `--raw FILE`: every sample as CSV, for the user's own analysis.
 
-use std::fs::File;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
-use anyhow::{Context, Result};
+use anyhow::{anyhow, Context, Result};
 
+/// Streams samples into the `--raw` file (see `output::open_stream` for
+/// which files are created, which written in place). A write error is kept,
+/// not returned: only rank 0 writes, and a failure on rank 0 alone must
+/// reach every rank through the agreement after the benchmark
+/// (`take_error`), not leave them waiting in the next collective.
 pub struct RawSink {
     w: csv::Writer<Box<dyn std::io::Write>>,
+    path: PathBuf,
+    error: Option<anyhow::Error>,
 }
 
 impl RawSink {
     /// `clock` names the time base of the start/end columns ("global" or "local").
     pub fn create(path: &Path) -> Result<RawSink> {
-        let out: Box<dyn std::io::Write> = if path.as_os_str() == "-" {
-            Box::new(std::io::stdout())
-        } else {
-            Box::new(
-                File::create(path)
-                    .with_context(|| format!("cannot create '{}'", path.display()))?,
-            )
-        };
+        let out = crate::output::open_stream(path)?;
         let mut w = csv::Writer::from_writer(out);
         w.write_record([
             "rank",
@@ -29,8 +28,19 @@ impl RawSink {
             "repetition",
             "start_s",
             "end_s",
-        ])?;
-        Ok(RawSink { w })
+        ])
+        .and_then(|_| Ok(w.flush()?))
+        .with_context(|| format!("cannot write '{}'", path.display()))?;
+        Ok(RawSink {
+            w,
+            path: path.to_path_buf(),
+            error: None,
+        })
+    }
+
+    /// The first write error, once.
+    pub fn take_error(&mut self) -> Option<anyhow::Error> {
+        self.error.take()
     }
 
     /// Writes what every rank recorded: per rank, quadruples
@@ -42,6 +52,23 @@ impl RawSink {
         sizes: &[usize],
         per_rank: &[Vec<[f64; 4]>],
     ) -> Result<()> {
+        if self.error.is_none() {
+            if let Err(e) = self.write_samples(bench, q, sizes, per_rank) {
+                self.error = Some(e);
+            }
+        }
+        Ok(())
+    }
+
+    fn write_samples(
+        &mut self,
+        bench: &str,
+        q: usize,
+        sizes: &[usize],
+        per_rank: &[Vec<[f64; 4]>],
+    ) -> Result<()> {
+        let path = self.path.clone();
+        let cannot = |e: &dyn std::fmt::Display| anyhow!("cannot write '{}': {e}", path.display());
         for (rank, v) in per_rank.iter().enumerate() {
             for s in v {
                 let rep = if s[1] < 0.0 {
@@ -49,17 +76,19 @@ impl RawSink {
                 } else {
                     (s[1] as usize).to_string()
                 };
-                self.w.write_record([
-                    rank.to_string(),
-                    bench.to_string(),
-                    q.to_string(),
-                    sizes[s[0] as usize].to_string(),
-                    rep,
-                    format!("{:.9}", s[2]),
-                    format!("{:.9}", s[3]),
-                ])?;
+                self.w
+                    .write_record([
+                        rank.to_string(),
+                        bench.to_string(),
+                        q.to_string(),
+                        sizes[s[0] as usize].to_string(),
+                        rep,
+                        format!("{:.9}", s[2]),
+                        format!("{:.9}", s[3]),
+                    ])
+                    .map_err(|e| cannot(&e))?;
             }
         }
-        self.w.flush().context("cannot write the raw samples")
+        self.w.flush().map_err(|e| cannot(&e))
     }
 }

@@ -110,3 +110,26 @@ pub fn assert_clean(v: &serde_json::Value, sizes: &[u64]) {
         }
     }
 }
+
+/// `mpibench ARGS...` started without a launcher: it launches itself.
+pub fn self_launched(args: &[&str]) -> assert_cmd::Command {
+    let mut cmd = assert_cmd::Command::cargo_bin("mpibench").unwrap();
+    cmd.args(args)
+        .env("MPIBENCH_MPIEXEC", mpiexec())
+        .env("OMPI_ALLOW_RUN_AS_ROOT", "1")
+        .env("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
+        .timeout(std::time::Duration::from_secs(300));
+    for v in [
+        "OMPI_COMM_WORLD_SIZE",
+        "PMI_RANK",
+        "PMI_SIZE",
+        "PMIX_RANK",
+        "MPI_LOCALRANKID",
+        "MPIBENCH_LAUNCHED",
+        "SLURM_STEP_ID",
+        "SLURM_PROCID",
+    ] {
+        cmd.env_remove(v);
+    }
+    cmd
+}

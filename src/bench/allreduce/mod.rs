@@ -19,8 +19,9 @@ use serde_json::json;
 
 use super::{Axis, Benchmark, Class, Info, Kernel, RankRule, Setup};
 use crate::check::{self, Expect};
+use crate::cli::RunArgs;
 use crate::comm::{Buffer, Comm, Elem, Msg};
-use crate::engine::axis::{Params, Point, SweepCx};
+use crate::engine::axis::{Axes, Params, Point, SweepCx};
 use crate::results::{BenchResult, Best};
 
 pub mod schedule;
@@ -91,6 +92,31 @@ pub fn parse_list(s: &str) -> Result<Algorithms, String> {
         return Err("--algorithms needs at least one algorithm".into());
     }
     Ok(Algorithms(v))
+}
+
+/// ALLREDUCE's option on `mpibench run`.
+#[derive(Debug, Clone, Default, clap::Args)]
+#[command(next_help_heading = "ALLREDUCE (--suite allreduce)")]
+pub struct AllreduceArgs {
+    /// Algorithms, e.g. "mpi,ring,rabenseifner" (default all five).
+    #[arg(long, value_name = "LIST", value_parser = parse_list)]
+    pub algorithms: Option<Algorithms>,
+}
+
+/// The plan's ALLREDUCE axis (`Suite::axes`): the algorithms; refused for
+/// other suites.
+pub fn axes(args: &RunArgs, involved: bool, _world: usize, _mem: u64) -> Result<Axes, String> {
+    let mut a = Axes::new();
+    match (&args.allreduce.algorithms, involved) {
+        (Some(_), false) => {
+            return Err("--algorithms is an ALLREDUCE option: use it with --suite allreduce".into())
+        }
+        (Some(l), true) => {
+            a.insert("algorithm".into(), l.0.iter().map(|&x| x as f64).collect());
+        }
+        (None, _) => {}
+    }
+    Ok(a)
 }
 
 static INFO: Info = Info {

@@ -220,22 +220,6 @@ impl Tool for LogGpTool {
     fn run_planned(&self, world: &Comm, plan: &Plan) -> Result<Option<BenchResult>> {
         self.measure(world, partner(Some(plan)), plan.policy.iter.unwrap_or(REPS))
     }
-
-    fn check_plan(&self, plan: &Plan, world: usize) -> Result<(), String> {
-        let d = partner(Some(plan));
-        if world < 2 {
-            return Err(format!(
-                "loggp measures between rank 0 and a partner: it needs at least 2 processes, this run has {world}"
-            ));
-        }
-        if d == 0 || d >= world {
-            return Err(format!(
-                "--distance {d}: the loggp partner must be a rank from 1 to {} (this run has {world} processes)",
-                world - 1
-            ));
-        }
-        Ok(())
-    }
 }
 
 impl LogGpTool {

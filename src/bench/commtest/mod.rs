@@ -19,8 +19,9 @@ use std::sync::LazyLock;
 use anyhow::{anyhow, Result};
 
 use super::{Benchmark, Class, Info, Kernel, RankRule, Setup};
+use crate::cli::RunArgs;
 use crate::comm::modes::{BsendBuffer, Mode};
-use crate::engine::axis::{Point, SweepCx};
+use crate::engine::axis::{Axes, Point, SweepCx};
 use crate::engine::placement::Placement;
 use crate::results::BenchResult;
 
@@ -34,8 +35,12 @@ use protocol::{Protocol, Step, PROTOCOLS};
 
 pub const SUITE: &str = "commtest";
 
-/// The defaults of the seed's inputs.
+/// The defaults of the seed's inputs (its example: 2 MB in packets down to 2 KB).
+pub const DEFAULT_VOLUME: usize = 2 << 20;
 pub const DEFAULT_MIN_PACKET: usize = 2048;
+
+/// The plan axis of the volumes V.
+const VOLUME: &str = "volume";
 pub const DEFAULT_DISTANCE: usize = 1;
 
 /// SWAP or SENDRECV.
@@ -54,9 +59,147 @@ impl Pattern {
     }
 }
 
+/// COMMTEST's two programs: the basic exchange, and receives preposted one message ahead.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Prepost {
+    Off,
+    On,
+    Both,
+}
+
+/// COMMTEST: every pair (cycle) at once, or node zero and its partners only.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Pairs {
+    All,
+    Zero,
+}
+
+fn parse_bytes(s: &str) -> Result<usize, String> {
+    crate::plan::parse_size(s).map_err(|e| e.to_string())
+}
+
+/// COMMTEST's options on `mpibench run` (the volume V is `--volume`, or
+/// several with `--sizes`).
+#[derive(Debug, Clone, Default, clap::Args)]
+#[command(next_help_heading = "COMMTEST (--suite commtest)")]
+pub struct CommtestArgs {
+    /// The minimum packet length: V goes as 1, 2, 4, ... packets down to it (default 2K).
+    #[arg(long, value_name = "BYTES", value_parser = parse_bytes)]
+    pub min_packet: Option<usize>,
+
+    /// The prepost program (receives posted one message ahead): --prepost, --prepost=both, --prepost=off (default off).
+    #[arg(
+        long,
+        value_enum,
+        value_name = "WHICH",
+        num_args = 0..=1,
+        require_equals = true,
+        default_missing_value = "on"
+    )]
+    pub prepost: Option<Prepost>,
+
+    /// Partner distance d: SWAP pairs r with r XOR d; SENDRECV sends to r+d, receives from r-d; loggp's partner (default 1).
+    #[arg(long, value_name = "D")]
+    pub distance: Option<usize>,
+
+    /// All pairs (cycles) at once, or node zero and its partners only (default all).
+    #[arg(long, value_enum, value_name = "WHO")]
+    pub pairs: Option<Pairs>,
+
+    /// Protocols, e.g. "(0,3),(1,0)", "0.3,1.10", "unordered", "ordered" (default all 21).
+    #[arg(long, value_name = "LIST", value_parser = protocol::parse_list)]
+    pub protocols: Option<protocol::Codes>,
+}
+
+impl CommtestArgs {
+    /// The first option given, as its flag.
+    fn given(&self) -> Option<&'static str> {
+        [
+            ("--min-packet", self.min_packet.is_some()),
+            ("--prepost", self.prepost.is_some()),
+            ("--distance", self.distance.is_some()),
+            ("--pairs", self.pairs.is_some()),
+            ("--protocols", self.protocols.is_some()),
+        ]
+        .into_iter()
+        .find_map(|(f, g)| g.then_some(f))
+    }
+}
+
+/// The plan's COMMTEST axes from the command line (`Suite::axes`), validated
+/// for a world of `world` ranks; the options are refused for other suites.
+/// The volumes are `--volume`, else `--sizes`/`--msglog`, else 2 MiB.
+pub fn axes(args: &RunArgs, involved: bool, world: usize, _mem: u64) -> Result<Axes, String> {
+    let c = &args.commtest;
+    if !involved {
+        return match c.given() {
+            Some(flag) => Err(format!(
+                "{flag} is a COMMTEST option: use it with --suite commtest"
+            )),
+            None => Ok(Axes::new()),
+        };
+    }
+    if world < 2 {
+        return Err(format!(
+            "COMMTEST's SWAP, SENDRECV and loggp need at least 2 processes (a partner or a cycle of distinct ranks), this run has {world}"
+        ));
+    }
+    let volumes = match (args.volume, &args.sizes, &args.msglog) {
+        (Some(_), Some(_), _) | (Some(_), _, Some(_)) => {
+            return Err(
+                "--volume is COMMTEST's one volume: give it or --sizes/--msglog, not both".into(),
+            )
+        }
+        (Some(v), _, _) => vec![v],
+        (None, Some(l), _) => crate::plan::parse_sizes(l).map_err(|e| e.to_string())?,
+        (None, None, Some(m)) => crate::plan::parse_msglog(m).map_err(|e| e.to_string())?,
+        (None, None, None) => vec![DEFAULT_VOLUME],
+    };
+    let min = c.min_packet.unwrap_or(DEFAULT_MIN_PACKET);
+    if min == 0 {
+        return Err("--min-packet must be at least 1 byte".into());
+    }
+    if volumes.contains(&0) {
+        return Err("a COMMTEST volume must be at least 1 byte (--msglog includes 0: use --volume or --sizes)".into());
+    }
+    if let Some(&v) = volumes.iter().find(|&&v| v % min != 0) {
+        return Err(format!(
+            "the volume {v} bytes is not a multiple of the minimum packet length {min} bytes"
+        ));
+    }
+    let d = c.distance.unwrap_or(DEFAULT_DISTANCE);
+    if d == 0 || d >= world {
+        return Err(format!(
+            "--distance {d} must be at least 1 and smaller than the {world} processes of this run"
+        ));
+    }
+    let mut a = Axes::new();
+    a.insert(VOLUME.into(), volumes.iter().map(|&v| v as f64).collect());
+    a.insert("min_packet".into(), vec![min as f64]);
+    a.insert("distance".into(), vec![d as f64]);
+    a.insert(
+        "pairs_zero".into(),
+        vec![f64::from(u8::from(c.pairs == Some(Pairs::Zero)))],
+    );
+    let prepost = match c.prepost.unwrap_or(Prepost::Off) {
+        Prepost::Off => vec![0.0],
+        Prepost::On => vec![1.0],
+        Prepost::Both => vec![0.0, 1.0],
+    };
+    a.insert("prepost".into(), prepost);
+    if let Some(codes) = &c.protocols {
+        a.insert(
+            "protocol".into(),
+            codes.0.iter().map(|&x| f64::from(x)).collect(),
+        );
+    }
+    Ok(a)
+}
+
 /// The run's COMMTEST options, from the plan's axes (defaults where absent).
 #[derive(Debug, Clone)]
 pub struct Options {
+    pub volumes: Vec<usize>,
     pub min_packet: usize,
     pub distance: usize,
     pub zero: bool,
@@ -68,6 +211,10 @@ impl Options {
     pub fn from_axes<'x>(axis: impl Fn(&str) -> &'x [f64]) -> Options {
         let one = |k: &str| axis(k).first().copied();
         Options {
+            volumes: match axis(VOLUME) {
+                [] => vec![DEFAULT_VOLUME],
+                v => v.iter().map(|&x| x as usize).collect(),
+            },
             min_packet: one("min_packet").map_or(DEFAULT_MIN_PACKET, |v| v as usize),
             distance: one("distance").map_or(DEFAULT_DISTANCE, |v| v as usize),
             zero: one("pairs_zero").is_some_and(|v| v != 0.0),
@@ -83,14 +230,6 @@ impl Options {
                     .collect(),
             },
         }
-    }
-
-    fn of_sweep(cx: &SweepCx) -> Options {
-        Options::from_axes(|k| cx.axis(k))
-    }
-
-    fn of_plan(plan: &crate::plan::Plan) -> Options {
-        Options::from_axes(|k| plan.axes.get(k).map_or(&[][..], Vec::as_slice))
     }
 }
 
@@ -197,48 +336,21 @@ impl Benchmark for Commtest {
         self.info
     }
 
-    fn placement(&self, cx: &SweepCx) -> Placement {
-        let o = Options::of_sweep(cx);
-        match (self.pattern, o.zero) {
-            (Pattern::Swap, false) => Placement::Xor(o.distance),
-            (Pattern::Swap, true) => Placement::XorZero(o.distance),
-            (Pattern::Sendrecv, false) => Placement::Shift(o.distance),
-            (Pattern::Sendrecv, true) => Placement::ShiftZero(o.distance),
+    fn placement(&self, p: &Point) -> Placement {
+        let d = p.u64("distance").map_or(DEFAULT_DISTANCE, |d| d as usize);
+        let zero = p.str("pairs") == Some("zero");
+        match (self.pattern, zero) {
+            (Pattern::Swap, false) => Placement::Xor(d),
+            (Pattern::Swap, true) => Placement::XorZero(d),
+            (Pattern::Sendrecv, false) => Placement::Shift(d),
+            (Pattern::Sendrecv, true) => Placement::ShiftZero(d),
         }
-    }
-
-    fn check_plan(&self, plan: &crate::plan::Plan, world: usize) -> Result<(), String> {
-        let o = Options::of_plan(plan);
-        let name = self.pattern.name();
-        if world < 2 {
-            return Err(format!(
-                "{name} needs at least 2 processes (a partner or a cycle of distinct ranks), this run has {world}"
-            ));
-        }
-        if o.min_packet == 0 {
-            return Err("--min-packet must be at least 1 byte".into());
-        }
-        for &v in &plan.sizes {
-            if v == 0 || v % o.min_packet != 0 {
-                return Err(format!(
-                    "the volume {v} bytes is not a multiple of the minimum packet length {} bytes",
-                    o.min_packet
-                ));
-            }
-        }
-        if o.distance == 0 || o.distance >= world {
-            return Err(format!(
-                "--distance {} must be at least 1 and smaller than the {world} processes of this run",
-                o.distance
-            ));
-        }
-        Ok(())
     }
 
     fn points(&self, cx: &SweepCx) -> Vec<Point> {
-        let o = Options::of_sweep(cx);
+        let o = Options::from_axes(|k| cx.axis(k));
         let mut out = Vec::new();
-        for &v in cx.sizes.iter().filter(|&&v| v > 0) {
+        for &v in &o.volumes {
             for &pre in &o.prepost {
                 for p in &o.protocols {
                     for k in packet_counts(v, o.min_packet) {
@@ -368,8 +480,9 @@ mod tests {
         axes.insert("prepost".into(), vec![0.0, 1.0]);
         axes.insert("protocol".into(), vec![3.0, 110.0]);
         axes.insert("distance".into(), vec![2.0]);
+        axes.insert("volume".into(), vec![4096.0]);
         let cx = SweepCx {
-            sizes: &[4096],
+            sizes: &[2 << 20],
             axes: &axes,
             q: 4,
         };
@@ -385,8 +498,11 @@ mod tests {
         assert_eq!(p.params["prepost"], false);
         assert_eq!(pts[11].params["prepost"], true);
         assert_eq!(pts[11].str("protocol"), Some("(1,10)"));
-        assert_eq!(SWAP.placement(&cx), Placement::Xor(2));
-        assert_eq!(SENDRECV.placement(&cx), Placement::Shift(2));
+        assert_eq!(SWAP.placement(p), Placement::Xor(2));
+        assert_eq!(SENDRECV.placement(p), Placement::Shift(2));
+        let zero = p.clone().with("pairs", "zero");
+        assert_eq!(SWAP.placement(&zero), Placement::XorZero(2));
+        assert_eq!(SENDRECV.placement(&zero), Placement::ShiftZero(2));
         // Native sendrecv has no prepost rows.
         let sr = Point::bytes(64)
             .with("protocol", "(0,6)")
@@ -409,5 +525,59 @@ mod tests {
         assert!(!o.zero);
         assert_eq!(o.prepost, vec![false]);
         assert_eq!(o.protocols.len(), 21);
+        assert_eq!(o.volumes, vec![2 << 20]);
+    }
+
+    fn run_args(line: &str) -> RunArgs {
+        use clap::Parser;
+        let v = ["mpibench", "run"]
+            .into_iter()
+            .chain(line.split_whitespace());
+        match crate::cli::Cli::try_parse_from(v) {
+            Ok(crate::cli::Cli {
+                command: crate::cli::Command::Run(a),
+            }) => *a,
+            other => panic!("{line}: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn options_become_axes_and_bad_ones_one_line_errors() {
+        let a = run_args("--suite commtest --volume 64K --min-packet 1K --distance 2 --pairs zero --prepost=both --protocols (0,3),(1,10)");
+        let x = axes(&a, true, 4, 1 << 30).unwrap();
+        assert_eq!(x["volume"], vec![65536.0]);
+        assert_eq!(x["min_packet"], vec![1024.0]);
+        assert_eq!(x["distance"], vec![2.0]);
+        assert_eq!(x["pairs_zero"], vec![1.0]);
+        assert_eq!(x["prepost"], vec![0.0, 1.0]);
+        assert_eq!(x["protocol"], vec![3.0, 110.0]);
+        // A bare --volume is MiB (IMB's unit); --sizes gives several volumes.
+        let x = axes(&run_args("--volume 2"), true, 2, 1 << 30).unwrap();
+        assert_eq!(x["volume"], vec![(2 << 20) as f64]);
+        let x = axes(&run_args("--sizes 4K,8K"), true, 2, 1 << 30).unwrap();
+        assert_eq!(x["volume"], vec![4096.0, 8192.0]);
+        for (line, world, want) in [
+            (
+                "--volume 3K",
+                4,
+                "not a multiple of the minimum packet length 2048",
+            ),
+            ("--volume 4K --min-packet 0", 4, "at least 1 byte"),
+            ("--distance 4", 4, "smaller than the 4 processes"),
+            ("--distance 0", 4, "at least 1"),
+            ("", 1, "at least 2 processes"),
+            ("--msglog 2:4", 2, "--msglog includes 0"),
+            ("--volume 2M --sizes 4K", 2, "not both"),
+        ] {
+            let e = axes(&run_args(line), true, world, 1 << 30).unwrap_err();
+            assert!(e.contains(want), "{line}: {e}");
+            assert!(!e.contains('\n'));
+        }
+        // Other suites refuse COMMTEST's options, and ignore --volume (IMB's).
+        let e = axes(&run_args("--distance 2"), false, 4, 1 << 30).unwrap_err();
+        assert!(e.contains("--distance is a COMMTEST option"), "{e}");
+        assert!(axes(&run_args("--volume 2"), false, 4, 1 << 30)
+            .unwrap()
+            .is_empty());
     }
 }

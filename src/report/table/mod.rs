@@ -5,7 +5,10 @@ use crate::plan::Plan;
 use crate::results::{BenchResult, Report};
 
 mod allreduce;
+mod caf;
 mod commtest;
+mod cresta;
+mod imb2021;
 mod mpitest;
 mod pmb;
 
@@ -15,8 +18,18 @@ pub trait Format: Sync {
     fn header(&self, report: &Report, plan: &Plan) -> String;
     /// One benchmark at one process count (and one repeat).
     fn section(&self, r: &BenchResult, cx: &SectionCx) -> String;
+    /// Lines before a section, given the one before it (e.g. a suite's own
+    /// section headers when the part of the suite changes).
+    fn between(&self, _prev: Option<&BenchResult>, _next: &BenchResult) -> String {
+        String::new()
+    }
     /// Closing lines.
     fn footer(&self, report: &Report) -> String;
+    /// Closing lines, knowing the run's switches: formats whose tables span
+    /// several results (CRESTA's blocks over process counts) print them here.
+    fn summary(&self, report: &Report, _cx: &SectionCx) -> String {
+        self.footer(report)
+    }
 }
 
 /// What a section needs beyond its result.
@@ -28,12 +41,16 @@ pub struct SectionCx {
     pub repeats: usize,
 }
 
-/// The format of a suite's results.
+/// The format of a suite's results, or a format named by a front end
+/// (`imb2021`: IMB-MPI1 2021's own tables, for `mpibench imb`).
 pub fn format(suite: &str) -> &'static dyn Format {
     match suite {
         crate::bench::mpitest::SUITE => &mpitest::Mpitest,
         crate::bench::commtest::SUITE => &commtest::Commtest,
         crate::bench::allreduce::SUITE => &allreduce::Allreduce,
+        crate::bench::cresta::SUITE => &cresta::Cresta,
+        crate::bench::caf::SUITE => &caf::Caf,
+        "imb2021" => &imb2021::Imb2021,
         _ => &pmb::Pmb,
     }
 }
@@ -105,7 +122,9 @@ pub(crate) mod fixtures {
                 large_messages: "derived-datatype".into(),
             },
             results: Vec::new(),
+            slurm: None,
             status: Some("ok".into()),
+            interrupted_by: None,
         }
     }
 
@@ -138,19 +157,10 @@ pub(crate) mod fixtures {
             mode: "primary".into(),
             groups: 1,
             active: q,
-            skipped: None,
-            note: None,
             method: Some("loop".into()),
             sync: Some("barrier".into()),
-            placement: None,
-            datatype: None,
-            dt_us: None,
-            db_us: None,
-            repeat: None,
-            aggregate: false,
             rows,
-            group_rows: Vec::new(),
-            figures: Default::default(),
+            ..BenchResult::default()
         }
     }
 }

@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# Before/after: the PMB-MPI1 suite with two mpibench binaries, launched
+# alternately (the order flips every round, so slow phases of the machine
+# hit both alike), and the median over rounds of the ratio NEW/OLD of t_avg
+# per (benchmark, processes, bytes). Used to show that an engine change
+# leaves PMB's figures within noise.
+#
+# Usage: bench/before_after.sh OLD_BINARY NEW_BINARY
+#   env ROUNDS (default 9), NP (default 2), ARGS (default "--msglog 0:22")
+set -euo pipefail
+OLD=${1:?old binary}
+NEW=${2:?new binary}
+ROUNDS=${ROUNDS:-9}
+NP=${NP:-2}
+ARGS=${ARGS:---msglog 0:22}
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+DIR=$(mktemp -d)
+trap 'rm -rf "$DIR"' EXIT
+for r in $(seq 1 "$ROUNDS"); do
+    if (( r % 2 )); then order="old new"; else order="new old"; fi
+    for which in $order; do
+        bin=$OLD; [[ $which == new ]] && bin=$NEW
+        # shellcheck disable=SC2086
+        "$bin" run -n "$NP" -q $ARGS --json "$DIR/$which.$r.json" >/dev/null
+    done
+done
+python3 - "$DIR" "$ROUNDS" <<'PY'
+import json, sys, statistics as st, collections
+d, rounds = sys.argv[1], int(sys.argv[2])
+def rows(path):
+    v = json.load(open(path))
+    out = {}
+    for r in v["results"]:
+        for row in r.get("rows", []):
+            out[(r["benchmark"], r["processes"], row["bytes"])] = row["t_avg_us"]
+    return out
+ratios = collections.defaultdict(list)
+for k in range(1, rounds + 1):
+    a, b = rows(f"{d}/old.{k}.json"), rows(f"{d}/new.{k}.json")
+    for key in a.keys() & b.keys():
+        if a[key] > 0:
+            ratios[key].append(b[key] / a[key])
+per_bench = collections.defaultdict(list)
+for (bench, p, x), v in sorted(ratios.items()):
+    per_bench[bench].append(st.median(v))
+print(f"{'benchmark':<16} {'rows':>5} {'median new/old':>15} {'min':>7} {'max':>7}")
+allm = []
+for bench, meds in per_bench.items():
+    allm += meds
+    print(f"{bench:<16} {len(meds):>5} {st.median(meds):>15.3f} {min(meds):>7.3f} {max(meds):>7.3f}")
+print(f"{'all':<16} {len(allm):>5} {st.median(allm):>15.3f} {min(allm):>7.3f} {max(allm):>7.3f}")
+PY

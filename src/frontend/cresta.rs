@@ -1,0 +1,202 @@
+//! The CRESTA suite's command line (D4.5.2 §5), verbatim:
+//!
+//! ```text
+//! mpiexec -n P_max mpibench cresta COLL P_min nreps m_min m_max delay delay_P > out.log
+//! ```
+//!
+//! COLL: barrier, broadcast, gather, allGather, allReduce (case-insensitive;
+//! `i` in front for the non-blocking form), or any collective of the suite;
+//! P_min: fewest participants (then 2·P_min, ... up to P_max, the world);
+//! nreps: repetitions; m_min, m_max: message sizes in bytes, swept in
+//! powers of two; delay: t_delay of scenario 2 in µs (also t_calc of
+//! scenario 3); delay_P: the delayed participant, a rank 0..P_max−1 (or
+//! first / last). mpibench options (`--delay-max`, `--calc-min`, `--json`,
+//! `--plot`, `--check`, `-n`, ...) may be mixed in and take precedence.
+
+use crate::cli::RunArgs;
+use crate::engine::axis::powers_of_two;
+use crate::plan::parse_size;
+
+pub const HELP: &str = "CRESTA parameters, in this order (D4.5.2 section 5):
+  COLL     barrier, broadcast, gather, allGather, allReduce (case-insensitive), i in front for the
+           non-blocking form (ibroadcast, iallReduce, ...), or reduce, alltoall, scatter, reduce_scatter_block
+  P_min    fewest participants; the sweep is P_min, 2*P_min, ... and P_max (the processes of the run)
+  nreps    repetitions of each scenario
+  m_min    smallest message size in bytes (m sweeps powers of two: m_min, 2*m_min, ...)
+  m_max    largest message size in bytes
+  delay    t_delay of scenario 2 in microseconds; scenario 3 uses it as t_calc
+  delay_P  the delayed participant of scenario 2: a rank 0..P_max-1, first or last
+mpibench options may be mixed in: --delay-min/--delay-max and --calc-min/--calc-max (sweep t_delay and
+t_calc in powers of two), --scenarios, --plot FILE.svg, --json FILE, --csv FILE, --check, --stats, -n N, -q.
+Example: mpiexec -n 8 mpibench cresta broadcast 2 100 512 512 100 0 > out.log";
+
+/// The seven positional parameters.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Params {
+    pub coll: &'static str,
+    pub p_min: usize,
+    pub nreps: usize,
+    pub m_min: usize,
+    pub m_max: usize,
+    pub delay: f64,
+    pub delay_p: String,
+}
+
+fn positive(name: &str, v: &str) -> Result<usize, String> {
+    v.parse::<usize>()
+        .ok()
+        .filter(|&n| n > 0)
+        .ok_or_else(|| format!("{name} must be a positive integer, not '{v}'"))
+}
+
+impl Params {
+    pub fn parse(own: &[String]) -> Result<Params, String> {
+        const NAMES: [&str; 7] = [
+            "COLL", "P_min", "nreps", "m_min", "m_max", "delay", "delay_P",
+        ];
+        if own.len() != NAMES.len() {
+            let missing = NAMES
+                .get(own.len())
+                .map_or(String::new(), |n| format!(" ({n} is missing)"));
+            return Err(format!(
+                "cresta takes 7 parameters, COLL P_min nreps m_min m_max delay delay_P, not {}{missing}; see mpibench cresta --help",
+                own.len()
+            ));
+        }
+        let coll = crate::bench::cresta::resolve(&own[0])?;
+        let size = |name: &str, v: &str| {
+            parse_size(v)
+                .map_err(|_| format!("{name} must be a size in bytes (e.g. 512, 4K), not '{v}'"))
+        };
+        let (m_min, m_max) = (size("m_min", &own[3])?, size("m_max", &own[4])?);
+        if m_min > m_max {
+            return Err(format!("m_min ({m_min}) is larger than m_max ({m_max})"));
+        }
+        let delay = own[5]
+            .parse::<f64>()
+            .ok()
+            .filter(|d| d.is_finite())
+            .ok_or_else(|| format!("delay must be a number of microseconds, not '{}'", own[5]))?;
+        if delay < 0.0 {
+            return Err(format!(
+                "delay must not be negative, not {delay} microseconds"
+            ));
+        }
+        crate::bench::cresta::Delayed::parse(&own[6]).map_err(|e| format!("delay_P: {e}"))?;
+        Ok(Params {
+            coll,
+            p_min: positive("P_min", &own[1])?,
+            nreps: positive("nreps", &own[2])?,
+            m_min,
+            m_max,
+            delay,
+            delay_p: own[6].clone(),
+        })
+    }
+
+    /// The message sizes: m_min, 2·m_min, ... ≤ m_max (0 gives 0, 1, 2, 4, ...).
+    pub fn sizes(&self) -> Vec<u64> {
+        powers_of_two(self.m_min as u64, self.m_max as u64)
+    }
+}
+
+/// The run that CRESTA's command line asks for.
+pub fn parse(params: &[String]) -> Result<RunArgs, String> {
+    let (own, opts) = super::split_options(params);
+    let p = Params::parse(&own)?;
+    let mut args = super::parse_options(&opts)?;
+    args.suite = Some(crate::bench::cresta::SUITE.to_string());
+    args.benchmarks = vec![p.coll.to_string()];
+    args.npmin = Some(p.p_min);
+    args.iter = Some(p.nreps);
+    let sizes: Vec<String> = p.sizes().iter().map(u64::to_string).collect();
+    args.sizes = Some(sizes.join(","));
+    args.delay_min = args.delay_min.or(Some(p.delay));
+    args.delay_max = args
+        .delay_max
+        .or(Some(p.delay.max(args.delay_min.unwrap_or(0.0))));
+    args.calc_min = args.calc_min.or(Some(p.delay));
+    args.calc_max = args
+        .calc_max
+        .or(Some(p.delay.max(args.calc_min.unwrap_or(0.0))));
+    args.delayed = args.delayed.or(Some(p.delay_p.clone()));
+    args.frontend = Some(own.join(" "));
+    Ok(args)
+}
+
+/// This front end for `mpibench cresta`.
+pub const FRONTEND: super::FrontEnd = super::FrontEnd {
+    usage: "mpibench cresta COLL P_min nreps m_min m_max delay delay_P [OPTIONS]",
+    help: HELP,
+    parse,
+};
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn v(s: &str) -> Vec<String> {
+        s.split_whitespace().map(String::from).collect()
+    }
+
+    #[test]
+    fn the_seed_command_parses_verbatim() {
+        let a = parse(&v("broadcast 2 100 512 4096 100 0")).unwrap();
+        assert_eq!(a.benchmarks, vec!["Bcast"]);
+        assert_eq!(a.suite.as_deref(), Some("cresta"));
+        assert_eq!(a.npmin, Some(2));
+        assert_eq!(a.iter, Some(100));
+        assert_eq!(a.sizes.as_deref(), Some("512,1024,2048,4096"));
+        assert_eq!((a.delay_min, a.delay_max), (Some(100.0), Some(100.0)));
+        assert_eq!((a.calc_min, a.calc_max), (Some(100.0), Some(100.0)));
+        assert_eq!(a.delayed.as_deref(), Some("0"));
+        assert_eq!(
+            a.frontend.as_deref(),
+            Some("broadcast 2 100 512 4096 100 0")
+        );
+        let a = parse(&v("iallReduce 1 10 0 4 0 last")).unwrap();
+        assert_eq!(a.benchmarks, vec!["Iallreduce"]);
+        assert_eq!(a.sizes.as_deref(), Some("0,1,2,4"));
+        assert_eq!(a.delayed.as_deref(), Some("last"));
+    }
+
+    #[test]
+    fn options_mix_in_and_take_precedence() {
+        let a = parse(&v(
+            "-n 4 allGather 2 --json o.json 50 8 8 100 1 --delay-min 10 --delay-max 1000 --calc-max 400 --plot f.svg",
+        ))
+        .unwrap();
+        assert_eq!(a.np, Some(4));
+        assert_eq!((a.delay_min, a.delay_max), (Some(10.0), Some(1000.0)));
+        assert_eq!((a.calc_min, a.calc_max), (Some(100.0), Some(400.0)));
+        assert_eq!(a.plot.as_deref(), Some(std::path::Path::new("f.svg")));
+        assert_eq!(a.json.as_deref(), Some(std::path::Path::new("o.json")));
+    }
+
+    #[test]
+    fn bad_parameters_are_one_line_errors() {
+        for (args, want) in [
+            (
+                "broadcast 2 100 4096 512 100 0",
+                "m_min (4096) is larger than m_max (512)",
+            ),
+            ("broadcast 2 100 8 8 -5 0", "delay must not be negative"),
+            ("broadcast 2 100 8 8 abc 0", "delay must be a number"),
+            (
+                "broadcast 0 100 8 8 5 0",
+                "P_min must be a positive integer",
+            ),
+            ("broadcast 2 0 8 8 5 0", "nreps must be a positive integer"),
+            ("broadcast 2 100 8 8 5 -1", "delay_P"),
+            ("broadcast 2 100 8 x 5 0", "m_max must be a size"),
+            ("braodcast 2 100 8 8 5 0", "did you mean broadcast?"),
+            ("broadcast 2 100 8", "m_max is missing"),
+            ("broadcast 2 100 8 8 5 0 7", "not 8"),
+            ("broadcast 2 100 8 8 5 0 --nosuch", "unexpected argument"),
+        ] {
+            let e = parse(&v(args)).unwrap_err();
+            assert!(e.contains(want), "{args}: {e}");
+            assert!(!e.contains('\n'), "{args}: {e}");
+        }
+    }
+}

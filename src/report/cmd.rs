@@ -1,0 +1,128 @@
+//! The subcommands that read JSON results: `report`, `plot` and `compare`.
+//! Plain programs: they never initialise MPI nor launch anything.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result};
+
+use super::compare::{self, Options};
+use super::view::{self, load};
+use super::{gnuplot, html, plot, write_atomic};
+use crate::cli::{CompareArgs, PlotArgs, ReportArgs};
+use crate::results::Report;
+
+const EXIT_OK: i32 = 0;
+const EXIT_SLOWER: i32 = 1;
+const EXIT_USAGE: i32 = 2;
+
+fn name(p: &Path) -> String {
+    p.file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| p.display().to_string())
+}
+
+/// Loads every file, or prints why one cannot be read (exit code 2).
+fn load_all(paths: &[PathBuf]) -> Result<Vec<(String, Report)>, i32> {
+    paths
+        .iter()
+        .map(|p| {
+            load(p).map(|r| (name(p), r)).map_err(|e| {
+                eprintln!("error: {e:#}");
+                EXIT_USAGE
+            })
+        })
+        .collect()
+}
+
+pub fn report(args: &ReportArgs) -> Result<i32> {
+    let loaded = match load_all(&args.files) {
+        Ok(l) => l,
+        Err(code) => return Ok(code),
+    };
+    let runs = view::runs(loaded.iter().map(|(n, r)| (n.clone(), r)).collect());
+    let page = html::render_runs(&runs)?;
+    write_atomic(&args.output, page.as_bytes())?;
+    if args.output.as_os_str() != "-" {
+        eprintln!(
+            "mpibench: wrote {} ({} KiB, {} figures)",
+            args.output.display(),
+            page.len().div_ceil(1024),
+            page.matches("<figure").count()
+        );
+    }
+    Ok(EXIT_OK)
+}
+
+pub fn plot(args: &PlotArgs) -> Result<i32> {
+    let loaded = match load_all(&args.files) {
+        Ok(l) => l,
+        Err(code) => return Ok(code),
+    };
+    let runs = view::runs(loaded.iter().map(|(n, r)| (n.clone(), r)).collect());
+    std::fs::create_dir_all(&args.output)
+        .with_context(|| format!("cannot create '{}'", args.output.display()))?;
+    let mut written = 0;
+    for s in view::sections(&runs) {
+        for f in &s.figures {
+            if args.gnuplot {
+                write_atomic(
+                    &args.output.join(format!("{}.dat", f.id)),
+                    gnuplot::dat(f).as_bytes(),
+                )?;
+                write_atomic(
+                    &args.output.join(format!("{}.gp", f.id)),
+                    gnuplot::script(f).as_bytes(),
+                )?;
+            } else {
+                write_atomic(
+                    &args.output.join(format!("{}.svg", f.id)),
+                    plot::svg(f)?.as_bytes(),
+                )?;
+            }
+            written += 1;
+        }
+    }
+    eprintln!(
+        "mpibench: wrote {written} {} to {}",
+        if args.gnuplot {
+            "gnuplot scripts (.gp + .dat)"
+        } else {
+            "SVG plots"
+        },
+        args.output.display()
+    );
+    Ok(EXIT_OK)
+}
+
+pub fn compare(args: &CompareArgs) -> Result<i32> {
+    let loaded = match load_all(&[args.a.clone(), args.b.clone()]) {
+        Ok(l) => l,
+        Err(code) => return Ok(code),
+    };
+    let (a, b) = (&loaded[0], &loaded[1]);
+    let opt = Options {
+        alpha: args.alpha,
+        noise_pct: args.noise,
+    };
+    let c = compare::compare((&a.0, &a.1), (&b.0, &b.1), opt);
+    if let Some(p) = &args.json {
+        let mut bytes = serde_json::to_vec_pretty(&c)?;
+        bytes.push(b'\n');
+        write_atomic(p, &bytes)?;
+    }
+    let to_stdout = args.json.as_ref().is_some_and(|p| p.as_os_str() == "-");
+    if !to_stdout {
+        print!("{}", compare::text(&c));
+    }
+    if let Some(pct) = args.fail_if_slower {
+        let slow = compare::slower_than(&c, pct);
+        if !slow.is_empty() {
+            eprintln!(
+                "mpibench: {} rows are significantly slower by more than {pct}% (--fail-if-slower)",
+                slow.len()
+            );
+            return Ok(EXIT_SLOWER);
+        }
+    }
+    Ok(EXIT_OK)
+}

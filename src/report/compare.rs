@@ -1,0 +1,753 @@
+//! `mpibench compare A.json B.json`: rows matched by (suite, benchmark,
+//! processes, mode, bytes, params), the ratio B/A of their medians (t_avg
+//! with loop timing) and a verdict.
+//!
+//! A difference is called "faster" or "slower" only when it is significant
+//! and larger than the noise threshold (`--noise`, default 5%):
+//! - with samples (`samples_us` on both rows): two-sided Mann–Whitney U test,
+//!   p < alpha (default 0.05);
+//! - without samples but with per-call CIs: the two 95% CIs of the median
+//!   do not overlap;
+//! - otherwise (loop timing, or nothing to test): "no samples: ratio only",
+//!   never a claim of significance.
+
+use std::collections::BTreeMap;
+use std::fmt::Write;
+
+use serde::Serialize;
+use serde_json::Value;
+
+use super::stats_test::mann_whitney;
+use super::view::{self, bytes_label, headline, loop_timed, measured_param, num, params_label};
+use crate::results::{BenchResult, Report, Row};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub enum Verdict {
+    #[serde(rename = "faster")]
+    Faster,
+    #[serde(rename = "slower")]
+    Slower,
+    #[serde(rename = "no significant difference")]
+    NoDifference,
+    #[serde(rename = "no samples: ratio only")]
+    RatioOnly,
+}
+
+impl Verdict {
+    pub fn text(self) -> &'static str {
+        match self {
+            Verdict::Faster => "faster",
+            Verdict::Slower => "slower",
+            Verdict::NoDifference => "no significant difference",
+            Verdict::RatioOnly => "no samples: ratio only",
+        }
+    }
+}
+
+/// Which evidence a verdict rests on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Basis {
+    MannWhitneyU,
+    CiOverlap,
+    None,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct RunInfo {
+    pub file: String,
+    pub library: String,
+    pub hosts: Vec<String>,
+    pub world_size: usize,
+    pub timing: String,
+    pub started: String,
+    pub complete: bool,
+}
+
+/// The identity of a row across runs.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Key {
+    pub suite: String,
+    pub benchmark: String,
+    pub processes: usize,
+    pub mode: String,
+    pub bytes: usize,
+    /// Chosen parameters (measured ones such as t_calc_achieved_us are left out).
+    pub params: BTreeMap<String, Value>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct RowComparison {
+    #[serde(flatten)]
+    pub key: Key,
+    /// "median" or "t_avg" (loop timing).
+    pub statistic: String,
+    /// The compared values; null when a row had no valid sample.
+    pub a_us: Option<f64>,
+    pub b_us: Option<f64>,
+    /// B/A; null when A is 0.
+    pub ratio: Option<f64>,
+    pub verdict: Verdict,
+    pub basis: Basis,
+    /// Mann–Whitney U p-value (two-sided), when samples were tested.
+    pub p_value: Option<f64>,
+    pub n_a: Option<usize>,
+    pub n_b: Option<usize>,
+    /// Why the verdict is what it is, in words.
+    pub reason: String,
+}
+
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct Summary {
+    pub faster: usize,
+    pub slower: usize,
+    pub no_significant_difference: usize,
+    pub ratio_only: usize,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Comparison {
+    pub a: RunInfo,
+    pub b: RunInfo,
+    pub different_library: bool,
+    pub different_hosts: bool,
+    pub test: String,
+    pub alpha: f64,
+    pub noise_pct: f64,
+    /// The estimated launch-to-launch noise of B/A (σ, percent).
+    pub launch_noise_pct: f64,
+    /// Significant differences count beyond ±this percentage.
+    pub threshold_pct: f64,
+    pub rows: Vec<RowComparison>,
+    pub only_in_a: Vec<Key>,
+    pub only_in_b: Vec<Key>,
+    pub summary: Summary,
+    /// Median of B/A over all compared rows.
+    pub median_ratio: Option<f64>,
+}
+
+#[derive(Debug, Clone, Copy)]
+pub struct Options {
+    /// Significance level of the test.
+    pub alpha: f64,
+    /// Differences within ±noise_pct % are never called faster or slower.
+    pub noise_pct: f64,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            alpha: 0.05,
+            noise_pct: 5.0,
+        }
+    }
+}
+
+fn info(file: &str, r: &Report) -> RunInfo {
+    RunInfo {
+        file: file.to_string(),
+        library: view::library_name(&r.mpi.library),
+        hosts: r.hosts.clone(),
+        world_size: r.world_size,
+        timing: r.settings.timing.clone(),
+        started: r.started.clone(),
+        complete: r.complete,
+    }
+}
+
+impl Key {
+    /// A canonical text of the key (numbers compared by value: 1 = 1.0).
+    fn canon(&self) -> String {
+        let params: Vec<String> = self
+            .params
+            .iter()
+            .map(|(k, v)| match v.as_f64() {
+                Some(x) => format!("{k}={x}"),
+                None => format!("{k}={v}"),
+            })
+            .collect();
+        format!(
+            "{}\u{1f}{}\u{1f}{}\u{1f}{}\u{1f}{}\u{1f}{}",
+            self.suite,
+            self.benchmark,
+            self.processes,
+            self.mode,
+            self.bytes,
+            params.join("\u{1e}")
+        )
+    }
+}
+
+fn key(res: &BenchResult, row: &Row) -> Key {
+    Key {
+        suite: res.suite.clone(),
+        benchmark: res.benchmark.clone(),
+        processes: res.processes,
+        mode: res.mode.clone(),
+        bytes: row.bytes,
+        params: row
+            .params
+            .iter()
+            .filter(|(k, _)| !measured_param(k))
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect(),
+    }
+}
+
+/// Rows worth comparing: not the clock tools, first occurrence of each key.
+fn rows_of(r: &Report) -> Vec<(Key, &BenchResult, &Row)> {
+    let mut seen = std::collections::BTreeSet::new();
+    let mut v = Vec::new();
+    for res in &r.results {
+        if res.class == "clock" || res.skipped.is_some() {
+            continue;
+        }
+        for row in &res.rows {
+            if row.rank.is_some() {
+                continue;
+            }
+            let k = key(res, row);
+            if seen.insert(k.canon()) {
+                v.push((k, res, row));
+            }
+        }
+    }
+    v
+}
+
+fn samples(row: &Row) -> Option<&[f64]> {
+    row.samples_us
+        .as_deref()
+        .filter(|s| s.iter().filter(|v| v.is_finite()).count() >= 2)
+}
+
+fn ci(row: &Row) -> Option<(f64, f64)> {
+    match (row.ci95_lo_us, row.ci95_hi_us) {
+        (Some(lo), Some(hi)) if lo.is_finite() && hi.is_finite() => Some((lo, hi)),
+        _ => None,
+    }
+}
+
+/// Robust spread (σ) of the launch-to-launch noise in log(B/A): from the
+/// changes of log ratio between neighbouring rows of one result (adjacent
+/// message sizes or parameters), 1.4826 · MAD / √2. Real differences
+/// between libraries or machines change smoothly with the message size and
+/// barely move it; independent per-row noise does. 0 with fewer than 6 pairs.
+pub fn launch_noise(rows: &[(usize, &RowComparison)]) -> f64 {
+    let mut d = Vec::new();
+    for w in rows.windows(2) {
+        let ((g0, r0), (g1, r1)) = (w[0], w[1]);
+        if g0 != g1 {
+            continue;
+        }
+        if let (Some(x), Some(y)) = (r0.ratio, r1.ratio) {
+            if x > 0.0 && y > 0.0 {
+                d.push(y.ln() - x.ln());
+            }
+        }
+    }
+    if d.len() < 6 {
+        return 0.0;
+    }
+    d.sort_by(f64::total_cmp);
+    crate::stats::mad(&d).max(0.0) * 1.4826 / std::f64::consts::SQRT_2
+}
+
+/// Compares run B against run A.
+pub fn compare(a: (&str, &Report), b: (&str, &Report), opt: Options) -> Comparison {
+    let rows_a = rows_of(a.1);
+    let rows_b = rows_of(b.1);
+    let index_b: BTreeMap<String, (&BenchResult, &Row)> = rows_b
+        .iter()
+        .map(|(k, r, w)| (k.canon(), (*r, *w)))
+        .collect();
+    let keys_a: std::collections::BTreeSet<String> =
+        rows_a.iter().map(|(k, _, _)| k.canon()).collect();
+    // First the evidence of every row, then the verdicts against the noise.
+    let mut pending: Vec<(usize, RowComparison, Option<Evidence>)> = Vec::new();
+    let mut only_in_a = Vec::new();
+    for (k, ra, wa) in &rows_a {
+        let Some(&(rb, wb)) = index_b.get(&k.canon()) else {
+            only_in_a.push(k.clone());
+            continue;
+        };
+        let group =
+            a.1.results
+                .iter()
+                .position(|r| std::ptr::eq(r, *ra))
+                .unwrap_or(usize::MAX);
+        if let Some((c, ev)) = compare_row(k, (a.1, ra, wa), (b.1, rb, wb), opt) {
+            pending.push((group, c, ev));
+        }
+    }
+    let sigma = launch_noise(&pending.iter().map(|(g, c, _)| (*g, c)).collect::<Vec<_>>());
+    let threshold = (1.0 + opt.noise_pct / 100.0).ln().max(LAUNCH_Z * sigma);
+    let mut rows = Vec::new();
+    let mut summary = Summary::default();
+    for (_, mut c, ev) in pending {
+        if let Some((sig, dir)) = ev {
+            decide(&mut c, sig, dir, threshold);
+        }
+        match c.verdict {
+            Verdict::Faster => summary.faster += 1,
+            Verdict::Slower => summary.slower += 1,
+            Verdict::NoDifference => summary.no_significant_difference += 1,
+            Verdict::RatioOnly => summary.ratio_only += 1,
+        }
+        rows.push(c);
+    }
+    let only_in_b = rows_b
+        .iter()
+        .filter(|(k, _, _)| !keys_a.contains(&k.canon()))
+        .map(|(k, _, _)| k.clone())
+        .collect();
+    let threshold_pct = (threshold.exp() - 1.0) * 100.0;
+    let mut ratios: Vec<f64> = rows.iter().filter_map(|r| r.ratio).collect();
+    ratios.sort_by(f64::total_cmp);
+    let median_ratio = (!ratios.is_empty()).then(|| crate::stats::percentile(&ratios, 50.0));
+    Comparison {
+        a: info(a.0, a.1),
+        b: info(b.0, b.1),
+        different_library: a.1.mpi.library != b.1.mpi.library,
+        different_hosts: a.1.hosts != b.1.hosts,
+        test: format!(
+            "two-sided Mann-Whitney U on per-repetition samples (p < {}), else non-overlapping \
+             95% CIs of the medians; a significant difference counts when B/A is beyond \
+             ±{threshold_pct:.1}% (the larger of --noise {}% and {LAUNCH_Z} x the launch noise {:.1}%)",
+            opt.alpha,
+            opt.noise_pct,
+            (sigma.exp() - 1.0) * 100.0
+        ),
+        alpha: opt.alpha,
+        noise_pct: opt.noise_pct,
+        launch_noise_pct: (sigma.exp() - 1.0) * 100.0,
+        threshold_pct,
+        rows,
+        only_in_a,
+        only_in_b,
+        summary,
+        median_ratio,
+    }
+}
+
+/// A significant difference (true) or not, and its direction (+1: B slower).
+type Evidence = (bool, i32);
+
+/// Multiples of the launch noise σ a ratio must exceed.
+const LAUNCH_Z: f64 = 3.0;
+
+fn decide(c: &mut RowComparison, sig: bool, dir: i32, threshold: f64) {
+    let Some(r) = c.ratio else {
+        c.verdict = Verdict::NoDifference;
+        c.reason = "A is 0: no ratio".into();
+        return;
+    };
+    let pct = (threshold.exp() - 1.0) * 100.0;
+    let (verdict, reason) = if !sig {
+        (Verdict::NoDifference, "not significant".to_string())
+    } else if dir > 0 && r.ln() > threshold {
+        (Verdict::Slower, "significant".to_string())
+    } else if dir < 0 && -r.ln() > threshold {
+        (Verdict::Faster, "significant".to_string())
+    } else {
+        (
+            Verdict::NoDifference,
+            format!("significant but within the ±{pct:.1}% noise threshold"),
+        )
+    };
+    c.verdict = verdict;
+    c.reason = reason;
+}
+
+fn compare_row(
+    k: &Key,
+    (rep_a, res_a, a): (&Report, &BenchResult, &Row),
+    (rep_b, res_b, b): (&Report, &BenchResult, &Row),
+    opt: Options,
+) -> Option<(RowComparison, Option<Evidence>)> {
+    let (lt_a, lt_b) = (loop_timed(rep_a, res_a), loop_timed(rep_b, res_b));
+    let va = headline(lt_a, a);
+    let vb = headline(lt_b, b);
+    let statistic = match (lt_a, lt_b) {
+        (true, true) => "t_avg",
+        (false, false) => "median",
+        _ => "median (A or B: t_avg)",
+    };
+    let ratio = match (va, vb) {
+        (Some(x), Some(y)) if x > 0.0 => Some(y / x).filter(|r| r.is_finite()),
+        _ => None,
+    };
+    let mut c = RowComparison {
+        key: k.clone(),
+        statistic: statistic.into(),
+        a_us: va,
+        b_us: vb,
+        ratio,
+        verdict: Verdict::RatioOnly,
+        basis: Basis::None,
+        p_value: None,
+        n_a: None,
+        n_b: None,
+        reason: String::new(),
+    };
+    if va.is_none() || vb.is_none() {
+        c.reason = format!(
+            "no valid sample in {}",
+            if va.is_none() { "A" } else { "B" }
+        );
+        return Some((c, None));
+    }
+    if lt_a || lt_b {
+        c.reason = "loop timing has no per-repetition samples".into();
+        return Some((c, None));
+    }
+    if a.below_resolution == Some(true) || b.below_resolution == Some(true) {
+        c.reason = "below the clock's resolution".into();
+        return Some((c, None));
+    }
+    // Significant, and in which direction (+1: B slower).
+    let evidence = if let (Some(sa), Some(sb)) = (samples(a), samples(b)) {
+        let mw = mann_whitney(sb, sa)?;
+        c.basis = Basis::MannWhitneyU;
+        c.p_value = Some(mw.p);
+        c.n_a = Some(sa.len());
+        c.n_b = Some(sb.len());
+        let mean = sa.len() as f64 * sb.len() as f64 / 2.0;
+        Some((mw.p < opt.alpha, if mw.u > mean { 1 } else { -1 }))
+    } else if let (Some((la, ha)), Some((lb, hb))) = (ci(a), ci(b)) {
+        c.basis = Basis::CiOverlap;
+        Some(if lb > ha {
+            (true, 1)
+        } else if hb < la {
+            (true, -1)
+        } else {
+            (false, 0)
+        })
+    } else {
+        c.reason = "neither samples nor confidence intervals on both rows".into();
+        None
+    };
+    Some((c, evidence))
+}
+
+/// Rows significantly slower by more than `pct` percent.
+pub fn slower_than(c: &Comparison, pct: f64) -> Vec<&RowComparison> {
+    c.rows
+        .iter()
+        .filter(|r| r.verdict == Verdict::Slower && r.ratio.is_some_and(|x| x > 1.0 + pct / 100.0))
+        .collect()
+}
+
+fn key_text(k: &Key) -> String {
+    let mut s = format!("{} {} P={} {}", k.suite, k.benchmark, k.processes, k.mode);
+    if k.bytes > 0 || k.params.is_empty() {
+        let _ = write!(s, " {} B", bytes_label(k.bytes as f64));
+    }
+    if !k.params.is_empty() {
+        let _ = write!(s, " {}", params_label(&k.params, &[]));
+    }
+    s
+}
+
+fn run_line(tag: &str, r: &RunInfo) -> String {
+    format!(
+        "{tag}: {}  {} @ {} ({} ranks), {} timing, {}{}",
+        r.file,
+        r.library,
+        r.hosts.join(", "),
+        r.world_size,
+        r.timing,
+        r.started,
+        if r.complete { "" } else { ", INCOMPLETE run" }
+    )
+}
+
+/// The comparison as text for a terminal.
+pub fn text(c: &Comparison) -> String {
+    let mut s = String::new();
+    let _ = writeln!(s, "{}", run_line("A", &c.a));
+    let _ = writeln!(s, "{}", run_line("B", &c.b));
+    if c.different_library {
+        let _ = writeln!(
+            s,
+            "note: different MPI libraries ({} / {}): the ratios compare the libraries",
+            c.a.library, c.b.library
+        );
+    }
+    if c.different_hosts {
+        let _ = writeln!(
+            s,
+            "note: different hosts ({} / {}): the ratios include the machines",
+            c.a.hosts.join(","),
+            c.b.hosts.join(",")
+        );
+    }
+    let _ = writeln!(s, "test: {}", c.test);
+    let _ = writeln!(s);
+    let names: Vec<String> = c
+        .rows
+        .iter()
+        .map(|r| {
+            let k = &r.key;
+            let mut n = format!("{} P={}", k.benchmark, k.processes);
+            if k.mode != "primary" {
+                let _ = write!(n, " {}", k.mode);
+            }
+            if k.bytes > 0 || k.params.is_empty() {
+                let _ = write!(n, " {}", bytes_label(k.bytes as f64));
+            }
+            if !k.params.is_empty() {
+                let _ = write!(n, " {}", params_label(&k.params, &[]));
+            }
+            n
+        })
+        .collect();
+    let w = names
+        .iter()
+        .map(|n| n.chars().count())
+        .max()
+        .unwrap_or(4)
+        .max(4);
+    let _ = writeln!(
+        s,
+        "{:<w$}  {:>10}  {:>10}  {:>6}  {:<26}  evidence",
+        "row", "A [us]", "B [us]", "B/A", "verdict"
+    );
+    for (r, n) in c.rows.iter().zip(&names) {
+        let evidence = match r.basis {
+            Basis::MannWhitneyU => format!(
+                "Mann-Whitney U p={} (n={}/{})",
+                fmt_p(r.p_value.unwrap_or(1.0)),
+                r.n_a.unwrap_or(0),
+                r.n_b.unwrap_or(0)
+            ),
+            Basis::CiOverlap => "95% CIs".to_string(),
+            Basis::None => String::new(),
+        };
+        let evidence = if r.reason.contains("noise") {
+            format!("{evidence}; within noise")
+        } else if r.basis == Basis::None {
+            format!(
+                "{evidence}{}{}",
+                if evidence.is_empty() { "" } else { "; " },
+                r.reason
+            )
+        } else {
+            evidence
+        };
+        let _ = writeln!(
+            s,
+            "{n:<w$}  {:>10}  {:>10}  {:>6}  {:<26}  {evidence}",
+            r.a_us.map_or("-".to_string(), num),
+            r.b_us.map_or("-".to_string(), num),
+            r.ratio.map_or("-".to_string(), |x| format!("{x:.3}")),
+            r.verdict.text(),
+        );
+    }
+    for (tag, keys) in [("A", &c.only_in_a), ("B", &c.only_in_b)] {
+        if !keys.is_empty() {
+            let _ = writeln!(s, "\nonly in {tag} ({} rows):", keys.len());
+            for k in keys {
+                let _ = writeln!(s, "  {}", key_text(k));
+            }
+        }
+    }
+    let m = &c.summary;
+    let decided = m.faster + m.slower + m.no_significant_difference;
+    let one_way = m.slower.max(m.faster);
+    if decided >= 8 && one_way * 10 >= decided * 8 {
+        let _ =
+            writeln!(
+            s,
+            "\nnote: B is {} on {one_way} of {decided} tested rows (median ratio {:.3}): a change \
+             that moves every row alike can be the machine (load, clock frequency, placement) as \
+             well as the library; repeat both runs to tell them apart.",
+            if m.slower >= m.faster { "slower" } else { "faster" },
+            c.median_ratio.unwrap_or(f64::NAN)
+        );
+    }
+    let _ = writeln!(
+        s,
+        "\n{} rows compared: {} faster, {} slower, {} no significant difference, {} ratio only \
+         (no samples); {} only in A, {} only in B",
+        c.rows.len(),
+        m.faster,
+        m.slower,
+        m.no_significant_difference,
+        m.ratio_only,
+        c.only_in_a.len(),
+        c.only_in_b.len()
+    );
+    s
+}
+
+fn fmt_p(p: f64) -> String {
+    if p < 1e-4 {
+        format!("{p:.1e}")
+    } else {
+        format!("{p:.4}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::plot::tests::{report, result, row, with};
+    use serde_json::json;
+
+    /// Deterministic pseudo-random samples around `t` (xorshift, a right-skewed spread).
+    fn samples(seed: u64, t: f64, n: usize) -> Vec<f64> {
+        let mut x = seed.wrapping_mul(0x9E3779B97F4A7C15) | 1;
+        (0..n)
+            .map(|_| {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                let u = (x >> 11) as f64 / (1u64 << 53) as f64;
+                t * (1.0 + 0.1 * u * u)
+            })
+            .collect()
+    }
+
+    fn sampled(bytes: usize, t: f64, seed: u64) -> Row {
+        let mut r = row(bytes, t);
+        let s = samples(seed, t, 200);
+        let mut sorted = s.clone();
+        sorted.sort_by(f64::total_cmp);
+        r.t_median_us = Some(crate::stats::percentile(&sorted, 50.0));
+        let (lo, hi) = crate::stats::median_ci95(&sorted);
+        r.ci95_lo_us = Some(lo);
+        r.ci95_hi_us = Some(hi);
+        r.samples_n = Some(s.len() as u64);
+        r.samples_us = Some(s);
+        r
+    }
+
+    fn run(seed: u64, scale: f64) -> Report {
+        let rows: Vec<Row> = (0..10)
+            .map(|k| {
+                let mut r = sampled(1 << k, 1.0 + k as f64, seed + k);
+                if scale != 1.0 {
+                    for v in r.samples_us.as_mut().unwrap() {
+                        *v *= scale;
+                    }
+                    r.t_median_us = r.t_median_us.map(|v| v * scale);
+                    r.ci95_lo_us = r.ci95_lo_us.map(|v| v * scale);
+                    r.ci95_hi_us = r.ci95_hi_us.map(|v| v * scale);
+                }
+                r
+            })
+            .collect();
+        report(
+            "Open MPI v4.1.4",
+            "per-call",
+            vec![result("imb", "PingPong", 2, rows)],
+        )
+    }
+
+    #[test]
+    fn same_configuration_is_not_different() {
+        let (a, b) = (run(1, 1.0), run(1000, 1.0));
+        let c = compare(("a", &a), ("b", &b), Options::default());
+        assert_eq!(c.rows.len(), 10);
+        assert!(c.summary.no_significant_difference >= 9, "{}", text(&c));
+        assert!(!c.different_library && !c.different_hosts);
+    }
+
+    #[test]
+    fn scaled_copy_is_slower_everywhere_and_fails_the_gate() {
+        let a = run(1, 1.0);
+        let b = run(1, 1.3);
+        let c = compare(("a", &a), ("b", &b), Options::default());
+        assert_eq!(c.summary.slower, 10, "{}", text(&c));
+        assert!(c.rows.iter().all(|r| r.basis == Basis::MannWhitneyU));
+        assert_eq!(slower_than(&c, 10.0).len(), 10);
+        assert!(slower_than(&c, 40.0).is_empty());
+        let back = compare(("b", &b), ("a", &a), Options::default());
+        assert_eq!(back.summary.faster, 10);
+    }
+
+    #[test]
+    fn loop_timing_never_claims_significance() {
+        let rows = |t: f64| (0..5).map(|k| row(1 << k, t)).collect::<Vec<_>>();
+        let a = report(
+            "Open MPI v4.1.4",
+            "loop",
+            vec![result("imb", "Bcast", 4, rows(1.0))],
+        );
+        let b = report(
+            "MPICH 4.0.2",
+            "loop",
+            vec![result("imb", "Bcast", 4, rows(3.0))],
+        );
+        let c = compare(("a", &a), ("b", &b), Options::default());
+        assert_eq!(c.summary.ratio_only, 5);
+        assert!(c.rows.iter().all(|r| r.verdict == Verdict::RatioOnly
+            && r.p_value.is_none()
+            && (r.ratio.unwrap() - 3.0).abs() < 1e-9));
+        assert!(c.different_library);
+        assert!(text(&c).contains("different MPI libraries"));
+        // An explicit method wins over the settings.
+        let mut a2 = a.clone();
+        a2.settings.timing = "per-call".into();
+        a2.results[0].method = Some("pmb-loop".into());
+        let c = compare(("a", &a2), ("b", &b), Options::default());
+        assert_eq!(c.summary.ratio_only, 5);
+    }
+
+    #[test]
+    fn cis_without_samples_and_mismatched_rows() {
+        let a = report(
+            "Open MPI v4.1.4",
+            "per-call",
+            vec![result("imb", "Bcast", 4, vec![row(8, 1.0), row(16, 1.0)])],
+        );
+        let mut b = report(
+            "Open MPI v4.1.4",
+            "per-call",
+            vec![result("imb", "Bcast", 4, vec![row(8, 2.0), row(32, 1.0)])],
+        );
+        b.hosts = vec!["other".into()];
+        let c = compare(("a", &a), ("b", &b), Options::default());
+        assert_eq!(c.rows.len(), 1);
+        assert_eq!(c.rows[0].verdict, Verdict::Slower);
+        assert_eq!(c.rows[0].basis, Basis::CiOverlap);
+        assert_eq!(c.only_in_a.len(), 1);
+        assert_eq!(c.only_in_b.len(), 1);
+        assert!(c.different_hosts);
+        let t = text(&c);
+        assert!(t.contains("only in A") && t.contains("only in B"), "{t}");
+    }
+
+    #[test]
+    fn params_match_and_measured_params_are_ignored() {
+        let mk = |achieved: f64, t: f64| {
+            report(
+                "Open MPI v4.1.4",
+                "per-call",
+                vec![result(
+                    "cresta",
+                    "calc",
+                    4,
+                    vec![
+                        with(
+                            row(0, t),
+                            json!({"scenario": 3, "t_calc_us": 128, "t_calc_achieved_us": achieved}),
+                        ),
+                        with(row(0, t), json!({"scenario": 3, "t_calc_us": 256})),
+                    ],
+                )],
+            )
+        };
+        let c = compare(
+            ("a", &mk(131.2, 1.0)),
+            ("b", &mk(129.9, 1.0)),
+            Options::default(),
+        );
+        assert_eq!(c.rows.len(), 2);
+        assert!(c.only_in_a.is_empty() && c.only_in_b.is_empty());
+        let j = serde_json::to_value(&c).unwrap();
+        assert_eq!(j["rows"][0]["verdict"], "no significant difference");
+        assert_eq!(j["rows"][0]["params"]["t_calc_us"], 128);
+    }
+}

@@ -1,0 +1,580 @@
+//! `mpibench report`: one self-contained HTML page (inline SVG and CSS; no
+//! scripts, no fonts or anything else fetched) from one or more runs.
+//!
+//! Per run, a header (library, hosts, command, settings, status); then one
+//! section per benchmark with its warnings in plain words, its figures (see
+//! `view::sections`: time against size, bandwidth, time against each numeric
+//! parameter with fitted lines, time against process count with min–max bars,
+//! bars for categories, heatmaps of matrices) and its numbers as a table.
+//! Several runs are overlaid, one colour per run.
+
+use std::fmt::Write;
+use std::path::Path;
+
+use anyhow::Result;
+
+use super::plot::{self, hex};
+use super::view::{
+    self, bytes_label, headline, loop_timed, num, param_value, Run, Section, Warning,
+};
+use crate::results::{BenchResult, Report, Row};
+
+/// The report of `reports` (e.g. one run's `Report` after each benchmark:
+/// `html::render(std::slice::from_ref(&report))`).
+pub fn render(reports: &[Report]) -> Result<String> {
+    let runs = view::runs(
+        reports
+            .iter()
+            .enumerate()
+            .map(|(i, r)| (format!("run {}", i + 1), r))
+            .collect(),
+    );
+    render_runs(&runs)
+}
+
+/// Renders and writes atomically (like the JSON file), so that a reader
+/// never sees a half-written page.
+pub fn write(path: &Path, reports: &[Report]) -> Result<()> {
+    super::write_atomic(path, render(reports)?.as_bytes())
+}
+
+pub fn esc(s: &str) -> String {
+    let mut o = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => o.push_str("&amp;"),
+            '<' => o.push_str("&lt;"),
+            '>' => o.push_str("&gt;"),
+            '"' => o.push_str("&quot;"),
+            '\'' => o.push_str("&#39;"),
+            c => o.push(c),
+        }
+    }
+    o
+}
+
+const CSS: &str = "
+:root{color-scheme:light}
+body{font-family:system-ui,-apple-system,'Segoe UI',Roboto,'DejaVu Sans',sans-serif;margin:0;color:#222;background:#fafafa}
+main{max-width:1760px;margin:0 auto;padding:1em 1.5em 3em}
+h1{font-size:1.6em;margin:.2em 0}
+h2{font-size:1.25em;margin:1.6em 0 .4em;padding-top:.6em;border-top:1px solid #ddd}
+.sub{color:#666;font-size:.9em}
+table{border-collapse:collapse;font-size:.82em;background:#fff}
+th,td{border:1px solid #ddd;padding:.2em .5em;text-align:right;white-space:nowrap}
+th{background:#f0f0f0;position:sticky;top:0}
+td.l,th.l{text-align:left;white-space:normal}
+table.runs td{text-align:left;white-space:normal;vertical-align:top}
+.sw{display:inline-block;width:.9em;height:.9em;border-radius:2px;vertical-align:-.1em;margin-right:.3em}
+.ok{color:#1a7f37;font-weight:600}.bad{color:#b42318;font-weight:600}
+ul.warn{background:#fff8e6;border:1px solid #f0c36d;border-radius:4px;padding:.5em 1em .5em 2em;margin:.5em 0}
+ul.warn li{margin:.15em 0}
+.figs{display:flex;flex-wrap:wrap;gap:1em}
+figure{margin:0;background:#fff;border:1px solid #e3e3e3;border-radius:4px;padding:4px;flex:1 1 560px;max-width:810px}
+figure svg{display:block;width:100%;height:auto}
+details.lib summary{color:#666;font-size:.85em}
+details.lib div{font-size:.8em;color:#555;max-width:40em}
+figcaption{font-size:.8em;color:#555;padding:.2em .4em}
+details{margin:.6em 0}
+summary{cursor:pointer;color:#0b5cad}
+nav ol{columns:4 14em;font-size:.9em}
+code{font-size:.9em;background:#f0f0f0;padding:0 .2em;border-radius:2px}
+footer{color:#777;font-size:.8em;margin-top:3em}
+";
+
+fn swatch(run: usize, runs: usize) -> String {
+    if runs > 1 {
+        format!(
+            "<span class=\"sw\" style=\"background:{}\"></span>",
+            hex(run, 0)
+        )
+    } else {
+        String::new()
+    }
+}
+
+fn status(r: &Report) -> String {
+    let s = r.status.as_deref().unwrap_or("");
+    match (s, r.complete) {
+        ("ok", true) => "<span class=\"ok\">complete</span>".into(),
+        ("validation_errors", _) => "<span class=\"bad\">validation errors</span>".into(),
+        ("aborted", _) => "<span class=\"bad\">aborted</span>".into(),
+        (_, true) => format!("complete ({})", esc(s)),
+        (_, false) => format!(
+            "<span class=\"bad\">INCOMPLETE</span> (status {})",
+            esc(if s.is_empty() { "unknown" } else { s })
+        ),
+    }
+}
+
+fn settings(r: &Report) -> String {
+    let st = &r.settings;
+    let mut v = vec![format!("sync {}", st.sync), format!("timing {}", st.timing)];
+    if st.check {
+        v.push("every transfer checked".into());
+    }
+    if let Some(i) = st.iter {
+        v.push(format!("{i} repetitions"));
+    } else {
+        v.push(format!(
+            "repetitions {}–{}, at most {} s per length",
+            st.min_iter, st.max_iter, st.time_limit_s
+        ));
+    }
+    if let Some(p) = st.precision {
+        v.push(format!("precision ±{}%", p * 100.0));
+    }
+    if let Some(w) = st.window_us {
+        v.push(format!("window {w} µs"));
+    }
+    if st.root_shift {
+        v.push("root shift".into());
+    }
+    if let Some(t) = st.timeout_s {
+        v.push(format!("timeout {t} s"));
+    }
+    v.push(format!("large messages: {}", st.large_messages));
+    esc(&v.join(", "))
+}
+
+fn header(out: &mut String, runs: &[Run<'_>]) {
+    let _ = writeln!(out, "<header><h1>mpibench report</h1>");
+    let _ = writeln!(
+        out,
+        "<p class=\"sub\">{} run{}; lines are medians of per-repetition times (per-call timing) \
+         or t_avg (loop timing, as PMB); shaded bands are the median's 95% CI, or p5–p95.</p>",
+        runs.len(),
+        if runs.len() == 1 { "" } else { "s" }
+    );
+    let _ = writeln!(out, "<table class=\"runs\"><tr><th class=\"l\">run</th><th class=\"l\">MPI library</th><th class=\"l\">hosts (ranks)</th><th class=\"l\">command</th><th class=\"l\">started</th><th class=\"l\">settings</th><th class=\"l\">status</th></tr>");
+    for (i, r) in runs.iter().enumerate() {
+        let rep = r.report;
+        let hosts: Vec<String> = rep
+            .hosts
+            .iter()
+            .enumerate()
+            .map(|(k, h)| match rep.ranks_per_host.get(k) {
+                Some(n) => format!("{h} ({n})"),
+                None => h.clone(),
+            })
+            .collect();
+        let _ = writeln!(
+            out,
+            "<tr><td>{}<b>{}</b><br><span class=\"sub\">{}</span></td><td><b>{}</b> <span class=\"sub\">MPI {}.{}, mpibench {}</span><details class=\"lib\"><summary>library details</summary><div>{}</div></details></td><td>{}<br><span class=\"sub\">{} ranks</span></td><td><code>{}</code></td><td>{}</td><td>{}</td><td>{}</td></tr>",
+            swatch(i, runs.len()),
+            esc(&r.short),
+            esc(&r.source),
+            esc(&view::library_name(&rep.mpi.library)),
+            rep.mpi.version[0],
+            rep.mpi.version[1],
+            esc(&rep.mpibench_version),
+            esc(&rep.mpi.library),
+            esc(&hosts.join(", ")),
+            rep.world_size,
+            esc(&rep.command.join(" ")),
+            esc(&rep.started),
+            settings(rep),
+            status(rep),
+        );
+    }
+    let _ = writeln!(out, "</table></header>");
+}
+
+fn warnings(out: &mut String, w: &[Warning]) {
+    if w.is_empty() {
+        return;
+    }
+    let _ = writeln!(out, "<ul class=\"warn\">");
+    for x in w {
+        let _ = writeln!(out, "<li>{}</li>", esc(&x.to_string()));
+    }
+    let _ = writeln!(out, "</ul>");
+}
+
+/// Inline SVG with an accessible name.
+fn inline_svg(svg: &str, title: &str) -> String {
+    svg.replacen(
+        "<svg ",
+        &format!("<svg role=\"img\" aria-label=\"{}\" ", esc(title)),
+        1,
+    )
+}
+
+type Cell<'x> = Box<dyn Fn(usize, &BenchResult, &Row) -> Option<String> + 'x>;
+
+fn table(out: &mut String, s: &Section<'_>, runs: &[Run<'_>]) {
+    let rows: Vec<(usize, &BenchResult, &Row)> = s
+        .results
+        .iter()
+        .flat_map(|&(i, r)| r.rows.iter().map(move |row| (i, r, row)))
+        .collect();
+    if rows.is_empty() {
+        return;
+    }
+    let mut keys: Vec<String> = Vec::new();
+    for (_, _, row) in &rows {
+        for k in row.params.keys() {
+            if !keys.contains(k) {
+                keys.push(k.clone());
+            }
+        }
+    }
+    let f = |v: f64| v.is_finite().then(|| num(v));
+    let o = |v: Option<f64>| v.and_then(f);
+    let pair = |a: Option<f64>, b: Option<f64>| match (a, b) {
+        (Some(a), Some(b)) if a.is_finite() && b.is_finite() => {
+            Some(format!("{}–{}", num(a), num(b)))
+        }
+        _ => None,
+    };
+    let mut cols: Vec<(String, bool, Cell<'_>)> = Vec::new();
+    if runs.len() > 1 {
+        cols.push((
+            "run".into(),
+            true,
+            Box::new(|i, _, _| Some(format!("{}{}", swatch(i, runs.len()), esc(&runs[i].short)))),
+        ));
+    }
+    cols.push((
+        "P".into(),
+        false,
+        Box::new(|_, r, _| Some(r.processes.to_string())),
+    ));
+    if rows.iter().any(|(_, _, r)| r.rank.is_some()) {
+        cols.push((
+            "rank".into(),
+            false,
+            Box::new(|_, _, r| r.rank.map(|x| x.to_string())),
+        ));
+    }
+    if rows.iter().any(|(_, _, r)| r.bytes > 0) {
+        cols.push((
+            "bytes".into(),
+            false,
+            Box::new(|_, _, r| Some(esc(&bytes_label(r.bytes as f64)))),
+        ));
+    }
+    for k in keys {
+        cols.push((
+            esc(&k),
+            false,
+            Box::new(move |_, _, r| r.params.get(&k).map(|v| esc(&param_value(v)))),
+        ));
+    }
+    cols.push((
+        "reps".into(),
+        false,
+        Box::new(|_, _, r| Some(r.repetitions.to_string())),
+    ));
+    cols.push((
+        "t_min [µs]".into(),
+        false,
+        Box::new(move |_, res, r| (res.class != "clock").then(|| f(r.t_min_us)).flatten()),
+    ));
+    cols.push((
+        "t_max [µs]".into(),
+        false,
+        Box::new(move |_, res, r| (res.class != "clock").then(|| f(r.t_max_us)).flatten()),
+    ));
+    cols.push((
+        "t_avg [µs]".into(),
+        false,
+        Box::new(move |_, res, r| (res.class != "clock").then(|| f(r.t_avg_us)).flatten()),
+    ));
+    cols.push((
+        "median [µs]".into(),
+        false,
+        Box::new(move |_, _, r| o(r.t_median_us)),
+    ));
+    cols.push((
+        "95% CI".into(),
+        false,
+        Box::new(move |_, _, r| pair(r.ci95_lo_us, r.ci95_hi_us)),
+    ));
+    cols.push((
+        "p5–p95".into(),
+        false,
+        Box::new(move |_, _, r| pair(r.t_p5_us, r.t_p95_us)),
+    ));
+    cols.push((
+        "MB/s".into(),
+        false,
+        Box::new(move |_, _, r| o(r.mbytes_per_sec)),
+    ));
+    cols.push((
+        "t_global [µs]".into(),
+        false,
+        Box::new(move |_, _, r| o(r.t_global_us)),
+    ));
+    cols.push((
+        "errors".into(),
+        false,
+        Box::new(|_, _, r| r.errors.map(|e| e.to_string())),
+    ));
+    cols.push((
+        "invalid".into(),
+        false,
+        Box::new(|_, _, r| r.invalid.filter(|&x| x > 0).map(|e| e.to_string())),
+    ));
+    cols.push((
+        "outliers".into(),
+        false,
+        Box::new(|_, _, r| r.outliers.map(|e| e.to_string())),
+    ));
+    cols.push((
+        "samples".into(),
+        false,
+        Box::new(|_, _, r| {
+            r.samples_n
+                .or(r.samples_us.as_ref().map(|s| s.len() as u64))
+                .map(|n| n.to_string())
+        }),
+    ));
+    cols.push((
+        "offset [µs]".into(),
+        false,
+        Box::new(move |_, _, r| o(r.offset_us)),
+    ));
+    cols.push((
+        "drift [ppm]".into(),
+        false,
+        Box::new(move |_, _, r| o(r.drift_ppm)),
+    ));
+    cols.push((
+        "residual [µs]".into(),
+        false,
+        Box::new(move |_, _, r| o(r.residual_us)),
+    ));
+    cols.push((
+        "tick [µs]".into(),
+        false,
+        Box::new(move |_, _, r| o(r.tick_us)),
+    ));
+    cols.push((
+        "resolution [µs]".into(),
+        false,
+        Box::new(move |_, _, r| o(r.resolution_us)),
+    ));
+    cols.push((
+        "DT [µs]".into(),
+        false,
+        Box::new(move |_, _, r| o(r.overhead_us)),
+    ));
+    cols.push((
+        "remarks".into(),
+        true,
+        Box::new(move |i, res, r| {
+            let mut v = Vec::new();
+            if r.stopped_on_bound == Some(true) {
+                v.push("stopped on a bound".to_string());
+            }
+            if r.below_resolution == Some(true) {
+                v.push("below resolution".to_string());
+            }
+            if res.class != "clock"
+                && r.rank.is_none()
+                && headline(loop_timed(runs[i].report, res), r).is_none()
+            {
+                v.push("no valid sample".to_string());
+            }
+            if let Some(n) = &r.note {
+                v.push(n.clone());
+            }
+            (!v.is_empty()).then(|| esc(&v.join("; ")))
+        }),
+    ));
+    let cells: Vec<Vec<Option<String>>> = rows
+        .iter()
+        .map(|(i, r, row)| cols.iter().map(|c| (c.2)(*i, r, row)).collect())
+        .collect();
+    let keep: Vec<bool> = (0..cols.len())
+        .map(|c| cells.iter().any(|r| r[c].is_some()))
+        .collect();
+    let _ = writeln!(
+        out,
+        "<details><summary>Numbers ({} rows)</summary><table><tr>",
+        rows.len()
+    );
+    for (c, k) in cols.iter().zip(&keep) {
+        if *k {
+            let _ = write!(
+                out,
+                "<th{}>{}</th>",
+                if c.1 { " class=\"l\"" } else { "" },
+                c.0
+            );
+        }
+    }
+    let _ = writeln!(out, "</tr>");
+    for r in &cells {
+        out.push_str("<tr>");
+        for ((v, k), c) in r.iter().zip(&keep).zip(&cols) {
+            if *k {
+                // End tags of td and tr are optional in HTML: large tables stay small.
+                let _ = write!(
+                    out,
+                    "<td{}>{}",
+                    if c.1 { " class=\"l\"" } else { "" },
+                    v.as_deref().unwrap_or("")
+                );
+            }
+        }
+        out.push('\n');
+    }
+    let _ = writeln!(out, "</table></details>");
+}
+
+/// The page for runs that already have names.
+pub fn render_runs(runs: &[Run<'_>]) -> Result<String> {
+    let sections = view::sections(runs);
+    let mut out = String::with_capacity(256 * 1024);
+    let title = runs
+        .iter()
+        .map(|r| r.label.as_str())
+        .collect::<Vec<_>>()
+        .join(" vs ");
+    let _ = writeln!(
+        out,
+        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\
+         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
+         <title>mpibench report: {}</title><style>{CSS}</style></head><body><main>",
+        esc(&title)
+    );
+    header(&mut out, runs);
+    warnings(&mut out, &view::run_warnings(runs));
+    let _ = writeln!(out, "<nav><h2>Benchmarks</h2><ol>");
+    for s in &sections {
+        let n: usize = s.warnings.len();
+        let _ = writeln!(
+            out,
+            "<li><a href=\"#{}\">{}</a> <span class=\"sub\">{}{}</span></li>",
+            s.id,
+            esc(&s.title),
+            esc(&s.suite),
+            if n > 0 {
+                format!(", {n} warning{}", if n == 1 { "" } else { "s" })
+            } else {
+                String::new()
+            }
+        );
+    }
+    let _ = writeln!(out, "</ol></nav>");
+    for s in &sections {
+        let _ = writeln!(
+            out,
+            "<section id=\"{}\"><h2>{} <span class=\"sub\">{} · {}</span></h2>",
+            s.id,
+            esc(&s.title),
+            esc(&s.suite),
+            esc(&s
+                .results
+                .first()
+                .map_or(String::new(), |r| r.1.class.clone()))
+        );
+        warnings(&mut out, &s.warnings);
+        if !s.figures.is_empty() {
+            let _ = writeln!(out, "<div class=\"figs\">");
+            for f in &s.figures {
+                let svg = plot::svg(f)?;
+                // The notes are inside the SVG, under the legend.
+                let _ = writeln!(
+                    out,
+                    "<figure id=\"{}\">{}</figure>",
+                    f.id,
+                    inline_svg(&svg, &f.title)
+                );
+            }
+            let _ = writeln!(out, "</div>");
+        }
+        let groups: usize = s.results.iter().map(|r| r.1.group_rows.len()).sum();
+        if groups > 0 {
+            let _ = writeln!(
+                out,
+                "<p class=\"sub\">Per-group rows (--multi-detail) of {groups} groups are in the JSON file.</p>"
+            );
+        }
+        table(&mut out, s, runs);
+        let _ = writeln!(out, "</section>");
+    }
+    let _ = writeln!(
+        out,
+        "<footer>Written by mpibench {} (<code>mpibench report</code>). Self-contained: no scripts, \
+         no fonts or images fetched.</footer></main></body></html>",
+        env!("CARGO_PKG_VERSION")
+    );
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::plot::tests::{report, result, row};
+
+    #[test]
+    fn page_is_self_contained_and_warns() {
+        let mut a = report(
+            "Open MPI v4.1.4 <x>",
+            "per-call",
+            vec![
+                result(
+                    "imb",
+                    "PingPong",
+                    2,
+                    (0..6).map(|k| row(1 << k, 1.0 + k as f64)).collect(),
+                ),
+                result("imb", "Bcast", 2, vec![row(8, 1.0)]),
+                result("imb", "Bcast", 4, vec![row(8, 2.0)]),
+            ],
+        );
+        a.complete = false;
+        a.status = Some("running".into());
+        a.results[0].rows[1].below_resolution = Some(true);
+        a.results[0].rows[2].t_avg_us = f64::NAN;
+        a.results[0].rows[2].t_median_us = None;
+        a.results[0].note = Some("lengths above 1 GiB skipped: memory limit".into());
+        a.results[1].rows[0].invalid = Some(3);
+        a.results[2].rows[0].stopped_on_bound = Some(true);
+        a.results[2].rows[0].errors = Some(2);
+        let html = render(std::slice::from_ref(&a)).unwrap();
+        assert!(html.starts_with("<!DOCTYPE html>"));
+        for banned in ["<script", "<link", "@import", "url(", "src="] {
+            assert!(!html.contains(banned), "{banned}");
+        }
+        assert!(html.contains("Open MPI v4.1.4 &lt;x&gt;"));
+        assert!(html.contains("INCOMPLETE"));
+        for w in [
+            "did not finish",
+            "below the clock&#39;s resolution",
+            "no valid sample",
+            "memory limit",
+            "started late",
+            "stopped on a bound",
+            "validation errors",
+        ] {
+            assert!(html.contains(w), "missing warning: {w}");
+        }
+        // PingPong: latency; Bcast: one size, two process counts: time against P.
+        assert_eq!(html.matches("<svg").count(), 2);
+    }
+
+    #[test]
+    fn runs_are_overlaid_with_one_colour_each() {
+        let rows = |t: f64| (0..6).map(|k| row(1 << k, t)).collect::<Vec<_>>();
+        let a = report(
+            "Open MPI v4.1.4",
+            "per-call",
+            vec![result("imb", "PingPong", 2, rows(1.0))],
+        );
+        let mut b = report(
+            "MPICH Version: 4.0.2",
+            "loop",
+            vec![result("imb", "PingPong", 2, rows(2.0))],
+        );
+        b.hosts = vec!["node02".into()];
+        let html = render(&[a, b]).unwrap();
+        assert_eq!(html.matches("<svg").count(), 1);
+        assert!(html.contains("A: Open MPI v4.1.4 @ node01"));
+        assert!(html.contains("B: MPICH 4.0.2 @ node02"));
+        assert!(html.contains(&hex(0, 0)) && html.contains(&hex(1, 0)));
+    }
+}

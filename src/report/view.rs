@@ -1,0 +1,1384 @@
+//! What the plots, the gnuplot files and the HTML report show, derived from
+//! `Report` values only (never MPI): runs, one section per benchmark, the
+//! figures of each section and plain-word warnings. No formatting here.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt;
+use std::path::Path;
+
+use anyhow::{Context, Result};
+use serde_json::Value;
+
+use crate::results::{BenchResult, Report, Row};
+
+/// One JSON results file, with the names the report gives it.
+pub struct Run<'a> {
+    /// "A", "B", ... (legends, tables).
+    pub short: String,
+    /// Library and host, e.g. "Open MPI v4.1.4 @ node01".
+    pub label: String,
+    /// Where it came from (file name).
+    pub source: String,
+    pub report: &'a Report,
+}
+
+/// Reads one results file.
+pub fn load(path: &Path) -> Result<Report> {
+    let text = std::fs::read_to_string(path)
+        .with_context(|| format!("cannot read '{}'", path.display()))?;
+    serde_json::from_str(&text)
+        .with_context(|| format!("'{}' is not an mpibench JSON results file", path.display()))
+}
+
+/// Names runs "A", "B", ... and labels them by library and host; runs with
+/// the same label get their file name appended.
+pub fn runs(reports: Vec<(String, &Report)>) -> Vec<Run<'_>> {
+    let mut out: Vec<Run<'_>> = reports
+        .into_iter()
+        .enumerate()
+        .map(|(i, (source, report))| Run {
+            short: short_name(i),
+            label: run_label(report),
+            source,
+            report,
+        })
+        .collect();
+    let labels: Vec<String> = out.iter().map(|r| r.label.clone()).collect();
+    for r in &mut out {
+        if labels.iter().filter(|l| **l == r.label).count() > 1 {
+            r.label = format!("{} ({})", r.label, r.source);
+        }
+    }
+    out
+}
+
+fn short_name(i: usize) -> String {
+    let letters = b"ABCDEFGHIJKLMNOPQRSTUVWXYZ";
+    if i < letters.len() {
+        (letters[i] as char).to_string()
+    } else {
+        format!("R{}", i + 1)
+    }
+}
+
+/// "Open MPI v4.1.4" from "Open MPI v4.1.4, package: ...", "MPICH 4.0.2"
+/// from "MPICH Version:\t4.0.2\nMPICH Release date: ...".
+pub fn library_name(library: &str) -> String {
+    let first = library.lines().next().unwrap_or("").trim();
+    let first = first.split(',').next().unwrap_or("").trim();
+    let mut words: Vec<&str> = Vec::new();
+    let mut after_version = false;
+    for w in first.split_whitespace() {
+        if w.eq_ignore_ascii_case("version:") {
+            after_version = true;
+            continue;
+        }
+        words.push(w);
+        if after_version {
+            // MPICH: "MPICH Version: 4.0.2 MPICH Release date: ..." on one line.
+            break;
+        }
+    }
+    if words.is_empty() {
+        "unknown MPI".to_string()
+    } else {
+        words.join(" ")
+    }
+}
+
+/// "Open MPI v4.1.4 @ node01" (+ "+3 hosts" when there are more).
+pub fn run_label(r: &Report) -> String {
+    let host = match r.hosts.len() {
+        0 => "?".to_string(),
+        1 => r.hosts[0].clone(),
+        n => format!("{} +{} hosts", r.hosts[0], n - 1),
+    };
+    format!("{} @ {host}", library_name(&r.mpi.library))
+}
+
+/// True when the result's rows were timed as PMB does (one clock pair
+/// around all repetitions): their statistics are over per-rank averages.
+pub fn loop_timed(report: &Report, r: &BenchResult) -> bool {
+    match r.method.as_deref() {
+        Some(m) => m == "pmb-loop" || m == "loop",
+        None => report.settings.timing == "loop",
+    }
+}
+
+fn finite(v: f64) -> Option<f64> {
+    v.is_finite().then_some(v)
+}
+
+/// The one number a row is plotted and compared by: the median with
+/// per-call style timing, t_avg with loop timing (or when there is no median).
+pub fn headline(loop_timed: bool, row: &Row) -> Option<f64> {
+    if loop_timed {
+        finite(row.t_avg_us)
+    } else {
+        row.t_median_us
+            .filter(|v| v.is_finite())
+            .or(finite(row.t_avg_us))
+    }
+}
+
+/// The error band of a per-call row: the median's 95% CI, else p5–p95.
+pub fn band(loop_timed: bool, row: &Row) -> Option<((f64, f64), &'static str)> {
+    if loop_timed {
+        return None;
+    }
+    let pair = |a: Option<f64>, b: Option<f64>| match (a, b) {
+        (Some(a), Some(b)) if a.is_finite() && b.is_finite() => Some((a, b)),
+        _ => None,
+    };
+    pair(row.ci95_lo_us, row.ci95_hi_us)
+        .map(|p| (p, "95% CI of the median"))
+        .or_else(|| pair(row.t_p5_us, row.t_p95_us).map(|p| (p, "p5–p95")))
+}
+
+/// Parameters that are measured rather than chosen (e.g. CRESTA's
+/// `t_calc_achieved_us`): never an axis, never part of a match key.
+pub fn measured_param(key: &str) -> bool {
+    key.contains("achieved") || key.contains("measured")
+}
+
+/// A parameter value as written by the user: numbers plainly, strings unquoted.
+pub fn param_value(v: &Value) -> String {
+    match v {
+        Value::String(s) => s.clone(),
+        Value::Number(n) => n.to_string(),
+        Value::Bool(b) => b.to_string(),
+        Value::Null => "null".to_string(),
+        other => other.to_string(),
+    }
+}
+
+/// "key=value, ..." of the chosen (not measured) parameters, leaving out `skip`.
+pub fn params_label(params: &BTreeMap<String, Value>, skip: &[&str]) -> String {
+    params
+        .iter()
+        .filter(|(k, _)| !measured_param(k) && !skip.contains(&k.as_str()))
+        .map(|(k, v)| format!("{k}={}", param_value(v)))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Bytes with binary suffixes: 0, 512, 1 KiB, 4 MiB, 2 GiB (plain when not a round multiple).
+pub fn bytes_label(b: f64) -> String {
+    const UNITS: [(&str, f64); 4] = [
+        ("TiB", 1099511627776.0),
+        ("GiB", 1073741824.0),
+        ("MiB", 1048576.0),
+        ("KiB", 1024.0),
+    ];
+    for (u, f) in UNITS {
+        if b >= f {
+            let v = b / f;
+            return if (v - v.round()).abs() < 1e-9 {
+                format!("{} {u}", v.round())
+            } else {
+                let n = format!("{v:.3}");
+                format!("{} {u}", n.trim_end_matches('0').trim_end_matches('.'))
+            };
+        }
+    }
+    if (b - b.round()).abs() < 1e-9 {
+        format!("{}", b.round())
+    } else {
+        format!("{b:.2}")
+    }
+}
+
+/// "512 B", "1 KiB": a message size with its unit.
+pub fn size_label(bytes: usize) -> String {
+    let l = bytes_label(bytes as f64);
+    if l.ends_with('B') {
+        l
+    } else {
+        format!("{l} B")
+    }
+}
+
+/// A number with about four significant digits.
+pub fn num(v: f64) -> String {
+    if !v.is_finite() {
+        return "–".to_string();
+    }
+    let a = v.abs();
+    if a == 0.0 {
+        "0".to_string()
+    } else if a >= 1e6 {
+        format!("{v:.3e}")
+    } else if a >= 1000.0 {
+        format!("{v:.0}")
+    } else if a >= 100.0 {
+        format!("{v:.1}")
+    } else if a >= 10.0 {
+        format!("{v:.2}")
+    } else if a >= 0.01 {
+        format!("{v:.3}")
+    } else {
+        format!("{v:.2e}")
+    }
+}
+
+// ------------------------------------------------------------------ figures
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Scale {
+    Linear,
+    /// log2 (message sizes: ticks at powers of two).
+    Log2,
+    Log10,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ticks {
+    Number,
+    Bytes,
+    /// Integer positions name `Axis::categories`.
+    Category,
+}
+
+#[derive(Debug, Clone)]
+pub struct Axis {
+    pub label: String,
+    pub scale: Scale,
+    pub ticks: Ticks,
+    pub categories: Vec<String>,
+    /// Tick values (original units) to use instead of computed ones, e.g. process counts.
+    pub fixed_ticks: Vec<f64>,
+}
+
+impl Axis {
+    fn new(label: &str, scale: Scale, ticks: Ticks) -> Axis {
+        Axis {
+            label: label.to_string(),
+            scale,
+            ticks,
+            categories: Vec::new(),
+            fixed_ticks: Vec::new(),
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// Lines with markers, optional error bands, min–max bars and fit lines.
+    Lines,
+    /// Grouped bars (x = category index), one bar per run, error bars from `band`.
+    Bars,
+    /// One heatmap (`Figure::heat`).
+    Heatmap,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Point {
+    pub x: f64,
+    pub y: f64,
+    /// Error band (CI or p5–p95) around y.
+    pub band: Option<(f64, f64)>,
+    /// Min–max bar (over ranks) around y.
+    pub range: Option<(f64, f64)>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Style {
+    Data,
+    /// A fitted model: a thin dashed line without markers.
+    Fit,
+}
+
+#[derive(Debug, Clone)]
+pub struct Series {
+    pub label: String,
+    /// Palette index: the run's with several runs, else one per series.
+    pub color: usize,
+    /// 0 = the palette colour; higher = darker/lighter variants.
+    pub shade: usize,
+    pub marker: usize,
+    pub style: Style,
+    pub points: Vec<Point>,
+}
+
+#[derive(Debug, Clone)]
+pub struct Heat {
+    /// Rows are senders, columns receivers; None where there is no value.
+    pub cells: Vec<Vec<Option<f64>>>,
+    pub unit: String,
+}
+
+#[derive(Debug, Clone)]
+pub struct Figure {
+    /// File-name safe and unique within the report.
+    pub id: String,
+    pub title: String,
+    pub kind: Kind,
+    pub x: Axis,
+    pub y: Axis,
+    pub series: Vec<Series>,
+    pub heat: Option<Heat>,
+    /// Runs shown (short name, label, palette index) for the legend.
+    pub runs: Vec<(String, String, usize)>,
+    /// What bands and bars mean, what was left out.
+    pub notes: Vec<String>,
+}
+
+// ----------------------------------------------------------------- sections
+
+/// Everything the report shows about one benchmark (suite, name, mode) over all runs.
+pub struct Section<'a> {
+    pub id: String,
+    pub title: String,
+    pub suite: String,
+    pub mode: String,
+    /// (run index, result) in run order, then process count order.
+    pub results: Vec<(usize, &'a BenchResult)>,
+    pub figures: Vec<Figure>,
+    pub warnings: Vec<Warning>,
+}
+
+/// Groups the results of all runs into sections, in order of first appearance.
+pub fn sections<'a>(runs: &[Run<'a>]) -> Vec<Section<'a>> {
+    let mut order: Vec<(String, String, String)> = Vec::new();
+    type Key = (String, String, String);
+    let mut by_key: BTreeMap<Key, Vec<(usize, &'a BenchResult)>> = BTreeMap::new();
+    for (i, run) in runs.iter().enumerate() {
+        let report: &'a Report = run.report;
+        for r in &report.results {
+            let key = (r.suite.clone(), r.benchmark.clone(), r.mode.clone());
+            if !by_key.contains_key(&key) {
+                order.push(key.clone());
+            }
+            by_key.entry(key).or_default().push((i, r));
+        }
+    }
+    let mut ids = BTreeSet::new();
+    order
+        .into_iter()
+        .map(|key| {
+            let mut results = by_key.remove(&key).unwrap_or_default();
+            results.sort_by_key(|(i, r)| (*i, r.processes));
+            let (suite, benchmark, mode) = key;
+            let mut id = slug(&format!("{suite}-{benchmark}-{mode}"));
+            while !ids.insert(id.clone()) {
+                id.push('_');
+            }
+            let title = if mode == "multi" {
+                format!("Multi-{benchmark}")
+            } else {
+                benchmark.clone()
+            };
+            let mut s = Section {
+                id,
+                title,
+                suite,
+                mode,
+                results,
+                figures: Vec::new(),
+                warnings: Vec::new(),
+            };
+            s.figures = figures(&s, runs);
+            s.warnings = section_warnings(&s, runs);
+            s
+        })
+        .collect()
+}
+
+/// Lower-case ASCII letters, digits and '-' only.
+pub fn slug(s: &str) -> String {
+    let mut out = String::new();
+    for c in s.chars() {
+        if c.is_ascii_alphanumeric() {
+            out.push(c.to_ascii_lowercase());
+        } else if !out.ends_with('-') {
+            out.push('-');
+        }
+    }
+    out.trim_matches('-').to_string()
+}
+
+/// One row with what a figure needs.
+struct Item<'a> {
+    run: usize,
+    res: &'a BenchResult,
+    row: &'a Row,
+    y: f64,
+    band: Option<((f64, f64), &'static str)>,
+}
+
+fn items<'a>(s: &Section<'a>, runs: &[Run]) -> Vec<Item<'a>> {
+    let mut v = Vec::new();
+    for &(run, res) in &s.results {
+        if res.class == "clock" {
+            continue;
+        }
+        let lt = loop_timed(runs[run].report, res);
+        for row in &res.rows {
+            if row.rank.is_some() {
+                continue;
+            }
+            if let Some(y) = headline(lt, row) {
+                v.push(Item {
+                    run,
+                    res,
+                    row,
+                    y,
+                    band: band(lt, row),
+                });
+            }
+        }
+    }
+    v
+}
+
+/// Series in order of first appearance, keyed by (run, sub-key).
+struct Grouper<'a, 'b> {
+    keys: Vec<(usize, String)>,
+    members: Vec<Vec<&'b Item<'a>>>,
+}
+
+impl<'a, 'b> Grouper<'a, 'b> {
+    fn new() -> Self {
+        Grouper {
+            keys: Vec::new(),
+            members: Vec::new(),
+        }
+    }
+    fn add(&mut self, run: usize, key: String, it: &'b Item<'a>) {
+        match self.keys.iter().position(|k| k.0 == run && k.1 == key) {
+            Some(i) => self.members[i].push(it),
+            None => {
+                self.keys.push((run, key));
+                self.members.push(vec![it]);
+            }
+        }
+    }
+}
+
+/// Turns groups into series: colour per run with several runs, per series otherwise.
+fn make_series(
+    g: Grouper<'_, '_>,
+    runs: &[Run],
+    n_runs: usize,
+    point: impl Fn(&Item<'_>) -> Option<Point>,
+) -> Vec<Series> {
+    let mut per_run_count: BTreeMap<usize, usize> = BTreeMap::new();
+    let mut out = Vec::new();
+    for (i, ((run, key), members)) in g.keys.into_iter().zip(g.members).enumerate() {
+        let mut points: Vec<Point> = members.iter().filter_map(|it| point(it)).collect();
+        if points.is_empty() {
+            continue;
+        }
+        points.sort_by(|a, b| a.x.total_cmp(&b.x));
+        let sub = per_run_count.entry(run).or_insert(0);
+        let (color, shade, marker) = if n_runs > 1 {
+            (run, *sub, *sub)
+        } else {
+            (i, 0, i)
+        };
+        *sub += 1;
+        let label = match (n_runs > 1, key.is_empty()) {
+            (true, true) => runs[run].short.clone(),
+            (true, false) => format!("{} · {key}", runs[run].short),
+            (false, true) => runs[run].short.clone(),
+            (false, false) => key,
+        };
+        out.push(Series {
+            label,
+            color,
+            shade,
+            marker,
+            style: Style::Data,
+            points,
+        });
+    }
+    out
+}
+
+fn distinct_f64(v: impl Iterator<Item = f64>) -> Vec<f64> {
+    let mut d: Vec<f64> = v.filter(|x| x.is_finite()).collect();
+    d.sort_by(f64::total_cmp);
+    d.dedup();
+    d
+}
+
+/// Log10 when the values span more than a factor `f` and are positive.
+fn auto_scale(vals: &[f64], f: f64) -> Scale {
+    let pos: Vec<f64> = vals.iter().copied().filter(|v| *v > 0.0).collect();
+    if pos.len() == vals.len() && !pos.is_empty() {
+        let (lo, hi) = pos
+            .iter()
+            .fold((f64::INFINITY, 0.0f64), |(a, b), &v| (a.min(v), b.max(v)));
+        if hi / lo >= f {
+            return Scale::Log10;
+        }
+    }
+    Scale::Linear
+}
+
+/// At most this many series in one figure; the rest are in the table.
+const MAX_SERIES: usize = 12;
+
+fn cap(fig: &mut Figure) {
+    let n = fig.series.iter().filter(|s| s.style == Style::Data).count();
+    if n > MAX_SERIES {
+        let mut kept = 0;
+        fig.series.retain(|s| {
+            if s.style == Style::Data {
+                kept += 1;
+                kept <= MAX_SERIES
+            } else {
+                true
+            }
+        });
+        fig.notes.push(format!(
+            "{MAX_SERIES} of {n} series shown; all are in the table."
+        ));
+    }
+}
+
+fn run_legend(runs: &[Run], used: &BTreeSet<usize>, n_runs: usize) -> Vec<(String, String, usize)> {
+    used.iter()
+        .map(|&i| {
+            (
+                runs[i].short.clone(),
+                runs[i].label.clone(),
+                if n_runs > 1 { i } else { usize::MAX },
+            )
+        })
+        .collect()
+}
+
+fn band_note(its: &[Item<'_>]) -> Option<String> {
+    let kinds: BTreeSet<&str> = its.iter().filter_map(|i| i.band.map(|b| b.1)).collect();
+    if kinds.is_empty() {
+        None
+    } else {
+        Some(format!(
+            "Shaded band: {}.",
+            kinds.into_iter().collect::<Vec<_>>().join(" or ")
+        ))
+    }
+}
+
+fn y_label(its: &[Item<'_>], runs: &[Run]) -> String {
+    let (mut med, mut avg) = (false, false);
+    for it in its {
+        if loop_timed(runs[it.run].report, it.res) || it.row.t_median_us.is_none() {
+            avg = true;
+        } else {
+            med = true;
+        }
+    }
+    match (med, avg) {
+        (true, false) => "median time [µs]",
+        (false, _) => "t_avg [µs]",
+        (true, true) => "time [µs] (median; t_avg for loop timing)",
+    }
+    .to_string()
+}
+
+/// The figures of one section (see the module doc of `report::html` for the list).
+fn figures(s: &Section<'_>, runs: &[Run]) -> Vec<Figure> {
+    let its = items(s, runs);
+    let mut figs = Vec::new();
+    let n_runs = runs.len();
+    let used: BTreeSet<usize> = its.iter().map(|i| i.run).collect();
+    let legend = run_legend(runs, &used, n_runs);
+    let procs = distinct_f64(its.iter().map(|i| i.res.processes as f64));
+    let sizes = distinct_f64(its.iter().map(|i| i.row.bytes as f64));
+    // Message size is an axis of its own when it varies for one set of other
+    // parameters (IMB); not when the parameters determine it (COMMTEST's
+    // packets · packet_bytes).
+    let mut per_point: BTreeMap<(usize, usize, String), BTreeSet<usize>> = BTreeMap::new();
+    for it in &its {
+        per_point
+            .entry((it.run, it.res.processes, params_label(&it.row.params, &[])))
+            .or_default()
+            .insert(it.row.bytes);
+    }
+    let sized = per_point
+        .values()
+        .any(|b| b.iter().filter(|&&x| x > 0).count() >= 2);
+    let p_key = |it: &Item<'_>| {
+        if procs.len() > 1 || s.mode == "multi" {
+            format!("P={}", it.res.processes)
+        } else {
+            String::new()
+        }
+    };
+    let join = |parts: &[String]| {
+        parts
+            .iter()
+            .filter(|p| !p.is_empty())
+            .cloned()
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    // Parameters: numeric ones that vary are axes, the others split series.
+    let mut values: BTreeMap<&str, Vec<&Value>> = BTreeMap::new();
+    for it in &its {
+        for (k, v) in &it.row.params {
+            if !measured_param(k) {
+                values.entry(k.as_str()).or_default().push(v);
+            }
+        }
+    }
+    let mut numeric_axes: Vec<&str> = Vec::new();
+    let mut categorical_varies = false;
+    for (k, vs) in &values {
+        let nums: Option<Vec<f64>> = vs.iter().map(|v| v.as_f64()).collect();
+        let distinct: BTreeSet<String> = vs.iter().map(|v| v.to_string()).collect();
+        // Identifiers (scenario, delayed_rank) and two-valued switches split
+        // series; numeric parameters with three or more values are axes.
+        let id_like = *k == "scenario" || k.ends_with("rank");
+        match nums {
+            Some(_) if distinct.len() > 2 && !id_like => numeric_axes.push(k),
+            _ if distinct.len() > 1 => categorical_varies = true,
+            _ => {}
+        }
+    }
+    // Parameters with one value in the whole section label no series.
+    let constant: Vec<&str> = values
+        .iter()
+        .filter(|(_, vs)| {
+            let d: BTreeSet<String> = vs.iter().map(|v| v.to_string()).collect();
+            d.len() == 1
+        })
+        .map(|(k, _)| *k)
+        .collect();
+    let plabel = |params: &BTreeMap<String, Value>, skip: &[&str]| {
+        let mut sk: Vec<&str> = skip.to_vec();
+        sk.extend(constant.iter().copied());
+        params_label(params, &sk)
+    };
+    let constant_note = its.first().and_then(|it| {
+        let l: Vec<String> = constant
+            .iter()
+            .filter_map(|k| {
+                it.row
+                    .params
+                    .get(*k)
+                    .map(|v| format!("{k}={}", param_value(v)))
+            })
+            .collect();
+        (!l.is_empty()).then(|| format!("All rows: {}.", l.join(", ")))
+    });
+    let id = |kind: &str| format!("{}-{kind}", s.id);
+    let ylab = y_label(&its, runs);
+
+    // 1. time against message size (log-log), with the error band.
+    if sized {
+        let mut g = Grouper::new();
+        for it in its.iter().filter(|i| i.row.bytes > 0) {
+            g.add(it.run, join(&[p_key(it), plabel(&it.row.params, &[])]), it);
+        }
+        let series = make_series(g, runs, n_runs, |it| {
+            Some(Point {
+                x: it.row.bytes as f64,
+                y: it.y,
+                band: it.band.map(|b| b.0),
+                range: None,
+            })
+        });
+        let mut notes: Vec<String> = band_note(&its).into_iter().collect();
+        if its.iter().any(|i| i.row.bytes == 0) {
+            notes.push("0-byte rows are in the table (no place on a log axis).".into());
+        }
+        let mut f = Figure {
+            id: id("latency"),
+            title: format!("{}: time against message size", s.title),
+            kind: Kind::Lines,
+            x: Axis::new("message size [bytes]", Scale::Log2, Ticks::Bytes),
+            y: Axis::new(&ylab, Scale::Log10, Ticks::Number),
+            series,
+            heat: None,
+            runs: legend.clone(),
+            notes,
+        };
+        cap(&mut f);
+        figs.push(f);
+        // 2. bandwidth, where the suite defines a throughput.
+        if its.iter().any(|i| i.row.mbytes_per_sec.is_some()) {
+            let mut g = Grouper::new();
+            for it in its.iter().filter(|i| i.row.bytes > 0) {
+                g.add(it.run, join(&[p_key(it), plabel(&it.row.params, &[])]), it);
+            }
+            let series = make_series(g, runs, n_runs, |it| {
+                it.row
+                    .mbytes_per_sec
+                    .filter(|v| v.is_finite() && *v > 0.0)
+                    .map(|mb| Point {
+                        x: it.row.bytes as f64,
+                        y: mb,
+                        band: None,
+                        range: None,
+                    })
+            });
+            let mut f = Figure {
+                id: id("bandwidth"),
+                title: format!("{}: bandwidth against message size", s.title),
+                kind: Kind::Lines,
+                x: Axis::new("message size [bytes]", Scale::Log2, Ticks::Bytes),
+                y: Axis::new(
+                    "bandwidth [MB/s] (MB = 2^20 bytes)",
+                    Scale::Log10,
+                    Ticks::Number,
+                ),
+                series,
+                heat: None,
+                runs: legend.clone(),
+                notes: Vec::new(),
+            };
+            cap(&mut f);
+            figs.push(f);
+        }
+    }
+
+    // 3. time against each numeric parameter (halo n, t_delay, t_calc, packets, ...).
+    for &k in &numeric_axes {
+        let mut g = Grouper::new();
+        let size_key = |it: &Item<'_>| {
+            if sized {
+                size_label(it.row.bytes)
+            } else {
+                String::new()
+            }
+        };
+        for it in its.iter().filter(|i| i.row.params.contains_key(k)) {
+            g.add(
+                it.run,
+                join(&[p_key(it), size_key(it), plabel(&it.row.params, &[k])]),
+                it,
+            );
+        }
+        let keys = g.keys.clone();
+        let members: Vec<Vec<(usize, &BenchResult, &Row)>> = g
+            .members
+            .iter()
+            .map(|m| m.iter().map(|i| (i.run, i.res, i.row)).collect())
+            .collect();
+        let mut series = make_series(g, runs, n_runs, |it| {
+            it.row.params[k].as_f64().map(|x| Point {
+                x,
+                y: it.y,
+                band: it.band.map(|b| b.0),
+                range: None,
+            })
+        });
+        // Fitted lines (COMMTEST): the model evaluated at each point of a series.
+        for (gi, ((run, _), m)) in keys.iter().zip(&members).enumerate() {
+            let Some(&(_, res, row0)) = m.first() else {
+                continue;
+            };
+            let Some(fit) = fit_for(res, row0) else {
+                continue;
+            };
+            let mut pts: Vec<Point> = m
+                .iter()
+                .filter_map(|(_, _, row)| {
+                    Some(Point {
+                        x: row.params.get(k)?.as_f64()?,
+                        y: fit.predict(row)?,
+                        band: None,
+                        range: None,
+                    })
+                })
+                .collect();
+            pts.sort_by(|a, b| a.x.total_cmp(&b.x));
+            if pts.len() < 2 {
+                continue;
+            }
+            let who = if n_runs > 1 {
+                format!("{} · ", runs[*run].short)
+            } else {
+                String::new()
+            };
+            series.push(Series {
+                label: format!(
+                    "{who}fit: α={} µs, β={} MB/s{}",
+                    num(fit.alpha_us),
+                    num(fit.beta_mbs),
+                    fit.r2.map(|r| format!(", R²={r:.4}")).unwrap_or_default()
+                ),
+                color: if n_runs > 1 { *run } else { gi },
+                shade: 0,
+                marker: 0,
+                style: Style::Fit,
+                points: pts,
+            });
+        }
+        let xs: Vec<f64> = its
+            .iter()
+            .filter_map(|i| i.row.params.get(k).and_then(|v| v.as_f64()))
+            .collect();
+        let ys: Vec<f64> = its.iter().map(|i| i.y).collect();
+        let mut notes: Vec<String> = band_note(&its).into_iter().collect();
+        if series.iter().any(|s| s.style == Style::Fit) {
+            notes.push("Dashed: the fitted model t = α + bytes/β.".into());
+        }
+        let mut f = Figure {
+            id: id(&format!("vs-{}", slug(k))),
+            title: format!("{}: time against {k}", s.title),
+            kind: Kind::Lines,
+            x: Axis::new(k, auto_scale(&xs, 16.0), Ticks::Number),
+            y: Axis::new(&ylab, auto_scale(&ys, 16.0), Ticks::Number),
+            series,
+            heat: None,
+            runs: legend.clone(),
+            notes,
+        };
+        cap(&mut f);
+        figs.push(f);
+    }
+
+    // 4. categories without a numeric axis (coarray sync kinds): bars with CIs.
+    let bars = categorical_varies && numeric_axes.is_empty() && !sized;
+    // 5. time against process count, with min–max bars over ranks.
+    if procs.len() > 1 && !bars {
+        let chosen: Vec<f64> = if sized {
+            let pos: Vec<f64> = sizes.iter().copied().filter(|b| *b > 0.0).collect();
+            let mut c = vec![pos[0], pos[pos.len() / 2], pos[pos.len() - 1]];
+            c.dedup();
+            c
+        } else {
+            sizes.clone()
+        };
+        let mut g = Grouper::new();
+        for it in its
+            .iter()
+            .filter(|i| chosen.contains(&(i.row.bytes as f64)))
+        {
+            let size = if sized {
+                size_label(it.row.bytes)
+            } else {
+                String::new()
+            };
+            g.add(it.run, join(&[size, plabel(&it.row.params, &[])]), it);
+        }
+        let series = make_series(g, runs, n_runs, |it| {
+            let range = (it.row.t_min_us.is_finite()
+                && it.row.t_max_us.is_finite()
+                && it.row.t_max_us > it.row.t_min_us)
+                .then_some((it.row.t_min_us, it.row.t_max_us));
+            Some(Point {
+                x: it.res.processes as f64,
+                y: it.y,
+                band: None,
+                range,
+            })
+        });
+        let ys: Vec<f64> = its.iter().map(|i| i.y).collect();
+        let mut notes = vec!["Bars: t_min–t_max over ranks.".to_string()];
+        if sized {
+            notes.push("Three message sizes: the smallest, a middle and the largest.".into());
+        }
+        let mut x = Axis::new("processes", auto_scale(&procs, 16.0), Ticks::Number);
+        if procs.len() <= 16 {
+            x.fixed_ticks = procs.clone();
+        }
+        let mut f = Figure {
+            id: id("vs-processes"),
+            title: format!("{}: time against process count", s.title),
+            kind: Kind::Lines,
+            x,
+            y: Axis::new(&ylab, auto_scale(&ys, 16.0), Ticks::Number),
+            series,
+            heat: None,
+            runs: legend.clone(),
+            notes,
+        };
+        cap(&mut f);
+        figs.push(f);
+    }
+    if bars || (figs.is_empty() && !its.is_empty()) {
+        let by_params = its.iter().any(|it| !plabel(&it.row.params, &[]).is_empty());
+        let cat_of = |it: &Item<'_>| {
+            if by_params {
+                plabel(&it.row.params, &[])
+            } else {
+                format!("P={}", it.res.processes)
+            }
+        };
+        let key_of = |it: &Item<'_>| if by_params { p_key(it) } else { String::new() };
+        figs.push(bar_figure(s, runs, &its, &cat_of, &key_of, &legend, &ylab));
+    }
+    if let Some(n) = constant_note {
+        for f in &mut figs {
+            f.notes.push(n.clone());
+        }
+    }
+
+    // 6. mpiGraph matrices: one heatmap per 2-D array.
+    for &(run, res) in &s.results {
+        if let Some(Value::Object(m)) = &res.matrix {
+            for (k, v) in m {
+                if let Some(cells) = matrix_cells(v) {
+                    let mut x = Axis::new("receiver rank", Scale::Linear, Ticks::Number);
+                    let mut y = Axis::new("sender rank", Scale::Linear, Ticks::Number);
+                    x.categories = (0..cells.first().map_or(0, |r| r.len()))
+                        .map(|i| i.to_string())
+                        .collect();
+                    y.categories = (0..cells.len()).map(|i| i.to_string()).collect();
+                    figs.push(Figure {
+                        id: id(&format!(
+                            "{}-p{}-{}",
+                            slug(k),
+                            res.processes,
+                            runs[run].short
+                        ))
+                        .to_lowercase(),
+                        title: format!(
+                            "{}: {k} ({}, P={})",
+                            s.title, runs[run].short, res.processes
+                        ),
+                        kind: Kind::Heatmap,
+                        x,
+                        y,
+                        series: Vec::new(),
+                        heat: Some(Heat {
+                            cells,
+                            unit: unit_of(k),
+                        }),
+                        runs: run_legend(runs, &BTreeSet::from([run]), n_runs),
+                        notes: Vec::new(),
+                    });
+                }
+            }
+        }
+    }
+    figs
+}
+
+/// Grouped bars: one group per category, one bar per series (run, and
+/// process count when the categories are parameters), error bars from the band.
+fn bar_figure(
+    s: &Section<'_>,
+    runs: &[Run],
+    its: &[Item<'_>],
+    cat_of: &dyn Fn(&Item<'_>) -> String,
+    key_of: &dyn Fn(&Item<'_>) -> String,
+    legend: &[(String, String, usize)],
+    ylab: &str,
+) -> Figure {
+    let mut cats: Vec<String> = Vec::new();
+    let mut g = Grouper::new();
+    for it in its {
+        let c = cat_of(it);
+        if !cats.contains(&c) {
+            cats.push(c);
+        }
+        g.add(it.run, key_of(it), it);
+    }
+    let series = make_series(g, runs, runs.len(), |it| {
+        Some(Point {
+            x: cats.iter().position(|c| *c == cat_of(it)).unwrap_or(0) as f64,
+            y: it.y,
+            band: it.band.map(|b| b.0),
+            range: None,
+        })
+    });
+    let mut x = Axis::new("", Scale::Linear, Ticks::Category);
+    x.categories = cats;
+    Figure {
+        id: format!("{}-bars", s.id),
+        title: format!("{}: time by case", s.title),
+        kind: Kind::Bars,
+        x,
+        y: Axis::new(ylab, Scale::Linear, Ticks::Number),
+        series,
+        heat: None,
+        runs: legend.to_vec(),
+        notes: band_note(its)
+            .map(|n| vec![n.replace("Shaded band", "Error bars")])
+            .unwrap_or_default(),
+    }
+}
+
+fn unit_of(key: &str) -> String {
+    if key.ends_with("_mbs") {
+        "MB/s".into()
+    } else if key.ends_with("_us") {
+        "µs".into()
+    } else {
+        String::new()
+    }
+}
+
+/// A 2-D array of numbers (or nulls), rectangular, at least 1×1.
+fn matrix_cells(v: &Value) -> Option<Vec<Vec<Option<f64>>>> {
+    let rows = v.as_array()?;
+    let cells: Option<Vec<Vec<Option<f64>>>> = rows
+        .iter()
+        .map(|r| {
+            r.as_array()?
+                .iter()
+                .map(|c| match c {
+                    Value::Null => Some(None),
+                    c => c.as_f64().map(Some),
+                })
+                .collect()
+        })
+        .collect();
+    let cells = cells?;
+    let w = cells.first()?.len();
+    (w > 0 && cells.iter().all(|r| r.len() == w)).then_some(cells)
+}
+
+/// A fitted model t_us = alpha_us + bytes / (beta_mbs · 1.048576).
+#[derive(Debug, Clone, Copy)]
+pub struct Fit {
+    pub alpha_us: f64,
+    pub beta_mbs: f64,
+    pub r2: Option<f64>,
+}
+
+impl Fit {
+    /// The model's time for a row: bytes = packets · packet_bytes, else the row's bytes.
+    pub fn predict(&self, row: &Row) -> Option<f64> {
+        let p = |k: &str| row.params.get(k).and_then(|v| v.as_f64());
+        let bytes = match (p("packets"), p("packet_bytes")) {
+            (Some(n), Some(b)) => n * b,
+            _ => row.bytes as f64,
+        };
+        let t = self.alpha_us + bytes / (self.beta_mbs * 1.048576);
+        t.is_finite().then_some(t)
+    }
+}
+
+/// The fit of `res` that applies to `row`: an object, or the first element of
+/// an array whose `params` are all equal to the row's.
+pub fn fit_for(res: &BenchResult, row: &Row) -> Option<Fit> {
+    let parse = |v: &Value| -> Option<Fit> {
+        let alpha_us = v.get("alpha_us")?.as_f64()?;
+        let beta_mbs = v.get("beta_mbs")?.as_f64()?;
+        (beta_mbs > 0.0).then_some(Fit {
+            alpha_us,
+            beta_mbs,
+            r2: v.get("r2").and_then(|r| r.as_f64()),
+        })
+    };
+    let applies = |v: &Value| match v.get("params").and_then(|p| p.as_object()) {
+        Some(p) => p.iter().all(|(k, x)| row.params.get(k) == Some(x)),
+        None => true,
+    };
+    match res.fit.as_ref()? {
+        Value::Array(a) => a.iter().filter(|v| applies(v)).find_map(parse),
+        v if applies(v) => parse(v),
+        _ => None,
+    }
+}
+
+// ----------------------------------------------------------------- warnings
+
+/// Something the reader must know, in plain words, with what to do about it.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Warning {
+    Incomplete {
+        run: String,
+        status: String,
+    },
+    Aborted {
+        run: String,
+    },
+    ValidationStatus {
+        run: String,
+    },
+    Skipped {
+        run: String,
+        processes: usize,
+        reason: String,
+    },
+    Note {
+        run: String,
+        processes: usize,
+        note: String,
+    },
+    Validation {
+        run: String,
+        processes: usize,
+        rows: usize,
+        errors: u64,
+    },
+    Invalid {
+        run: String,
+        processes: usize,
+        samples: u64,
+    },
+    StoppedOnBound {
+        run: String,
+        processes: usize,
+        rows: usize,
+    },
+    BelowResolution {
+        run: String,
+        processes: usize,
+        sizes: String,
+    },
+    NoValidSample {
+        run: String,
+        processes: usize,
+        rows: usize,
+    },
+    RowNote {
+        run: String,
+        processes: usize,
+        bytes: usize,
+        note: String,
+    },
+}
+
+/// "1 process", "4 processes".
+fn procs(n: usize) -> String {
+    if n == 1 {
+        "1 process".to_string()
+    } else {
+        format!("{n} processes")
+    }
+}
+
+impl fmt::Display for Warning {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Warning::Incomplete { run, status } => write!(
+                f,
+                "Run {run} did not finish (status \"{status}\"): it was killed, timed out or is \
+                 still going. Only the benchmarks finished before that are shown."
+            ),
+            Warning::Aborted { run } => write!(
+                f,
+                "Run {run} was aborted (a rank failed or --timeout expired); see its stderr. \
+                 The benchmarks finished before that are shown."
+            ),
+            Warning::ValidationStatus { run } => write!(
+                f,
+                "Run {run} found validation errors: some transfers delivered wrong data, so \
+                 the affected timings do not measure a correct transfer."
+            ),
+            Warning::Skipped {
+                run,
+                processes,
+                reason,
+            } => {
+                write!(f, "{run}, {}: not run: {reason}.", procs(*processes))
+            }
+            Warning::Note {
+                run,
+                processes,
+                note,
+            } => {
+                write!(f, "{run}, {}: {note}", procs(*processes))
+            }
+            Warning::Validation {
+                run,
+                processes,
+                rows,
+                errors,
+            } => write!(
+                f,
+                "{run}, {}: {errors} validation errors in {rows} rows: the \
+                 received data was wrong. Do not trust these timings; rerun with --check --strict \
+                 to find the rank.",
+                procs(*processes)
+            ),
+            Warning::Invalid {
+                run,
+                processes,
+                samples,
+            } => write!(
+                f,
+                "{run}, {}: {samples} samples started late and were left out \
+                 of the statistics. If there are many, widen the window (--window-us).",
+                procs(*processes)
+            ),
+            Warning::StoppedOnBound {
+                run,
+                processes,
+                rows,
+            } => write!(
+                f,
+                "{run}, {}: {rows} rows stopped on a bound (--max-iter or \
+                 --time) before reaching the --precision target; their CIs are wider than asked.",
+                procs(*processes)
+            ),
+            Warning::BelowResolution {
+                run,
+                processes,
+                sizes,
+            } => write!(
+                f,
+                "{run}, {}: below the clock's resolution at {sizes}: these \
+                 times are not meaningful; use loop timing or more repetitions.",
+                procs(*processes)
+            ),
+            Warning::NoValidSample {
+                run,
+                processes,
+                rows,
+            } => write!(
+                f,
+                "{run}, {}: {rows} rows had no valid sample and are not plotted.",
+                procs(*processes)
+            ),
+            Warning::RowNote {
+                run,
+                processes,
+                bytes,
+                note,
+            } => {
+                write!(f, "{run}, {}, {bytes} bytes: {note}", procs(*processes))
+            }
+        }
+    }
+}
+
+/// Warnings about whole runs (status, completeness).
+pub fn run_warnings(runs: &[Run]) -> Vec<Warning> {
+    let mut w = Vec::new();
+    for r in runs {
+        let run = format!("{} ({})", r.short, r.label);
+        let status = r.report.status.clone().unwrap_or_default();
+        match status.as_str() {
+            "aborted" => w.push(Warning::Aborted { run }),
+            "validation_errors" => w.push(Warning::ValidationStatus { run }),
+            _ if !r.report.complete => w.push(Warning::Incomplete {
+                run,
+                status: if status.is_empty() {
+                    "unknown".into()
+                } else {
+                    status
+                },
+            }),
+            _ => {}
+        }
+    }
+    w
+}
+
+fn section_warnings(s: &Section<'_>, runs: &[Run]) -> Vec<Warning> {
+    let mut w = Vec::new();
+    for &(i, r) in &s.results {
+        let run = runs[i].short.clone();
+        let processes = r.processes;
+        if let Some(reason) = &r.skipped {
+            w.push(Warning::Skipped {
+                run: run.clone(),
+                processes,
+                reason: reason.trim_end_matches('.').to_string(),
+            });
+        }
+        if let Some(note) = &r.note {
+            w.push(Warning::Note {
+                run: run.clone(),
+                processes,
+                note: note.clone(),
+            });
+        }
+        let rows: Vec<&Row> = r.rows.iter().collect();
+        let bad: Vec<&&Row> = rows.iter().filter(|x| x.errors.unwrap_or(0) > 0).collect();
+        if !bad.is_empty() {
+            w.push(Warning::Validation {
+                run: run.clone(),
+                processes,
+                rows: bad.len(),
+                errors: bad.iter().filter_map(|x| x.errors).sum(),
+            });
+        }
+        let invalid: u64 = rows.iter().filter_map(|x| x.invalid).sum();
+        if invalid > 0 {
+            w.push(Warning::Invalid {
+                run: run.clone(),
+                processes,
+                samples: invalid,
+            });
+        }
+        let stopped = rows
+            .iter()
+            .filter(|x| x.stopped_on_bound == Some(true))
+            .count();
+        if stopped > 0 {
+            w.push(Warning::StoppedOnBound {
+                run: run.clone(),
+                processes,
+                rows: stopped,
+            });
+        }
+        let below: Vec<String> = rows
+            .iter()
+            .filter(|x| x.below_resolution == Some(true))
+            .map(|x| row_name(x))
+            .collect();
+        if !below.is_empty() {
+            w.push(Warning::BelowResolution {
+                run: run.clone(),
+                processes,
+                sizes: below.join("; "),
+            });
+        }
+        if r.class != "clock" {
+            let lt = loop_timed(runs[i].report, r);
+            let none = rows
+                .iter()
+                .filter(|x| x.rank.is_none() && headline(lt, x).is_none())
+                .count();
+            if none > 0 {
+                w.push(Warning::NoValidSample {
+                    run: run.clone(),
+                    processes,
+                    rows: none,
+                });
+            }
+        }
+        for x in &rows {
+            if let Some(note) = &x.note {
+                w.push(Warning::RowNote {
+                    run: run.clone(),
+                    processes,
+                    bytes: x.bytes,
+                    note: note.clone(),
+                });
+            }
+        }
+    }
+    w
+}
+
+/// "1 KiB" or "1 KiB, n=10".
+fn row_name(r: &Row) -> String {
+    let p = params_label(&r.params, &[]);
+    if p.is_empty() {
+        format!("{} B", bytes_label(r.bytes as f64))
+    } else {
+        format!("{} B, {p}", bytes_label(r.bytes as f64))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names() {
+        assert_eq!(
+            library_name("Open MPI v4.1.4, package: Debian OpenMPI, ident: 4.1.4"),
+            "Open MPI v4.1.4"
+        );
+        assert_eq!(
+            library_name("MPICH Version:\t4.0.2\nMPICH Release date:\tThu Mar 24"),
+            "MPICH 4.0.2"
+        );
+        assert_eq!(
+            library_name(
+                "MPICH Version:\t4.0.2 MPICH Release date:\tThu Apr  7 2022 MPICH ABI:\t14:2:2"
+            ),
+            "MPICH 4.0.2"
+        );
+        assert_eq!(bytes_label(0.0), "0");
+        assert_eq!(bytes_label(1024.0), "1 KiB");
+        assert_eq!(bytes_label(4194304.0), "4 MiB");
+        assert_eq!(bytes_label(1536.0), "1.5 KiB");
+        assert_eq!(slug("imb-Multi Bcast/x"), "imb-multi-bcast-x");
+        assert_eq!(num(0.3123), "0.312");
+        assert_eq!(num(3193.54), "3194");
+    }
+}

@@ -1,0 +1,467 @@
+//! What a rank does when it is told to stop, crashes or panics, so that no
+//! signal, crash or panic leaves a hang, an orphan or a wrong status.
+//!
+//! * SIGINT, SIGTERM and SIGHUP (from the user, `timeout`, a batch system, or
+//!   forwarded by mpiexec), a closed stdout pipe, a stop message from the
+//!   self-launching parent or that parent's death all end in [`stop`]: rank 0
+//!   writes the results finished so far with status "interrupted", says so
+//!   in one line (unless the parent does) and the job ends with code
+//!   128 + signal. Another rank passes the signal on to rank 0 when it can
+//!   (same host) and gives rank 0 time to write before it ends itself.
+//! * A panic prints one line and ends the job ([`end_job`]).
+//! * SIGSEGV, SIGBUS, SIGILL, SIGFPE and SIGABRT print one line and end the
+//!   process: with [`EXIT_MPI_START`] inside `MPI_Init` (the library could
+//!   not start, e.g. under `ulimit -v`), with code 3 afterwards; the
+//!   launcher then ends the other ranks.
+
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU32, Ordering};
+use std::sync::OnceLock;
+use std::time::{Duration, Instant};
+
+use signal_hook::consts::{SIGHUP, SIGINT, SIGPIPE, SIGTERM};
+
+use crate::{comm, launch, output, supervise};
+
+/// MPI could not start on this rank (a crash or an abort inside `MPI_Init`).
+pub const EXIT_MPI_START: i32 = 5;
+/// A rank failed (same as `--timeout` and allocation failures).
+const EXIT_ABORTED: i32 = crate::watchdog::EXIT_ABORTED;
+
+/// Pseudo-signal for "the self-launching parent died" (its exit code is
+/// SIGHUP's: what ran it went away; nobody waits for it anyway).
+pub const PARENT_DIED: i32 = -1;
+
+/// Another rank announced its failure (SIGUSR2 from its panic hook or crash
+/// handler): a SIGTERM that follows is the launcher ending the job because
+/// of it, not an interruption, and rank 0 stays quiet about it.
+static PEER_FAILED: AtomicBool = AtomicBool::new(false);
+/// The signal by which a failing rank tells rank 0 (on the same host).
+const PEER_FAILED_SIGNAL: i32 = libc::SIGUSR2;
+
+/// The exit code decided at the normal end (`ENDED_NOT_YET` before): a
+/// signal after it (the launcher ending ranks that are still finalising)
+/// ends the process quietly with that code.
+static ENDED_WITH: AtomicI32 = AtomicI32::new(ENDED_NOT_YET);
+const ENDED_NOT_YET: i32 = i32::MIN;
+
+/// First stop request (signal number), 0 while running.
+static STOP: AtomicI32 = AtomicI32::new(0);
+/// MPI is initialised and not finalised: the job can be ended with MPI_Abort.
+static MPI_UP: AtomicBool = AtomicBool::new(false);
+/// Inside MPI_Init (fatal signals are then the library failing to start).
+static IN_INIT: AtomicBool = AtomicBool::new(false);
+/// World rank (from the launcher's environment until MPI says).
+static RANK: AtomicU32 = AtomicU32::new(0);
+/// Rank 0's pid when it runs on this host (0: unknown or elsewhere).
+static RANK0_PID: AtomicI32 = AtomicI32::new(0);
+/// Rank 0: the pids of the other ranks on its host.
+static PEERS: OnceLock<Vec<i32>> = OnceLock::new();
+/// Ending with `_exit` ends the whole job (see `launch::exit_ends_job`).
+static EXIT_ENDS_JOB: AtomicBool = AtomicBool::new(false);
+
+/// Ranks other than 0 wait this long for rank 0 to write and end the job.
+const RANK0_GRACE: Duration = Duration::from_secs(3);
+/// Time for the launcher to pass the one line on before the job ends.
+const LINE_DRAIN: Duration = Duration::from_millis(300);
+/// If MPI_Abort itself hangs (its daemon is gone), the process still ends.
+const ABORT_DEADLINE: Duration = Duration::from_secs(3);
+
+pub fn signal_name(sig: i32) -> &'static str {
+    match sig {
+        libc::SIGHUP => "SIGHUP",
+        libc::SIGINT => "SIGINT",
+        libc::SIGQUIT => "SIGQUIT",
+        libc::SIGILL => "SIGILL",
+        libc::SIGABRT => "SIGABRT",
+        libc::SIGBUS => "SIGBUS",
+        libc::SIGFPE => "SIGFPE",
+        libc::SIGKILL => "SIGKILL",
+        libc::SIGSEGV => "SIGSEGV",
+        libc::SIGPIPE => "SIGPIPE",
+        libc::SIGTERM => "SIGTERM",
+        PARENT_DIED => "parent-exit",
+        _ => "a signal",
+    }
+}
+
+/// Signal number of a name such as "SIGTERM" (the parent's stop message).
+pub fn signal_number(name: &str) -> Option<i32> {
+    [SIGHUP, SIGINT, SIGTERM, SIGPIPE, libc::SIGKILL]
+        .into_iter()
+        .find(|&s| signal_name(s) == name)
+}
+
+/// Exit code of a run ended by `sig` (the shell's convention).
+pub fn exit_code(sig: i32) -> i32 {
+    128 + if sig == PARENT_DIED { SIGHUP } else { sig }
+}
+
+/// Installs the panic hook, the fatal-signal handlers and the stop thread,
+/// connects to a self-launching parent and marks the start of `MPI_Init`.
+/// Call on every rank right before `MPI_Init`.
+pub fn before_mpi_init() {
+    RANK.store(launch::env_rank() as u32, Ordering::Relaxed);
+    EXIT_ENDS_JOB.store(launch::exit_ends_job(), Ordering::Relaxed);
+    install_panic_hook();
+    fatal::install();
+    match signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP, PEER_FAILED_SIGNAL]) {
+        Ok(mut signals) => {
+            spawn(move || {
+                for sig in signals.forever() {
+                    if sig == PEER_FAILED_SIGNAL {
+                        PEER_FAILED.store(true, Ordering::SeqCst);
+                    } else {
+                        stop(sig);
+                    }
+                }
+            });
+        }
+        Err(e) => eprintln!("warning: cannot handle SIGINT/SIGTERM/SIGHUP: {e}"),
+    }
+    supervise::connect(launch::env_rank());
+    limit_malloc_arenas();
+    IN_INIT.store(true, Ordering::SeqCst);
+}
+
+/// Under an address-space limit (`ulimit -v`), glibc's 64 MiB of address
+/// space per malloc arena (one per thread that allocates: MPI's progress
+/// threads) is what exhausts the limit inside `MPI_Init`; one arena
+/// avoids that. Without a limit nothing changes.
+fn limit_malloc_arenas() {
+    let mut r = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    // SAFETY: getrlimit with a valid out pointer; mallopt takes plain ints.
+    unsafe {
+        if libc::getrlimit(libc::RLIMIT_AS, &mut r) == 0 && r.rlim_cur != libc::RLIM_INFINITY {
+            libc::mallopt(libc::M_ARENA_MAX, 1);
+        }
+    }
+}
+
+/// This process's world rank (the launcher's until MPI has started).
+pub fn rank() -> u32 {
+    RANK.load(Ordering::Relaxed)
+}
+
+/// After `MPI_Init`: rank 0 tells every rank its pid and host, so that a
+/// rank that alone receives a signal can pass it on.
+pub fn mpi_started(world: &comm::Comm) {
+    IN_INIT.store(false, Ordering::SeqCst);
+    MPI_UP.store(true, Ordering::SeqCst);
+    RANK.store(world.rank as u32, Ordering::Relaxed);
+    let host = comm::processor_name();
+    let mut bytes = if world.rank == 0 {
+        format!("{} {host}", std::process::id()).into_bytes()
+    } else {
+        Vec::new()
+    };
+    world.bcast_vec(&mut bytes, 0);
+    let text = String::from_utf8_lossy(&bytes);
+    if let Some((pid, h)) = text.split_once(' ') {
+        if h == host {
+            RANK0_PID.store(pid.parse().unwrap_or(0), Ordering::Relaxed);
+        }
+    }
+    let all = world.gather_strings(&format!("{} {host}", std::process::id()), 0);
+    if world.rank == 0 {
+        let peers = all
+            .iter()
+            .skip(1)
+            .filter_map(|s| s.split_once(' '))
+            .filter(|(_, h)| *h == host)
+            .filter_map(|(p, _)| p.parse().ok())
+            .collect();
+        let _ = PEERS.set(peers);
+    }
+    supervise::tell(&format!("up {}", world.rank));
+    // Test hook (robustness tests): a panic on this rank must end the job.
+    if std::env::var("MPIBENCH_TEST_PANIC_RANK")
+        .ok()
+        .and_then(|r| r.parse().ok())
+        == Some(world.rank)
+    {
+        panic!("test panic requested by MPIBENCH_TEST_PANIC_RANK");
+    }
+}
+
+/// Before `MPI_Finalize`, with the exit code the run ends with: from here on
+/// a signal is no interruption, and the job cannot be aborted through MPI.
+pub fn mpi_ending(code: i32) {
+    ENDED_WITH.store(code, Ordering::SeqCst);
+    MPI_UP.store(false, Ordering::SeqCst);
+}
+
+/// Ends this rank's part of the run because of `sig` (see the module
+/// documentation). Only the first request acts; later ones return at once
+/// on other threads, and never return on the acting one.
+pub fn stop(sig: i32) {
+    if STOP
+        .compare_exchange(0, sig, Ordering::SeqCst, Ordering::SeqCst)
+        .is_err()
+    {
+        return;
+    }
+    let ended = ENDED_WITH.load(Ordering::SeqCst);
+    if ended != ENDED_NOT_YET {
+        // SAFETY: ends the process; the run's outcome is already decided.
+        unsafe { libc::_exit(ended) }
+    }
+    let rank = RANK.load(Ordering::Relaxed);
+    if PEER_FAILED.load(Ordering::SeqCst) {
+        // The launcher ends the job because another rank failed (and said so).
+        let _ = output::interrupt("aborted", None);
+        mute_stderr();
+        end_job(EXIT_ABORTED);
+    }
+    supervise::tell(&format!("stopped {rank} {}", signal_name(sig)));
+    if rank == 0 {
+        stop_peers(sig);
+        let saved = output::interrupt("interrupted", Some(signal_name(sig)));
+        if sig != SIGPIPE && !supervise::parent_speaks() {
+            eprintln!("{}", interrupted_line(sig, saved));
+        }
+        mute_stderr();
+    } else {
+        // Rank 0 (or the parent) tells what happened; what the MPI library
+        // says while the job comes apart (a peer that vanished mid-transfer)
+        // is noise.
+        mute_stderr();
+        let pid0 = RANK0_PID.load(Ordering::Relaxed);
+        if pid0 > 0 && sig != PARENT_DIED {
+            // SAFETY: kill(2) on rank 0's pid, learnt from rank 0 on this host.
+            unsafe { libc::kill(pid0, sig) };
+            let end = Instant::now() + RANK0_GRACE;
+            while Instant::now() < end && unsafe { libc::kill(pid0, 0) } == 0 {
+                std::thread::sleep(Duration::from_millis(20));
+            }
+        } else {
+            std::thread::sleep(Duration::from_millis(500));
+        }
+    }
+    end_job(exit_code(sig));
+}
+
+/// Rank 0: tells the other ranks on this host to stop (and so to fall
+/// silent) before it ends, so that none of them reports rank 0's exit as
+/// a failed transfer.
+fn stop_peers(sig: i32) {
+    let relay = if sig == SIGPIPE || sig == PARENT_DIED {
+        SIGTERM
+    } else {
+        sig
+    };
+    let peers = PEERS.get().map(Vec::as_slice).unwrap_or(&[]);
+    for &p in peers {
+        // SAFETY: kill(2) on the pids the ranks of this job reported.
+        unsafe { libc::kill(p, relay) };
+    }
+    if !peers.is_empty() {
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+/// Spawns a helper thread with a small stack; under a tight address-space
+/// limit (`ulimit -v`) a thread may not be possible at all, which must not
+/// become a panic. Returns whether it runs.
+pub fn spawn(f: impl FnOnce() + Send + 'static) -> bool {
+    std::thread::Builder::new()
+        .stack_size(256 << 10)
+        .spawn(f)
+        .is_ok()
+}
+
+/// Points stderr at /dev/null (the one line has been said).
+fn mute_stderr() {
+    mute_stderr_raw()
+}
+
+/// [`mute_stderr`], async-signal-safe.
+fn mute_stderr_raw() {
+    // SAFETY: open/dup2/close on our own descriptors.
+    unsafe {
+        let fd = libc::open(c"/dev/null".as_ptr(), libc::O_WRONLY);
+        if fd >= 0 {
+            libc::dup2(fd, 2);
+            libc::close(fd);
+        }
+    }
+}
+
+fn interrupted_line(sig: i32, saved: Option<anyhow::Result<usize>>) -> String {
+    let what = match (saved, output::first_file()) {
+        (Some(Ok(n)), Some(f)) => format!(
+            "; {n} results finished so far are in '{}' (status \"interrupted\")",
+            f.display()
+        ),
+        (Some(Err(e)), _) => format!("; {e:#}"),
+        _ => String::new(),
+    };
+    format!(
+        "mpibench: interrupted by {}{what}; exit code {}",
+        signal_name(sig),
+        exit_code(sig)
+    )
+}
+
+/// Ends the whole job with `code`: MPI_Abort while MPI is up (or `_exit`
+/// where the launcher ends the job on a non-zero exit anyway), `_exit`
+/// otherwise. The one line has been said: stderr is muted first, so that
+/// the library's abort banner and its complaints about vanished peers do
+/// not follow it.
+pub fn end_job(code: i32) -> ! {
+    use std::io::Write;
+    let _ = std::io::stdout().flush();
+    let _ = std::io::stderr().flush();
+    if MPI_UP.load(Ordering::SeqCst) {
+        // The launcher forwards the line through a pipe; an abort right
+        // behind it can end the job before the line got through (Hydra).
+        std::thread::sleep(LINE_DRAIN);
+    }
+    mute_stderr();
+    if MPI_UP.load(Ordering::SeqCst) && !EXIT_ENDS_JOB.load(Ordering::Relaxed) {
+        spawn(move || {
+            std::thread::sleep(ABORT_DEADLINE);
+            // SAFETY: ends the process without running destructors.
+            unsafe { libc::_exit(code) }
+        });
+        comm::abort(code);
+    }
+    // SAFETY: as above.
+    unsafe { libc::_exit(code) }
+}
+
+/// This rank printed the one line of a failure: tells the parent and rank 0,
+/// then ends the job with `code` (also the watchdog's way out).
+pub fn said_and_end(code: i32) -> ! {
+    tell_rank0_failed();
+    supervise::tell(&format!("said {} {code}", RANK.load(Ordering::Relaxed)));
+    end_job(code)
+}
+
+/// Lets rank 0 (on this host) know that this rank failed and said so.
+/// Async-signal-safe.
+fn tell_rank0_failed() {
+    let pid0 = RANK0_PID.load(Ordering::Relaxed);
+    if RANK.load(Ordering::Relaxed) != 0 && pid0 > 0 {
+        // SAFETY: kill(2) is async-signal-safe; the pid is rank 0's on this host.
+        unsafe { libc::kill(pid0, PEER_FAILED_SIGNAL) };
+    }
+}
+
+fn install_panic_hook() {
+    std::panic::set_hook(Box::new(|info| {
+        let msg = info
+            .payload()
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| info.payload().downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "panic".into());
+        let at = info
+            .location()
+            .map(|l| format!(" at {}:{}", l.file(), l.line()))
+            .unwrap_or_default();
+        eprintln!(
+            "error: rank {}: internal error: {}{at}; ending the job",
+            RANK.load(Ordering::Relaxed),
+            msg.lines().next().unwrap_or("")
+        );
+        said_and_end(EXIT_ABORTED);
+    }));
+}
+
+/// The self-launching parent (no MPI here): a panic prints one line and
+/// exits with code 3; mpiexec follows through its parent-death signal.
+pub fn install_parent_panic_hook() {
+    std::panic::set_hook(Box::new(|info| {
+        let msg = info
+            .payload()
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| info.payload().downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "panic".into());
+        eprintln!(
+            "error: internal error: {}",
+            msg.lines().next().unwrap_or("")
+        );
+        // SAFETY: ends the process.
+        unsafe { libc::_exit(EXIT_ABORTED) }
+    }));
+}
+
+/// Async-signal-safe handlers of the fatal signals.
+mod fatal {
+    use super::*;
+
+    static PREFIX: OnceLock<Vec<u8>> = OnceLock::new();
+
+    const SIGNALS: [i32; 5] = [
+        libc::SIGSEGV,
+        libc::SIGBUS,
+        libc::SIGILL,
+        libc::SIGFPE,
+        libc::SIGABRT,
+    ];
+
+    pub fn install() {
+        let _ = PREFIX.set(format!("error: rank {}: ", RANK.load(Ordering::Relaxed)).into_bytes());
+        for sig in SIGNALS {
+            // SAFETY: a plain sigaction with a handler that only calls
+            // async-signal-safe functions (write, _exit).
+            unsafe {
+                let mut sa: libc::sigaction = std::mem::zeroed();
+                sa.sa_sigaction =
+                    handler as extern "C" fn(i32, *mut libc::siginfo_t, *mut libc::c_void) as usize;
+                sa.sa_flags = libc::SA_ONSTACK | libc::SA_SIGINFO | libc::SA_RESETHAND;
+                libc::sigemptyset(&mut sa.sa_mask);
+                libc::sigaction(sig, &sa, std::ptr::null_mut());
+            }
+        }
+    }
+
+    fn put(b: &[u8]) {
+        // SAFETY: write(2) is async-signal-safe.
+        unsafe { libc::write(2, b.as_ptr().cast(), b.len()) };
+    }
+
+    extern "C" fn handler(sig: i32, _: *mut libc::siginfo_t, _: *mut libc::c_void) {
+        let stopping = STOP.load(Ordering::SeqCst);
+        if stopping != 0 {
+            // The job is coming apart on purpose (a peer vanished mid-call).
+            // SAFETY: _exit is async-signal-safe.
+            unsafe { libc::_exit(exit_code(stopping)) }
+        }
+        let name: &[u8] = match sig {
+            libc::SIGSEGV => b"SIGSEGV (segmentation fault)",
+            libc::SIGBUS => b"SIGBUS (bus error)",
+            libc::SIGILL => b"SIGILL (illegal instruction)",
+            libc::SIGFPE => b"SIGFPE (arithmetic error)",
+            _ => b"SIGABRT (abort)",
+        };
+        let in_init = IN_INIT.load(Ordering::SeqCst);
+        let code = if in_init {
+            EXIT_MPI_START
+        } else {
+            EXIT_ABORTED
+        };
+        // With a parent, only rank 0 speaks (several ranks often crash
+        // alike); the parent speaks for another rank that crashed alone.
+        let speak = RANK.load(Ordering::Relaxed) == 0 || !supervise::parent_speaks();
+        if speak {
+            put(PREFIX.get().map(Vec::as_slice).unwrap_or(b"error: "));
+            put(name);
+            put(if in_init {
+                b" inside MPI_Init: the MPI library could not start here (check `ulimit -v`, TMPDIR and the MPI installation)\n"
+            } else {
+                b": the rank crashed; ending the job\n"
+            });
+        } else {
+            mute_stderr_raw();
+        }
+        supervise::tell_from_signal(code, speak);
+        tell_rank0_failed();
+        // SAFETY: _exit is async-signal-safe.
+        unsafe { libc::_exit(code) }
+    }
+}

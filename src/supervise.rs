@@ -1,0 +1,707 @@
+//! The self-launching parent and its link with the ranks.
+//!
+//! `mpibench run -n N` without a launcher starts mpiexec and supervises it:
+//!
+//! * mpiexec gets a parent-death signal (SIGKILL) and its own process group,
+//!   so it dies with the parent even when the parent is SIGKILLed, and a
+//!   terminal's Ctrl-C reaches it once, through the parent, not twice.
+//! * SIGINT, SIGTERM and SIGHUP to the parent are passed on: the ranks are
+//!   told at once (which signal, over the link below) and mpiexec gets
+//!   SIGTERM, the signal on which both Open MPI's and MPICH's mpiexec end
+//!   their job in order (Hydra dies on SIGHUP without ending its ranks, and
+//!   answers SIGINT with a Ctrl-C banner). The parent waits for mpiexec and
+//!   exits with 128 + the signal it received, after one line.
+//! * A closed stdout pipe (`| head`) stops the run in the same way, quietly.
+//!
+//! The link is an abstract Unix socket (no file anywhere) whose name the
+//! ranks find in `MPIBENCH_PARENT`. Each local rank connects before
+//! `MPI_Init` and reports what the parent cannot see from mpiexec's exit
+//! status: that it started, that `MPI_Init` returned, that it printed its
+//! own one-line message and with which exit code it ends. A rank whose link
+//! reaches end-of-file knows that the parent died and stops. Ranks that
+//! cannot connect (another host) run on without the link.
+
+use std::collections::BTreeSet;
+use std::io::{BufRead, BufReader, Write};
+use std::os::fd::AsRawFd;
+use std::os::linux::net::SocketAddrExt;
+use std::os::unix::net::{SocketAddr, UnixListener, UnixStream};
+use std::os::unix::process::{CommandExt, ExitStatusExt};
+use std::process::{Command, ExitStatus, Stdio};
+use std::sync::atomic::{AtomicI32, Ordering};
+use std::sync::{Arc, Mutex, OnceLock};
+use std::time::{Duration, Instant};
+
+use signal_hook::consts::{SIGHUP, SIGINT, SIGPIPE, SIGTERM};
+
+use crate::signals::{self, signal_name};
+
+/// The launcher could not be started, failed, or started no rank.
+pub const EXIT_LAUNCHER: i32 = 4;
+
+const ENV: &str = "MPIBENCH_PARENT";
+
+/// How long the parent waits for ranks to disconnect after mpiexec ended.
+const RANK_EXIT_GRACE: Duration = Duration::from_secs(5);
+
+// ---------------------------------------------------------------------------
+// Rank side
+// ---------------------------------------------------------------------------
+
+static LINK: OnceLock<Mutex<UnixStream>> = OnceLock::new();
+/// The link's descriptor, for the fatal-signal handler (-1 without a link).
+static LINK_FD: AtomicI32 = AtomicI32::new(-1);
+/// Pre-formatted lines for the fatal-signal handler: "said" (it printed its
+/// line) or "crashed" (silent), with codes 3 and 5.
+static FATAL_LINES: OnceLock<[Vec<u8>; 4]> = OnceLock::new();
+
+/// Rank side: connects to the self-launching parent, if there is one here,
+/// and watches it. Call before `MPI_Init`.
+pub fn connect(rank: usize) {
+    let Some(name) = std::env::var_os(ENV) else {
+        return;
+    };
+    let Ok(addr) = SocketAddr::from_abstract_name(name.as_encoded_bytes()) else {
+        return;
+    };
+    let Ok(stream) = UnixStream::connect_addr(&addr) else {
+        return; // another host, or the parent is gone: run without the link
+    };
+    let Ok(reader) = stream.try_clone() else {
+        return;
+    };
+    LINK_FD.store(stream.as_raw_fd(), Ordering::SeqCst);
+    let m = signals::EXIT_MPI_START;
+    let _ = FATAL_LINES.set([
+        format!("said {rank} 3\n").into_bytes(),
+        format!("said {rank} {m}\n").into_bytes(),
+        format!("crashed {rank} 3\n").into_bytes(),
+        format!("crashed {rank} {m}\n").into_bytes(),
+    ]);
+    let _ = LINK.set(Mutex::new(stream));
+    tell(&format!("start {rank} {}", std::process::id()));
+    signals::spawn(move || {
+        for line in BufReader::new(reader).lines() {
+            let Ok(line) = line else { break };
+            if let Some(sig) = line.strip_prefix("stop ").and_then(signals::signal_number) {
+                signals::stop(sig);
+            }
+        }
+        // End of file: the parent died (it never closes the link first).
+        signals::stop(signals::PARENT_DIED);
+    });
+}
+
+/// True when a parent will report how the run ended (ranks then stay quiet
+/// about interruptions).
+pub fn parent_speaks() -> bool {
+    LINK.get().is_some()
+}
+
+/// Sends one line to the parent (nothing without a link).
+pub fn tell(msg: &str) {
+    if let Some(l) = LINK.get() {
+        let mut s = l.lock().unwrap_or_else(|e| e.into_inner());
+        let _ = s.write_all(format!("{msg}\n").as_bytes());
+    }
+}
+
+/// From a fatal-signal handler: "I exit with `code`, having printed my
+/// line" (`said`) or not. Async-signal-safe (one write(2) of a prepared
+/// buffer).
+pub fn tell_from_signal(code: i32, said: bool) {
+    let fd = LINK_FD.load(Ordering::SeqCst);
+    let i = usize::from(code == signals::EXIT_MPI_START) + if said { 0 } else { 2 };
+    let msg = FATAL_LINES.get().map(|l| &l[i]);
+    if let (true, Some(m)) = (fd >= 0, msg) {
+        // SAFETY: write(2) of a buffer that lives for the whole program.
+        unsafe { libc::write(fd, m.as_ptr().cast(), m.len()) };
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Parent side
+// ---------------------------------------------------------------------------
+
+/// What the ranks reported.
+#[derive(Default, Debug)]
+struct Seen {
+    started: BTreeSet<u32>,
+    pids: Vec<i32>,
+    up: BTreeSet<u32>,
+    /// (rank, code) of ranks that printed their own line.
+    said: Vec<(u32, i32)>,
+    /// (rank, code) of ranks that crashed silently (their parent speaks).
+    crashed: Vec<(u32, i32)>,
+    /// (rank, code) of ranks that ended normally.
+    ended: Vec<(u32, i32)>,
+    /// (rank, signal) of a rank that was stopped by a signal of its own.
+    stopped: Option<(u32, i32)>,
+    open: usize,
+}
+
+impl Seen {
+    fn record(&mut self, line: &str) {
+        let f: Vec<&str> = line.split_whitespace().collect();
+        let num = |i: usize| f.get(i).and_then(|x| x.parse::<i64>().ok());
+        let (Some(kind), Some(rank)) = (f.first(), num(1)) else {
+            return;
+        };
+        let rank = rank as u32;
+        match *kind {
+            "start" => {
+                self.started.insert(rank);
+                if let Some(pid) = num(2) {
+                    self.pids.push(pid as i32);
+                }
+            }
+            "up" => {
+                self.up.insert(rank);
+            }
+            "said" => self.said.push((rank, num(2).unwrap_or(3) as i32)),
+            "crashed" => self.crashed.push((rank, num(2).unwrap_or(3) as i32)),
+            "end" => self.ended.push((rank, num(2).unwrap_or(0) as i32)),
+            "stopped" => {
+                if let Some(sig) = f.get(2).and_then(|s| signals::signal_number(s)) {
+                    self.stopped.get_or_insert((rank, sig));
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+struct Shared {
+    seen: Mutex<Seen>,
+    conns: Mutex<Vec<UnixStream>>,
+    /// First signal the parent received (or SIGPIPE for a closed stdout).
+    signal: AtomicI32,
+    child: AtomicI32,
+    /// Writing the job's output to our stdout failed (not a closed pipe).
+    stdout_error: Mutex<Option<std::io::Error>>,
+    /// The stdout relay has seen the end of mpiexec's output.
+    relay_done: std::sync::atomic::AtomicBool,
+}
+
+impl Shared {
+    fn seen(&self) -> std::sync::MutexGuard<'_, Seen> {
+        self.seen.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Passes an interruption on: the ranks first (they record the right
+    /// signal, rank 0 saves, and they end, which ends mpiexec), then
+    /// mpiexec itself: SIGTERM at once when no rank is linked, else after
+    /// [`STOP_GRACE`] if it still runs (an immediate SIGTERM would race the
+    /// ranks' own ending, which Open MPI's mpiexec answers with a crash);
+    /// SIGKILL when that does not end it either, or on a second interruption.
+    fn interrupt(self: &Arc<Self>, sig: i32) {
+        let first = self
+            .signal
+            .compare_exchange(0, sig, Ordering::SeqCst, Ordering::SeqCst)
+            .is_ok();
+        if !first {
+            self.kill_child(libc::SIGKILL);
+            return;
+        }
+        let linked = {
+            let mut conns = self.conns.lock().unwrap_or_else(|e| e.into_inner());
+            for c in conns.iter_mut() {
+                let _ = c.write_all(format!("stop {}\n", signal_name(sig)).as_bytes());
+            }
+            !conns.is_empty()
+        };
+        self.end_child(linked);
+    }
+
+    /// Makes sure mpiexec ends: after [`STOP_GRACE`] (when `grace`) SIGTERM,
+    /// after [`KILL_GRACE`] more SIGKILL. Also used when a rank reports its
+    /// own failure: a launcher can hang after a rank died in `MPI_Init`.
+    fn end_child(self: &Arc<Self>, grace: bool) {
+        let sh = Arc::clone(self);
+        signals::spawn(move || {
+            if grace {
+                sh.wait_child_gone(STOP_GRACE);
+            }
+            sh.kill_child(libc::SIGTERM);
+            sh.wait_child_gone(KILL_GRACE);
+            sh.kill_child(libc::SIGKILL);
+        });
+    }
+
+    fn kill_child(&self, sig: i32) {
+        let pid = self.child.load(Ordering::SeqCst);
+        if pid > 0 {
+            // SAFETY: kill(2) on our own child, not yet reaped (the pid is
+            // cleared before the wait returns to the caller).
+            unsafe { libc::kill(pid, sig) };
+        }
+    }
+
+    fn wait_child_gone(&self, limit: Duration) {
+        let end = Instant::now() + limit;
+        while self.child.load(Ordering::SeqCst) != 0 && Instant::now() < end {
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+}
+
+/// How long linked ranks get to end the job themselves after an interruption.
+const STOP_GRACE: Duration = Duration::from_secs(4);
+/// How long mpiexec gets after SIGTERM before SIGKILL.
+const KILL_GRACE: Duration = Duration::from_secs(5);
+
+/// What the parent knows about the launcher, for its messages.
+pub struct Launcher<'a> {
+    pub name: &'a str,
+    /// Where the JSON goes (named in the interruption line).
+    pub json: Option<&'a std::path::Path>,
+}
+
+/// Runs `cmd` (mpiexec ...) under supervision; returns mpibench's exit code.
+pub fn run(mut cmd: Command, l: &Launcher) -> i32 {
+    let shared = Arc::new(Shared {
+        seen: Mutex::new(Seen::default()),
+        conns: Mutex::new(Vec::new()),
+        signal: AtomicI32::new(0),
+        child: AtomicI32::new(0),
+        stdout_error: Mutex::new(None),
+        relay_done: std::sync::atomic::AtomicBool::new(false),
+    });
+    if let Some(name) = listen(&shared) {
+        cmd.env(ENV, name);
+    }
+    watch_signals(&shared);
+    watch_stdout(&shared);
+    let parent = std::process::id() as i32;
+    // SAFETY: only async-signal-safe calls between fork and exec.
+    unsafe {
+        cmd.pre_exec(move || {
+            // Own process group: a terminal's Ctrl-C reaches mpiexec once, through us.
+            libc::setpgid(0, 0);
+            // Dies with us, even when we are SIGKILLed.
+            libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
+            if libc::getppid() != parent {
+                libc::_exit(EXIT_LAUNCHER);
+            }
+            Ok(())
+        });
+    }
+    cmd.stdin(Stdio::null());
+    // The job's stdout passes through us: a write error (a full disk, a
+    // closed pipe) is ours to see, whatever the launcher does with it.
+    cmd.stdout(Stdio::piped());
+    let mut child = match cmd.spawn() {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!(
+                "error: cannot start the launcher '{}': {e} (install an MPI launcher or pass --mpiexec)",
+                l.name
+            );
+            return EXIT_LAUNCHER;
+        }
+    };
+    shared.child.store(child.id() as i32, Ordering::SeqCst);
+    if let Some(out) = child.stdout.take() {
+        let sh = Arc::clone(&shared);
+        if !signals::spawn(move || relay_stdout(out, &sh)) {
+            shared.relay_done.store(true, Ordering::SeqCst);
+        }
+    } else {
+        shared.relay_done.store(true, Ordering::SeqCst);
+    }
+    if shared.signal.load(Ordering::SeqCst) != 0 {
+        // A signal arrived before mpiexec existed.
+        unsafe { libc::kill(child.id() as i32, libc::SIGTERM) };
+    }
+    // Wait without reaping first, so that the pid the signal thread may
+    // kill stays ours until it is cleared.
+    loop {
+        let mut info: libc::siginfo_t = unsafe { std::mem::zeroed() };
+        // SAFETY: waitid on our own child with a valid out pointer.
+        let r = unsafe {
+            libc::waitid(
+                libc::P_PID,
+                child.id(),
+                &mut info,
+                libc::WEXITED | libc::WNOWAIT,
+            )
+        };
+        if r == 0 || std::io::Error::last_os_error().kind() != std::io::ErrorKind::Interrupted {
+            break;
+        }
+    }
+    shared.child.store(0, Ordering::SeqCst);
+    let status = loop {
+        match child.wait() {
+            Ok(s) => break s,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => {
+                eprintln!("error: cannot wait for the launcher '{}': {e}", l.name);
+                return EXIT_LAUNCHER;
+            }
+        }
+    };
+    reap_ranks(&shared);
+    let end = Instant::now() + RANK_EXIT_GRACE;
+    while !shared.relay_done.load(Ordering::SeqCst) && Instant::now() < end {
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    if let Some(e) = shared
+        .stdout_error
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .take()
+    {
+        eprintln!("error: cannot write to stdout: {e}");
+        return crate::watchdog::EXIT_ABORTED;
+    }
+    let seen = shared.seen();
+    verdict(&seen, shared.signal.load(Ordering::SeqCst), status, l)
+}
+
+/// Copies mpiexec's stdout to ours. A closed pipe stops the run quietly
+/// (SIGPIPE); another error stops it and is reported. Either way the rest
+/// is drained, so that mpiexec never blocks on a full pipe.
+fn relay_stdout(mut from: std::process::ChildStdout, sh: &Arc<Shared>) {
+    use std::io::Read;
+    let mut buf = vec![0u8; 64 << 10];
+    let mut failed = false;
+    loop {
+        let n = match from.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(_) => break,
+        };
+        if failed {
+            continue;
+        }
+        let mut out = std::io::stdout().lock();
+        if let Err(e) = out.write_all(&buf[..n]).and_then(|_| out.flush()) {
+            drop(out);
+            failed = true;
+            if e.kind() != std::io::ErrorKind::BrokenPipe {
+                *sh.stdout_error.lock().unwrap_or_else(|e| e.into_inner()) = Some(e);
+            }
+            sh.interrupt(SIGPIPE);
+        }
+    }
+    sh.relay_done.store(true, Ordering::SeqCst);
+}
+
+/// Binds the abstract socket and accepts the ranks' connections.
+fn listen(shared: &Arc<Shared>) -> Option<String> {
+    let name = format!(
+        "mpibench.{}.{}",
+        std::process::id(),
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_nanos())
+            .unwrap_or(0)
+    );
+    let addr = SocketAddr::from_abstract_name(name.as_bytes()).ok()?;
+    let listener = UnixListener::bind_addr(&addr).ok()?;
+    let sh = Arc::clone(shared);
+    signals::spawn(move || {
+        for conn in listener.incoming() {
+            let Ok(conn) = conn else { continue };
+            let Ok(writer) = conn.try_clone() else {
+                continue;
+            };
+            let sig = sh.signal.load(Ordering::SeqCst);
+            {
+                let mut conns = sh.conns.lock().unwrap_or_else(|e| e.into_inner());
+                let mut w = writer;
+                if sig != 0 {
+                    // Connected after the interruption: tell it at once.
+                    let _ = w.write_all(format!("stop {}\n", signal_name(sig)).as_bytes());
+                }
+                conns.push(w);
+            }
+            sh.seen().open += 1;
+            let sh2 = Arc::clone(&sh);
+            signals::spawn(move || {
+                for line in BufReader::new(conn).lines() {
+                    let Ok(line) = line else { break };
+                    sh2.seen().record(&line);
+                    if (line.starts_with("said ") || line.starts_with("crashed "))
+                        && !line.ends_with(" 0")
+                    {
+                        sh2.end_child(true);
+                    }
+                }
+                sh2.seen().open -= 1;
+            });
+        }
+    });
+    Some(name)
+}
+
+fn watch_signals(shared: &Arc<Shared>) {
+    let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP]) else {
+        return;
+    };
+    let sh = Arc::clone(shared);
+    signals::spawn(move || {
+        for sig in signals.forever() {
+            sh.interrupt(sig);
+        }
+    });
+}
+
+/// A pipe on stdout whose reader went away (`| head`) reports POLLERR: the
+/// run stops as on SIGPIPE, quietly. (The ranks cannot see it: Open MPI
+/// gives them a pseudo-terminal and mpiexec ignores SIGPIPE.)
+fn watch_stdout(shared: &Arc<Shared>) {
+    let mut st: libc::stat = unsafe { std::mem::zeroed() };
+    // SAFETY: fstat on fd 1.
+    if unsafe { libc::fstat(1, &mut st) } != 0
+        || !matches!(st.st_mode & libc::S_IFMT, libc::S_IFIFO | libc::S_IFSOCK)
+    {
+        return;
+    }
+    let sh = Arc::clone(shared);
+    signals::spawn(move || loop {
+        let mut p = libc::pollfd {
+            fd: 1,
+            events: 0,
+            revents: 0,
+        };
+        // SAFETY: poll on one valid pollfd.
+        let n = unsafe { libc::poll(&mut p, 1, -1) };
+        if n > 0 && p.revents & (libc::POLLERR | libc::POLLHUP) != 0 {
+            sh.interrupt(SIGPIPE);
+            return;
+        }
+        if n < 0 && std::io::Error::last_os_error().kind() != std::io::ErrorKind::Interrupted {
+            return;
+        }
+    });
+}
+
+/// After mpiexec ended: gives the local ranks time to end, then closes the
+/// links (a rank that sees end-of-file stops) and kills what is left.
+fn reap_ranks(shared: &Shared) {
+    let wait_closed = |limit: Duration| {
+        let end = Instant::now() + limit;
+        while shared.seen().open > 0 && Instant::now() < end {
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    };
+    wait_closed(RANK_EXIT_GRACE);
+    if shared.seen().open == 0 {
+        return;
+    }
+    for c in shared
+        .conns
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .iter()
+    {
+        let _ = c.shutdown(std::net::Shutdown::Both);
+    }
+    wait_closed(Duration::from_secs(3));
+    for &pid in &shared.seen().pids {
+        // SAFETY: these processes told us their pid over our private socket.
+        unsafe { libc::kill(pid, libc::SIGKILL) };
+    }
+}
+
+fn describe(status: ExitStatus) -> String {
+    match (status.code(), status.signal()) {
+        (Some(c), _) => format!("exited with code {c}"),
+        (None, Some(s)) => format!("was killed by {}", signal_name(s)),
+        _ => "ended".to_string(),
+    }
+}
+
+/// `ulimit -v`, when set: the most common reason for MPI not to start here.
+pub fn address_space_hint() -> String {
+    let mut r = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    // SAFETY: getrlimit with a valid out pointer.
+    if unsafe { libc::getrlimit(libc::RLIMIT_AS, &mut r) } == 0 && r.rlim_cur != libc::RLIM_INFINITY
+    {
+        format!(
+            "; the address-space limit (ulimit -v) is {} KiB",
+            r.rlim_cur / 1024
+        )
+    } else {
+        String::new()
+    }
+}
+
+/// The exit code (and the one line, when the ranks did not print one).
+fn verdict(seen: &Seen, parent_signal: i32, status: ExitStatus, l: &Launcher) -> i32 {
+    if std::env::var_os("MPIBENCH_DEBUG_SUPERVISE").is_some() {
+        eprintln!("supervise: {seen:?} signal {parent_signal} {status:?}");
+    }
+    // A rank's own failure explains the signals the launcher then sends.
+    // A rank's own failure, or rank 0's decided end, explains the signals
+    // the launcher then sends; so does MPI failing to start everywhere.
+    let failed = seen.said.iter().find(|(_, c)| *c != 0).map(|&(_, c)| c);
+    let crashed = !seen.crashed.is_empty();
+    let rank0_end = seen.ended.iter().find(|(r, _)| *r == 0).map(|&(_, c)| c);
+    let all_up = seen.up.len() == seen.started.len();
+    let stop = (parent_signal != 0)
+        .then_some((None, parent_signal))
+        .or(seen
+            .stopped
+            .filter(|_| failed.is_none() && !crashed && rank0_end.is_none() && all_up)
+            .map(|(r, s)| (Some(r), s)));
+    if let Some((rank, sig)) = stop {
+        if sig != SIGPIPE {
+            let by = rank
+                .map(|r| format!(" (received by rank {r})"))
+                .unwrap_or_default();
+            let json = match l.json.filter(|p| p.as_os_str() != "-") {
+                Some(p) => format!(
+                    "; the results finished so far are in '{}' with status \"interrupted\"",
+                    p.display()
+                ),
+                None => String::new(),
+            };
+            eprintln!(
+                "mpibench: interrupted by {}{by}{json}; exit code {}",
+                signal_name(sig),
+                signals::exit_code(sig)
+            );
+        }
+        return signals::exit_code(sig);
+    }
+    if let (0, Some(sig), false) = (parent_signal, status.signal(), seen.started.is_empty()) {
+        // The ranks' own messages went through the launcher that died.
+        eprintln!(
+            "error: the launcher '{}' was killed by {} while the job ran; the results are incomplete",
+            l.name,
+            signal_name(sig)
+        );
+        return EXIT_LAUNCHER;
+    }
+    if seen.started.is_empty() {
+        eprintln!(
+            "error: the launcher '{}' {} without starting any mpibench rank{}",
+            l.name,
+            describe(status),
+            address_space_hint()
+        );
+        return EXIT_LAUNCHER;
+    }
+    if let Some(code) = failed {
+        return code;
+    }
+    if let Some(&(rank, code)) = seen.crashed.first() {
+        let what = if code == signals::EXIT_MPI_START {
+            "inside MPI_Init: the MPI library could not start here"
+        } else {
+            "with a fatal signal; the job was ended"
+        };
+        eprintln!("error: rank {rank} crashed {what}{}", address_space_hint());
+        return code;
+    }
+    if let Some(code) = rank0_end {
+        return code;
+    }
+    if seen.up.len() < seen.started.len() {
+        let missing: Vec<String> = seen
+            .started
+            .difference(&seen.up)
+            .map(u32::to_string)
+            .collect();
+        eprintln!(
+            "error: MPI_Init did not complete on rank {} (the launcher '{}' {}): the MPI library could not start{}",
+            missing.join(", "),
+            l.name,
+            describe(status),
+            address_space_hint()
+        );
+        return signals::EXIT_MPI_START;
+    }
+    eprintln!(
+        "error: the job ended without a result from rank 0: the launcher '{}' {}",
+        l.name,
+        describe(status)
+    );
+    crate::watchdog::EXIT_ABORTED
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn exited(code: i32) -> ExitStatus {
+        ExitStatus::from_raw(code << 8)
+    }
+
+    fn launcher() -> Launcher<'static> {
+        Launcher {
+            name: "mpiexec",
+            json: None,
+        }
+    }
+
+    #[test]
+    fn records_rank_reports() {
+        let mut s = Seen::default();
+        for l in [
+            "start 0 100",
+            "start 1 101",
+            "up 0",
+            "said 1 5",
+            "end 0 0",
+            "stopped 1 SIGTERM",
+            "junk",
+        ] {
+            s.record(l);
+        }
+        assert_eq!(s.started.len(), 2);
+        assert_eq!(s.pids, vec![100, 101]);
+        assert_eq!(s.said, vec![(1, 5)]);
+        assert_eq!(s.ended, vec![(0, 0)]);
+        assert_eq!(s.stopped, Some((1, SIGTERM)));
+    }
+
+    #[test]
+    fn verdicts() {
+        let l = launcher();
+        assert_eq!(verdict(&Seen::default(), SIGINT, exited(1), &l), 130);
+        assert_eq!(verdict(&Seen::default(), 0, exited(0), &l), EXIT_LAUNCHER);
+        let mut s = Seen::default();
+        s.record("start 0 1");
+        s.record("start 1 2");
+        assert_eq!(verdict(&s, 0, exited(1), &l), signals::EXIT_MPI_START);
+        s.record("up 0");
+        s.record("up 1");
+        s.record("end 0 2");
+        assert_eq!(verdict(&s, 0, exited(2), &l), 2);
+        s.ended.clear();
+        s.record("stopped 0 SIGHUP");
+        assert_eq!(verdict(&s, 0, exited(1), &l), 129);
+        s.record("end 0 3");
+        assert_eq!(
+            verdict(&s, 0, exited(1), &l),
+            3,
+            "rank 0's end explains the signal"
+        );
+        s.ended.clear();
+        s.record("crashed 1 3");
+        assert_eq!(
+            verdict(&s, 0, exited(1), &l),
+            3,
+            "a crash explains the signal"
+        );
+        s.record("said 1 3");
+        assert_eq!(
+            verdict(&s, 0, exited(3), &l),
+            3,
+            "a failure explains the signal"
+        );
+        assert_eq!(
+            verdict(&s, SIGINT, exited(3), &l),
+            130,
+            "the parent's signal first"
+        );
+    }
+}
