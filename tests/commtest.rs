@@ -244,7 +244,7 @@ fn csv_rows_carry_the_params() {
     .success();
     let text = std::fs::read_to_string(csv).unwrap();
     let lines: Vec<&str> = text.lines().collect();
-    assert!(lines[0].ends_with(",skipped,params"), "{}", lines[0]);
+    assert!(lines[0].ends_with(",params"), "{}", lines[0]);
     assert_eq!(lines.len(), 3);
     assert!(
         lines[1].contains("\"\"protocol\"\":\"\"(0,6)\"\""),
@@ -265,8 +265,15 @@ fn usage_error(n: usize, args: &[&str], want: &str) {
 fn bad_input_is_one_line_and_exit_2() {
     usage_error(
         2,
-        &["run", "--suite", "commtest", "--volume", "5000"],
+        &["run", "--suite", "commtest", "--volume", "5000B"],
         "not a multiple of the minimum packet length 2048",
+    );
+    usage_error(
+        2,
+        &[
+            "run", "--suite", "commtest", "--volume", "5000", "--mem", "1",
+        ],
+        "above the memory limit",
     );
     usage_error(
         2,
@@ -281,11 +288,11 @@ fn bad_input_is_one_line_and_exit_2() {
     usage_error(
         1,
         &["run", "--suite", "commtest", "sendrecv"],
-        "SENDRECV needs at least 2 processes",
+        "SENDRECV and loggp need at least 2 processes",
     );
     usage_error(
         1,
         &["commtest", "sendrecv"],
-        "SENDRECV needs at least 2 processes",
+        "SENDRECV and loggp need at least 2 processes",
     );
 }

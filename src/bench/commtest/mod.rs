@@ -129,7 +129,7 @@ impl CommtestArgs {
 /// The plan's COMMTEST axes from the command line (`Suite::axes`), validated
 /// for a world of `world` ranks; the options are refused for other suites.
 /// The volumes are `--volume`, else `--sizes`/`--msglog`, else 2 MiB.
-pub fn axes(args: &RunArgs, involved: bool, world: usize, _mem: u64) -> Result<Axes, String> {
+pub fn axes(args: &RunArgs, involved: bool, world: usize, mem: u64) -> Result<Axes, String> {
     let c = &args.commtest;
     if !involved {
         return match c.given() {
@@ -161,6 +161,12 @@ pub fn axes(args: &RunArgs, involved: bool, world: usize, _mem: u64) -> Result<A
     }
     if volumes.contains(&0) {
         return Err("a COMMTEST volume must be at least 1 byte (--msglog includes 0: use --volume or --sizes)".into());
+    }
+    if let Some(&v) = volumes.iter().find(|&&v| 2 * v as u64 > mem) {
+        return Err(format!(
+            "the volume {v} bytes needs {} bytes per rank (send and receive), above the memory limit of {mem} bytes (--mem; a bare --volume is MiB)",
+            2 * v as u64
+        ));
     }
     if let Some(&v) = volumes.iter().find(|&&v| v % min != 0) {
         return Err(format!(
@@ -568,6 +574,7 @@ mod tests {
             ("", 1, "at least 2 processes"),
             ("--msglog 2:4", 2, "--msglog includes 0"),
             ("--volume 2M --sizes 4K", 2, "not both"),
+            ("--volume 1024", 2, "above the memory limit"),
         ] {
             let e = axes(&run_args(line), true, world, 1 << 30).unwrap_err();
             assert!(e.contains(want), "{line}: {e}");
