@@ -15,12 +15,9 @@ const ALGORITHMS: [&str; 5] = [
 ];
 
 fn checked(n: usize) {
-    let dir = tempfile::tempdir().unwrap();
-    let json = dir.path().join("r.json");
-    mpirun(
+    let v = run_json(
         n,
         &[
-            "run",
             "--suite",
             "allreduce",
             "--sizes",
@@ -30,14 +27,8 @@ fn checked(n: usize) {
             "--warmup",
             "1",
             "--check",
-            "-q",
-            "--json",
-            json.to_str().unwrap(),
         ],
-    )
-    .assert()
-    .success();
-    let v = read_json(&json);
+    );
     let r = &v["results"][0];
     assert_eq!(r["benchmark"], "ALLREDUCE");
     assert_eq!(r["processes"], n as u64);

@@ -8,15 +8,6 @@ use common::*;
 
 use serde_json::Value;
 
-fn run_json(n: usize, args: &[&str]) -> Value {
-    let dir = tempfile::tempdir().unwrap();
-    let json = dir.path().join("r.json");
-    let mut a: Vec<&str> = vec!["run", "-q", "--json", json.to_str().unwrap()];
-    a.extend_from_slice(args);
-    mpirun(n, &a).assert().success();
-    read_json(&json)
-}
-
 fn s<'v>(row: &'v Value, k: &str) -> &'v str {
     row["params"][k]
         .as_str()

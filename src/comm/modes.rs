@@ -57,6 +57,34 @@ impl Mode {
     }
 }
 
+/// Blocking sends of MPI_Send's signature, one method each.
+macro_rules! blocking_sends {
+    ($($(#[$doc:meta])* $name:ident => $f:ident;)*) => {$(
+        $(#[$doc])*
+        #[inline]
+        pub fn $name(&self, buf: *const u8, m: &Msg, dest: usize, tag: i32) {
+            let rc = unsafe {
+                ffi::$f(buf as *const c_void, m.count, m.dt, dest as c_int, tag, self.raw())
+            };
+            check(rc, stringify!($f));
+        }
+    )*};
+}
+
+/// Nonblocking sends of MPI_Isend's signature, one method each.
+macro_rules! nonblocking_sends {
+    ($($(#[$doc:meta])* $name:ident => $f:ident;)*) => {$(
+        $(#[$doc])*
+        #[inline]
+        pub fn $name(&self, buf: *const u8, m: &Msg, dest: usize, tag: i32, req: &mut Request) {
+            let rc = unsafe {
+                ffi::$f(buf as *const c_void, m.count, m.dt, dest as c_int, tag, self.raw(), req)
+            };
+            check(rc, stringify!($f));
+        }
+    )*};
+}
+
 impl Comm {
     /// A blocking send in `mode`.
     #[inline(always)]
@@ -88,103 +116,22 @@ impl Comm {
         }
     }
 
-    /// `MPI_Bsend`.
-    #[inline]
-    pub fn bsend(&self, buf: *const u8, m: &Msg, dest: usize, tag: i32) {
-        let rc = unsafe {
-            ffi::MPI_Bsend(
-                buf as *const c_void,
-                m.count,
-                m.dt,
-                dest as c_int,
-                tag,
-                self.raw(),
-            )
-        };
-        check(rc, "MPI_Bsend");
+    blocking_sends! {
+        /// `MPI_Bsend` (needs an attached [`BsendBuffer`]).
+        bsend => MPI_Bsend;
+        /// `MPI_Rsend`.
+        rsend => MPI_Rsend;
+        /// `MPI_Ssend`.
+        ssend => MPI_Ssend;
     }
 
-    /// `MPI_Rsend`.
-    #[inline]
-    pub fn rsend(&self, buf: *const u8, m: &Msg, dest: usize, tag: i32) {
-        let rc = unsafe {
-            ffi::MPI_Rsend(
-                buf as *const c_void,
-                m.count,
-                m.dt,
-                dest as c_int,
-                tag,
-                self.raw(),
-            )
-        };
-        check(rc, "MPI_Rsend");
-    }
-
-    /// `MPI_Ssend`.
-    #[inline]
-    pub fn ssend(&self, buf: *const u8, m: &Msg, dest: usize, tag: i32) {
-        let rc = unsafe {
-            ffi::MPI_Ssend(
-                buf as *const c_void,
-                m.count,
-                m.dt,
-                dest as c_int,
-                tag,
-                self.raw(),
-            )
-        };
-        check(rc, "MPI_Ssend");
-    }
-
-    /// `MPI_Ibsend`.
-    #[inline]
-    pub fn ibsend(&self, buf: *const u8, m: &Msg, dest: usize, tag: i32, req: &mut Request) {
-        let rc = unsafe {
-            ffi::MPI_Ibsend(
-                buf as *const c_void,
-                m.count,
-                m.dt,
-                dest as c_int,
-                tag,
-                self.raw(),
-                req,
-            )
-        };
-        check(rc, "MPI_Ibsend");
-    }
-
-    /// `MPI_Irsend`.
-    #[inline]
-    pub fn irsend(&self, buf: *const u8, m: &Msg, dest: usize, tag: i32, req: &mut Request) {
-        let rc = unsafe {
-            ffi::MPI_Irsend(
-                buf as *const c_void,
-                m.count,
-                m.dt,
-                dest as c_int,
-                tag,
-                self.raw(),
-                req,
-            )
-        };
-        check(rc, "MPI_Irsend");
-    }
-
-    /// `MPI_Issend`.
-    #[inline]
-    pub fn issend(&self, buf: *const u8, m: &Msg, dest: usize, tag: i32, req: &mut Request) {
-        let rc = unsafe {
-            ffi::MPI_Issend(
-                buf as *const c_void,
-                m.count,
-                m.dt,
-                dest as c_int,
-                tag,
-                self.raw(),
-                req,
-            )
-        };
-        check(rc, "MPI_Issend");
+    nonblocking_sends! {
+        /// `MPI_Ibsend`.
+        ibsend => MPI_Ibsend;
+        /// `MPI_Irsend`.
+        irsend => MPI_Irsend;
+        /// `MPI_Issend`.
+        issend => MPI_Issend;
     }
 
     /// `MPI_Sendrecv` of `sm` to `dest` and `rm` from `src` (different lengths).

@@ -94,12 +94,13 @@ pub fn parse_list(s: &str) -> Result<Algorithms, String> {
     Ok(Algorithms(v))
 }
 
+const HEADING: &str = "ALLREDUCE (--suite allreduce)";
+
 /// ALLREDUCE's option on `mpibench run`.
 #[derive(Debug, Clone, Default, clap::Args)]
-#[command(next_help_heading = "ALLREDUCE (--suite allreduce)")]
 pub struct AllreduceArgs {
     /// Algorithms, e.g. "mpi,ring,rabenseifner" (default all five).
-    #[arg(long, value_name = "LIST", value_parser = parse_list)]
+    #[arg(long, help_heading = HEADING, value_name = "LIST", value_parser = parse_list)]
     pub algorithms: Option<Algorithms>,
 }
 
@@ -348,6 +349,21 @@ impl Data<'_> {
     }
 }
 
+/// A kernel's validation: that of its vectors (`Data`, field `d`).
+macro_rules! data_checks {
+    () => {
+        fn prepare(&mut self, rep: usize) {
+            self.d.prepare(rep);
+        }
+        fn verify(&mut self, rep: usize) -> u64 {
+            self.d.verify(rep)
+        }
+        fn corrupt(&mut self) {
+            self.d.corrupt();
+        }
+    };
+}
+
 /// The library's MPI_Allreduce.
 struct Library<'a> {
     d: Data<'a>,
@@ -359,15 +375,7 @@ impl Kernel for Library<'_> {
         let d = &mut self.d;
         d.comm.allreduce(d.sbuf.ptr(), d.rbuf.mut_ptr(), &d.msg);
     }
-    fn prepare(&mut self, rep: usize) {
-        self.d.prepare(rep);
-    }
-    fn verify(&mut self, rep: usize) -> u64 {
-        self.d.verify(rep)
-    }
-    fn corrupt(&mut self) {
-        self.d.corrupt();
-    }
+    data_checks!();
 }
 
 /// A point-to-point algorithm: its schedule, run step by step.
@@ -421,15 +429,7 @@ impl Kernel for Scheduled<'_> {
             }
         }
     }
-    fn prepare(&mut self, rep: usize) {
-        self.d.prepare(rep);
-    }
-    fn verify(&mut self, rep: usize) -> u64 {
-        self.d.verify(rep)
-    }
-    fn corrupt(&mut self) {
-        self.d.corrupt();
-    }
+    data_checks!();
 }
 
 pub fn benchmarks() -> Vec<&'static dyn Benchmark> {

@@ -182,39 +182,27 @@ fn ring(rank: usize, p: usize, n: usize) -> Vec<Step> {
     }
     let block = |b: usize| (displs[b % p], counts[b % p]);
     let (right, left) = ((rank + 1) % p, (rank + p - 1) % p);
-    let mut v = Vec::new();
-    for s in 0..p.saturating_sub(1) {
-        let (sb, rb) = (rank + p - s, rank + 2 * p - s - 1);
-        v.push(Step {
-            send: Some(Xfer {
-                peer: right,
-                off: block(sb).0,
-                len: block(sb).1,
-            }),
-            recv: Some(Xfer {
-                peer: left,
-                off: block(rb).0,
-                len: block(rb).1,
-            }),
-            combine: true,
-        });
-    }
-    for s in 0..p.saturating_sub(1) {
-        let (sb, rb) = (rank + p + 1 - s, rank + p - s);
-        v.push(Step {
-            send: Some(Xfer {
-                peer: right,
-                off: block(sb).0,
-                len: block(sb).1,
-            }),
-            recv: Some(Xfer {
-                peer: left,
-                off: block(rb).0,
-                len: block(rb).1,
-            }),
-            combine: false,
-        });
-    }
+    // Step s sends block sb to the right and receives block rb from the left.
+    let step = |sb: usize, rb: usize, combine: bool| Step {
+        send: Some(Xfer {
+            peer: right,
+            off: block(sb).0,
+            len: block(sb).1,
+        }),
+        recv: Some(Xfer {
+            peer: left,
+            off: block(rb).0,
+            len: block(rb).1,
+        }),
+        combine,
+    };
+    let steps = 0..p.saturating_sub(1);
+    // Reduce-scatter, then allgather.
+    let mut v: Vec<Step> = steps
+        .clone()
+        .map(|s| step(rank + p - s, rank + 2 * p - s - 1, true))
+        .collect();
+    v.extend(steps.map(|s| step(rank + p + 1 - s, rank + p - s, false)));
     v
 }
 

@@ -78,18 +78,20 @@ fn parse_bytes(s: &str) -> Result<usize, String> {
     crate::plan::parse_size(s).map_err(|e| e.to_string())
 }
 
+const HEADING: &str = "COMMTEST (--suite commtest)";
+
 /// COMMTEST's options on `mpibench run` (the volume V is `--volume`, or
 /// several with `--sizes`).
 #[derive(Debug, Clone, Default, clap::Args)]
-#[command(next_help_heading = "COMMTEST (--suite commtest)")]
 pub struct CommtestArgs {
     /// The minimum packet length: V goes as 1, 2, 4, ... packets down to it (default 2K).
-    #[arg(long, value_name = "BYTES", value_parser = parse_bytes)]
+    #[arg(long, help_heading = HEADING, value_name = "BYTES", value_parser = parse_bytes)]
     pub min_packet: Option<usize>,
 
     /// The prepost program (receives posted one message ahead): --prepost, --prepost=both, --prepost=off (default off).
     #[arg(
         long,
+        help_heading = HEADING,
         value_enum,
         value_name = "WHICH",
         num_args = 0..=1,
@@ -99,15 +101,15 @@ pub struct CommtestArgs {
     pub prepost: Option<Prepost>,
 
     /// Partner distance d: SWAP pairs r with r XOR d; SENDRECV sends to r+d, receives from r-d; loggp's partner (default 1).
-    #[arg(long, value_name = "D")]
+    #[arg(long, help_heading = HEADING, value_name = "D")]
     pub distance: Option<usize>,
 
     /// All pairs (cycles) at once, or node zero and its partners only (default all).
-    #[arg(long, value_enum, value_name = "WHO")]
+    #[arg(long, help_heading = HEADING, value_enum, value_name = "WHO")]
     pub pairs: Option<Pairs>,
 
     /// Protocols, e.g. "(0,3),(1,0)", "0.3,1.10", "unordered", "ordered" (default all 21).
-    #[arg(long, value_name = "LIST", value_parser = protocol::parse_list)]
+    #[arg(long, help_heading = HEADING, value_name = "LIST", value_parser = protocol::parse_list)]
     pub protocols: Option<protocol::Codes>,
 }
 
@@ -144,12 +146,9 @@ pub fn axes(args: &RunArgs, involved: bool, world: usize, mem: u64) -> Result<Ax
             "COMMTEST's SWAP, SENDRECV and loggp need at least 2 processes (a partner or a cycle of distinct ranks), this run has {world}"
         ));
     }
+    // With --volume, --sizes and --msglog are left to the other suites'
+    // benchmarks of the run (e.g. imb/PingPong beside commtest/SWAP).
     let volumes = match (args.volume, &args.sizes, &args.msglog) {
-        (Some(_), Some(_), _) | (Some(_), _, Some(_)) => {
-            return Err(
-                "--volume is COMMTEST's one volume: give it or --sizes/--msglog, not both".into(),
-            )
-        }
         (Some(v), _, _) => vec![v],
         (None, Some(l), _) => crate::plan::parse_sizes(l).map_err(|e| e.to_string())?,
         (None, None, Some(m)) => crate::plan::parse_msglog(m).map_err(|e| e.to_string())?,
@@ -562,6 +561,8 @@ mod tests {
         assert_eq!(x["volume"], vec![(2 << 20) as f64]);
         let x = axes(&run_args("--sizes 4K,8K"), true, 2, 1 << 30).unwrap();
         assert_eq!(x["volume"], vec![4096.0, 8192.0]);
+        let x = axes(&run_args("--volume 4K --sizes 8,3K"), true, 2, 1 << 30).unwrap();
+        assert_eq!(x["volume"], vec![4096.0]);
         for (line, world, want) in [
             (
                 "--volume 3K",
@@ -573,7 +574,6 @@ mod tests {
             ("--distance 0", 4, "at least 1"),
             ("", 1, "at least 2 processes"),
             ("--msglog 2:4", 2, "--msglog includes 0"),
-            ("--volume 2M --sizes 4K", 2, "not both"),
             ("--volume 1024", 2, "above the memory limit"),
         ] {
             let e = axes(&run_args(line), true, world, 1 << 30).unwrap_err();

@@ -4,7 +4,7 @@
 
 use std::fmt::Write;
 
-use super::{run_lines, Format, SectionCx};
+use super::{titled_header, total_errors, Format, SectionCx};
 use crate::plan::Plan;
 use crate::results::{BenchResult, Report, Row};
 
@@ -31,27 +31,17 @@ fn algorithm(row: &Row) -> &str {
 
 impl Format for Allreduce {
     fn header(&self, report: &Report, plan: &Plan) -> String {
-        let mut s = String::new();
-        let _ = writeln!(s, "{RULE}");
-        let _ = writeln!(
-            s,
-            "# ALLREDUCE (ORNL) on mpibench {}",
-            report.mpibench_version
-        );
-        let _ = writeln!(s, "{RULE}");
-        s.push_str(&run_lines(report, "# "));
-        if let Some(p) = &plan.frontend {
-            let _ = writeln!(s, "# Inputs                : {p}");
-        }
-        let _ = writeln!(
-            s,
-            "# Data                  : n MPI_DOUBLEs, MPI_SUM; every algorithm on the same data"
-        );
-        let _ = writeln!(
-            s,
-            "# Time                  : median over repetitions of the maximum over processes of each one's elapsed time [usec]"
-        );
-        s
+        titled_header(
+            RULE,
+            "ALLREDUCE (ORNL)",
+            report,
+            plan,
+            "Inputs",
+            &[
+                ("Data", "n MPI_DOUBLEs, MPI_SUM; every algorithm on the same data"),
+                ("Time", "median over repetitions of the maximum over processes of each one's elapsed time [usec]"),
+            ],
+        )
     }
 
     fn section(&self, r: &BenchResult, _cx: &SectionCx) -> String {
@@ -139,13 +129,7 @@ impl Format for Allreduce {
             );
         }
         if report.settings.check {
-            let errors: u64 = report
-                .results
-                .iter()
-                .flat_map(|r| &r.rows)
-                .filter_map(|r| r.errors)
-                .sum();
-            let _ = writeln!(s, "\n# Validation: {errors} errors");
+            let _ = writeln!(s, "\n# Validation: {} errors", total_errors(report));
         }
         s
     }

@@ -6,7 +6,7 @@
 
 use std::fmt::Write;
 
-use super::{opt, run_lines, Format, SectionCx};
+use super::{opt, titled_header, total_errors, Format, SectionCx};
 use crate::bench::commtest::fit;
 use crate::plan::Plan;
 use crate::results::{BenchResult, Fit, LogGp, Report, Row};
@@ -30,43 +30,33 @@ fn prepost(row: &Row) -> bool {
 
 impl Format for Commtest {
     fn header(&self, report: &Report, plan: &Plan) -> String {
-        let mut s = String::new();
-        let _ = writeln!(s, "{RULE}");
-        let _ = writeln!(
-            s,
-            "# COMMTEST (ORNL) on mpibench {}",
-            report.mpibench_version
-        );
-        let _ = writeln!(s, "{RULE}");
-        s.push_str(&run_lines(report, "# "));
-        if let Some(p) = &plan.frontend {
-            let _ = writeln!(s, "# Inputs                : {p}");
-        }
-        let _ = writeln!(
-            s,
-            "# Time                  : t = median over iterations of the maximum over processes of each one's"
-        );
-        let _ = writeln!(
-            s,
-            "#                         own elapsed time; t_min = its minimum; t_glob = median of first process"
-        );
-        let _ = writeln!(
-            s,
-            "#                         starting to last finishing (synchronised clocks);"
-        );
-        let _ = writeln!(
-            s,
-            "#                         '!' marks rows where the two differ by more than 10%"
-        );
-        let _ = writeln!(
-            s,
-            "#                         (--stats: t's 95% CI and t_max = maximum over processes of each one's mean)"
-        );
-        let _ = writeln!(
-            s,
-            "# Model                 : t(k) = k*alpha + V/beta for k packets of V/k bytes; MB = 2^20 bytes"
-        );
-        s
+        titled_header(
+            RULE,
+            "COMMTEST (ORNL)",
+            report,
+            plan,
+            "Inputs",
+            &[
+                (
+                    "Time",
+                    "t = median over iterations of the maximum over processes of each one's",
+                ),
+                (
+                    "",
+                    "own elapsed time; t_min = its minimum; t_glob = median of first process",
+                ),
+                ("", "starting to last finishing (synchronised clocks);"),
+                ("", "'!' marks rows where the two differ by more than 10%"),
+                (
+                    "",
+                    "(--stats: t's 95% CI and t_max = maximum over processes of each one's mean)",
+                ),
+                (
+                    "Model",
+                    "t(k) = k*alpha + V/beta for k packets of V/k bytes; MB = 2^20 bytes",
+                ),
+            ],
+        )
     }
 
     fn section(&self, r: &BenchResult, cx: &SectionCx) -> String {
@@ -165,13 +155,7 @@ impl Format for Commtest {
             }
         }
         if report.settings.check {
-            let errors: u64 = report
-                .results
-                .iter()
-                .flat_map(|r| &r.rows)
-                .filter_map(|r| r.errors)
-                .sum();
-            let _ = writeln!(s, "\n# Validation: {errors} errors");
+            let _ = writeln!(s, "\n# Validation: {} errors", total_errors(report));
         }
         s
     }
