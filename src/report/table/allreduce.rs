@@ -4,7 +4,7 @@
 
 use std::fmt::Write;
 
-use super::{titled_header, total_errors, Format, SectionCx};
+use super::{opt, titled_header, total_errors, Format, SectionCx};
 use crate::plan::Plan;
 use crate::results::{BenchResult, Report, Row};
 
@@ -44,7 +44,7 @@ impl Format for Allreduce {
         )
     }
 
-    fn section(&self, r: &BenchResult, _cx: &SectionCx) -> String {
+    fn section(&self, r: &BenchResult, cx: &SectionCx) -> String {
         let mut s = String::new();
         let _ = writeln!(s, "\n# {} on {} processes", r.benchmark, r.processes);
         if let Some(why) = &r.skipped {
@@ -71,19 +71,34 @@ impl Format for Allreduce {
         let _ = writeln!(s, "{head}");
         let mut sizes: Vec<usize> = r.rows.iter().map(|x| x.bytes).collect();
         sizes.dedup();
-        for x in sizes {
+        // --stats: every algorithm's 95% CI of the median, after the table.
+        let mut ci = String::new();
+        if cx.stats {
+            let _ = write!(ci, "# 95% CI of the median [usec]\n# {:>9}", "n");
+            for (_, t) in &cols {
+                let _ = write!(ci, " {t:>23}");
+            }
+            ci.push('\n');
+        }
+        for &x in &sizes {
             let rows: Vec<&Row> = r.rows.iter().filter(|w| w.bytes == x).collect();
             let reps = rows.iter().map(|w| w.repetitions).max().unwrap_or(0);
             let _ = write!(s, "  {:>9} {x:>11} {reps:>6}", x / 8);
+            if cx.stats {
+                let _ = write!(ci, "  {:>9}", x / 8);
+            }
             for (id, _) in &cols {
-                match rows.iter().find(|w| algorithm(w) == *id) {
-                    Some(w) => {
-                        let _ = write!(s, " {:>13.3}", crate::bench::allreduce::time(w));
-                    }
-                    None => {
-                        let _ = write!(s, " {:>13}", "-");
-                    }
+                let w = rows.iter().find(|w| algorithm(w) == *id);
+                let t = w.map(|w| crate::bench::allreduce::time(w));
+                let _ = write!(s, " {:>13}", opt(t, 3));
+                if cx.stats {
+                    let range =
+                        w.and_then(|w| Some(format!("{:.3}..{:.3}", w.ci95_lo_us?, w.ci95_hi_us?)));
+                    let _ = write!(ci, " {:>23}", range.as_deref().unwrap_or("-"));
                 }
+            }
+            if cx.stats {
+                ci.push('\n');
             }
             let best = r
                 .figures
@@ -103,6 +118,7 @@ impl Format for Allreduce {
             }
             let _ = writeln!(s);
         }
+        s.push_str(&ci);
         s
     }
 
@@ -166,5 +182,13 @@ mod tests {
         let mut rep = report(4);
         rep.results.push(r.clone());
         insta::assert_snapshot!(Allreduce.section(&r, &cx) + &Allreduce.footer(&rep));
+        // --stats adds every algorithm's CI of the median after the table.
+        let stats = Allreduce.section(&r, &SectionCx { stats: true, ..cx });
+        assert!(stats.contains("# 95% CI of the median [usec]"), "{stats}");
+        assert!(stats.contains("4.750..5.250"), "{stats}");
+        assert_eq!(
+            stats.lines().count(),
+            Allreduce.section(&r, &cx).lines().count() + 5
+        );
     }
 }
