@@ -76,6 +76,7 @@ pub fn main() -> Result<i32> {
         Command::Mpitest { params } => front_end(&frontend::mpitest::FRONTEND, &params),
         Command::Cresta { params } => front_end(&frontend::cresta::FRONTEND, &params),
         Command::Cafbench { params } => front_end(&frontend::cafbench::FRONTEND, &params),
+        Command::Commtest { params } => front_end(&frontend::commtest::FRONTEND, &params),
         Command::Imb { params } => imb(params, "mpibench imb"),
         // Plain programs over JSON files: no MPI, no self-launch.
         Command::Report(a) => report::cmd::report(&a),
@@ -175,6 +176,9 @@ fn list(only: Option<&str>) -> Result<i32> {
                 "{:<w$} {:<8} {:>9}  {}{aliases}",
                 i.name, i.suite, i.ranks.min, i.description
             );
+            for (v, what) in i.variants {
+                println!("    {v:<18} {what}");
+            }
         }
     }
     Ok(EXIT_OK)
@@ -556,7 +560,7 @@ fn run_entry(
             engine
                 .watchdog
                 .arm(format!("{} on {} processes", t.info().name, world.size));
-            let r = t.run(world);
+            let r = t.run_planned(world, plan);
             engine.watchdog.disarm();
             Ok(r?.into_iter().collect())
         }

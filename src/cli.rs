@@ -95,6 +95,20 @@ pub enum Command {
         )]
         params: Vec<String>,
     },
+    /// COMMTEST's inputs by name: mpibench commtest volume=2M minpacket=2K iterations=20 protocols=all swap distance=1 all
+    #[command(
+        disable_help_flag = true,
+        after_help = crate::frontend::commtest::HELP
+    )]
+    Commtest {
+        /// COMMTEST inputs (NAME=VALUE and words) and mpibench options (-n, --json, --check, ...).
+        #[arg(
+            trailing_var_arg = true,
+            allow_hyphen_values = true,
+            value_name = "INPUT"
+        )]
+        params: Vec<String>,
+    },
 }
 
 #[derive(Debug, Clone, Args, Default)]
@@ -177,6 +191,12 @@ pub struct RunArgs {
     #[command(flatten)]
     pub caf: crate::bench::caf::CafArgs,
 
+    #[command(flatten)]
+    pub commtest: crate::bench::commtest::CommtestArgs,
+
+    #[command(flatten)]
+    pub allreduce: crate::bench::allreduce::AllreduceArgs,
+
     /// Time cap per message length in seconds (repetitions are reduced to fit).
     #[arg(
         long,
@@ -210,8 +230,10 @@ pub struct RunArgs {
     #[arg(long, value_enum, value_name = "POLICY")]
     pub iter_policy: Option<crate::plan::IterPolicy>,
 
-    /// Most bytes per message length before repetitions are reduced, in MiB (IMB OVERALL_VOL; default 40).
-    #[arg(long, value_name = "MIB")]
+    /// A volume in bytes: IMB's most bytes per message length before repetitions are reduced
+    /// (OVERALL_VOL; default 40M); COMMTEST's total V of each experiment (default 2M). A bare
+    /// number is MiB; else K/M/G/B suffixes (powers of 1024).
+    #[arg(long, value_name = "MIB|SIZE", value_parser = volume)]
     pub volume: Option<usize>,
 
     /// Validate every transfer (outside the timed region); errors give exit code 1.
@@ -402,6 +424,19 @@ fn at_least_0(s: &str) -> Result<usize, String> {
 
 fn at_least_1(s: &str) -> Result<usize, String> {
     count(s, 1)
+}
+
+/// `--volume`: a bare number is MiB (IMB's unit), else a size (64K, 2M, 1000B).
+fn volume(s: &str) -> Result<usize, String> {
+    let t = s.trim();
+    if !t.is_empty() && t.bytes().all(|c| c.is_ascii_digit()) {
+        return t
+            .parse::<usize>()
+            .ok()
+            .and_then(|m| m.checked_mul(1 << 20))
+            .ok_or_else(|| format!("{t} MiB is too large"));
+    }
+    crate::plan::parse_size(t).map_err(|e| e.to_string())
 }
 
 #[derive(Debug, Clone, Args)]

@@ -336,7 +336,7 @@ impl Plan {
             ));
         }
         if args.volume == Some(0) {
-            return Err(invalid("--volume must be at least 1 (MiB)"));
+            return Err(invalid("--volume must be at least 1 byte"));
         }
         let off_cache = args
             .off_cache
@@ -407,9 +407,7 @@ impl Plan {
                 min_reps,
                 max_reps,
                 precision: args.precision,
-                max_volume: args
-                    .volume
-                    .map_or(IMB_MAX_VOLUME, |v| v.saturating_mul(1 << 20)),
+                max_volume: args.volume.unwrap_or(IMB_MAX_VOLUME),
                 time_limit_s: args.time,
                 warmup: args.warmup,
                 inner: args.inner,

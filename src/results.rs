@@ -123,6 +123,10 @@ pub struct BenchResult {
     /// Per-group rows of a Multi- run (with `--multi-detail`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub group_rows: Vec<GroupRows>,
+    /// Figures the benchmark derives from its rows (`Benchmark::derive`),
+    /// as top-level fields of the result (`fits`, `best`, `loggp`).
+    #[serde(flatten, default)]
+    pub figures: Figures,
     /// A model fitted to the rows (COMMTEST): one object, or an array of them.
     /// Known fields: `alpha_us` (latency), `beta_mbs` (bandwidth, MB = 2^20 B),
     /// `r2`, and `params` (the row parameters the fit belongs to; absent: all
@@ -138,6 +142,108 @@ pub struct BenchResult {
     /// mpiGraph: pairs far from the others (shown as given).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub outliers: Option<serde_json::Value>,
+}
+
+/// Figures combining rows; each absent unless a benchmark derives it.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+pub struct Figures {
+    /// COMMTEST: the latency/bandwidth fit t(k) = k·α + V/β over each packet sweep.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub fits: Vec<Fit>,
+    /// The fastest variant of each group of rows that differ only in it
+    /// (COMMTEST's protocols per packet count, ALLREDUCE's algorithms per length).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub best: Vec<Best>,
+    /// LogGP parameters (netgauge's method).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub loggp: Option<LogGp>,
+}
+
+/// t(k) = k·α + V/β fitted by least squares to the times of one packet
+/// sweep (fixed volume V, k packets).
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+pub struct Fit {
+    /// The protocol's code, e.g. "(0,3)", and its name.
+    pub protocol: String,
+    pub name: String,
+    pub prepost: bool,
+    /// V in bytes.
+    pub volume: usize,
+    /// Packet counts fitted.
+    pub points: usize,
+    /// α: per-message overhead (µs).
+    pub alpha_us: f64,
+    /// β: bandwidth in MB/s (MB = 2^20 bytes); null when the intercept V/β is not positive.
+    pub beta_mbs: Option<f64>,
+    /// Coefficient of determination of the fit; null with fewer than 3 points or constant times.
+    pub r2: Option<f64>,
+    /// The minimum observed time of any experiment of the sweep (µs) and its packet count.
+    pub t_min_us: f64,
+    pub t_min_packets: u64,
+    /// The maximum achieved bandwidth V / t_min (MB/s).
+    pub max_mbs: f64,
+    /// Spot estimates from neighbouring packet counts.
+    pub spots: Vec<Spot>,
+    /// The same fit to the minimum observed times (less sensitive to a
+    /// process that was descheduled during some experiments).
+    #[serde(default)]
+    pub alpha_min_us: f64,
+    #[serde(default)]
+    pub beta_min_mbs: Option<f64>,
+    #[serde(default)]
+    pub r2_min: Option<f64>,
+}
+
+/// α and β from two neighbouring packet counts k1 < k2 of a sweep:
+/// α = (t(k2) − t(k1)) / (k2 − k1), V/β = t(k1) − k1·α.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+pub struct Spot {
+    pub packets: [u64; 2],
+    pub alpha_us: f64,
+    /// Null when t(k1) − k1·α is not positive.
+    pub beta_mbs: Option<f64>,
+}
+
+/// The fastest of a group of rows.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+pub struct Best {
+    /// What the rows of the group share (e.g. packets and prepost, or n).
+    pub at: Params,
+    /// The axis compared ("protocol", "algorithm") and its fastest value.
+    pub axis: String,
+    pub winner: String,
+    pub t_us: f64,
+    /// A reference value of the axis (ALLREDUCE: "mpi", the library's
+    /// MPI_Allreduce), its time and its time relative to the fastest.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reference: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reference_us: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ratio: Option<f64>,
+}
+
+/// LogGP parameters between rank 0 and a partner (Hoefler, Lichei, Rehm 2007).
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+pub struct LogGp {
+    pub partner: usize,
+    /// Messages per PRTT(n, ., s).
+    pub n: usize,
+    /// L = PRTT(1, 0, s_min) / 2 (µs).
+    #[serde(rename = "L_us")]
+    pub l_us: f64,
+    /// o_s and o_r at the smallest size (µs).
+    pub o_s_us: f64,
+    pub o_r_us: f64,
+    /// g: intercept, G: slope of (PRTT(n,0,s) − PRTT(1,0,s))/(n − 1) against s.
+    pub g_us: f64,
+    #[serde(rename = "G_us_per_byte")]
+    pub big_g_us_per_byte: f64,
+    /// R² of that fit.
+    pub r2: Option<f64>,
+    /// E.g. sizes where the delay d was shorter than g + G·s.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub warnings: Vec<String>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -206,6 +312,10 @@ pub struct Row {
     /// Median start skew max(t_start) − min(t_start) over ranks (µs), on the global clock.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub skew_us: Option<f64>,
+    /// Max over processes: the global elapsed time differs from the maximum
+    /// single-process time by more than 10% (both medians over repetitions).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub discrepant: Option<bool>,
     /// Something the reader must know about this row (e.g. no valid sample).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,

@@ -2,7 +2,7 @@
 //! resolution (`imb/Barrier`, `mpitest/BARRIER`, bare names within `--suite`).
 
 use crate::bench::clock::{self, Tool};
-use crate::bench::{caf, cresta, imb, mpitest, Benchmark, Definitions, Info};
+use crate::bench::{allreduce, caf, commtest, cresta, imb, mpitest, Benchmark, Definitions, Info};
 use crate::cli::RunArgs;
 use crate::engine::axis::Axes;
 use crate::method::{Method, SyncMode};
@@ -96,6 +96,10 @@ fn mpitest_entries() -> Vec<Entry> {
     benches(mpitest::benchmarks())
 }
 
+fn allreduce_entries() -> Vec<Entry> {
+    benches(allreduce::benchmarks())
+}
+
 fn cresta_entries() -> Vec<Entry> {
     benches(cresta::benchmarks())
 }
@@ -174,6 +178,37 @@ pub static SUITES: &[Suite] = &[
             warm_largest: 0,
         },
         axes: Some(cresta::axes),
+    },
+    Suite {
+        name: commtest::SUITE,
+        title: "COMMTEST (ORNL): SWAP and SENDRECV under 21 protocols, fixed volume in 1, 2, 4, ... packets; LogGP",
+        entries: commtest::entries,
+        defaults: Defaults {
+            method: Method::MaxOverProcesses,
+            sync: SyncMode::Barrier,
+            reps: RepsDefault::Fixed {
+                normal: 20,
+                fast: 20,
+            },
+            sizes: "2M",
+            procs: ProcSweep::World,
+            warm_largest: 0,
+        },
+        axes: Some(commtest::axes),
+    },
+    Suite {
+        name: allreduce::SUITE,
+        title: "ALLREDUCE (ORNL): MPI_Allreduce against recursive doubling, ring, Rabenseifner, binomial",
+        entries: allreduce_entries,
+        defaults: Defaults {
+            method: Method::MaxOverProcesses,
+            sync: SyncMode::Barrier,
+            reps: RepsDefault::Imb,
+            sizes: "3:27",
+            procs: ProcSweep::World,
+            warm_largest: 0,
+        },
+        axes: Some(allreduce::axes),
     },
     Suite {
         name: clock::SUITE,

@@ -16,6 +16,12 @@ pub trait Tool: Sync {
     fn info(&self) -> &'static Info;
     /// Collective over `world`; returns the result on rank 0.
     fn run(&self, world: &Comm) -> Result<Option<BenchResult>>;
+
+    /// As `run`, for tools that read the run's options (repetitions, a
+    /// partner distance); by default `run`.
+    fn run_planned(&self, world: &Comm, _plan: &crate::plan::Plan) -> Result<Option<BenchResult>> {
+        self.run(world)
+    }
 }
 
 pub fn tools() -> Vec<&'static dyn Tool> {

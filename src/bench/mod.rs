@@ -23,9 +23,11 @@ use crate::method::{Method, MpiCtx, RepBatch, Samples};
 
 pub use definitions::Definitions;
 
+pub mod allreduce;
 pub mod buf;
 pub mod caf;
 pub mod clock;
+pub mod commtest;
 pub mod cresta;
 pub mod definitions;
 pub mod imb;
@@ -137,6 +139,9 @@ pub struct Info {
     pub reduction: bool,
     /// A method this benchmark's definition requires, whatever the suite default.
     pub method: Option<Method>,
+    /// Named variants that are values of an axis of its points (COMMTEST's
+    /// protocols, ALLREDUCE's algorithms): (name, description), for `mpibench list`.
+    pub variants: &'static [(&'static str, &'static str)],
     /// Other names it answers to (the coarray suite's compiler variants of
     /// one MPI operation); `mpibench list` shows them.
     pub aliases: &'static [&'static str],
@@ -166,6 +171,7 @@ impl Info {
         pace: Pace::Normal,
         reduction: false,
         method: None,
+        variants: &[],
         aliases: &[],
         validated: false,
         default_in: Definitions::BOTH,
@@ -208,6 +214,12 @@ impl Arena {
         self.ensure(&[send, recv])?;
         let (a, b) = self.bufs.split_at_mut(1);
         Ok((&mut a[0], &mut b[0]))
+    }
+
+    /// Buffers of at least `sizes[i]` bytes each (grown when needed).
+    pub fn take(&mut self, sizes: &[usize]) -> Result<&mut [Buffer]> {
+        self.ensure(sizes)?;
+        Ok(&mut self.bufs[..sizes.len()])
     }
 
     /// Makes sure buffer i holds at least `sizes[i]` bytes.
@@ -300,6 +312,12 @@ pub trait Kernel {
 
     /// Before a checked repetition, untimed: fill send data, poison receive buffers.
     fn prepare(&mut self, _rep: usize) {}
+
+    /// Before the synchronisation of every repetition timed alone, untimed
+    /// (after `prepare`): e.g. COMMTEST's prepost of the first receive. A
+    /// kernel whose `run` is called without it (warm-up, loop timing) does
+    /// it inside `run`.
+    fn stage(&mut self, _rep: usize) {}
 
     /// After a checked repetition, untimed: the number of wrong elements received.
     fn verify(&mut self, _rep: usize) -> u64 {

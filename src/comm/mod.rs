@@ -18,6 +18,7 @@ use serde::{Deserialize, Serialize};
 pub mod buffer;
 pub mod coll;
 pub mod error;
+pub mod modes;
 mod nbc;
 pub mod rma;
 pub mod topo;

@@ -196,6 +196,11 @@ pub fn row(cx: &RowCx, members: &[&PointRecord]) -> Row {
         return row;
     }
     row.t_median_us = Some(c.median);
+    if cx.method == Method::MaxOverProcesses {
+        row.discrepant = c
+            .global_us
+            .map(|g| crate::method::MaxOverProcesses::discrepant(c.median, g));
+    }
     row.t_p5_us = Some(c.p5);
     row.t_p95_us = Some(c.p95);
     row.ci95_lo_us = Some(c.ci95_lo);

@@ -301,7 +301,10 @@ pub fn parse(params: &[String], argv0: &str) -> Result<Action, String> {
                     })?;
                 args.max_iter = Some(ints[0]);
                 if let Some(&vol) = ints.get(1) {
-                    args.volume = Some(vol);
+                    // OVERALL_VOL is in MiB; --volume holds bytes.
+                    args.volume = Some(vol.checked_mul(1 << 20).ok_or_else(|| {
+                        format!("invalid -iter argument '{v}': OVERALL_VOL {vol} MiB is too large")
+                    })?);
                 }
                 if ints.len() == 3 {
                     notes.push(
@@ -547,7 +550,7 @@ mod tests {
              -imb_barrier yes -warm_up off -zero_size off -msglog 4 -map 2x1 -thread_level multiple",
         );
         assert!(a.multi && !a.multi_detail);
-        assert_eq!((a.max_iter, a.volume), (Some(50), Some(10)));
+        assert_eq!((a.max_iter, a.volume), (Some(50), Some(10 << 20)));
         assert_eq!(a.iter_policy, Some(IterPolicy::Auto));
         assert_eq!(a.time, 0.5);
         assert_eq!(a.buffer_bytes, Some(1 << 28));

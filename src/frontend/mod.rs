@@ -2,6 +2,7 @@
 //! `mpibench run` takes, so that every suite gets everything the engine gives.
 
 pub mod cafbench;
+pub mod commtest;
 pub mod cresta;
 pub mod imb;
 pub mod mpitest;
@@ -49,7 +50,7 @@ pub fn split_options(params: &[String]) -> (Vec<String>, Vec<String>) {
             cmd.get_arguments()
                 .find(|a| a.get_short().is_some() && a.get_short() == c)
         };
-        arg.is_some_and(|a| a.get_action().takes_values())
+        arg.is_some_and(|a| a.get_action().takes_values() && !a.is_require_equals_set())
     };
     let (mut own, mut opts) = (Vec::new(), Vec::new());
     let mut it = params.iter();

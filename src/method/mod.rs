@@ -257,6 +257,7 @@ fn each<K: Kernel + ?Sized, C: Ctx>(
         if b.check {
             k.prepare(i);
         }
+        k.stage(i);
         before(cx, i);
         let t0 = cx.now();
         k.run(i);

@@ -51,6 +51,16 @@ pub fn read_json(path: &Path) -> serde_json::Value {
     serde_json::from_str(&text).expect("results file is valid JSON")
 }
 
+/// `mpibench run -q --json FILE ARGS...` on N ranks, successful: its results.
+pub fn run_json(n: usize, args: &[&str]) -> serde_json::Value {
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("r.json");
+    let mut a: Vec<&str> = vec!["run", "-q", "--json", json.to_str().unwrap()];
+    a.extend_from_slice(args);
+    mpirun(n, &a).assert().success();
+    read_json(&json)
+}
+
 /// Every (benchmark, processes) pair of a report.
 pub fn entries(v: &serde_json::Value) -> Vec<(String, u64)> {
     v["results"]

@@ -4,7 +4,9 @@
 use crate::plan::Plan;
 use crate::results::{BenchResult, Report};
 
+mod allreduce;
 mod caf;
+mod commtest;
 mod cresta;
 mod imb2021;
 mod mpitest;
@@ -54,6 +56,8 @@ pub struct SectionCx {
 pub fn format(suite: &str) -> &'static dyn Format {
     match suite {
         crate::bench::mpitest::SUITE => &mpitest::Mpitest,
+        crate::bench::commtest::SUITE => &commtest::Commtest,
+        crate::bench::allreduce::SUITE => &allreduce::Allreduce,
         crate::bench::cresta::SUITE => &cresta::Cresta,
         crate::bench::caf::SUITE => &caf::Caf,
         "imb2021" => &imb2021::Imb2021,
@@ -85,6 +89,44 @@ pub(crate) fn run_lines(report: &Report, prefix: &str) -> String {
     ]
     .join("\n")
         + "\n"
+}
+
+/// A suite's table header: a rule, `# TITLE on mpibench V`, the rule again,
+/// the run's lines, the front end's parameters under `label`, then `lines`
+/// as `# Name                  : text` (an empty name continues the line above).
+pub(crate) fn titled_header(
+    rule: &str,
+    title: &str,
+    report: &Report,
+    plan: &Plan,
+    label: &str,
+    lines: &[(&str, &str)],
+) -> String {
+    use std::fmt::Write;
+    let mut s = format!(
+        "{rule}\n# {title} on mpibench {}\n{rule}\n",
+        report.mpibench_version
+    );
+    s.push_str(&run_lines(report, "# "));
+    let front = plan.frontend.as_deref().map(|p| (label, p));
+    for (name, text) in front.into_iter().chain(lines.iter().copied()) {
+        let _ = if name.is_empty() {
+            writeln!(s, "#{:25}{text}", "")
+        } else {
+            writeln!(s, "# {name:<22}: {text}")
+        };
+    }
+    s
+}
+
+/// Validation errors over every row of the run.
+pub(crate) fn total_errors(report: &Report) -> u64 {
+    report
+        .results
+        .iter()
+        .flat_map(|r| &r.rows)
+        .filter_map(|r| r.errors)
+        .sum()
 }
 
 /// A statistic or "-" where there is none.

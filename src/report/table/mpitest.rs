@@ -5,7 +5,7 @@
 
 use std::fmt::Write;
 
-use super::{fixed, opt, run_lines, Format, SectionCx};
+use super::{fixed, opt, titled_header, Format, SectionCx};
 use crate::plan::Plan;
 use crate::results::{BenchResult, Report, Row};
 
@@ -15,31 +15,21 @@ const RULE: &str = "#-----------------------------------------------------------
 
 impl Format for Mpitest {
     fn header(&self, report: &Report, plan: &Plan) -> String {
-        let mut s = String::new();
-        let _ = writeln!(s, "{RULE}");
-        let _ = writeln!(
-            s,
-            "# MPITEST (parallel.ru) on mpibench {}",
-            report.mpibench_version
-        );
-        let _ = writeln!(s, "{RULE}");
-        s.push_str(&run_lines(report, "# "));
-        if let Some(p) = &plan.frontend {
-            let _ = writeln!(s, "# Parameters            : {p}");
-        }
-        let _ = writeln!(
-            s,
-            "# Method                : barrier; t1; construct; barrier; t2;  t = t2 - t1 - DT - DB"
-        );
-        let _ = writeln!(
-            s,
-            "# Data                  : N MPI_INTs (reductions: MPI_SUM); MB = 2^20 bytes"
-        );
-        let _ = writeln!(
-            s,
-            "# Pairs                 : point-to-point constructs pair rank i with i+P/2"
-        );
-        s
+        titled_header(
+            RULE,
+            "MPITEST (parallel.ru)",
+            report,
+            plan,
+            "Parameters",
+            &[
+                (
+                    "Method",
+                    "barrier; t1; construct; barrier; t2;  t = t2 - t1 - DT - DB",
+                ),
+                ("Data", "N MPI_INTs (reductions: MPI_SUM); MB = 2^20 bytes"),
+                ("Pairs", "point-to-point constructs pair rank i with i+P/2"),
+            ],
+        )
     }
 
     fn section(&self, r: &BenchResult, cx: &SectionCx) -> String {

@@ -1,0 +1,407 @@
+//! COMMTEST tables: per pattern and protocol, the packet sweep at fixed
+//! volume (the maximum over processes of each one's elapsed time, the
+//! minimum observed, the global elapsed time, bandwidth, spot estimates),
+//! the fit t(k) = k·α + V/β under it; the fastest protocols at the end of
+//! each pattern and in the footer; LogGP's series and parameters.
+
+use std::fmt::Write;
+
+use super::{opt, titled_header, total_errors, Format, SectionCx};
+use crate::bench::commtest::fit;
+use crate::plan::Plan;
+use crate::results::{BenchResult, Fit, LogGp, Report, Row};
+
+pub struct Commtest;
+
+const RULE: &str =
+    "#------------------------------------------------------------------------------";
+
+fn param_str<'r>(row: &'r Row, k: &str) -> &'r str {
+    row.params.get(k).and_then(|v| v.as_str()).unwrap_or("")
+}
+
+fn param_u(row: &Row, k: &str) -> u64 {
+    row.params.get(k).and_then(|v| v.as_u64()).unwrap_or(0)
+}
+
+fn prepost(row: &Row) -> bool {
+    row.params.get("prepost").and_then(|v| v.as_bool()) == Some(true)
+}
+
+impl Format for Commtest {
+    fn header(&self, report: &Report, plan: &Plan) -> String {
+        titled_header(
+            RULE,
+            "COMMTEST (ORNL)",
+            report,
+            plan,
+            "Inputs",
+            &[
+                (
+                    "Time",
+                    "t = median over iterations of the maximum over processes of each one's",
+                ),
+                (
+                    "",
+                    "own elapsed time; t_min = its minimum; t_glob = median of first process",
+                ),
+                ("", "starting to last finishing (synchronised clocks);"),
+                ("", "'!' marks rows where the two differ by more than 10%"),
+                (
+                    "",
+                    "(--stats: t's 95% CI and t_max = maximum over processes of each one's mean)",
+                ),
+                (
+                    "Model",
+                    "t(k) = k*alpha + V/beta for k packets of V/k bytes; MB = 2^20 bytes",
+                ),
+            ],
+        )
+    }
+
+    fn section(&self, r: &BenchResult, cx: &SectionCx) -> String {
+        if let Some(l) = &r.figures.loggp {
+            return loggp_section(r, l);
+        }
+        let mut s = String::new();
+        let iters = r.rows.first().map_or(0, |x| x.repetitions);
+        let vol = r.rows.first().map_or(0, |x| x.bytes);
+        let _ = writeln!(
+            s,
+            "\n# {} on {} processes: {}, V = {vol} bytes, {iters} iterations",
+            r.benchmark,
+            r.processes,
+            r.placement.as_deref().unwrap_or("-"),
+        );
+        if let Some(why) = &r.skipped {
+            let _ = writeln!(s, "# skipped: {why}");
+            return s;
+        }
+        if let Some(n) = &r.note {
+            let _ = writeln!(s, "# note: {n}");
+        }
+        let checked = r.rows.iter().any(|x| x.errors.is_some());
+        let mut i = 0;
+        while i < r.rows.len() {
+            let first = &r.rows[i];
+            let key = |x: &Row| (x.bytes, prepost(x), param_str(x, "protocol").to_string());
+            let k0 = key(first);
+            let mut j = i;
+            while j < r.rows.len() && key(&r.rows[j]) == k0 {
+                j += 1;
+            }
+            let fit = r
+                .figures
+                .fits
+                .iter()
+                .find(|f| f.protocol == k0.2 && f.prepost == k0.1 && f.volume == k0.0);
+            let volumes = r.rows.iter().any(|x| x.bytes != vol);
+            block(&mut s, &r.rows[i..j], fit, checked, cx.stats, volumes);
+            i = j;
+        }
+        for b in &r.figures.best {
+            let k = b.at.get("packets").and_then(|v| v.as_u64()).unwrap_or(0);
+            let bytes =
+                b.at.get("packet_bytes")
+                    .and_then(|v| v.as_u64())
+                    .unwrap_or(0);
+            let pre = if b.at.get("prepost").and_then(|v| v.as_bool()) == Some(true) {
+                ", prepost"
+            } else {
+                ""
+            };
+            let _ = writeln!(
+                s,
+                "# fastest at {k} packet{} of {bytes} bytes{pre}: {} ({:.3} usec)",
+                if k == 1 { "" } else { "s" },
+                b.winner,
+                b.t_us
+            );
+        }
+        s
+    }
+
+    fn footer(&self, report: &Report) -> String {
+        let mut s = String::new();
+        let mut head = false;
+        for r in report.results.iter().filter(|r| !r.figures.best.is_empty()) {
+            if !head {
+                let _ = writeln!(s, "\n# Summary: the fastest protocol per pattern");
+                head = true;
+            }
+            for b in &r.figures.best {
+                let k = b.at.get("packets").and_then(|v| v.as_u64()).unwrap_or(0);
+                let pre = b.at.get("prepost").and_then(|v| v.as_bool()) == Some(true);
+                let _ = writeln!(
+                    s,
+                    "#   {:<8} P={:<3} {:<7} {:>5} packet{}: {} ({:.3} usec)",
+                    r.benchmark,
+                    r.processes,
+                    if pre { "prepost" } else { "basic" },
+                    k,
+                    if k == 1 { " " } else { "s" },
+                    b.winner,
+                    b.t_us
+                );
+            }
+        }
+        for r in report.results.iter() {
+            if let Some(l) = &r.figures.loggp {
+                let _ = writeln!(
+                    s,
+                    "\n# LogGP (0<->{}): L = {:.3} usec, o_s = {:.3} usec, o_r = {:.3} usec, g = {:.3} usec, G = {:.6} usec/byte",
+                    l.partner, l.l_us, l.o_s_us, l.o_r_us, l.g_us, l.big_g_us_per_byte
+                );
+            }
+        }
+        if report.settings.check {
+            let _ = writeln!(s, "\n# Validation: {} errors", total_errors(report));
+        }
+        s
+    }
+}
+
+/// One protocol's packet sweep and its fit.
+fn block(s: &mut String, rows: &[Row], fit: Option<&Fit>, checked: bool, stats: bool, v: bool) {
+    let first = &rows[0];
+    let _ = writeln!(
+        s,
+        "#\n# {} {}{}{}",
+        param_str(first, "protocol"),
+        param_str(first, "protocol_name"),
+        if prepost(first) { ", prepost" } else { "" },
+        if v {
+            format!(", V = {} bytes", first.bytes)
+        } else {
+            String::new()
+        }
+    );
+    let mut head = format!(
+        "# {:>7} {:>11} {:>13} {:>13} {:>13} {:>10} {:>12} {:>12}",
+        "packets",
+        "bytes/pkt",
+        "t[usec]",
+        "t_min[usec]",
+        "t_glob[usec]",
+        "MB/s",
+        "a_spot[usec]",
+        "b_spot[MB/s]"
+    );
+    if stats {
+        let _ = write!(
+            head,
+            " {:>11} {:>11} {:>13}",
+            "ci95_lo", "ci95_hi", "t_max[usec]"
+        );
+    }
+    if checked {
+        let _ = write!(head, " {:>7}", "errors");
+    }
+    let _ = writeln!(s, "{head}");
+    for row in rows {
+        let k = param_u(row, "packets");
+        let spot = fit.and_then(|f| f.spots.iter().find(|sp| sp.packets[1] == k));
+        let t = fit::time(row);
+        let mark = if row.discrepant == Some(true) {
+            "!"
+        } else {
+            " "
+        };
+        let _ = write!(
+            s,
+            "  {k:>7} {:>11} {t:>13.3} {:>13.3} {:>12}{mark} {:>10} {:>12} {:>12}",
+            param_u(row, "packet_bytes"),
+            fit::min_time(row),
+            opt(row.t_global_us, 3),
+            opt(fit::mbs(row.bytes, t), 2),
+            opt(spot.map(|x| x.alpha_us), 3),
+            spot.map_or("-".to_string(), |x| opt(x.beta_mbs, 1)),
+        );
+        if stats {
+            let _ = write!(
+                s,
+                " {:>11} {:>11} {:>13.3}",
+                opt(row.ci95_lo_us, 3),
+                opt(row.ci95_hi_us, 3),
+                row.t_max_us
+            );
+        }
+        if let Some(e) = row.errors {
+            let _ = write!(s, " {e:>7}");
+        }
+        if let Some(n) = &row.note {
+            let _ = write!(s, "  # {n}");
+        }
+        let _ = writeln!(s);
+    }
+    if let Some(f) = fit {
+        let _ = writeln!(
+            s,
+            "# fit: alpha = {:.3} usec/message, beta = {} MB/s, R^2 = {}; max achieved {:.1} MB/s ({} packet{}, t = {:.3} usec)",
+            f.alpha_us,
+            opt(f.beta_mbs, 1),
+            opt(f.r2, 4),
+            f.max_mbs,
+            f.t_min_packets,
+            if f.t_min_packets == 1 { "" } else { "s" },
+            f.t_min_us
+        );
+        let _ = writeln!(
+            s,
+            "# fit to t_min: alpha = {:.3} usec/message, beta = {} MB/s, R^2 = {}",
+            f.alpha_min_us,
+            opt(f.beta_min_mbs, 1),
+            opt(f.r2_min, 4)
+        );
+    }
+}
+
+fn loggp_section(r: &BenchResult, l: &LogGp) -> String {
+    let mut s = String::new();
+    let reps = r.rows.first().map_or(0, |x| x.repetitions);
+    let _ = writeln!(
+        s,
+        "\n# loggp between rank 0 and rank {}: n = {}, medians of {reps} round trips per series (netgauge's PRTT method)",
+        l.partner, l.n
+    );
+    let _ = writeln!(
+        s,
+        "# {:>9} {:>12} {:>12} {:>12} {:>10} {:>12} {:>10} {:>10}",
+        "s[bytes]",
+        "PRTT(1,0,s)",
+        "PRTT(n,0,s)",
+        "PRTT(n,d,s)",
+        "d[usec]",
+        "g+G*s[usec]",
+        "o_s[usec]",
+        "o_r[usec]"
+    );
+    let f = |row: &Row, k: &str| row.params.get(k).and_then(|v| v.as_f64()).unwrap_or(0.0);
+    for row in &r.rows {
+        let _ = writeln!(
+            s,
+            "  {:>9} {:>12.3} {:>12.3} {:>12.3} {:>10.3} {:>12.3} {:>10.3} {:>10.3}",
+            row.bytes,
+            f(row, "prtt_1_0_us"),
+            f(row, "prtt_n_0_us"),
+            f(row, "prtt_n_d_us"),
+            f(row, "d_us"),
+            f(row, "gap_us"),
+            f(row, "o_s_us"),
+            f(row, "o_r_us"),
+        );
+    }
+    let bw = (l.big_g_us_per_byte > 0.0).then(|| 1.0 / l.big_g_us_per_byte / 1.048576);
+    let _ = writeln!(
+        s,
+        "# L = {:.3} usec, o_s = {:.3} usec, o_r = {:.3} usec, g = {:.3} usec, G = {:.6} usec/byte (1/G = {} MB/s), R^2 = {}",
+        l.l_us,
+        l.o_s_us,
+        l.o_r_us,
+        l.g_us,
+        l.big_g_us_per_byte,
+        opt(bw, 1),
+        opt(l.r2, 4)
+    );
+    for w in &l.warnings {
+        let _ = writeln!(s, "# warning: {w}");
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::fixtures::*;
+    use super::*;
+    use crate::results::LogGp;
+    use serde_json::json;
+
+    fn sweep(protocol: &str, name: &str, pre: bool, alpha: f64) -> Vec<Row> {
+        let v = 8192usize;
+        [1u64, 2, 4]
+            .iter()
+            .map(|&k| {
+                let t = k as f64 * alpha + v as f64 / 1.048576 / 2000.0;
+                let mut r = row(v, t);
+                r.t_max_us = t;
+                r.repetitions = 20;
+                r.samples_us = Some(vec![t * 0.97, t]);
+                r.t_global_us = Some(if k == 4 { t * 1.2 } else { t * 1.01 });
+                r.discrepant = Some(k == 4);
+                r.mbytes_per_sec = Some(v as f64 / 1.048576 / t);
+                for (key, val) in [
+                    ("pattern", json!("SWAP")),
+                    ("protocol", json!(protocol)),
+                    ("protocol_name", json!(name)),
+                    ("packets", json!(k)),
+                    ("packet_bytes", json!(v as u64 / k)),
+                    ("prepost", json!(pre)),
+                    ("distance", json!(1)),
+                ] {
+                    r.params.insert(key.into(), val);
+                }
+                r
+            })
+            .collect()
+    }
+
+    #[test]
+    fn swap_table_with_fits_and_summary() {
+        let mut rows = sweep("(0,3)", "nonblocking send and receive", false, 1.5);
+        rows.extend(sweep("(1,0)", "simple", false, 2.5));
+        rows.extend(sweep("(0,3)", "nonblocking send and receive", true, 1.0));
+        let mut r = result("SWAP", "commtest", "parallel transfer", 2, rows);
+        r.placement = Some("r<->r^1".into());
+        crate::bench::commtest::fit::derive(&mut r);
+        let cx = SectionCx {
+            world: 2,
+            stats: false,
+            repeats: 1,
+        };
+        let mut rep = report(2);
+        rep.results.push(r.clone());
+        let s = Commtest.section(&r, &cx) + &Commtest.footer(&rep);
+        insta::assert_snapshot!(s);
+    }
+
+    #[test]
+    fn loggp_table() {
+        let rows = [1usize, 1024]
+            .iter()
+            .map(|&s| {
+                let mut r = row(s, 3.0);
+                r.repetitions = 200;
+                for (k, v) in [
+                    ("prtt_1_0_us", 3.0 + s as f64 * 0.001),
+                    ("prtt_n_0_us", 9.0 + s as f64 * 0.01),
+                    ("prtt_n_d_us", 33.0),
+                    ("d_us", 3.0),
+                    ("gap_us", 0.6),
+                    ("o_s_us", 0.4),
+                    ("o_r_us", 0.3),
+                ] {
+                    r.params.insert(k.into(), json!(v));
+                }
+                r
+            })
+            .collect();
+        let mut r = result("loggp", "commtest", "single transfer", 2, rows);
+        r.figures.loggp = Some(LogGp {
+            partner: 1,
+            n: 10,
+            l_us: 1.5,
+            o_s_us: 0.4,
+            o_r_us: 0.3,
+            g_us: 0.6,
+            big_g_us_per_byte: 0.0002,
+            r2: Some(0.99),
+            warnings: vec!["s = 1024 bytes: the delay d = 3.000 us is shorter than g + G*s = 3.100 us (measured at s), so o_s there is underestimated".into()],
+        });
+        let cx = SectionCx {
+            world: 2,
+            stats: false,
+            repeats: 1,
+        };
+        insta::assert_snapshot!(Commtest.section(&r, &cx));
+    }
+}
