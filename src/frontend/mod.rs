@@ -5,6 +5,7 @@ pub mod cafbench;
 pub mod cresta;
 pub mod imb;
 pub mod mpitest;
+pub mod osu;
 
 use clap::{CommandFactory, FromArgMatches, Parser};
 
