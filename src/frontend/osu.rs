@@ -12,8 +12,10 @@
 
 use std::path::Path;
 
+use crate::bench::osu::rma::OsuSync;
 use crate::bench::osu::{self, Kind};
 use crate::cli::RunArgs;
+use crate::comm::rma::WindowKind;
 use crate::method::Method;
 
 /// OMB's version, printed in every title.
@@ -39,10 +41,15 @@ pub const HELP: &str = "OSU Micro-Benchmarks 7.4 flags (OSU's own spelling):
 Not in this build (one line and exit 2): -d (accelerator buffers), -I (MPI-4 sessions),
   -P (PAPI), -T mpi_int|mpi_float|all, -D vect|indx, -N (neighbourhood topologies),
   -p (pairs other than P/2), -V (window sweep), -G (use --json and `mpibench plot`).
+  -w create|allocate|dynamic   one-sided window creation (default allocate)
+  -s pscw|fence|lock|flush|flush_local|lock_all   one-sided synchronisation (default flush;
+                      osu_put_bibw: pscw or fence, default pscw)
 Programs: osu_latency osu_bw osu_bibw osu_mbw_mr osu_multi_lat osu_init osu_hello,
   osu_allgather allgatherv allreduce alltoall alltoallv barrier bcast gather gatherv reduce
   reduce_scatter reduce_scatter_block scatter scatterv (osu_ prefix), and the osu_i* forms of
-  allgather allreduce alltoall barrier bcast gather reduce reduce_scatter_block scatter.
+  allgather allreduce alltoall barrier bcast gather reduce reduce_scatter_block scatter,
+  osu_put_latency osu_get_latency osu_put_bw osu_get_bw osu_put_bibw osu_acc_latency
+  osu_get_acc_latency osu_fop_latency osu_cas_latency.
 mpibench options may be mixed in: -n N (self-launch), --json FILE, --csv FILE, --stats,
   --report FILE, --check. MB = 10^6 bytes, as OSU.";
 
@@ -231,7 +238,11 @@ pub fn parse(program: &str, params: &[String], argv0: &str) -> Result<Action, St
     args.quiet = true;
     let mut notes = Vec::new();
     let (mut min, mut max) = (dmin, dmax);
-    let window_kind = matches!(kind, Some(Kind::Bandwidth { .. } | Kind::MessageRate));
+    let one_sided = osu::rma::find(name);
+    let window_kind = matches!(
+        kind,
+        Some(Kind::Bandwidth { .. } | Kind::MessageRate | Kind::OneSided { bw: true })
+    );
     let not_here = |what: &str| Err(format!("{what} is not supported by this build of mpibench"));
     for (c, v) in &flags {
         let v = v.as_deref().unwrap_or("");
@@ -318,10 +329,24 @@ pub fn parse(program: &str, params: &[String], argv0: &str) -> Result<Action, St
             }
             'V' => return not_here("-V (window-size sweep)"),
             'G' => return not_here("-G (write --json FILE and draw it with `mpibench plot FILE`)"),
-            'w' | 's' => {
+            'w' | 's' if one_sided.is_none() => {
                 return Err(format!(
                     "-{c} applies to the one-sided programs, not {name}"
                 ))
+            }
+            'w' => {
+                args.osu.osu_win = Some(WindowKind::from_name(v).ok_or_else(|| {
+                    format!("invalid argument '{v}' for -w (create, allocate or dynamic)")
+                })?)
+            }
+            's' => {
+                let s = OsuSync::from_name(v).ok_or_else(|| {
+                    format!("invalid argument '{v}' for -s (pscw, fence, lock, flush, flush_local or lock_all)")
+                })?;
+                if one_sided.is_some_and(|p| !p.allows(s)) {
+                    return Err(format!("-s {v} does not apply to {name} (fence or pscw)"));
+                }
+                args.osu.osu_sync = Some(s);
             }
             'l' => notes.push(format!("-l {v} has no effect here")),
             _ => return Err(format!("invalid option -- '{c}' (see {name} -h)")),
@@ -332,9 +357,7 @@ pub fn parse(program: &str, params: &[String], argv0: &str) -> Result<Action, St
         // Tail percentiles need a clock pair per iteration (back to back, one sync).
         args.timing.get_or_insert(Method::PerCallOnce);
     }
-    let sizes = if kind == Some(Kind::Collective) && name == "osu_barrier"
-        || kind == Some(Kind::NonBlocking) && name == "osu_ibarrier"
-    {
+    let sizes = if name == "osu_barrier" || name == "osu_ibarrier" || kind == Some(Kind::Atomic) {
         vec![0]
     } else {
         size_list(min, max)
@@ -458,6 +481,11 @@ mod tests {
         assert_eq!(a.sizes.as_deref(), Some("1,2,4,8"));
         let a = run("osu_barrier", "-f");
         assert_eq!(a.sizes.as_deref(), Some("0"));
+        let a = run("osu_get_bw", "-w create -s fence -m 1:4096");
+        assert_eq!(a.osu.osu_win, Some(WindowKind::Create));
+        assert_eq!(a.osu.osu_sync, Some(OsuSync::Fence));
+        let a = run("osu_cas_latency", "");
+        assert_eq!(a.sizes.as_deref(), Some("0"));
         // mpibench options mixed in.
         let a = run("osu_bw", "-m 1:8 --json r.json -n 2 --stats");
         assert_eq!(a.np, Some(2));
@@ -486,6 +514,9 @@ mod tests {
             ("osu_bcast", "-k sometimes", "-k"),
             ("osu_mbw_mr", "-R 2", "-R"),
             ("osu_latency", "-w create", "one-sided"),
+            ("osu_put_latency", "-w shared", "-w"),
+            ("osu_put_latency", "-s sometimes", "-s"),
+            ("osu_put_bibw", "-s flush", "does not apply"),
             ("osu_bw", "-i", "requires an argument"),
             ("osu_nosuch", "", "unknown OSU program"),
             ("osu_bw", "stray", "unexpected argument"),

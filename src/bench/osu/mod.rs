@@ -18,6 +18,7 @@ use crate::suite::{Defaults, ProcSweep, RepsDefault};
 pub mod coll;
 pub mod nbc;
 pub mod p2p;
+pub mod rma;
 
 pub const SUITE: &str = "osu";
 
@@ -87,6 +88,10 @@ pub enum Kind {
     Collective,
     /// Overall, compute, pure communication and overlap.
     NonBlocking,
+    /// One-sided: `Latency (us)` or `Bandwidth (MB/s)`, after the window and sync lines.
+    OneSided { bw: bool },
+    /// One-sided atomics: one element, `Latency (us)`.
+    Atomic,
 }
 
 /// An OSU program: its name, its title line and its kind.
@@ -133,6 +138,15 @@ programs! {
     "osu_ireduce", "OSU MPI Non-blocking Reduce Latency Test", Kind::NonBlocking;
     "osu_ireduce_scatter_block", "OSU MPI Non-blocking Reduce_scatter_block Latency Test", Kind::NonBlocking;
     "osu_iscatter", "OSU MPI Non-blocking Scatter Latency Test", Kind::NonBlocking;
+    "osu_put_latency", "OSU MPI_Put Latency Test", Kind::OneSided { bw: false };
+    "osu_get_latency", "OSU MPI_Get latency Test", Kind::OneSided { bw: false };
+    "osu_put_bw", "OSU MPI_Put Bandwidth Test", Kind::OneSided { bw: true };
+    "osu_get_bw", "OSU MPI_Get Bandwidth Test", Kind::OneSided { bw: true };
+    "osu_put_bibw", "OSU MPI_Put Bi-directional Bandwidth Test", Kind::OneSided { bw: true };
+    "osu_acc_latency", "OSU MPI_Accumulate latency Test", Kind::OneSided { bw: false };
+    "osu_get_acc_latency", "OSU MPI_Get_accumulate latency Test", Kind::OneSided { bw: false };
+    "osu_fop_latency", "OSU MPI_Fetch_and_op latency Test", Kind::Atomic;
+    "osu_cas_latency", "OSU MPI_Compare_and_swap latency Test", Kind::Atomic;
 }
 
 /// The program of a benchmark name.
@@ -154,6 +168,7 @@ pub fn benchmarks() -> Vec<&'static dyn Benchmark> {
     ];
     v.extend(coll::benchmarks());
     v.extend(nbc::benchmarks());
+    v.extend(rma::benchmarks());
     v
 }
 
@@ -185,6 +200,24 @@ pub struct OsuArgs {
     #[arg(long, help_heading = "OSU (--suite osu)")]
     pub osu_no_rate: bool,
 
+    /// OSU -w: how the one-sided programs make their windows (default allocate).
+    #[arg(
+        long,
+        value_enum,
+        value_name = "KIND",
+        help_heading = "OSU (--suite osu)"
+    )]
+    pub osu_win: Option<crate::comm::rma::WindowKind>,
+
+    /// OSU -s: how the one-sided programs synchronise (default flush; osu_put_bibw: pscw).
+    #[arg(
+        long,
+        value_enum,
+        value_name = "SYNC",
+        help_heading = "OSU (--suite osu)"
+    )]
+    pub osu_sync: Option<rma::OsuSync>,
+
     /// OSU -t: MPI_Test calls during the computation of non-blocking collectives (default 0).
     #[arg(long, value_name = "N", help_heading = "OSU (--suite osu)")]
     pub osu_tests: Option<usize>,
@@ -198,6 +231,8 @@ pub mod axis {
     pub const TAIL: &str = "osu_tail";
     pub const TESTS: &str = "osu_tests";
     pub const NO_RATE: &str = "osu_no_rate";
+    pub const WIN: &str = "osu_win";
+    pub const SYNC: &str = "osu_sync";
 }
 
 /// The suite's own options → plan axes.
@@ -208,6 +243,8 @@ pub fn axes(args: &RunArgs, involved: bool, _world: usize, _mem: u64) -> Result<
         || o.osu_full
         || !o.osu_tail.is_empty()
         || o.osu_no_rate
+        || o.osu_win.is_some()
+        || o.osu_sync.is_some()
         || o.osu_tests.is_some();
     let mut a = Axes::new();
     if !involved {
@@ -223,6 +260,16 @@ pub fn axes(args: &RunArgs, involved: bool, _world: usize, _mem: u64) -> Result<
     a.insert(axis::WINDOW.into(), vec![w as f64]);
     if o.osu_multiple_buffers {
         a.insert(axis::MULTIPLE.into(), vec![1.0]);
+    }
+    if let Some(k) = o.osu_win {
+        let code = crate::comm::rma::WindowKind::ALL
+            .iter()
+            .position(|&x| x == k);
+        a.insert(axis::WIN.into(), vec![code.unwrap_or(0) as f64]);
+    }
+    if let Some(s) = o.osu_sync {
+        let code = rma::OsuSync::ALL.iter().position(|&x| x == s);
+        a.insert(axis::SYNC.into(), vec![code.unwrap_or(0) as f64]);
     }
     if o.osu_no_rate {
         a.insert(axis::NO_RATE.into(), vec![1.0]);

@@ -8,7 +8,9 @@ use std::cell::RefCell;
 use std::fmt::Write;
 
 use super::{Format, SectionCx};
+use crate::bench::osu::rma::{self, OsuSync};
 use crate::bench::osu::{self, axis, nbc, Kind, Program};
+use crate::comm::rma::WindowKind;
 use crate::frontend::osu::VERSION;
 use crate::plan::Plan;
 use crate::results::{BenchResult, Report, Row};
@@ -113,6 +115,10 @@ fn columns(p: &Program, view: &View, checked: bool, stats: bool) -> Vec<Col> {
     let mut c = Vec::new();
     match p.kind {
         Kind::Latency => c.push(col("Avg Latency(us)", |r| Some(r.t_avg_us))),
+        Kind::OneSided { bw: false } | Kind::Atomic => {
+            c.push(col("Latency (us)", |r| Some(r.t_avg_us)))
+        }
+        Kind::OneSided { bw: true } => c.push(col("Bandwidth (MB/s)", |r| r.mbytes_per_sec)),
         Kind::Bandwidth { .. } => c.push(col("Bandwidth (MB/s)", |r| r.mbytes_per_sec)),
         Kind::MessageRate => {
             c.push(col("MB/s", |r| r.mbytes_per_sec));
@@ -161,7 +167,10 @@ fn columns(p: &Program, view: &View, checked: bool, stats: bool) -> Vec<Col> {
             }),
         });
     }
-    let bw = matches!(p.kind, Kind::Bandwidth { .. } | Kind::MessageRate);
+    let bw = matches!(
+        p.kind,
+        Kind::Bandwidth { .. } | Kind::MessageRate | Kind::OneSided { bw: true }
+    );
     for &q in &view.tail {
         let label = format!("{q}");
         if bw {
@@ -192,10 +201,26 @@ fn table(r: &BenchResult, cx: &SectionCx, view: &View) -> String {
         let _ = writeln!(s, "# {}: {why}", p.name);
         return s;
     }
-    if p.kind != Kind::MessageRate {
+    let one_sided = matches!(p.kind, Kind::OneSided { .. } | Kind::Atomic);
+    // OMB prints no blank line before these titles.
+    if p.kind != Kind::MessageRate && !one_sided {
         s.push('\n');
     }
     let _ = writeln!(s, "# {} v{VERSION}", p.title);
+    if one_sided {
+        let first = r.rows.first();
+        let str_of = |k: &str| {
+            first
+                .and_then(|row| row.params.get(k))
+                .and_then(|v| v.as_str())
+                .unwrap_or("")
+                .to_string()
+        };
+        let win = WindowKind::from_name(&str_of("win")).unwrap_or(WindowKind::Allocate);
+        let sync = OsuSync::from_name(&str_of("sync")).unwrap_or(OsuSync::Flush);
+        let _ = writeln!(s, "# Window creation: {}", rma::window_call(win));
+        let _ = writeln!(s, "# Synchronization: {}", sync.calls());
+    }
     if p.kind == Kind::NonBlocking {
         s.push_str("# Overall = Coll. Init + Compute + MPI_Test + MPI_Wait\n\n");
     }
@@ -228,7 +253,10 @@ fn table(r: &BenchResult, cx: &SectionCx, view: &View) -> String {
     }
     for row in &r.rows {
         let mut line = String::new();
-        if sized {
+        if p.kind == Kind::Atomic {
+            // OMB prints the element count (one).
+            let _ = write!(line, "{:<10}", 1);
+        } else if sized {
             let _ = write!(line, "{:<10}", row.bytes);
         }
         for (i, c) in cols.iter().enumerate() {
@@ -298,7 +326,10 @@ mod tests {
         let t = table(&r, &cx(), &v);
         insta::assert_snapshot!(t);
         // 128 MB/s at 4 us: 256 at 2 us, 64 at 8 us; P50 128, P99 256.
-        assert!(t.contains("128.00            128.00            256.00"), "{t}");
+        assert!(
+            t.contains("128.00            128.00            256.00"),
+            "{t}"
+        );
         let mut r = result("osu_iallreduce", "osu", "collective", 4, vec![row(4, 9.54)]);
         for (k, v) in [(nbc::T_CPU, 4.16), (nbc::T_PURE, 3.44), (nbc::OVERLAP, 0.0)] {
             r.rows[0].params.insert(k.into(), v.into());
