@@ -19,6 +19,7 @@ pub mod buffer;
 pub mod coll;
 pub mod error;
 mod nbc;
+pub mod persistent;
 pub mod progress;
 pub mod rma;
 pub mod topo;

@@ -26,7 +26,8 @@ pub const HELP: &str = "OSU Micro-Benchmarks 7.4 flags (OSU's own spelling):
   -i N                timed iterations at every size (default: 10000/1000 latency,
                       100/20 bandwidth, 1000/100 collectives; the second above 8192 bytes)
   -x N                warm-up iterations at every size (default 100/10, 10/2, 100/10)
-  -W N                messages per window (osu_bw, osu_bibw, osu_mbw_mr; default 64)
+  -W N                messages per window (osu_bw, osu_bibw, osu_mbw_mr, their persistent
+                      forms, osu_put_bw, osu_get_bw, osu_put_bibw; default 64)
   -b single|multiple  one send buffer for a window, or one per message
   -M BYTES            memory per process; larger sizes are skipped
   -f                  full table: min and max latency over ranks, iterations
@@ -45,6 +46,7 @@ Not in this build (one line and exit 2): -d (accelerator buffers), -I (MPI-4 ses
   -s pscw|fence|lock|flush|flush_local|lock_all   one-sided synchronisation (default flush;
                       osu_put_bibw: pscw or fence, default pscw)
 Programs: osu_latency osu_bw osu_bibw osu_mbw_mr osu_multi_lat osu_init osu_hello,
+  osu_latency_persistent osu_bw_persistent osu_bibw_persistent,
   osu_allgather allgatherv allreduce alltoall alltoallv barrier bcast gather gatherv reduce
   reduce_scatter reduce_scatter_block scatter scatterv (osu_ prefix), and the osu_i* forms of
   allgather allreduce alltoall barrier bcast gather reduce reduce_scatter_block scatter,
@@ -256,7 +258,7 @@ pub fn parse(program: &str, params: &[String], argv0: &str) -> Result<Action, St
             }
             'W' => {
                 return Err(format!(
-                    "-W applies to osu_bw, osu_bibw and osu_mbw_mr, not {name}"
+                    "-W applies to the windowed bandwidth programs, not {name}"
                 ))
             }
             'M' => args.buffer_bytes = Some(number::<u64>(&flag, v, 1, "bytes per process")?),

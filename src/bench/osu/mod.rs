@@ -115,6 +115,9 @@ programs! {
     "osu_bibw", "OSU MPI Bi-Directional Bandwidth Test", Kind::Bandwidth { both: true };
     "osu_mbw_mr", "OSU MPI Multiple Bandwidth / Message Rate Test", Kind::MessageRate;
     "osu_multi_lat", "OSU MPI Multi Latency Test", Kind::Latency;
+    "osu_latency_persistent", "OSU MPI Latency Persistent Test", Kind::Latency;
+    "osu_bw_persistent", "OSU MPI Bandwidth Persistent Test", Kind::Bandwidth { both: false };
+    "osu_bibw_persistent", "OSU MPI Bi-Directional Bandwidth Persistent Test", Kind::Bandwidth { both: true };
     "osu_allgather", "OSU MPI Allgather Latency Test", Kind::Collective;
     "osu_allgatherv", "OSU MPI Allgatherv Latency Test", Kind::Collective;
     "osu_allreduce", "OSU MPI Allreduce Latency Test", Kind::Collective;
@@ -165,6 +168,9 @@ pub fn benchmarks() -> Vec<&'static dyn Benchmark> {
         &p2p::BIBW,
         &p2p::MBW_MR,
         &p2p::MULTI_LAT,
+        &p2p::LATENCY_PERSISTENT,
+        &p2p::BW_PERSISTENT,
+        &p2p::BIBW_PERSISTENT,
     ];
     v.extend(coll::benchmarks());
     v.extend(nbc::benchmarks());

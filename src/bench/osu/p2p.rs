@@ -21,7 +21,7 @@ use anyhow::Result;
 use super::{axis, BW_REPS, INFO, LATENCY_REPS, WINDOW};
 use crate::bench::{patterns, Benchmark, Class, Info, Kernel, Setup};
 use crate::check::{self, Expect, Segment};
-use crate::comm::{self, Buffer, Comm, Elem, Msg, Request};
+use crate::comm::{self, persistent, Buffer, Comm, Elem, Msg, Request};
 use crate::engine::axis::{Point, SweepCx};
 use crate::engine::placement::{Placement, Role};
 use crate::method::Method;
@@ -55,6 +55,9 @@ pub struct Windowed {
     pub info: &'static Info,
     /// Both directions at once, no acknowledgement (osu_bibw).
     pub both: bool,
+    /// Persistent requests made once per size, started every iteration
+    /// (MPI_Send_init / MPI_Recv_init, MPI_Startall).
+    pub persistent: bool,
 }
 
 static BW_INFO: Info = Info {
@@ -71,6 +74,7 @@ static BW_INFO: Info = Info {
 pub static BW: Windowed = Windowed {
     info: &BW_INFO,
     both: false,
+    persistent: false,
 };
 
 static BIBW_INFO: Info = Info {
@@ -82,6 +86,7 @@ static BIBW_INFO: Info = Info {
 pub static BIBW: Windowed = Windowed {
     info: &BIBW_INFO,
     both: true,
+    persistent: false,
 };
 
 static MBW_MR_INFO: Info = Info {
@@ -96,7 +101,146 @@ static MBW_MR_INFO: Info = Info {
 pub static MBW_MR: Windowed = Windowed {
     info: &MBW_MR_INFO,
     both: false,
+    persistent: false,
 };
+
+static BW_PERSISTENT_INFO: Info = Info {
+    name: "osu_bw_persistent",
+    description: "OSU osu_bw with persistent requests (MPI_Send_init/MPI_Recv_init, MPI_Startall)",
+    ..BW_INFO
+};
+
+pub static BW_PERSISTENT: Windowed = Windowed {
+    info: &BW_PERSISTENT_INFO,
+    both: false,
+    persistent: true,
+};
+
+static BIBW_PERSISTENT_INFO: Info = Info {
+    name: "osu_bibw_persistent",
+    description:
+        "OSU osu_bibw with persistent requests (MPI_Send_init/MPI_Recv_init, MPI_Startall)",
+    ..BIBW_INFO
+};
+
+pub static BIBW_PERSISTENT: Windowed = Windowed {
+    info: &BIBW_PERSISTENT_INFO,
+    both: true,
+    persistent: true,
+};
+
+static LATENCY_PERSISTENT_INFO: Info = Info {
+    name: "osu_latency_persistent",
+    description: "OSU ping-pong 0 <-> 1 with persistent requests (MPI_Start, MPI_Wait)",
+    ..LATENCY_INFO
+};
+
+pub static LATENCY_PERSISTENT: PersistentPingPong = PersistentPingPong {
+    info: &LATENCY_PERSISTENT_INFO,
+};
+
+/// osu_latency with persistent requests: MPI_Send_init and MPI_Recv_init
+/// once per size; per iteration MPI_Start and MPI_Wait of the send, then of
+/// the receive (the partner the other way round).
+pub struct PersistentPingPong {
+    pub info: &'static Info,
+}
+
+impl Benchmark for PersistentPingPong {
+    fn info(&self) -> &'static Info {
+        self.info
+    }
+
+    fn need(&self, p: &Point, _q: usize) -> u64 {
+        2 * p.bytes as u64
+    }
+
+    fn kernel<'a>(&'a self, s: Setup<'a>, p: &Point) -> Result<Box<dyn Kernel + 'a>> {
+        let x = p.bytes;
+        let (sbuf, rbuf) = s.arena.pair(x, x)?;
+        let msg = Msg::bytes(x);
+        let peer = s.role.to.unwrap_or(s.comm.rank);
+        let mut reqs = [comm::request_null(), comm::request_null()];
+        if s.role.active {
+            s.comm.send_init(sbuf.ptr(), &msg, peer, 1, &mut reqs[0]);
+            s.comm
+                .recv_init(rbuf.mut_ptr(), &msg, peer, 1, &mut reqs[1]);
+        }
+        Ok(Box::new(PersistentKernel {
+            comm: s.comm,
+            role: s.role,
+            peer,
+            x,
+            sbuf,
+            rbuf,
+            reqs,
+            _msg: msg,
+        }))
+    }
+}
+
+struct PersistentKernel<'a> {
+    comm: &'a Comm,
+    role: Role,
+    peer: usize,
+    x: usize,
+    sbuf: &'a mut Buffer,
+    rbuf: &'a mut Buffer,
+    /// Send, receive.
+    reqs: [Request; 2],
+    /// The datatype the requests were made with lives as long as they do.
+    _msg: Msg,
+}
+
+impl Kernel for PersistentKernel<'_> {
+    #[inline(always)]
+    fn run(&mut self, _rep: usize) {
+        if !self.role.active {
+            return;
+        }
+        let order = if self.role.initiator { [0, 1] } else { [1, 0] };
+        for i in order {
+            persistent::startall(&mut self.reqs[i..=i]);
+            comm::wait(&mut self.reqs[i]);
+        }
+    }
+
+    fn prepare(&mut self, rep: usize) {
+        check::fill(self.sbuf, self.x, None, self.comm.rank, rep, self.x);
+        check::poison(self.rbuf, self.x, None, rep, self.x);
+    }
+
+    fn verify(&mut self, rep: usize) -> u64 {
+        let e = self.expect();
+        check::verify(&e, self.rbuf, Elem::Byte, self.comm.size, rep, self.x)
+    }
+
+    fn corrupt(&mut self) {
+        let e = self.expect();
+        check::corrupt(&e, self.rbuf, Elem::Byte);
+    }
+}
+
+impl PersistentKernel<'_> {
+    fn expect(&self) -> Expect {
+        if self.role.active && self.x > 0 {
+            Expect::Bytes(vec![Segment {
+                offset: 0,
+                len: self.x,
+                sender: self.peer,
+                sender_offset: 0,
+            }])
+        } else {
+            Expect::Nothing
+        }
+    }
+}
+
+impl Drop for PersistentKernel<'_> {
+    fn drop(&mut self) {
+        persistent::free(&mut self.reqs);
+    }
+}
 
 /// The window size of a point.
 fn window_of(p: &Point) -> usize {
@@ -159,7 +303,7 @@ impl Benchmark for Windowed {
         let (send_len, recv_len) = self.lens(p);
         let (sbuf, rbuf) = s.arena.pair(send_len, recv_len)?;
         let msg = Msg::bytes(p.bytes);
-        Ok(Box::new(WindowKernel {
+        let mut k = WindowKernel {
             comm: s.comm,
             peer: s.role.to.unwrap_or(s.comm.rank),
             role: s.role,
@@ -174,7 +318,12 @@ impl Benchmark for Windowed {
             msg,
             ack: Msg::bytes(1),
             reqs: vec![comm::request_null(); 2 * w],
-        }))
+            persistent: 0,
+        };
+        if self.persistent {
+            k.persistent = k.post(true);
+        }
+        Ok(Box::new(k))
     }
 
     /// OSU's figures: MB/s = pairs · X · W / t (× 2 both ways), MB = 10^6
@@ -217,6 +366,8 @@ struct WindowKernel<'a> {
     msg: Msg,
     ack: Msg,
     reqs: Vec<Request>,
+    /// Persistent requests made (the first `persistent` of `reqs`), 0 otherwise.
+    persistent: usize,
 }
 
 impl WindowKernel<'_> {
@@ -252,6 +403,50 @@ impl WindowKernel<'_> {
             Expect::Nothing
         } else {
             Expect::Bytes(segs)
+        }
+    }
+}
+
+impl WindowKernel<'_> {
+    /// The window's receives (each into its slot), then its sends: started
+    /// (MPI_Irecv, MPI_Isend), or made persistent (MPI_Recv_init,
+    /// MPI_Send_init). Returns how many requests.
+    #[inline(always)]
+    fn post(&mut self, persistent: bool) -> usize {
+        let (s, r) = (self.sbuf.ptr(), self.rbuf.mut_ptr());
+        let mut n = 0;
+        if self.recvs() {
+            for k in 0..self.w {
+                let slot = r.wrapping_add(k * self.x);
+                let req = &mut self.reqs[n];
+                if persistent {
+                    self.comm.recv_init(slot, &self.msg, self.peer, 100, req);
+                } else {
+                    self.comm.irecv(slot, &self.msg, self.peer, 100, req);
+                }
+                n += 1;
+            }
+        }
+        if self.sends() {
+            for k in 0..self.w {
+                let slot = s.wrapping_add(k % self.slots * self.x);
+                let req = &mut self.reqs[n];
+                if persistent {
+                    self.comm.send_init(slot, &self.msg, self.peer, 100, req);
+                } else {
+                    self.comm.isend(slot, &self.msg, self.peer, 100, req);
+                }
+                n += 1;
+            }
+        }
+        n
+    }
+}
+
+impl Drop for WindowKernel<'_> {
+    fn drop(&mut self) {
+        if self.persistent > 0 {
+            persistent::free(&mut self.reqs[..self.persistent]);
         }
     }
 }

@@ -425,6 +425,32 @@ impl RmaKernel<'_> {
         )
     }
 
+    /// Passive-target synchronisation: local loads and stores of the
+    /// window need an epoch of this rank's own (MPICH refuses MPI_Win_sync
+    /// outside one); a shared lock, compatible with the origin's.
+    fn passive(&self) -> bool {
+        matches!(
+            self.sync,
+            OsuSync::Lock | OsuSync::LockAll | OsuSync::Flush | OsuSync::FlushLocal
+        )
+    }
+
+    /// Before local access to this rank's window memory (untimed).
+    fn local_begin(&self) {
+        if self.passive() {
+            self.win.lock_shared(self.comm.rank);
+            self.win.sync();
+        }
+    }
+
+    /// After local access to this rank's window memory (untimed).
+    fn local_end(&self) {
+        if self.passive() {
+            self.win.sync();
+            self.win.unlock(self.comm.rank);
+        }
+    }
+
     /// MPI_Accumulate or MPI_Get_accumulate: validated with small values
     /// (Open MPI 4.1's vectorised MPI_SUM on bytes saturates at 255).
     fn accumulates(&self) -> bool {
@@ -507,6 +533,7 @@ impl Kernel for RmaKernel<'_> {
             check::poison(self.rbuf, len, None, rep, x);
         }
         if self.target() {
+            self.local_begin();
             let mem = unsafe { std::slice::from_raw_parts_mut(self.win.base(), span.max(ATOM)) };
             match self.op {
                 RmaOp::Put | RmaOp::Acc => mem[..span].fill(0),
@@ -520,7 +547,7 @@ impl Kernel for RmaKernel<'_> {
                     mem[..ATOM].copy_from_slice(&Self::before(rep).to_ne_bytes())
                 }
             }
-            self.win.sync();
+            self.local_end();
         }
         if self.sync == OsuSync::Fence {
             self.win.fence();
@@ -559,7 +586,7 @@ impl Kernel for RmaKernel<'_> {
         }
         // The target: what was written (put, accumulate, atomics).
         if self.target() {
-            self.win.sync();
+            self.local_begin();
             let mem = unsafe { std::slice::from_raw_parts(self.win.base(), span.max(ATOM)) };
             let origin = self.peer;
             match self.op {
@@ -603,13 +630,18 @@ impl Kernel for RmaKernel<'_> {
                 RmaOp::Get => {}
             }
         }
+        if self.target() {
+            self.local_end();
+        }
         bad
     }
 
     fn corrupt(&mut self) {
         if self.target() && matches!(self.op, RmaOp::Put | RmaOp::Acc | RmaOp::GetAcc) && self.x > 0
         {
+            self.local_begin();
             unsafe { *self.win.base() ^= 0x5a };
+            self.local_end();
         }
         if self.origin() && self.op == RmaOp::Get && self.x > 0 {
             self.rbuf.bytes_mut()[0] ^= 0x5a;
