@@ -220,7 +220,8 @@ impl OneSided {
     /// (window bytes, send bytes, receive bytes) per rank.
     fn lens(&self, p: &Point) -> (usize, usize, usize) {
         let (x, w) = (self.x(p), self.w(p));
-        let span = (w * x).max(8);
+        // At least 64 bytes: MPICH 4.0.2 loses puts into MPI_Win_allocate windows of 8 bytes.
+        let span = (w * x).max(64);
         (span, span, span)
     }
 }
