@@ -295,6 +295,24 @@ pub fn axes(args: &RunArgs, involved: bool, _world: usize, _mem: u64) -> Result<
     Ok(a)
 }
 
+/// OSU's windowed figures of every row: messages/s = `factor` · W / t and
+/// MB/s = that · X / 10^6, from the mean time per iteration (`factor`:
+/// directions × pairs).
+pub fn window_rates(r: &mut crate::results::BenchResult, factor: f64) {
+    for row in &mut r.rows {
+        let w = row
+            .params
+            .get("window")
+            .and_then(|v| v.as_u64())
+            .unwrap_or(WINDOW as u64) as f64;
+        if row.t_avg_us > 0.0 {
+            let msgs = factor * w / (row.t_avg_us * 1e-6);
+            row.msg_per_sec = Some(msgs);
+            row.mbytes_per_sec = Some(msgs * row.bytes as f64 / 1e6);
+        }
+    }
+}
+
 /// A single value of a plan axis.
 pub fn one(axes: &Axes, name: &str) -> Option<f64> {
     axes.get(name).and_then(|v| v.first().copied())

@@ -322,18 +322,7 @@ impl Benchmark for OneSided {
             return;
         }
         let ways = if self.both { 2.0 } else { 1.0 };
-        for row in &mut r.rows {
-            let w = row
-                .params
-                .get("window")
-                .and_then(|v| v.as_u64())
-                .unwrap_or(WINDOW as u64) as f64;
-            if row.t_avg_us > 0.0 {
-                let msgs = ways * w / (row.t_avg_us * 1e-6);
-                row.msg_per_sec = Some(msgs);
-                row.mbytes_per_sec = Some(msgs * row.bytes as f64 / 1e6);
-            }
-        }
+        super::window_rates(r, ways);
     }
 }
 
