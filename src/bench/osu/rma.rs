@@ -425,6 +425,15 @@ impl RmaKernel<'_> {
         )
     }
 
+    /// Untimed, after a repetition, on every rank: the operations are
+    /// complete at their targets (flush_local completes only locally).
+    fn settle(&self) {
+        if self.origin() && self.sync == OsuSync::FlushLocal {
+            self.win.flush(self.peer);
+        }
+        self.comm.barrier();
+    }
+
     /// Before local access to this rank's window memory (untimed).
     fn local_begin(&self) {
         if self.passive() {
@@ -547,11 +556,7 @@ impl Kernel for RmaKernel<'_> {
 
     fn verify(&mut self, rep: usize) -> u64 {
         let (x, span) = (self.x, self.w * self.x);
-        if self.origin() && self.sync == OsuSync::FlushLocal {
-            // flush_local completes only locally: complete at the target too.
-            self.win.flush(self.peer);
-        }
-        self.comm.barrier();
+        self.settle();
         let mut bad = 0;
         // The origin: what came back (gets, get-accumulate, atomics).
         if self.origin() && self.op == RmaOp::GetAcc {
@@ -627,6 +632,7 @@ impl Kernel for RmaKernel<'_> {
     }
 
     fn corrupt(&mut self) {
+        self.settle();
         if self.target() && matches!(self.op, RmaOp::Put | RmaOp::Acc | RmaOp::GetAcc) && self.x > 0
         {
             self.local_begin();
