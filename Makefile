@@ -91,7 +91,7 @@ test-openmpi:
 
 test-mpich:
 	CARGO_TARGET_DIR=$(MPICH_TARGET_DIR) MPICC=$(MPICC_MPICH) MPIBENCH_MPIEXEC=$(MPIEXEC_MPICH) \
-		$(CARGO) test --release --test smoke --test methodology --test mpitest --test cresta --test caf --test imb2021 --test commtest --test allreduce -- --test-threads=1
+		$(CARGO) test --release --test smoke --test methodology --test mpitest --test cresta --test caf --test imb2021 --test commtest --test allreduce --test osu -- --test-threads=1
 
 # tests/robustness.sh runs once per MPI: with the Open MPI release binary
 # built by test-openmpi, then (unless WITH_MPICH=0) with the MPICH one built by

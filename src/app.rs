@@ -39,6 +39,11 @@ pub fn main() -> Result<i32> {
         let shown = std::env::var("MPIBENCH_ARGV0").unwrap_or(argv0);
         return imb(std::env::args().skip(1).collect(), &shown);
     }
+    // Called as an OSU program (a link named osu_bw, ...): OSU's command line.
+    if let Some(program) = frontend::osu::personality(&argv0) {
+        let shown = std::env::var("MPIBENCH_ARGV0").unwrap_or(argv0);
+        return osu(&program, std::env::args().skip(1).collect(), &shown);
+    }
     let cli = match Cli::try_parse() {
         Ok(c) => c,
         Err(e) => {
@@ -78,6 +83,12 @@ pub fn main() -> Result<i32> {
         Command::Cafbench { params } => front_end(&frontend::cafbench::FRONTEND, &params),
         Command::Commtest { params } => front_end(&frontend::commtest::FRONTEND, &params),
         Command::Imb { params } => imb(params, "mpibench imb"),
+        Command::Osu { params } => match params.split_first() {
+            Some((program, rest)) => osu(program, rest.to_vec(), "mpibench osu"),
+            None => Ok(usage(
+                "mpibench osu needs a program, e.g. mpibench osu osu_latency (see mpibench osu -h)",
+            )),
+        },
         // Plain programs over JSON files: no MPI, no self-launch.
         Command::Report(a) => report::cmd::report(&a),
         Command::Plot(a) => report::cmd::plot(&a),
@@ -131,6 +142,67 @@ fn imb(params: Vec<String>, argv0: &str) -> Result<i32> {
                 // they take IMB's command line from this.
                 std::env::set_var("MPIBENCH_ARGV0", argv0);
             }
+            run(*args)
+        }
+    }
+}
+
+/// `mpibench osu PROGRAM ...` / `osu_bw ...`: OSU's command line.
+fn osu(program: &str, params: Vec<String>, argv0: &str) -> Result<i32> {
+    use frontend::osu::Action;
+    let root = launch::env_rank() == 0;
+    if program == "-h" || program == "--help" {
+        if root {
+            println!(
+                "Usage: mpibench osu PROGRAM [OSU flags] [mpibench options]\n\n{}",
+                frontend::osu::HELP
+            );
+        }
+        return Ok(EXIT_OK);
+    }
+    // A link's own name is not repeated in its arguments.
+    let calling = if argv0 == "mpibench osu" {
+        format!("mpibench osu {program}")
+    } else {
+        argv0.to_string()
+    };
+    let remember = |a: &str| {
+        if !launch::launched() && a != "mpibench osu" {
+            // Re-launched ranks see the arguments without a subcommand.
+            std::env::set_var("MPIBENCH_ARGV0", a);
+        }
+    };
+    match frontend::osu::parse(program, &params, &calling) {
+        Err(msg) => Ok(usage(&msg)),
+        Ok(Action::Help(name)) => {
+            if root {
+                println!(
+                    "Usage: {name} [OSU flags] [mpibench options]\n\n{}",
+                    frontend::osu::HELP
+                );
+            }
+            Ok(EXIT_OK)
+        }
+        Ok(Action::Version(v)) => {
+            if root {
+                println!("{v}");
+            }
+            Ok(EXIT_OK)
+        }
+        Ok(Action::Startup(name, args)) => {
+            remember(argv0);
+            if !launch::launched() {
+                return run(*args);
+            }
+            frontend::osu::startup(name)
+        }
+        Ok(Action::Run(args, notes)) => {
+            if launch::launched() && root {
+                for n in notes {
+                    eprintln!("{program}: {n}");
+                }
+            }
+            remember(argv0);
             run(*args)
         }
     }
@@ -232,10 +304,11 @@ fn agree_on_plan(world: &Comm, args: &RunArgs, ranks_per_node: usize) -> Result<
     let mut bytes = if world.rank == 0 {
         // Under IMB-MPI1's name the arguments are IMB's, without a subcommand.
         let argv0 = std::env::args().next().unwrap_or_default();
+        let osu = frontend::osu::personality(&argv0);
         let name = if frontend::imb::personality(&argv0) {
             "IMB-MPI1"
         } else {
-            "mpibench"
+            osu.as_deref().unwrap_or("mpibench")
         };
         let command: Vec<String> = std::iter::once(name.to_string())
             .chain(std::env::args().skip(1))

@@ -60,6 +60,18 @@ pub enum Command {
         )]
         params: Vec<String>,
     },
+    /// The OSU micro-benchmarks' programs and flags: mpibench osu osu_bw -m 1:65536
+    /// (also when the binary is called osu_latency, osu_bw, ...).
+    #[command(disable_help_flag = true, after_help = crate::frontend::osu::HELP)]
+    Osu {
+        /// The OSU program (osu_latency, osu_bw, ...), its OSU flags and mpibench options.
+        #[arg(
+            trailing_var_arg = true,
+            allow_hyphen_values = true,
+            value_name = "ARG"
+        )]
+        params: Vec<String>,
+    },
     /// Write a self-contained HTML report (inline SVG, no scripts) from JSON results.
     Report(ReportArgs),
     /// Write one SVG plot per figure (or gnuplot .dat/.gp files) from JSON results.
@@ -196,6 +208,9 @@ pub struct RunArgs {
 
     #[command(flatten)]
     pub allreduce: crate::bench::allreduce::AllreduceArgs,
+
+    #[command(flatten)]
+    pub osu: crate::bench::osu::OsuArgs,
 
     /// Time cap per message length in seconds (repetitions are reduced to fit).
     #[arg(

@@ -82,6 +82,31 @@ pub enum Reps {
     /// IMB's multiple_np policy: `msgs` scaled down with the size relative
     /// to the `largest`, a multiple of the process count (see [`multiple_np`]).
     MultipleNp { msgs: usize, largest: usize },
+    /// OSU: `small` repetitions and `warm_small` warm-up up to `limit`
+    /// bytes, `large` and `warm_large` above it.
+    Split(Split),
+}
+
+/// Repetitions and warm-up that change above a size (OSU's
+/// iterations / skip and their large-message values above 8192 bytes).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Split {
+    pub small: usize,
+    pub large: usize,
+    pub warm_small: usize,
+    pub warm_large: usize,
+    pub limit: usize,
+}
+
+impl Split {
+    /// (repetitions, warm-up) at `x` bytes.
+    pub fn at(&self, x: usize) -> (usize, usize) {
+        if x > self.limit {
+            (self.large, self.warm_large)
+        } else {
+            (self.small, self.warm_small)
+        }
+    }
 }
 
 /// IMB -iter_policy multiple_np: round(msgs · L / (Q · max(X, 4) + L)),
@@ -508,9 +533,18 @@ impl Plan {
         let fast = info.pace == Pace::Fast;
         let given = if fast { p.fast_iter.or(p.iter) } else { p.iter };
         if let Some(n) = given {
+            // A fixed count keeps a split warm-up (OSU -i with its -x defaults).
+            if let Some(RepsDefault::Split(s)) = info.reps {
+                return Reps::Split(Split {
+                    small: n,
+                    large: n,
+                    ..s
+                });
+            }
             return Reps::Fixed(n);
         }
-        match self.defaults(info).reps {
+        match info.reps.unwrap_or(self.defaults(info).reps) {
+            RepsDefault::Split(s) => Reps::Split(s),
             RepsDefault::Imb => {
                 let imb = Reps::Imb {
                     max: p.max_reps,

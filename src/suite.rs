@@ -2,7 +2,7 @@
 //! resolution (`imb/Barrier`, `mpitest/BARRIER`, bare names within `--suite`).
 
 use crate::bench::clock::{self, Tool};
-use crate::bench::{allreduce, caf, commtest, cresta, imb, mpitest, Benchmark, Definitions, Info};
+use crate::bench::{allreduce, caf, commtest, cresta, imb, mpitest, osu, Benchmark, Definitions, Info};
 use crate::cli::RunArgs;
 use crate::engine::axis::Axes;
 use crate::method::{Method, SyncMode};
@@ -25,6 +25,8 @@ pub enum RepsDefault {
     Fixed { normal: usize, fast: usize },
     /// Double until a run takes 2/3 .. 4/3 of `target` seconds (the coarray suite).
     TargetTime { target: f64 },
+    /// Repetitions and warm-up that change above a size (OSU).
+    Split(crate::plan::Split),
 }
 
 /// A suite's methodology defaults; every one can be overridden on the command line.
@@ -106,6 +108,10 @@ fn cresta_entries() -> Vec<Entry> {
 
 fn caf_entries() -> Vec<Entry> {
     benches(caf::benchmarks())
+}
+
+fn osu_entries() -> Vec<Entry> {
+    benches(osu::benchmarks())
 }
 
 fn clock_entries() -> Vec<Entry> {
@@ -209,6 +215,13 @@ pub static SUITES: &[Suite] = &[
             warm_largest: 0,
         },
         axes: Some(allreduce::axes),
+    },
+    Suite {
+        name: osu::SUITE,
+        title: "OSU Micro-Benchmarks 7.4: point-to-point, collectives, one-sided (MB = 10^6 bytes)",
+        entries: osu_entries,
+        defaults: osu::DEFAULTS,
+        axes: Some(osu::axes),
     },
     Suite {
         name: clock::SUITE,
@@ -391,6 +404,10 @@ pub fn defaults_help() -> String {
             RepsDefault::Fixed { normal, fast } => {
                 format!("{normal} iterations ({fast} for fast constructs)")
             }
+            RepsDefault::Split(s) => format!(
+                "{} iterations after {} warm-up ({} after {} above {} bytes)",
+                s.small, s.warm_small, s.large, s.warm_large, s.limit
+            ),
             RepsDefault::TargetTime { target } => format!(
                 "repetitions doubled until a run takes {target} s (2/3 .. 4/3 of it; delay subtraction: 100 x 200)"
             ),

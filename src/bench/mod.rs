@@ -32,6 +32,7 @@ pub mod cresta;
 pub mod definitions;
 pub mod imb;
 pub mod mpitest;
+pub mod osu;
 pub mod overlap;
 pub mod patterns;
 
@@ -152,6 +153,9 @@ pub struct Info {
     /// name shared by benchmarks of different definitions resolves to the
     /// one of the run's definitions. Empty: it runs only when named.
     pub default_in: &'static [Definitions],
+    /// The repetitions this benchmark's definition uses, whatever the
+    /// suite default (OSU's iterations per kind of program).
+    pub reps: Option<crate::suite::RepsDefault>,
 }
 
 impl Info {
@@ -175,6 +179,7 @@ impl Info {
         aliases: &[],
         validated: false,
         default_in: Definitions::BOTH,
+        reps: None,
     };
 }
 

@@ -20,6 +20,8 @@ pub mod coll;
 pub mod error;
 pub mod modes;
 mod nbc;
+pub mod persistent;
+pub mod progress;
 pub mod rma;
 pub mod topo;
 pub use buffer::Buffer;

@@ -26,6 +26,9 @@ use serde::{Deserialize, Serialize};
 
 use super::{check, waitall, Buffer, Comm, Msg, Request};
 
+/// The OSU one-sided programs' calls (shared lock, flush_local, accumulates, atomics).
+mod osu_calls;
+
 extern "C" {
     fn mpibench_mpi_no_op() -> ffi::MPI_Op;
     fn mpibench_mode_nocheck() -> c_int;

@@ -402,13 +402,17 @@ impl<'a> Engine<'a> {
             Reps::MultipleNp { msgs, largest } => {
                 crate::plan::multiple_np(msgs, largest, q, p.bytes)
             }
+            Reps::Split(s) => s.at(p.bytes).0,
         };
         let check = plan.check_for(info);
         if check {
             k.prepare(0);
         }
         // Warm-up, timed only to estimate the time per repetition.
-        let warm = policy.warmup.unwrap_or((planned / 10).clamp(2, 100));
+        let warm = policy.warmup.unwrap_or(match reps {
+            Reps::Split(s) => s.at(p.bytes).1,
+            _ => (planned / 10).clamp(2, 100),
+        });
         let tw = comm::wtime();
         for i in 0..warm {
             k.run(i);
@@ -443,7 +447,9 @@ impl<'a> Engine<'a> {
         };
         let mut stopped = None;
         match reps {
-            Reps::Fixed(_) | Reps::MultipleNp { .. } => run(&mut cx, 0, planned, &mut s, &mut c),
+            Reps::Fixed(_) | Reps::MultipleNp { .. } | Reps::Split(_) => {
+                run(&mut cx, 0, planned, &mut s, &mut c)
+            }
             Reps::Imb { min, .. } => {
                 // The --time cap, from the warm-up estimate (at least `min`);
                 // with window synchronisation every repetition takes a window.

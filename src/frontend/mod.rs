@@ -6,6 +6,7 @@ pub mod commtest;
 pub mod cresta;
 pub mod imb;
 pub mod mpitest;
+pub mod osu;
 
 use clap::{CommandFactory, FromArgMatches, Parser};
 

@@ -10,6 +10,7 @@ mod commtest;
 mod cresta;
 mod imb2021;
 mod mpitest;
+mod osu;
 mod pmb;
 
 /// One suite's table format.
@@ -61,6 +62,7 @@ pub fn format(suite: &str) -> &'static dyn Format {
         crate::bench::cresta::SUITE => &cresta::Cresta,
         crate::bench::caf::SUITE => &caf::Caf,
         "imb2021" => &imb2021::Imb2021,
+        crate::bench::osu::SUITE => &osu::Osu,
         _ => &pmb::Pmb,
     }
 }

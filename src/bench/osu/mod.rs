@@ -1,0 +1,319 @@
+//! The OSU Micro-Benchmarks (OMB 7.4) on the engine: OSU's programs under
+//! their own names (`osu_latency`, `osu_bw`, ...), each with OSU's
+//! definition (pattern, placement, timing, iterations) and its own title
+//! and columns (`report/table/osu.rs`). `mpibench osu PROGRAM [OSU flags]`
+//! (`frontend/osu.rs`) turns OSU's command line into a run of this suite.
+//!
+//! Units: OSU's MB is 10^6 bytes (PMB's is 2^20).
+
+use clap::Args;
+
+use crate::bench::{Benchmark, Info};
+use crate::cli::RunArgs;
+use crate::engine::axis::Axes;
+use crate::method::{Method, SyncMode};
+use crate::plan::Split;
+use crate::suite::{Defaults, ProcSweep, RepsDefault};
+
+pub mod coll;
+pub mod nbc;
+pub mod p2p;
+pub mod rma;
+
+pub const SUITE: &str = "osu";
+
+/// OSU's LARGE_MESSAGE_SIZE: iterations and warm-up change above it.
+pub const LARGE: usize = 8192;
+
+/// osu_latency, osu_multi_lat: 10000 iterations after 100 warm-up, 1000 after 10 above 8192 bytes.
+pub const LATENCY_REPS: RepsDefault = RepsDefault::Split(Split {
+    small: 10_000,
+    large: 1_000,
+    warm_small: 100,
+    warm_large: 10,
+    limit: LARGE,
+});
+
+/// osu_bw, osu_bibw, osu_mbw_mr: 100 after 10, 20 after 2 above 8192 bytes.
+pub const BW_REPS: RepsDefault = RepsDefault::Split(Split {
+    small: 100,
+    large: 20,
+    warm_small: 10,
+    warm_large: 2,
+    limit: LARGE,
+});
+
+/// Collectives: 1000 after 100, 100 after 10 above 8192 bytes.
+pub const COLL_REPS: RepsDefault = RepsDefault::Split(Split {
+    small: 1_000,
+    large: 100,
+    warm_small: 100,
+    warm_large: 10,
+    limit: LARGE,
+});
+
+/// Powers of two from 1 byte to 4 MiB (OSU's point-to-point default range).
+pub const SIZES: &str =
+    "1,2,4,8,16,32,64,128,256,512,1K,2K,4K,8K,16K,32K,64K,128K,256K,512K,1M,2M,4M";
+
+pub const DEFAULTS: Defaults = Defaults {
+    method: Method::Loop,
+    sync: SyncMode::Barrier,
+    reps: LATENCY_REPS,
+    sizes: SIZES,
+    procs: ProcSweep::World,
+    warm_largest: 0,
+};
+
+/// OSU's window of messages in flight (osu_bw, osu_bibw, osu_mbw_mr).
+pub const WINDOW: usize = 64;
+
+/// What every OSU program shares.
+pub const INFO: Info = Info {
+    suite: SUITE,
+    reps: Some(COLL_REPS),
+    ..Info::DEFAULT
+};
+
+/// The kind of figures a program prints (its columns).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// `Avg Latency(us)` (ping-pong: half the round trip).
+    Latency,
+    /// `Bandwidth (MB/s)`: X·window/t, × 2 both ways.
+    Bandwidth { both: bool },
+    /// `MB/s` and `Messages/s` of all pairs.
+    MessageRate,
+    /// `Avg Latency(us)`, with `-f` min, max and iterations.
+    Collective,
+    /// Overall, compute, pure communication and overlap.
+    NonBlocking,
+    /// One-sided: `Latency (us)` or `Bandwidth (MB/s)`, after the window and sync lines.
+    OneSided { bw: bool },
+    /// One-sided atomics: one element, `Latency (us)`.
+    Atomic,
+}
+
+/// An OSU program: its name, its title line and its kind.
+#[derive(Debug)]
+pub struct Program {
+    pub name: &'static str,
+    pub title: &'static str,
+    pub kind: Kind,
+}
+
+macro_rules! programs {
+    ($($name:literal, $title:literal, $kind:expr;)*) => {
+        /// Every program mpibench runs, with OSU's title.
+        pub static PROGRAMS: &[Program] = &[$(Program { name: $name, title: $title, kind: $kind },)*];
+    };
+}
+
+programs! {
+    "osu_latency", "OSU MPI Latency Test", Kind::Latency;
+    "osu_bw", "OSU MPI Bandwidth Test", Kind::Bandwidth { both: false };
+    "osu_bibw", "OSU MPI Bi-Directional Bandwidth Test", Kind::Bandwidth { both: true };
+    "osu_mbw_mr", "OSU MPI Multiple Bandwidth / Message Rate Test", Kind::MessageRate;
+    "osu_multi_lat", "OSU MPI Multi Latency Test", Kind::Latency;
+    "osu_latency_persistent", "OSU MPI Latency Persistent Test", Kind::Latency;
+    "osu_bw_persistent", "OSU MPI Bandwidth Persistent Test", Kind::Bandwidth { both: false };
+    "osu_bibw_persistent", "OSU MPI Bi-Directional Bandwidth Persistent Test", Kind::Bandwidth { both: true };
+    "osu_allgather", "OSU MPI Allgather Latency Test", Kind::Collective;
+    "osu_allgatherv", "OSU MPI Allgatherv Latency Test", Kind::Collective;
+    "osu_allreduce", "OSU MPI Allreduce Latency Test", Kind::Collective;
+    "osu_alltoall", "OSU MPI All-to-All Personalized Exchange Latency Test", Kind::Collective;
+    "osu_alltoallv", "OSU MPI All-to-Allv Personalized Exchange Latency Test", Kind::Collective;
+    "osu_barrier", "OSU MPI Barrier Latency Test", Kind::Collective;
+    "osu_bcast", "OSU MPI Broadcast Latency Test", Kind::Collective;
+    "osu_gather", "OSU MPI Gather Latency Test", Kind::Collective;
+    "osu_gatherv", "OSU MPI Gatherv Latency Test", Kind::Collective;
+    "osu_reduce", "OSU MPI Reduce Latency Test", Kind::Collective;
+    "osu_reduce_scatter", "OSU MPI Reduce_scatter Latency Test", Kind::Collective;
+    "osu_reduce_scatter_block", "OSU MPI Reduce_scatter_block Latency Test", Kind::Collective;
+    "osu_scatter", "OSU MPI Scatter Latency Test", Kind::Collective;
+    "osu_scatterv", "OSU MPI Scatterv Latency Test", Kind::Collective;
+    "osu_iallgather", "OSU MPI Non-blocking Allgather Latency Test", Kind::NonBlocking;
+    "osu_iallreduce", "OSU MPI Non-blocking Allreduce Latency Test", Kind::NonBlocking;
+    "osu_ialltoall", "OSU MPI Non-blocking All-to-All Latency Test", Kind::NonBlocking;
+    "osu_ibarrier", "OSU MPI Non-blocking Barrier Latency Test", Kind::NonBlocking;
+    "osu_ibcast", "OSU MPI Non-blocking Broadcast Latency Test", Kind::NonBlocking;
+    "osu_igather", "OSU MPI Non-blocking Gather Latency Test", Kind::NonBlocking;
+    "osu_ireduce", "OSU MPI Non-blocking Reduce Latency Test", Kind::NonBlocking;
+    "osu_ireduce_scatter_block", "OSU MPI Non-blocking Reduce_scatter_block Latency Test", Kind::NonBlocking;
+    "osu_iscatter", "OSU MPI Non-blocking Scatter Latency Test", Kind::NonBlocking;
+    "osu_put_latency", "OSU MPI_Put Latency Test", Kind::OneSided { bw: false };
+    "osu_get_latency", "OSU MPI_Get latency Test", Kind::OneSided { bw: false };
+    "osu_put_bw", "OSU MPI_Put Bandwidth Test", Kind::OneSided { bw: true };
+    "osu_get_bw", "OSU MPI_Get Bandwidth Test", Kind::OneSided { bw: true };
+    "osu_put_bibw", "OSU MPI_Put Bi-directional Bandwidth Test", Kind::OneSided { bw: true };
+    "osu_acc_latency", "OSU MPI_Accumulate latency Test", Kind::OneSided { bw: false };
+    "osu_get_acc_latency", "OSU MPI_Get_accumulate latency Test", Kind::OneSided { bw: false };
+    "osu_fop_latency", "OSU MPI_Fetch_and_op latency Test", Kind::Atomic;
+    "osu_cas_latency", "OSU MPI_Compare_and_swap latency Test", Kind::Atomic;
+}
+
+/// The program of a benchmark name.
+pub fn program(name: &str) -> Option<&'static Program> {
+    PROGRAMS.iter().find(|p| p.name == name)
+}
+
+/// The startup programs, which time or greet MPI itself and print their own lines.
+pub const STARTUP: &[&str] = &["osu_init", "osu_hello"];
+
+/// Every OSU benchmark, in OMB's order.
+pub fn benchmarks() -> Vec<&'static dyn Benchmark> {
+    let mut v: Vec<&'static dyn Benchmark> = vec![
+        &p2p::LATENCY,
+        &p2p::BW,
+        &p2p::BIBW,
+        &p2p::MBW_MR,
+        &p2p::MULTI_LAT,
+        &p2p::LATENCY_PERSISTENT,
+        &p2p::BW_PERSISTENT,
+        &p2p::BIBW_PERSISTENT,
+    ];
+    v.extend(coll::benchmarks());
+    v.extend(nbc::benchmarks());
+    v.extend(rma::benchmarks());
+    v
+}
+
+/// OSU's options that `mpibench run --suite osu` takes as well.
+#[derive(Debug, Clone, Default, Args)]
+pub struct OsuArgs {
+    /// OSU -W: messages in flight per window (osu_bw, osu_bibw, osu_mbw_mr; default 64).
+    #[arg(long, value_name = "W", help_heading = "OSU (--suite osu)")]
+    pub osu_window: Option<usize>,
+
+    /// OSU -b multiple: every message of a window from its own send buffer (default: one buffer).
+    #[arg(long, help_heading = "OSU (--suite osu)")]
+    pub osu_multiple_buffers: bool,
+
+    /// OSU -f: min and max over ranks and the iterations in the OSU table.
+    #[arg(long, help_heading = "OSU (--suite osu)")]
+    pub osu_full: bool,
+
+    /// OSU -z: tail percentiles in the OSU table, e.g. 50,90,99 (per-iteration timing).
+    #[arg(
+        long,
+        value_name = "P,...",
+        value_delimiter = ',',
+        help_heading = "OSU (--suite osu)"
+    )]
+    pub osu_tail: Vec<f64>,
+
+    /// OSU -R 0: no Messages/s column in the osu_mbw_mr table.
+    #[arg(long, help_heading = "OSU (--suite osu)")]
+    pub osu_no_rate: bool,
+
+    /// OSU -w: how the one-sided programs make their windows (default allocate).
+    #[arg(
+        long,
+        value_enum,
+        value_name = "KIND",
+        help_heading = "OSU (--suite osu)"
+    )]
+    pub osu_win: Option<crate::comm::rma::WindowKind>,
+
+    /// OSU -s: how the one-sided programs synchronise (default flush; osu_put_bibw: pscw).
+    #[arg(
+        long,
+        value_enum,
+        value_name = "SYNC",
+        help_heading = "OSU (--suite osu)"
+    )]
+    pub osu_sync: Option<rma::OsuSync>,
+
+    /// OSU -t: MPI_Test calls during the computation of non-blocking collectives (default 0).
+    #[arg(long, value_name = "N", help_heading = "OSU (--suite osu)")]
+    pub osu_tests: Option<usize>,
+}
+
+/// Axis names of the plan (values beyond bytes).
+pub mod axis {
+    pub const WINDOW: &str = "osu_window";
+    pub const MULTIPLE: &str = "osu_multiple_buffers";
+    pub const FULL: &str = "osu_full";
+    pub const TAIL: &str = "osu_tail";
+    pub const TESTS: &str = "osu_tests";
+    pub const NO_RATE: &str = "osu_no_rate";
+    pub const WIN: &str = "osu_win";
+    pub const SYNC: &str = "osu_sync";
+}
+
+/// The suite's own options → plan axes.
+pub fn axes(args: &RunArgs, involved: bool, _world: usize, _mem: u64) -> Result<Axes, String> {
+    let o = &args.osu;
+    let given = o.osu_window.is_some()
+        || o.osu_multiple_buffers
+        || o.osu_full
+        || !o.osu_tail.is_empty()
+        || o.osu_no_rate
+        || o.osu_win.is_some()
+        || o.osu_sync.is_some()
+        || o.osu_tests.is_some();
+    let mut a = Axes::new();
+    if !involved {
+        if given {
+            return Err("the --osu-* options apply to the osu suite: add --suite osu".into());
+        }
+        return Ok(a);
+    }
+    let w = o.osu_window.unwrap_or(WINDOW);
+    if w == 0 {
+        return Err("--osu-window must be at least 1".into());
+    }
+    a.insert(axis::WINDOW.into(), vec![w as f64]);
+    if o.osu_multiple_buffers {
+        a.insert(axis::MULTIPLE.into(), vec![1.0]);
+    }
+    if let Some(k) = o.osu_win {
+        let code = crate::comm::rma::WindowKind::ALL
+            .iter()
+            .position(|&x| x == k);
+        a.insert(axis::WIN.into(), vec![code.unwrap_or(0) as f64]);
+    }
+    if let Some(s) = o.osu_sync {
+        let code = rma::OsuSync::ALL.iter().position(|&x| x == s);
+        a.insert(axis::SYNC.into(), vec![code.unwrap_or(0) as f64]);
+    }
+    if o.osu_no_rate {
+        a.insert(axis::NO_RATE.into(), vec![1.0]);
+    }
+    if o.osu_full {
+        a.insert(axis::FULL.into(), vec![1.0]);
+    }
+    if let Some(p) = o.osu_tail.iter().find(|p| !(**p > 0.0 && **p < 100.0)) {
+        return Err(format!(
+            "--osu-tail: percentile {p} is not between 0 and 100"
+        ));
+    }
+    if !o.osu_tail.is_empty() {
+        a.insert(axis::TAIL.into(), o.osu_tail.clone());
+    }
+    a.insert(axis::TESTS.into(), vec![o.osu_tests.unwrap_or(0) as f64]);
+    Ok(a)
+}
+
+/// OSU's windowed figures of every row: messages/s = `factor` · W / t and
+/// MB/s = that · X / 10^6, from the mean time per iteration (`factor`:
+/// directions × pairs).
+pub fn window_rates(r: &mut crate::results::BenchResult, factor: f64) {
+    for row in &mut r.rows {
+        let w = row
+            .params
+            .get("window")
+            .and_then(|v| v.as_u64())
+            .unwrap_or(WINDOW as u64) as f64;
+        if row.t_avg_us > 0.0 {
+            let msgs = factor * w / (row.t_avg_us * 1e-6);
+            row.msg_per_sec = Some(msgs);
+            row.mbytes_per_sec = Some(msgs * row.bytes as f64 / 1e6);
+        }
+    }
+}
+
+/// A single value of a plan axis.
+pub fn one(axes: &Axes, name: &str) -> Option<f64> {
+    axes.get(name).and_then(|v| v.first().copied())
+}

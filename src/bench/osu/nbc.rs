@@ -1,0 +1,223 @@
+//! OSU's non-blocking collectives (`osu_i*`). Per size, as OMB 7.4:
+//!
+//! * t_pure: the collective alone, started and waited for (MPI_Ixxx;
+//!   MPI_Wait), per rank the mean over the warm-up iterations;
+//! * then per timed iteration (the per-call method's clock pair is
+//!   t_overall): t_init = MPI_Ixxx, t_cpu = computation for t_pure seconds
+//!   with `-t N` MPI_Test calls spread over it (t_test is their time),
+//!   t_wait = MPI_Wait;
+//! * Overlap = max(0, 100 − 100·(t_overall − (t_cpu − t_test))/t_pure), of
+//!   the averages over ranks ([`crate::bench::overlap::osu`], shared with CRESTA).
+//!
+//! Difference: OSU times t_pure in a loop of its own (warm-up plus
+//! iterations) before the overlap loop; mpibench times it over the
+//! warm-up iterations, which precede the overlap loop of the same size.
+
+use anyhow::Result;
+
+use super::{axis, COLL_REPS, INFO};
+use crate::bench::buf::{BufKernel, Phased};
+use crate::bench::{overlap, patterns, Benchmark, Class, Combine, Figure, Info, Kernel, Setup};
+use crate::comm::{self, progress, Elem};
+use crate::engine::axis::{Point, SweepCx};
+use crate::method::Method;
+use crate::results::BenchResult;
+
+/// The figures of a row (µs, in `params`).
+pub const T_PURE: &str = "t_pure_us";
+pub const T_PURE_MIN: &str = "t_pure_min_us";
+pub const T_PURE_MAX: &str = "t_pure_max_us";
+pub const T_INIT: &str = "t_init_us";
+pub const T_CPU: &str = "t_cpu_us";
+pub const T_TEST: &str = "t_test_us";
+pub const T_WAIT: &str = "t_wait_us";
+pub const OVERLAP: &str = "overlap_pct";
+
+/// A non-blocking collective under OSU's overlap measurement.
+pub struct Overlapped<P>(pub P);
+
+const fn nbc(name: &'static str, description: &'static str) -> Info {
+    Info {
+        name,
+        class: Class::Collective,
+        description,
+        method: Some(Method::PerCall),
+        reps: Some(COLL_REPS),
+        ranks: crate::bench::RankRule::PAIR,
+        ..INFO
+    }
+}
+
+macro_rules! nonblocking {
+    ($($stat:ident, $info:ident, $pattern:ident, $decl:expr;)*) => {
+        $(
+            static $info: Info = $decl;
+            pub static $stat: Overlapped<patterns::$pattern> = Overlapped(patterns::$pattern(&$info));
+        )*
+        /// The non-blocking collectives, in OMB's order.
+        pub fn benchmarks() -> Vec<&'static dyn Benchmark> {
+            vec![$(&$stat),*]
+        }
+    };
+}
+
+nonblocking! {
+    IALLGATHER, IALLGATHER_INFO, Iallgather, nbc("osu_iallgather", "OSU MPI_Iallgather: overall, compute, pure, overlap");
+    IALLREDUCE, IALLREDUCE_INFO, Iallreduce, Info { elem: Elem::UChar, reduction: true, ..nbc("osu_iallreduce", "OSU MPI_Iallreduce (MPI_SUM): overall, compute, pure, overlap") };
+    IALLTOALL, IALLTOALL_INFO, Ialltoall, nbc("osu_ialltoall", "OSU MPI_Ialltoall: overall, compute, pure, overlap");
+    IBARRIER, IBARRIER_INFO, Ibarrier, Info { axis: crate::bench::Axis::None, ..nbc("osu_ibarrier", "OSU MPI_Ibarrier: overall, compute, pure, overlap") };
+    IBCAST, IBCAST_INFO, Ibcast, Info { rooted: true, ..nbc("osu_ibcast", "OSU MPI_Ibcast from rank 0: overall, compute, pure, overlap") };
+    IGATHER, IGATHER_INFO, Igather, Info { rooted: true, ..nbc("osu_igather", "OSU MPI_Igather to rank 0: overall, compute, pure, overlap") };
+    IREDUCE, IREDUCE_INFO, Ireduce, Info { elem: Elem::UChar, reduction: true, rooted: true, ..nbc("osu_ireduce", "OSU MPI_Ireduce (MPI_SUM) to rank 0: overall, compute, pure, overlap") };
+    IREDUCE_SCATTER_BLOCK, IREDUCE_SCATTER_BLOCK_INFO, IreduceScatterBlock, Info { elem: Elem::UChar, reduction: true, ..nbc("osu_ireduce_scatter_block", "OSU MPI_Ireduce_scatter_block (MPI_SUM): overall, compute, pure, overlap") };
+    ISCATTER, ISCATTER_INFO, Iscatter, Info { rooted: true, ..nbc("osu_iscatter", "OSU MPI_Iscatter from rank 0: overall, compute, pure, overlap") };
+}
+
+impl<P: Phased> Benchmark for Overlapped<P> {
+    fn info(&self) -> &'static Info {
+        self.0.info()
+    }
+
+    fn points(&self, cx: &SweepCx) -> Vec<Point> {
+        let tests = super::one(cx.axes, axis::TESTS).unwrap_or(0.0) as u64;
+        cx.default_points(self.info())
+            .into_iter()
+            .map(|p| p.with("tests", tests))
+            .collect()
+    }
+
+    fn need(&self, p: &Point, q: usize) -> u64 {
+        Benchmark::need(&self.0, p, q)
+    }
+
+    fn refuse(&self, p: &Point, q: usize) -> Option<String> {
+        Benchmark::refuse(&self.0, p, q)
+    }
+
+    fn kernel<'a>(&'a self, s: Setup<'a>, p: &Point) -> Result<Box<dyn Kernel + 'a>> {
+        Ok(Box::new(OverlapKernel {
+            inner: BufKernel::new(&self.0, s, p)?,
+            tests: p.u64("tests").unwrap_or(0) as usize,
+            pure: None,
+            pure_sum: 0.0,
+            pure_n: 0,
+            sums: [0.0; 4],
+            n: 0,
+        }))
+    }
+
+    /// OSU's overlap, from the averages over ranks.
+    fn derive(&self, r: &mut BenchResult) {
+        for row in &mut r.rows {
+            let f = |k: &str| row.params.get(k).and_then(|v| v.as_f64());
+            if let (Some(pure), Some(cpu), Some(test)) = (f(T_PURE), f(T_CPU), f(T_TEST)) {
+                if let Some(o) = overlap::osu(pure, cpu, test, row.t_avg_us) {
+                    row.params.insert(OVERLAP.into(), o.into());
+                }
+            }
+        }
+    }
+}
+
+struct OverlapKernel<'a, P> {
+    inner: BufKernel<'a, P>,
+    /// MPI_Test calls during the computation.
+    tests: usize,
+    /// t_pure of this rank (seconds), once the warm-up is over.
+    pure: Option<f64>,
+    pure_sum: f64,
+    pure_n: usize,
+    /// Sums of t_init, t_cpu, t_test, t_wait over the timed iterations.
+    sums: [f64; 4],
+    n: usize,
+}
+
+impl<P: Phased> OverlapKernel<'_, P> {
+    /// Computation for `target` seconds, with `tests` MPI_Test calls
+    /// spread over it on top (their time does not count towards the
+    /// target); returns the time spent in them.
+    #[inline(always)]
+    fn compute(&mut self, target: f64) -> f64 {
+        let t0 = comm::wtime();
+        let step = target / (self.tests + 1) as f64;
+        let (mut done, mut in_test) = (0, 0.0);
+        loop {
+            let busy = comm::wtime() - t0 - in_test;
+            if done < self.tests && busy >= step * (done + 1) as f64 {
+                let a = comm::wtime();
+                progress::test(&mut self.inner.op.reqs[0]);
+                in_test += comm::wtime() - a;
+                done += 1;
+            } else if busy >= target && done >= self.tests {
+                return in_test;
+            }
+        }
+    }
+}
+
+impl<P: Phased> Kernel for OverlapKernel<'_, P> {
+    #[inline(always)]
+    fn run(&mut self, rep: usize) {
+        self.inner.begin(rep);
+        let Some(target) = self.pure else {
+            // The warm-up: the collective alone, timed for t_pure.
+            let t0 = comm::wtime();
+            self.inner.pat.issue(&mut self.inner.op);
+            self.inner.pat.complete(&mut self.inner.op);
+            self.pure_sum += comm::wtime() - t0;
+            self.pure_n += 1;
+            return;
+        };
+        let t0 = comm::wtime();
+        self.inner.pat.issue(&mut self.inner.op);
+        let t1 = comm::wtime();
+        let test = self.compute(target);
+        let t2 = comm::wtime();
+        self.inner.pat.complete(&mut self.inner.op);
+        let t3 = comm::wtime();
+        self.sums[0] += t1 - t0;
+        self.sums[1] += t2 - t1;
+        self.sums[2] += test;
+        self.sums[3] += t3 - t2;
+        self.n += 1;
+    }
+
+    fn prepare(&mut self, rep: usize) {
+        self.inner.prepare(rep);
+    }
+
+    fn verify(&mut self, rep: usize) -> u64 {
+        self.inner.verify(rep)
+    }
+
+    fn corrupt(&mut self) {
+        self.inner.corrupt();
+    }
+
+    /// The first call ends the warm-up (t_pure is known from then on); the
+    /// others report this rank's t_pure and the means of the parts.
+    fn figures(&mut self) -> Vec<Figure> {
+        let Some(pure) = self.pure else {
+            self.pure = Some(if self.pure_n > 0 {
+                self.pure_sum / self.pure_n as f64
+            } else {
+                0.0
+            });
+            return Vec::new();
+        };
+        let mut v = vec![
+            Figure::new(T_PURE, pure * 1e6, Combine::Mean),
+            Figure::new(T_PURE_MIN, pure * 1e6, Combine::Min),
+            Figure::new(T_PURE_MAX, pure * 1e6, Combine::Max),
+        ];
+        if self.n > 0 {
+            let n = self.n as f64;
+            for (name, s) in [T_INIT, T_CPU, T_TEST, T_WAIT].iter().zip(self.sums) {
+                v.push(Figure::new(name, s / n * 1e6, Combine::Mean));
+            }
+        }
+        self.sums = [0.0; 4];
+        self.n = 0;
+        v
+    }
+}

@@ -1,0 +1,493 @@
+//! OSU's point-to-point programs.
+//!
+//! * osu_latency: a blocking ping-pong between ranks 0 and 1, timed in one
+//!   loop on rank 0: latency = total / (2 · iterations).
+//! * osu_multi_lat: the same ping-pong on every pair i ↔ i + P/2 at once,
+//!   averaged over the lower ranks.
+//! * osu_bw: per iteration a window of W MPI_Isend (the receiver W
+//!   MPI_Irecv), MPI_Waitall, then a 1-byte acknowledgement back; timed on
+//!   the sender from the first MPI_Isend to the acknowledgement;
+//!   bandwidth = X · W / t. osu_bibw: both ways at once, no acknowledgement,
+//!   2 · X · W / t.
+//! * osu_mbw_mr: osu_bw on every pair i ↔ i + P/2, with a barrier before
+//!   every iteration; MB/s and messages/s from the mean sender time.
+//!
+//! Every message of a window lands in its own slot of the receive buffer,
+//! so that `--check` verifies every slot byte for byte (and the
+//! acknowledgement).
+
+use anyhow::Result;
+
+use super::{axis, BW_REPS, INFO, LATENCY_REPS, WINDOW};
+use crate::bench::{patterns, Benchmark, Class, Info, Kernel, Setup};
+use crate::check::{self, Expect, Segment};
+use crate::comm::{self, persistent, Buffer, Comm, Elem, Msg, Request};
+use crate::engine::axis::{Point, SweepCx};
+use crate::engine::placement::{Placement, Role};
+use crate::method::Method;
+use crate::results::BenchResult;
+
+static LATENCY_INFO: Info = Info {
+    name: "osu_latency",
+    class: Class::SingleTransfer,
+    description: "OSU ping-pong between ranks 0 and 1: total / (2 x iterations)",
+    placement: Placement::XorZero(1),
+    time_scale: 0.5,
+    reps: Some(LATENCY_REPS),
+    ranks: crate::bench::RankRule::PAIR,
+    ..INFO
+};
+
+pub static LATENCY: patterns::PingPong = patterns::PingPong(&LATENCY_INFO);
+
+static MULTI_LAT_INFO: Info = Info {
+    name: "osu_multi_lat",
+    class: Class::SingleTransfer,
+    description: "OSU ping-pong on every pair i <-> i+P/2 at once, mean over pairs",
+    placement: Placement::Halves,
+    ..LATENCY_INFO
+};
+
+pub static MULTI_LAT: patterns::PingPong = patterns::PingPong(&MULTI_LAT_INFO);
+
+/// A windowed bandwidth program.
+pub struct Windowed {
+    pub info: &'static Info,
+    /// Both directions at once, no acknowledgement (osu_bibw).
+    pub both: bool,
+    /// Persistent requests made once per size, started every iteration
+    /// (MPI_Send_init / MPI_Recv_init, MPI_Startall).
+    pub persistent: bool,
+}
+
+static BW_INFO: Info = Info {
+    name: "osu_bw",
+    class: Class::SingleTransfer,
+    description:
+        "OSU windowed bandwidth 0 -> 1: W Isends, Waitall, 1-byte ack; X*W/t (MB = 10^6 B)",
+    placement: Placement::XorZero(1),
+    reps: Some(BW_REPS),
+    ranks: crate::bench::RankRule::PAIR,
+    ..INFO
+};
+
+pub static BW: Windowed = Windowed {
+    info: &BW_INFO,
+    both: false,
+    persistent: false,
+};
+
+static BIBW_INFO: Info = Info {
+    name: "osu_bibw",
+    description: "OSU bidirectional windowed bandwidth 0 <-> 1, no ack; 2*X*W/t (MB = 10^6 B)",
+    ..BW_INFO
+};
+
+pub static BIBW: Windowed = Windowed {
+    info: &BIBW_INFO,
+    both: true,
+    persistent: false,
+};
+
+static MBW_MR_INFO: Info = Info {
+    name: "osu_mbw_mr",
+    description:
+        "OSU osu_bw on all pairs i -> i+P/2 at once, barrier per iteration; MB/s, messages/s",
+    placement: Placement::Halves,
+    method: Some(Method::PerCall),
+    ..BW_INFO
+};
+
+pub static MBW_MR: Windowed = Windowed {
+    info: &MBW_MR_INFO,
+    both: false,
+    persistent: false,
+};
+
+static BW_PERSISTENT_INFO: Info = Info {
+    name: "osu_bw_persistent",
+    description: "OSU osu_bw with persistent requests (MPI_Send_init/MPI_Recv_init, MPI_Startall)",
+    ..BW_INFO
+};
+
+pub static BW_PERSISTENT: Windowed = Windowed {
+    info: &BW_PERSISTENT_INFO,
+    both: false,
+    persistent: true,
+};
+
+static BIBW_PERSISTENT_INFO: Info = Info {
+    name: "osu_bibw_persistent",
+    description:
+        "OSU osu_bibw with persistent requests (MPI_Send_init/MPI_Recv_init, MPI_Startall)",
+    ..BIBW_INFO
+};
+
+pub static BIBW_PERSISTENT: Windowed = Windowed {
+    info: &BIBW_PERSISTENT_INFO,
+    both: true,
+    persistent: true,
+};
+
+static LATENCY_PERSISTENT_INFO: Info = Info {
+    name: "osu_latency_persistent",
+    description: "OSU ping-pong 0 <-> 1 with persistent requests (MPI_Start, MPI_Wait)",
+    ..LATENCY_INFO
+};
+
+pub static LATENCY_PERSISTENT: PersistentPingPong = PersistentPingPong {
+    info: &LATENCY_PERSISTENT_INFO,
+};
+
+/// osu_latency with persistent requests: MPI_Send_init and MPI_Recv_init
+/// once per size; per iteration MPI_Start and MPI_Wait of the send, then of
+/// the receive (the partner the other way round).
+pub struct PersistentPingPong {
+    pub info: &'static Info,
+}
+
+impl Benchmark for PersistentPingPong {
+    fn info(&self) -> &'static Info {
+        self.info
+    }
+
+    fn need(&self, p: &Point, _q: usize) -> u64 {
+        2 * p.bytes as u64
+    }
+
+    fn kernel<'a>(&'a self, s: Setup<'a>, p: &Point) -> Result<Box<dyn Kernel + 'a>> {
+        let x = p.bytes;
+        let (sbuf, rbuf) = s.arena.pair(x, x)?;
+        let msg = Msg::bytes(x);
+        let peer = s.role.to.unwrap_or(s.comm.rank);
+        let mut reqs = [comm::request_null(), comm::request_null()];
+        if s.role.active {
+            s.comm.send_init(sbuf.ptr(), &msg, peer, 1, &mut reqs[0]);
+            s.comm
+                .recv_init(rbuf.mut_ptr(), &msg, peer, 1, &mut reqs[1]);
+        }
+        Ok(Box::new(PersistentKernel {
+            comm: s.comm,
+            role: s.role,
+            peer,
+            x,
+            sbuf,
+            rbuf,
+            reqs,
+            _msg: msg,
+        }))
+    }
+}
+
+struct PersistentKernel<'a> {
+    comm: &'a Comm,
+    role: Role,
+    peer: usize,
+    x: usize,
+    sbuf: &'a mut Buffer,
+    rbuf: &'a mut Buffer,
+    /// Send, receive.
+    reqs: [Request; 2],
+    /// The datatype the requests were made with lives as long as they do.
+    _msg: Msg,
+}
+
+impl Kernel for PersistentKernel<'_> {
+    #[inline(always)]
+    fn run(&mut self, _rep: usize) {
+        if !self.role.active {
+            return;
+        }
+        let order = if self.role.initiator { [0, 1] } else { [1, 0] };
+        for i in order {
+            persistent::startall(&mut self.reqs[i..=i]);
+            comm::wait(&mut self.reqs[i]);
+        }
+    }
+
+    fn prepare(&mut self, rep: usize) {
+        check::fill(self.sbuf, self.x, None, self.comm.rank, rep, self.x);
+        check::poison(self.rbuf, self.x, None, rep, self.x);
+    }
+
+    fn verify(&mut self, rep: usize) -> u64 {
+        let e = self.expect();
+        check::verify(&e, self.rbuf, Elem::Byte, self.comm.size, rep, self.x)
+    }
+
+    fn corrupt(&mut self) {
+        let e = self.expect();
+        check::corrupt(&e, self.rbuf, Elem::Byte);
+    }
+}
+
+impl PersistentKernel<'_> {
+    fn expect(&self) -> Expect {
+        if self.role.active && self.x > 0 {
+            Expect::Bytes(vec![Segment {
+                offset: 0,
+                len: self.x,
+                sender: self.peer,
+                sender_offset: 0,
+            }])
+        } else {
+            Expect::Nothing
+        }
+    }
+}
+
+impl Drop for PersistentKernel<'_> {
+    fn drop(&mut self) {
+        persistent::free(&mut self.reqs);
+    }
+}
+
+/// The window size of a point.
+fn window_of(p: &Point) -> usize {
+    p.u64("window").map_or(WINDOW, |w| w as usize).max(1)
+}
+
+/// Slots of the send buffer: one per message with `-b multiple`.
+fn send_slots(p: &Point, w: usize) -> usize {
+    if p.u64("buffers") == Some(w as u64) {
+        w
+    } else {
+        1
+    }
+}
+
+impl Windowed {
+    fn lens(&self, p: &Point) -> (usize, usize) {
+        let w = window_of(p);
+        let x = p.bytes;
+        // Send: X (or W slots of X), at least the acknowledgement's byte;
+        // receive: W slots of X, then the acknowledgement.
+        ((x * send_slots(p, w)).max(1), w * x + 1)
+    }
+}
+
+impl Benchmark for Windowed {
+    fn info(&self) -> &'static Info {
+        self.info
+    }
+
+    fn points(&self, cx: &SweepCx) -> Vec<Point> {
+        let w = super::one(cx.axes, axis::WINDOW).map_or(WINDOW, |w| w as usize);
+        let multiple = super::one(cx.axes, axis::MULTIPLE).is_some();
+        cx.sizes
+            .iter()
+            .map(|&x| {
+                let mut p = Point::bytes(x).with("window", w as u64);
+                if self.info.placement == Placement::Halves {
+                    p = p.with("pairs", (cx.q / 2) as u64);
+                }
+                if multiple {
+                    p = p.with("buffers", w as u64);
+                }
+                p
+            })
+            .collect()
+    }
+
+    fn need(&self, p: &Point, _q: usize) -> u64 {
+        let (s, r) = self.lens(p);
+        (s + r) as u64
+    }
+
+    fn refuse(&self, p: &Point, _q: usize) -> Option<String> {
+        Msg::count_error(Elem::Byte, p.bytes).map(|e| format!("{}: {e}", self.info.name))
+    }
+
+    fn kernel<'a>(&'a self, s: Setup<'a>, p: &Point) -> Result<Box<dyn Kernel + 'a>> {
+        let w = window_of(p);
+        let (send_len, recv_len) = self.lens(p);
+        let (sbuf, rbuf) = s.arena.pair(send_len, recv_len)?;
+        let msg = Msg::bytes(p.bytes);
+        let mut k = WindowKernel {
+            comm: s.comm,
+            peer: s.role.to.unwrap_or(s.comm.rank),
+            role: s.role,
+            both: self.both,
+            x: p.bytes,
+            w,
+            slots: send_slots(p, w),
+            sbuf,
+            rbuf,
+            send_len,
+            recv_len,
+            msg,
+            ack: Msg::bytes(1),
+            reqs: vec![comm::request_null(); 2 * w],
+            persistent: 0,
+        };
+        if self.persistent {
+            k.persistent = k.post(true);
+        }
+        Ok(Box::new(k))
+    }
+
+    /// OSU's figures: MB/s = pairs · X · W / t (× 2 both ways), MB = 10^6
+    /// bytes, from the mean time per iteration of the senders; messages/s
+    /// = pairs · W / t.
+    fn derive(&self, r: &mut BenchResult) {
+        let ways = if self.both { 2.0 } else { 1.0 };
+        let pairs = if self.info.placement == Placement::Halves {
+            (r.processes / 2) as f64
+        } else {
+            1.0
+        };
+        super::window_rates(r, ways * pairs);
+    }
+}
+
+struct WindowKernel<'a> {
+    comm: &'a Comm,
+    role: Role,
+    peer: usize,
+    both: bool,
+    x: usize,
+    w: usize,
+    slots: usize,
+    sbuf: &'a mut Buffer,
+    rbuf: &'a mut Buffer,
+    send_len: usize,
+    recv_len: usize,
+    msg: Msg,
+    ack: Msg,
+    reqs: Vec<Request>,
+    /// Persistent requests made (the first `persistent` of `reqs`), 0 otherwise.
+    persistent: usize,
+}
+
+impl WindowKernel<'_> {
+    fn sends(&self) -> bool {
+        self.role.active && (self.role.initiator || self.both)
+    }
+    fn recvs(&self) -> bool {
+        self.role.active && (!self.role.initiator || self.both)
+    }
+
+    fn expect(&self) -> Expect {
+        let mut segs = Vec::new();
+        if self.recvs() {
+            for k in 0..self.w {
+                segs.push(Segment {
+                    offset: k * self.x,
+                    len: self.x,
+                    sender: self.peer,
+                    sender_offset: if self.slots > 1 { k * self.x } else { 0 },
+                });
+            }
+        }
+        if self.role.active && !self.both && self.role.initiator {
+            // The acknowledgement: the first byte of the partner's send buffer.
+            segs.push(Segment {
+                offset: self.w * self.x,
+                len: 1,
+                sender: self.peer,
+                sender_offset: 0,
+            });
+        }
+        if segs.is_empty() {
+            Expect::Nothing
+        } else {
+            Expect::Bytes(segs)
+        }
+    }
+}
+
+impl WindowKernel<'_> {
+    /// The window's receives (each into its slot), then its sends: started
+    /// (MPI_Irecv, MPI_Isend), or made persistent (MPI_Recv_init,
+    /// MPI_Send_init). Returns how many requests.
+    #[inline(always)]
+    fn post(&mut self, persistent: bool) -> usize {
+        let (s, r) = (self.sbuf.ptr(), self.rbuf.mut_ptr());
+        let mut n = 0;
+        if self.recvs() {
+            for k in 0..self.w {
+                let slot = r.wrapping_add(k * self.x);
+                let req = &mut self.reqs[n];
+                if persistent {
+                    self.comm.recv_init(slot, &self.msg, self.peer, 100, req);
+                } else {
+                    self.comm.irecv(slot, &self.msg, self.peer, 100, req);
+                }
+                n += 1;
+            }
+        }
+        if self.sends() {
+            for k in 0..self.w {
+                let slot = s.wrapping_add(k % self.slots * self.x);
+                let req = &mut self.reqs[n];
+                if persistent {
+                    self.comm.send_init(slot, &self.msg, self.peer, 100, req);
+                } else {
+                    self.comm.isend(slot, &self.msg, self.peer, 100, req);
+                }
+                n += 1;
+            }
+        }
+        n
+    }
+}
+
+impl Drop for WindowKernel<'_> {
+    fn drop(&mut self) {
+        if self.persistent > 0 {
+            persistent::free(&mut self.reqs[..self.persistent]);
+        }
+    }
+}
+
+impl Kernel for WindowKernel<'_> {
+    #[inline(always)]
+    fn run(&mut self, _rep: usize) {
+        if !self.role.active {
+            return;
+        }
+        let (s, r) = (self.sbuf.ptr(), self.rbuf.mut_ptr());
+        let mut n = 0;
+        if self.recvs() {
+            for k in 0..self.w {
+                let slot = r.wrapping_add(k * self.x);
+                self.comm
+                    .irecv(slot, &self.msg, self.peer, 100, &mut self.reqs[n]);
+                n += 1;
+            }
+        }
+        if self.sends() {
+            for k in 0..self.w {
+                let slot = s.wrapping_add(k % self.slots * self.x);
+                self.comm
+                    .isend(slot, &self.msg, self.peer, 100, &mut self.reqs[n]);
+                n += 1;
+            }
+        }
+        comm::waitall(&mut self.reqs[..n]);
+        if !self.both {
+            if self.role.initiator {
+                let at = r.wrapping_add(self.w * self.x);
+                self.comm.recv(at, &self.ack, self.peer, 101);
+            } else {
+                self.comm.send(s, &self.ack, self.peer, 101);
+            }
+        }
+    }
+
+    fn prepare(&mut self, rep: usize) {
+        let len = self.recv_len;
+        check::fill(self.sbuf, self.send_len, None, self.comm.rank, rep, self.x);
+        check::poison(self.rbuf, len, None, rep, self.x);
+    }
+
+    fn verify(&mut self, rep: usize) -> u64 {
+        let e = self.expect();
+        check::verify(&e, self.rbuf, Elem::Byte, self.comm.size, rep, self.x)
+    }
+
+    fn corrupt(&mut self) {
+        let e = self.expect();
+        check::corrupt(&e, self.rbuf, Elem::Byte);
+    }
+}

@@ -1,0 +1,351 @@
+//! OSU's own tables (OMB 7.4), line for line where parsers read them: a
+//! blank line, the title `# OSU MPI ... Test v7.4`, preamble lines such as
+//! `# Datatype: MPI_CHAR.`, the header `# Size` left-aligned in 10 columns
+//! with every column title right-aligned in 18 (OMB's FIELD_WIDTH), and
+//! rows `%-10d` then `%18.2f` per figure. Nothing else goes to stdout.
+
+use std::cell::RefCell;
+use std::fmt::Write;
+
+use super::{Format, SectionCx};
+use crate::bench::osu::rma::{self, OsuSync};
+use crate::bench::osu::{self, axis, nbc, Kind, Program};
+use crate::comm::rma::WindowKind;
+use crate::frontend::osu::VERSION;
+use crate::plan::Plan;
+use crate::results::{BenchResult, Report, Row};
+
+pub struct Osu;
+
+/// OMB's FIELD_WIDTH.
+const W: usize = 18;
+
+/// The display switches of the run (OSU -f, -z, -R 0), from the plan's axes.
+#[derive(Debug, Clone, Default)]
+struct View {
+    full: bool,
+    tail: Vec<f64>,
+    no_rate: bool,
+}
+
+thread_local! {
+    static VIEW: RefCell<View> = RefCell::new(View::default());
+}
+
+impl View {
+    fn of(plan: &Plan) -> View {
+        View {
+            full: osu::one(&plan.axes, axis::FULL).is_some(),
+            tail: plan.axes.get(axis::TAIL).cloned().unwrap_or_default(),
+            no_rate: osu::one(&plan.axes, axis::NO_RATE).is_some(),
+        }
+    }
+}
+
+impl Format for Osu {
+    fn header(&self, _report: &Report, plan: &Plan) -> String {
+        VIEW.with(|v| *v.borrow_mut() = View::of(plan));
+        String::new()
+    }
+
+    fn section(&self, r: &BenchResult, cx: &SectionCx) -> String {
+        let view = VIEW.with(|v| v.borrow().clone());
+        table(r, cx, &view)
+    }
+
+    fn footer(&self, _report: &Report) -> String {
+        String::new()
+    }
+}
+
+/// One column: its title and its figure of a row.
+struct Col {
+    title: String,
+    width: usize,
+    value: Box<dyn Fn(&Row) -> String>,
+}
+
+fn num(width: usize, f: impl Fn(&Row) -> Option<f64> + 'static) -> Box<dyn Fn(&Row) -> String> {
+    Box::new(move |r| match f(r) {
+        Some(v) if v.is_finite() => format!("{v:>width$.2}"),
+        _ => format!("{:>width$}", "-"),
+    })
+}
+
+fn col(title: &str, f: impl Fn(&Row) -> Option<f64> + 'static) -> Col {
+    Col {
+        title: title.to_string(),
+        width: W,
+        value: num(W, f),
+    }
+}
+
+fn param(r: &Row, k: &str) -> Option<f64> {
+    r.params.get(k).and_then(|v| v.as_f64())
+}
+
+/// The p-th percentile (nearest rank) of ascending values.
+fn percentile(sorted: &[f64], p: f64) -> Option<f64> {
+    if sorted.is_empty() {
+        return None;
+    }
+    let k = ((p / 100.0 * sorted.len() as f64).ceil() as usize).clamp(1, sorted.len());
+    Some(sorted[k - 1])
+}
+
+/// Per-iteration bandwidths of a row (MB/s), ascending.
+fn bandwidths(r: &Row) -> Vec<f64> {
+    let (Some(s), Some(mb)) = (&r.samples_us, r.mbytes_per_sec) else {
+        return Vec::new();
+    };
+    // mbytes_per_sec = k / t_avg, so each iteration's is k / t_i.
+    let k = mb * r.t_avg_us;
+    let mut v: Vec<f64> = s.iter().filter(|t| **t > 0.0).map(|t| k / t).collect();
+    v.sort_by(f64::total_cmp);
+    v
+}
+
+fn latencies(r: &Row) -> Vec<f64> {
+    let mut v = r.samples_us.clone().unwrap_or_default();
+    v.sort_by(f64::total_cmp);
+    v
+}
+
+fn columns(p: &Program, view: &View, checked: bool, stats: bool) -> Vec<Col> {
+    let mut c = Vec::new();
+    match p.kind {
+        Kind::Latency => c.push(col("Avg Latency(us)", |r| Some(r.t_avg_us))),
+        Kind::OneSided { bw: false } | Kind::Atomic => {
+            c.push(col("Latency (us)", |r| Some(r.t_avg_us)))
+        }
+        Kind::OneSided { bw: true } => c.push(col("Bandwidth (MB/s)", |r| r.mbytes_per_sec)),
+        Kind::Bandwidth { .. } => c.push(col("Bandwidth (MB/s)", |r| r.mbytes_per_sec)),
+        Kind::MessageRate => {
+            c.push(col("MB/s", |r| r.mbytes_per_sec));
+            if !view.no_rate {
+                c.push(col("Messages/s", |r| r.msg_per_sec));
+            }
+        }
+        Kind::Collective => {
+            c.push(col("Avg Latency(us)", |r| Some(r.t_avg_us)));
+            if view.full {
+                c.push(col("Min Latency(us)", |r| Some(r.t_min_us)));
+                c.push(col("Max Latency(us)", |r| Some(r.t_max_us)));
+                c.push(Col {
+                    title: "Iterations".into(),
+                    width: 12,
+                    value: Box::new(|r| format!("{:>12}", r.repetitions)),
+                });
+            }
+        }
+        Kind::NonBlocking => {
+            c.push(col("Overall(us)", |r| Some(r.t_avg_us)));
+            // OSU: Overall = Coll. Init + Compute + MPI_Test + MPI_Wait.
+            c.push(col("Compute(us)", |r| {
+                Some(param(r, nbc::T_CPU)? - param(r, nbc::T_TEST).unwrap_or(0.0))
+            }));
+            if view.full {
+                c.push(col("Coll. Init(us)", |r| param(r, nbc::T_INIT)));
+                c.push(col("MPI_Test(us)", |r| param(r, nbc::T_TEST)));
+                c.push(col("MPI_Wait(us)", |r| param(r, nbc::T_WAIT)));
+            }
+            c.push(col("Pure Comm.(us)", |r| param(r, nbc::T_PURE)));
+            if view.full {
+                c.push(col("Min Comm.(us)", |r| param(r, nbc::T_PURE_MIN)));
+                c.push(col("Max Comm.(us)", |r| param(r, nbc::T_PURE_MAX)));
+            }
+            c.push(col("Overlap(%)", |r| param(r, nbc::OVERLAP)));
+        }
+    }
+    if checked {
+        c.push(Col {
+            title: "Validation".into(),
+            width: W,
+            value: Box::new(|r| {
+                let v = if r.errors == Some(0) { "Pass" } else { "Fail" };
+                format!("{v:>W$}")
+            }),
+        });
+    }
+    let bw = matches!(
+        p.kind,
+        Kind::Bandwidth { .. } | Kind::MessageRate | Kind::OneSided { bw: true }
+    );
+    for &q in &view.tail {
+        let label = format!("{q}");
+        if bw {
+            c.push(col(&format!("P{label} Tail BW(MB/s)"), move |r| {
+                percentile(&bandwidths(r), q)
+            }));
+        } else {
+            c.push(col(&format!("P{label} Tail Lat(us)"), move |r| {
+                percentile(&latencies(r), q)
+            }));
+        }
+    }
+    if stats {
+        c.push(col("Median(us)", |r| r.t_median_us));
+        c.push(col("CI95 Lo(us)", |r| r.ci95_lo_us));
+        c.push(col("CI95 Hi(us)", |r| r.ci95_hi_us));
+    }
+    c
+}
+
+/// A program's table.
+fn table(r: &BenchResult, cx: &SectionCx, view: &View) -> String {
+    let mut s = String::new();
+    let Some(p) = osu::program(&r.benchmark) else {
+        return s;
+    };
+    if let Some(why) = &r.skipped {
+        let _ = writeln!(s, "# {}: {why}", p.name);
+        return s;
+    }
+    let one_sided = matches!(p.kind, Kind::OneSided { .. } | Kind::Atomic);
+    // OMB prints no blank line before these titles.
+    if p.kind != Kind::MessageRate && !one_sided {
+        s.push('\n');
+    }
+    let _ = writeln!(s, "# {} v{VERSION}", p.title);
+    if one_sided {
+        let first = r.rows.first();
+        let str_of = |k: &str| {
+            first
+                .and_then(|row| row.params.get(k))
+                .and_then(|v| v.as_str())
+                .unwrap_or("")
+                .to_string()
+        };
+        let win = WindowKind::from_name(&str_of("win")).unwrap_or(WindowKind::Allocate);
+        let sync = OsuSync::from_name(&str_of("sync")).unwrap_or(OsuSync::Flush);
+        let _ = writeln!(s, "# Window creation: {}", rma::window_call(win));
+        let _ = writeln!(s, "# Synchronization: {}", sync.calls());
+    }
+    if p.kind == Kind::NonBlocking {
+        s.push_str("# Overall = Coll. Init + Compute + MPI_Test + MPI_Wait\n\n");
+    }
+    if p.kind == Kind::MessageRate {
+        let w = r
+            .rows
+            .first()
+            .and_then(|row| row.params.get("window"))
+            .and_then(|v| v.as_u64())
+            .unwrap_or(osu::WINDOW as u64);
+        let _ = writeln!(s, "# [ pairs: {} ] [ window size: {w} ]", r.processes / 2);
+    }
+    s.push_str("# Datatype: MPI_CHAR.\n");
+    let checked = r.rows.iter().any(|row| row.errors.is_some());
+    let cols = columns(p, view, checked, cx.stats);
+    // Barrier has no size: OMB prints the first figure in 17 columns instead.
+    let sized = r.rows.iter().any(|row| row.bytes > 0) || !p.name.ends_with("barrier");
+    let mut head = String::new();
+    for (i, c) in cols.iter().enumerate() {
+        if i == 0 && !sized {
+            let _ = write!(head, "# {}", c.title);
+        } else {
+            let _ = write!(head, "{:>w$}", c.title, w = c.width);
+        }
+    }
+    if sized {
+        let _ = writeln!(s, "{:<10}{head}", "# Size");
+    } else {
+        let _ = writeln!(s, "{head}");
+    }
+    for row in &r.rows {
+        let mut line = String::new();
+        if p.kind == Kind::Atomic {
+            // OMB prints the element count (one).
+            let _ = write!(line, "{:<10}", 1);
+        } else if sized {
+            let _ = write!(line, "{:<10}", row.bytes);
+        }
+        for (i, c) in cols.iter().enumerate() {
+            let v = (c.value)(row);
+            if i == 0 && !sized {
+                let _ = write!(line, "{:>17}", v.trim());
+            } else {
+                line.push_str(&v);
+            }
+        }
+        let _ = writeln!(s, "{line}");
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::fixtures::{result, row};
+    use super::*;
+
+    fn cx() -> SectionCx {
+        SectionCx {
+            world: 2,
+            stats: false,
+            repeats: 1,
+        }
+    }
+
+    #[test]
+    fn latency_table_is_omb_7_4() {
+        let mut r = result(
+            "osu_latency",
+            "osu",
+            "single transfer",
+            2,
+            vec![row(1, 0.25), row(4096, 1.38)],
+        );
+        for x in &mut r.rows {
+            x.errors = None;
+        }
+        let t = table(&r, &cx(), &View::default());
+        insta::assert_snapshot!(t);
+        assert!(t.contains("\n# Size       Avg Latency(us)\n1                       0.25\n"));
+    }
+
+    #[test]
+    fn full_checked_tail_and_rate_tables() {
+        let r = result("osu_allreduce", "osu", "collective", 4, vec![row(4, 6.45)]);
+        let v = View {
+            full: true,
+            ..View::default()
+        };
+        insta::assert_snapshot!(table(&r, &cx(), &v));
+        let mut r = result("osu_mbw_mr", "osu", "single transfer", 4, vec![row(1, 3.0)]);
+        r.rows[0].mbytes_per_sec = Some(18.92);
+        r.rows[0].msg_per_sec = Some(18924888.89);
+        r.rows[0].errors = None;
+        insta::assert_snapshot!(table(&r, &cx(), &View::default()));
+        let mut r = result("osu_bw", "osu", "single transfer", 2, vec![row(8, 4.0)]);
+        r.rows[0].mbytes_per_sec = Some(128.0);
+        r.rows[0].samples_us = Some(vec![2.0, 4.0, 8.0]);
+        r.rows[0].errors = None;
+        let v = View {
+            tail: vec![50.0, 99.0],
+            ..View::default()
+        };
+        let t = table(&r, &cx(), &v);
+        insta::assert_snapshot!(t);
+        // 128 MB/s at 4 us: 256 at 2 us, 64 at 8 us; P50 128, P99 256.
+        assert!(
+            t.contains("128.00            128.00            256.00"),
+            "{t}"
+        );
+        let mut r = result("osu_iallreduce", "osu", "collective", 4, vec![row(4, 9.54)]);
+        for (k, v) in [(nbc::T_CPU, 4.16), (nbc::T_PURE, 3.44), (nbc::OVERLAP, 0.0)] {
+            r.rows[0].params.insert(k.into(), v.into());
+        }
+        r.rows[0].errors = None;
+        insta::assert_snapshot!(table(&r, &cx(), &View::default()));
+        let mut r = result("osu_barrier", "osu", "collective", 4, vec![row(0, 1.5)]);
+        r.rows[0].errors = None;
+        insta::assert_snapshot!(table(&r, &cx(), &View::default()));
+    }
+
+    #[test]
+    fn percentiles_are_nearest_rank() {
+        let v = [1.0, 2.0, 3.0, 4.0];
+        assert_eq!(percentile(&v, 50.0), Some(2.0));
+        assert_eq!(percentile(&v, 99.0), Some(4.0));
+        assert_eq!(percentile(&[], 50.0), None);
+    }
+}

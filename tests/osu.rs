@@ -1,0 +1,540 @@
+//! `mpibench osu`, the drop-in for the OSU micro-benchmarks (OMB 7.4): its
+//! output read by an OSU-output parser (in the style of the regular
+//! expressions ReFrame, Spack and EasyBuild checks use) into the same
+//! titles, preamble lines, columns and sizes as real OMB 7.4 output for the
+//! same command lines (tests/fixtures/osu, from ../shared/reference); every
+//! program validated on 2 and 4 processes (pairs programs on 4 and 6); a
+//! link named like a program; bad flags; `mpibench run --suite osu`.
+//! Nothing here asserts a timing.
+
+mod common;
+
+use std::path::PathBuf;
+
+use common::{is_open_mpi, mpiexec, mpirun, read_json, self_launched};
+
+/// One OSU table as a parser reads it.
+#[derive(Debug, Default, PartialEq)]
+struct Table {
+    /// `# OSU MPI Latency Test v7.4` → "OSU MPI Latency Test", "7.4".
+    title: String,
+    version: String,
+    /// Lines starting with '#' between the title and the header.
+    preamble: Vec<String>,
+    /// Column titles after `# Size` (split at runs of two or more spaces).
+    columns: Vec<String>,
+    sizes: Vec<u64>,
+    /// Fields per row (size included where there is one).
+    widths: Vec<usize>,
+    /// Every figure of every row: a number with two decimals, an integer
+    /// (Iterations) or Pass/Fail (Validation).
+    figures: Vec<String>,
+}
+
+/// Reads OSU output line by line: `^# (OSU .*) v(\S+)$` is the title,
+/// `^# Size\s+(.*)$` (or `^# .*\(us\)` without a size) the header, `^(\d+)\s+(.*)$` a
+/// row, other `^#` lines before the header the preamble.
+fn parse(text: &str) -> Table {
+    let mut t = Table::default();
+    let mut in_table = false;
+    for line in text.lines() {
+        if let Some(rest) = line.strip_prefix("# OSU ") {
+            let (title, version) = rest.rsplit_once(" v").expect("title with a version");
+            t.title = format!("OSU {title}");
+            t.version = version.trim().to_string();
+        } else if let Some(cols) = line.strip_prefix("# Size") {
+            t.columns = split_columns(cols);
+            in_table = true;
+        } else if line.starts_with('#') && line.contains("(us)") && !line.contains(" = ") {
+            // No size column (barriers): the first title follows "# ".
+            t.columns = split_columns(&line[2..]);
+            in_table = true;
+        } else if line.starts_with('#') && !in_table {
+            t.preamble.push(line.trim_end().to_string());
+        } else if in_table && !line.trim().is_empty() {
+            let fields: Vec<&str> = line.split_whitespace().collect();
+            if let Ok(size) = fields[0].parse::<u64>() {
+                if !line.starts_with(' ') {
+                    t.sizes.push(size);
+                }
+            }
+            t.widths.push(fields.len());
+            let skip = usize::from(!line.starts_with(' '));
+            t.figures
+                .extend(fields[skip..].iter().map(|s| s.to_string()));
+        }
+    }
+    t
+}
+
+/// Column titles: split at runs of two or more spaces, and after a ')'
+/// followed by a space (`Bandwidth (MB/s) P50 Tail BW(MB/s)`: titles that
+/// fill their 18 columns leave one space between them).
+fn split_columns(s: &str) -> Vec<String> {
+    let mut cols = Vec::new();
+    let mut cur = String::new();
+    let chars: Vec<char> = s.chars().collect();
+    for (i, &c) in chars.iter().enumerate() {
+        let prev = if i > 0 { chars[i - 1] } else { ' ' };
+        let next = chars.get(i + 1).copied().unwrap_or(' ');
+        let gap = c == ' ' && (next == ' ' || prev == ' ' || prev == ')');
+        if gap {
+            if !cur.trim().is_empty() {
+                cols.push(cur.trim().to_string());
+            }
+            cur.clear();
+        } else {
+            cur.push(c);
+        }
+    }
+    if !cur.trim().is_empty() {
+        cols.push(cur.trim().to_string());
+    }
+    cols
+}
+
+fn fixture(name: &str) -> String {
+    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/osu")
+        .join(name);
+    std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
+}
+
+fn stdout(out: &std::process::Output) -> String {
+    String::from_utf8(out.stdout.clone()).unwrap()
+}
+
+/// Under MPICH, whose ranks busy-poll, oversubscribed runs are very slow:
+/// fewer iterations keep the fixture's command lines within the test's
+/// time without changing the rows and columns they print.
+fn few_iterations(np: usize) -> bool {
+    np > 2 && !is_open_mpi(&mpiexec())
+}
+
+/// `mpiexec -n P mpibench osu ARGS`: its stdout (exit 0 asserted).
+fn osu(np: usize, args: &str) -> String {
+    let mut a = vec!["osu"];
+    a.extend(args.split_whitespace());
+    if few_iterations(np) && !a.contains(&"-i") {
+        a.extend(["-i", "20", "-x", "2"]);
+    }
+    let out = mpirun(np, &a).output().unwrap();
+    assert!(
+        out.status.success(),
+        "osu {args} on {np}: {}\n{}",
+        stdout(&out),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    stdout(&out)
+}
+
+/// Every figure reads as OSU prints it.
+fn figures_are_osu_numbers(t: &Table, what: &str) {
+    for f in &t.figures {
+        let ok = f == "Pass"
+            || f.parse::<u64>().is_ok()
+            || f.split_once('.').is_some_and(|(_, d)| d.len() == 2) && f.parse::<f64>().is_ok();
+        assert!(ok, "{what}: figure '{f}'");
+    }
+}
+
+/// The fixtures' command lines (their README), minus what this build does not run.
+const FIXTURES: &[(&str, usize, &str)] = &[
+    ("np2-osu_latency.txt", 2, "osu_latency -m 0:4096"),
+    ("np2-osu_latency-c.txt", 2, "osu_latency -c -m 1:256"),
+    ("np2-osu_bw.txt", 2, "osu_bw -m 1:65536"),
+    ("np2-osu_bw-z.txt", 2, "osu_bw -z -m 1:1024"),
+    ("np2-osu_bibw.txt", 2, "osu_bibw -m 1:65536"),
+    ("np4-osu_mbw_mr.txt", 4, "osu_mbw_mr -m 1:4096"),
+    ("np4-osu_multi_lat.txt", 4, "osu_multi_lat -m 0:1024"),
+    ("np4-osu_allreduce-f.txt", 4, "osu_allreduce -f -m 4:4096"),
+    ("np4-osu_bcast.txt", 4, "osu_bcast -m 1:4096"),
+    ("np4-osu_iallreduce.txt", 4, "osu_iallreduce -m 4:4096"),
+    (
+        "np4-osu_iallreduce-f-t4.txt",
+        4,
+        "osu_iallreduce -f -t 4 -m 4:1024",
+    ),
+    ("np2-osu_put_latency.txt", 2, "osu_put_latency -m 1:4096"),
+    (
+        "np2-osu_get_bw-w-create-s-fence.txt",
+        2,
+        "osu_get_bw -w create -s fence -m 1:4096",
+    ),
+    ("np2-osu_cas_latency.txt", 2, "osu_cas_latency"),
+];
+
+#[test]
+fn parser_reads_the_fixtures() {
+    let t = parse(&fixture("np4-osu_iallreduce-f-t4.txt"));
+    assert_eq!(t.title, "OSU MPI Non-blocking Allreduce Latency Test");
+    assert_eq!(t.version, "7.4");
+    assert_eq!(
+        t.preamble,
+        [
+            "# Overall = Coll. Init + Compute + MPI_Test + MPI_Wait",
+            "# Datatype: MPI_CHAR."
+        ]
+    );
+    assert_eq!(t.columns.len(), 9);
+    assert_eq!(t.columns[8], "Overlap(%)");
+    assert_eq!(t.sizes, [4, 8, 16, 32, 64, 128, 256, 512, 1024]);
+    let t = parse(&fixture("np4-osu_mbw_mr.txt"));
+    assert_eq!(t.columns, ["MB/s", "Messages/s"]);
+    assert_eq!(t.preamble[0], "# [ pairs: 2 ] [ window size: 64 ]");
+    for (f, _, _) in FIXTURES {
+        let t = parse(&fixture(f));
+        assert!(!t.title.is_empty() && !t.columns.is_empty(), "{f}: {t:?}");
+        assert!(t.widths.iter().all(|&w| w == t.columns.len() + 1), "{f}");
+        figures_are_osu_numbers(&t, f);
+    }
+}
+
+#[test]
+fn output_matches_the_fixtures() {
+    for (file, np, cmd) in FIXTURES {
+        let want = parse(&fixture(file));
+        let got_text = osu(*np, cmd);
+        let got = parse(&got_text);
+        assert_eq!(got.title, want.title, "{cmd}");
+        assert_eq!(got.version, want.version, "{cmd}");
+        assert_eq!(got.preamble, want.preamble, "{cmd}");
+        assert_eq!(got.columns, want.columns, "{cmd}");
+        assert_eq!(got.sizes, want.sizes, "{cmd}");
+        assert!(
+            got.widths.iter().all(|&w| w == got.columns.len() + 1),
+            "{cmd}:\n{got_text}"
+        );
+        figures_are_osu_numbers(&got, cmd);
+        // The blank line before the title, where OMB prints one.
+        let blank = |s: &str| s.starts_with('\n');
+        assert_eq!(blank(&got_text), blank(&fixture(file)), "{cmd}");
+        // The header line itself, byte for byte (FIELD_WIDTH 18).
+        let header = |s: &str| {
+            s.lines()
+                .find(|l| l.starts_with("# Size"))
+                .map(str::to_string)
+        };
+        assert_eq!(header(&got_text), header(&fixture(file)), "{cmd}");
+    }
+}
+
+#[test]
+fn startup_programs_print_omb_lines() {
+    for (file, prog) in [
+        ("np4-osu_init.txt", "osu_init"),
+        ("np4-osu_hello.txt", "osu_hello"),
+    ] {
+        let want = fixture(file);
+        let got = osu(4, prog);
+        let (w1, g1) = (want.lines().next(), got.lines().next());
+        assert_eq!(g1, w1, "{prog}");
+        let shape = |l: &str| -> String {
+            l.chars()
+                .map(|c| if c.is_ascii_digit() { '9' } else { c })
+                .collect::<String>()
+                .split('9')
+                .filter(|s| !s.is_empty())
+                .collect::<Vec<_>>()
+                .join("N")
+        };
+        let (w2, g2) = (want.lines().nth(1).unwrap(), got.lines().nth(1).unwrap());
+        assert_eq!(shape(g2), shape(w2), "{prog}: {g2}");
+    }
+}
+
+/// Every program with -c, on 2 and 4 processes (the pairs programs on 4 and 6).
+#[test]
+fn every_program_validates() {
+    let programs = [
+        "osu_latency",
+        "osu_bw",
+        "osu_bibw",
+        "osu_latency_persistent",
+        "osu_bw_persistent",
+        "osu_bibw_persistent",
+        "osu_allgather",
+        "osu_allgatherv",
+        "osu_allreduce",
+        "osu_alltoall",
+        "osu_alltoallv",
+        "osu_barrier",
+        "osu_bcast",
+        "osu_gather",
+        "osu_gatherv",
+        "osu_reduce",
+        "osu_reduce_scatter",
+        "osu_reduce_scatter_block",
+        "osu_scatter",
+        "osu_scatterv",
+        "osu_iallgather",
+        "osu_iallreduce",
+        "osu_ialltoall",
+        "osu_ibarrier",
+        "osu_ibcast",
+        "osu_igather",
+        "osu_ireduce",
+        "osu_ireduce_scatter_block",
+        "osu_iscatter",
+        "osu_put_latency",
+        "osu_get_latency",
+        "osu_put_bw",
+        "osu_get_bw",
+        "osu_put_bibw",
+        "osu_acc_latency",
+        "osu_get_acc_latency",
+        "osu_fop_latency",
+        "osu_cas_latency",
+    ];
+    let pairs = ["osu_mbw_mr", "osu_multi_lat"];
+    let runs = programs
+        .iter()
+        .flat_map(|p| [(*p, 2), (*p, 4)])
+        .chain(pairs.iter().flat_map(|p| [(*p, 4), (*p, 6)]));
+    for (p, np) in runs {
+        let windowed = [
+            "osu_bw",
+            "osu_bibw",
+            "osu_mbw_mr",
+            "osu_put_bw",
+            "osu_get_bw",
+            "osu_put_bibw",
+        ];
+        let w = if windowed.contains(&p) { " -W 4" } else { "" };
+        let text = osu(np, &format!("{p} -c -m 1:64 -i 3 -x 1{w}"));
+        let t = parse(&text);
+        assert_eq!(
+            t.columns.last().map(String::as_str),
+            Some("Validation"),
+            "{p} on {np}:\n{text}"
+        );
+        assert!(
+            !t.sizes.is_empty() || p.ends_with("barrier"),
+            "{p} on {np}:\n{text}"
+        );
+        let passes = t.figures.iter().filter(|f| *f == "Pass").count();
+        assert_eq!(passes, t.widths.len(), "{p} on {np}:\n{text}");
+    }
+}
+
+#[test]
+fn validation_catches_a_corrupted_message() {
+    for p in ["osu_bw", "osu_mbw_mr", "osu_put_bw", "osu_allreduce"] {
+        let out = mpirun(
+            4,
+            &[
+                "osu",
+                p,
+                "-c",
+                "-m",
+                "8:16",
+                "-i",
+                "3",
+                "-x",
+                "1",
+                "--corrupt",
+            ],
+        )
+        .output()
+        .unwrap();
+        assert_eq!(out.status.code(), Some(1), "{p}");
+        assert!(stdout(&out).contains("Fail"), "{p}: {}", stdout(&out));
+    }
+}
+
+#[test]
+fn a_link_named_osu_bw_is_osu_bw() {
+    let dir = tempfile::tempdir().unwrap();
+    let link = dir.path().join("osu_bw");
+    std::os::unix::fs::symlink(assert_cmd::cargo::cargo_bin("mpibench"), &link).unwrap();
+    let args = ["-m", "1:16", "-i", "3", "-x", "1", "-c"];
+    // Under a launcher.
+    let m = mpiexec();
+    let mut cmd = assert_cmd::Command::new(&m);
+    if is_open_mpi(&m) {
+        cmd.args(["--oversubscribe", "--quiet"])
+            .env("OMPI_ALLOW_RUN_AS_ROOT", "1")
+            .env("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1");
+    }
+    let out = cmd
+        .args(["-n", "2"])
+        .arg(&link)
+        .args(args)
+        .env_remove("MPIBENCH_MPIEXEC")
+        .timeout(std::time::Duration::from_secs(300))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let linked = parse(&stdout(&out));
+    let mut a = vec!["osu_bw"];
+    a.extend(args);
+    let named = parse(&osu(2, &a.join(" ")));
+    assert_eq!(linked.title, named.title);
+    assert_eq!(linked.preamble, named.preamble);
+    assert_eq!(linked.columns, named.columns);
+    assert_eq!(linked.sizes, named.sizes);
+    // Self-launched, with the JSON naming the program as called.
+    let json = dir.path().join("r.json");
+    let mut c = assert_cmd::Command::new(&link);
+    c.args(args)
+        .args(["-n", "2", "--json"])
+        .arg(&json)
+        .env("MPIBENCH_MPIEXEC", mpiexec())
+        .env("OMPI_ALLOW_RUN_AS_ROOT", "1")
+        .env("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
+        .env_remove("MPIBENCH_ARGV0")
+        .timeout(std::time::Duration::from_secs(300));
+    let out = c.output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(parse(&stdout(&out)).columns, named.columns);
+    let v = read_json(&json);
+    assert_eq!(v["command"][0], "osu_bw");
+    assert_eq!(v["results"][0]["benchmark"], "osu_bw");
+    assert_eq!(v["results"][0]["rows"][0]["errors"], 0);
+}
+
+#[test]
+fn bad_flags_exit_2_with_one_line() {
+    for args in [
+        "osu_bw -Q",
+        "osu_bw -m 8:4",
+        "osu_bw -i 0",
+        "osu_latency -W 4",
+        "osu_bw -d cuda",
+        "osu_bw -I",
+        "osu_bw -P",
+        "osu_bw -T mpi_int",
+        "osu_put_latency -s sometimes",
+        "osu_put_bibw -s flush",
+        "osu_nosuch",
+    ] {
+        let mut a = vec!["osu"];
+        a.extend(args.split_whitespace());
+        let out = self_launched(&a).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(err.trim_end().lines().count(), 1, "{args}: {err}");
+        assert!(out.stdout.is_empty(), "{args}");
+    }
+}
+
+#[test]
+fn json_csv_and_stats_beside_the_table() {
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("r.json");
+    let csv = dir.path().join("r.csv");
+    let out = mpirun(
+        2,
+        &[
+            "osu",
+            "osu_latency",
+            "-m",
+            "1:8",
+            "-i",
+            "20",
+            "-x",
+            "2",
+            "--json",
+            json.to_str().unwrap(),
+            "--csv",
+            csv.to_str().unwrap(),
+            "--stats",
+        ],
+    )
+    .output()
+    .unwrap();
+    assert!(out.status.success());
+    let t = parse(&stdout(&out));
+    assert_eq!(t.columns[0], "Avg Latency(us)");
+    assert!(t.columns.contains(&"Median(us)".to_string()), "{t:?}");
+    let v = read_json(&json);
+    let r = &v["results"][0];
+    assert_eq!(r["suite"], "osu");
+    assert_eq!(r["rows"].as_array().unwrap().len(), 4);
+    assert_eq!(r["rows"][0]["repetitions"], 20);
+    assert!(std::fs::read_to_string(&csv)
+        .unwrap()
+        .contains("osu_latency"));
+}
+
+#[test]
+fn run_suite_osu_carries_params() {
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("r.json");
+    let out = mpirun(
+        4,
+        &[
+            "run",
+            "--suite",
+            "osu",
+            "osu_mbw_mr",
+            "osu_put_bw",
+            "osu_iallreduce",
+            "--sizes",
+            "8,64",
+            "--iter",
+            "5",
+            "--warmup",
+            "1",
+            "--osu-window",
+            "8",
+            "--osu-win",
+            "dynamic",
+            "--osu-sync",
+            "lock",
+            "--osu-tests",
+            "2",
+            "--check",
+            "-q",
+            "--json",
+            json.to_str().unwrap(),
+        ],
+    )
+    .output()
+    .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v = read_json(&json);
+    let rows = |b: &str| -> Vec<serde_json::Value> {
+        v["results"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["benchmark"] == b)
+            .unwrap()["rows"]
+            .as_array()
+            .unwrap()
+            .clone()
+    };
+    let m = rows("osu_mbw_mr");
+    assert_eq!(m[0]["params"]["window"], 8);
+    assert_eq!(m[0]["params"]["pairs"], 2);
+    assert!(m[0]["msg_per_sec"].as_f64().unwrap() > 0.0);
+    let p = rows("osu_put_bw");
+    assert_eq!(p[1]["params"]["win"], "dynamic");
+    assert_eq!(p[1]["params"]["sync"], "lock");
+    assert_eq!(p[1]["errors"], 0);
+    let i = rows("osu_iallreduce");
+    assert_eq!(i[0]["params"]["tests"], 2);
+    for k in [
+        "t_pure_us",
+        "t_init_us",
+        "t_cpu_us",
+        "t_test_us",
+        "t_wait_us",
+        "overlap_pct",
+    ] {
+        assert!(i[0]["params"][k].as_f64().is_some(), "{k}: {}", i[0]);
+    }
+}
