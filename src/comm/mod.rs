@@ -772,25 +772,6 @@ impl Comm {
         v[0]
     }
 
-    /// Sum of one u64 over the communicator, on every rank.
-    pub fn allreduce_sum_u64(&self, x: u64) -> u64 {
-        let mut out = 0u64;
-        check(
-            unsafe {
-                ffi::MPI_Allreduce(
-                    &x as *const u64 as *const c_void,
-                    &mut out as *mut u64 as *mut c_void,
-                    1,
-                    ffi::RSMPI_UINT64_T,
-                    ffi::RSMPI_SUM,
-                    self.raw,
-                )
-            },
-            "MPI_Allreduce",
-        );
-        out
-    }
-
     fn allreduce_vec(&self, v: &mut [f64], op: ffi::MPI_Op) {
         if v.is_empty() {
             return;
@@ -813,16 +794,6 @@ impl Comm {
     /// Element-wise maximum over the communicator, in place, on every rank.
     pub fn allreduce_max_vec(&self, v: &mut [f64]) {
         self.allreduce_vec(v, unsafe { ffi::RSMPI_MAX });
-    }
-
-    /// Element-wise minimum over the communicator, in place, on every rank.
-    pub fn allreduce_min_vec(&self, v: &mut [f64]) {
-        self.allreduce_vec(v, unsafe { ffi::RSMPI_MIN });
-    }
-
-    /// Element-wise sum over the communicator, in place, on every rank.
-    pub fn allreduce_sum_vec(&self, v: &mut [f64]) {
-        self.allreduce_vec(v, unsafe { ffi::RSMPI_SUM });
     }
 
     /// Broadcasts one f64 from `root`.

@@ -124,13 +124,6 @@ pub fn powers_of_two(from: u64, to: u64) -> Vec<u64> {
     v
 }
 
-/// Every point of `base` combined with every value of axis `name`.
-pub fn product(base: &[Point], name: &str, values: &[Value]) -> Vec<Point> {
-    base.iter()
-        .flat_map(|p| values.iter().map(move |v| p.clone().with(name, v.clone())))
-        .collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -155,9 +148,11 @@ mod tests {
     }
 
     #[test]
-    fn product_and_params() {
-        let base = vec![Point::bytes(8), Point::bytes(16)];
-        let p = product(&base, "t_delay_us", &[json!(1), json!(2)]);
+    fn points_carry_params() {
+        let p: Vec<Point> = [8, 16]
+            .iter()
+            .flat_map(|&x| [json!(1), json!(2)].map(|v| Point::bytes(x).with("t_delay_us", v)))
+            .collect();
         assert_eq!(p.len(), 4);
         assert_eq!(p[1].bytes, 8);
         assert_eq!(p[1].u64("t_delay_us"), Some(2));
