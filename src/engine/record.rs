@@ -182,6 +182,11 @@ pub fn row(cx: &RowCx, members: &[&PointRecord]) -> Row {
     row.skew_us = c.skew_us;
     row.window_us = c.window_us;
     row.stopped_on_bound = c.stopped_on_bound;
+    if c.valid == 0 && c.invalid == 0 {
+        // No combined samples here (a -multi group's own row): the times
+        // over ranks stand, without statistics.
+        return row;
+    }
     if c.valid == 0 {
         // Nothing measured in time: no figure at all (null in the JSON,
         // "-" in tables), rather than one made of late samples.
