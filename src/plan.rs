@@ -267,10 +267,10 @@ impl Plan {
             .iter
             .or(args.min_iter)
             .unwrap_or(if adaptive { 10 } else { 1 });
-        let max_reps = args
-            .iter
-            .or(args.max_iter)
-            .unwrap_or(if adaptive { 100_000 } else { IMB_MAX_REPS });
+        let max_reps =
+            args.iter
+                .or(args.max_iter)
+                .unwrap_or(if adaptive { 100_000 } else { IMB_MAX_REPS });
         if max_reps < min_reps {
             return Err(invalid(format!(
                 "--max-iter {max_reps} is smaller than --min-iter {min_reps}"

@@ -1,7 +1,6 @@
 //! The one serde result type every exporter reads (the JSON contract of
 //! `shared/design.md`: fields may be added, never renamed).
 
-
 use serde::{Deserialize, Deserializer, Serialize};
 
 use crate::engine::axis::Params;

@@ -68,7 +68,10 @@ fn checked(n: usize) {
             continue;
         }
         assert_eq!(r["method"], "mpitest", "{name}");
-        assert_eq!(r["processes"], n as u64, "{name}: MPITEST runs on all processes");
+        assert_eq!(
+            r["processes"], n as u64,
+            "{name}: MPITEST runs on all processes"
+        );
         assert!(r["dt_us"].as_f64().unwrap() > 0.0, "{name}");
         assert!(r["db_us"].as_f64().is_some(), "{name}");
         let rows = r["rows"].as_array().unwrap();
@@ -85,7 +88,10 @@ fn checked(n: usize) {
         if matches!(name, "TIMING" | "BARRIER" | "SIGNAL SENDING") {
             assert_eq!(rows.len(), 1, "{name}");
         } else {
-            let n_of: Vec<u64> = rows.iter().map(|x| x["params"]["n"].as_u64().unwrap()).collect();
+            let n_of: Vec<u64> = rows
+                .iter()
+                .map(|x| x["params"]["n"].as_u64().unwrap())
+                .collect();
             assert_eq!(n_of, vec![1, 10, 1000], "{name}: N integers");
             assert_eq!(r["datatype"], "MPI_INT");
         }
@@ -117,16 +123,34 @@ fn every_construct_validates_on_four_ranks() {
 /// barrier takes milliseconds; the unit tests parse the verbatim line).
 fn seed_example(out: &std::path::Path, launch: impl FnOnce(&[&str]) -> assert_cmd::Command) {
     let o = format!("o{}", out.display());
-    let args = ["mpitest", "m1", "M100", "K10", "T10", "t100", "R2", o.as_str()];
+    let args = [
+        "mpitest",
+        "m1",
+        "M100",
+        "K10",
+        "T10",
+        "t100",
+        "R2",
+        o.as_str(),
+    ];
     let run = launch(&args).assert().success().get_output().clone();
     // The tables go to the file, not the terminal.
     assert!(!String::from_utf8_lossy(&run.stdout).contains("ALLREDUCE"));
     let text = std::fs::read_to_string(out).expect("transfer.dat written");
     assert!(text.contains("# Parameters            : m1 M100 K10 T10 t100 R2"));
     for c in CONSTRUCTS {
-        assert!(text.contains(&format!("# repeat 1 of 2: {c} on 4 processes")), "{c}");
-        assert!(text.contains(&format!("# repeat 2 of 2: {c} on 4 processes")), "{c}");
-        assert!(text.contains(&format!("# aggregate of 2 repeats: {c} on 4 processes")), "{c}");
+        assert!(
+            text.contains(&format!("# repeat 1 of 2: {c} on 4 processes")),
+            "{c}"
+        );
+        assert!(
+            text.contains(&format!("# repeat 2 of 2: {c} on 4 processes")),
+            "{c}"
+        );
+        assert!(
+            text.contains(&format!("# aggregate of 2 repeats: {c} on 4 processes")),
+            "{c}"
+        );
     }
     // N = 1, 10, 100 integers: 4, 40, 400 bytes.
     assert!(text.lines().any(|l| {
@@ -236,7 +260,10 @@ fn window_sync_on_four_oversubscribed_ranks() {
     let v = read_json(&json);
     for r in v["results"].as_array().unwrap() {
         for row in r["rows"].as_array().unwrap() {
-            let (valid, invalid) = (row["valid"].as_u64().unwrap(), row["invalid"].as_u64().unwrap());
+            let (valid, invalid) = (
+                row["valid"].as_u64().unwrap(),
+                row["invalid"].as_u64().unwrap(),
+            );
             assert_eq!(valid + invalid, 200, "{row}");
             assert!(row["window_us"].as_f64().unwrap() > 0.0, "{row}");
             if valid == 0 {
