@@ -23,6 +23,8 @@ pub const EXIT_OK: i32 = 0;
 pub const EXIT_VALIDATION: i32 = 1;
 pub const EXIT_USAGE: i32 = 2;
 pub const EXIT_ABORTED: i32 = crate::watchdog::EXIT_ABORTED;
+/// `--fail-on-outlier` and the bandwidth matrix named outliers.
+pub const EXIT_OUTLIERS: i32 = 6;
 
 /// Prints a usage error once (on rank 0 under a launcher).
 fn usage(msg: &str) -> i32 {
@@ -135,7 +137,33 @@ fn list(only: Option<&str>) -> Result<i32> {
 
 fn run(args: RunArgs) -> Result<i32> {
     if !launch::launched() {
-        let np = args.np.unwrap_or_else(|| launch::cores().max(2));
+        let hosts = match (&args.hosts, &args.hostfile) {
+            (Some(list), _) => match launch::parse_hosts(list) {
+                Ok(h) => Some(h),
+                Err(msg) => return Ok(usage(&msg)),
+            },
+            (None, Some(path)) => {
+                let text = match std::fs::read_to_string(path) {
+                    Ok(t) => t,
+                    Err(e) => {
+                        return Ok(usage(&format!(
+                            "cannot read --hostfile '{}': {e}",
+                            path.display()
+                        )))
+                    }
+                };
+                match launch::parse_hostfile(&text, &path.display().to_string()) {
+                    Ok(h) => Some(h),
+                    Err(msg) => return Ok(usage(&msg)),
+                }
+            }
+            (None, None) => None,
+        };
+        let slots = hosts.as_ref().map(|h| h.iter().map(|h| h.slots).sum());
+        let np = args
+            .np
+            .or(slots)
+            .unwrap_or_else(|| launch::cores().max(2));
         signals::install_parent_panic_hook();
         return launch::relaunch(&launch::Relaunch {
             np,
@@ -143,7 +171,16 @@ fn run(args: RunArgs) -> Result<i32> {
             library_version: &comm::library_version(),
             force_np: args.force_np,
             json: args.json.as_deref(),
+            hosts,
+            bind_to: args.bind_to.as_deref(),
+            dry_run: args.dry_run,
         });
+    }
+    if args.dry_run {
+        if launch::env_rank() == 0 {
+            println!("mpibench: --dry-run: a launcher started this process; there is nothing to launch");
+        }
+        return Ok(EXIT_OK);
     }
     // Panic hook, crash and stop handling, the link to a self-launching parent.
     signals::before_mpi_init();
@@ -182,14 +219,25 @@ fn agree_on_plan(world: &Comm, args: &RunArgs, ranks_per_node: usize) -> Result<
         .unwrap_or_else(|e| Err(format!("corrupt plan: {e}")))
 }
 
-/// Distinct host names in rank order, and the ranks on each.
-fn hosts(world: &Comm) -> (Vec<String>, Vec<usize>) {
+/// Every rank's processor name, known to every rank (gathered once).
+fn processor_names(world: &Comm) -> Vec<String> {
     let names = world.gather_strings(&comm::processor_name(), 0);
+    let mut bytes = if world.rank == 0 {
+        serde_json::to_vec(&names).expect("names serialise")
+    } else {
+        Vec::new()
+    };
+    world.bcast_vec(&mut bytes, 0);
+    serde_json::from_slice(&bytes).unwrap_or_default()
+}
+
+/// Distinct host names in rank order, and the ranks on each.
+fn hosts(names: &[String]) -> (Vec<String>, Vec<usize>) {
     let mut out: Vec<(String, usize)> = Vec::new();
     for n in names {
-        match out.iter_mut().find(|(h, _)| *h == n) {
+        match out.iter_mut().find(|(h, _)| h == n) {
             Some((_, c)) => *c += 1,
-            None => out.push((n, 1)),
+            None => out.push((n.clone(), 1)),
         }
     }
     out.into_iter().unzip()
@@ -291,10 +339,21 @@ fn run_world(world: &Comm, args: &RunArgs) -> Result<i32> {
                 world.size
             );
         }
+        if let Some(flag) = [
+            ("--hosts", args.hosts.is_some()),
+            ("--hostfile", args.hostfile.is_some()),
+            ("--bind-to", args.bind_to.is_some()),
+        ]
+        .iter()
+        .find_map(|(f, set)| set.then_some(f))
+        .filter(|_| !launch::self_launched())
+        {
+            eprintln!("warning: {flag} ignored: the launcher placed the processes");
+        }
     }
-    let watchdog = Watchdog::start(plan.timeout_s, world.rank);
-    let hosts = hosts(world);
-    let mut report = new_report(&plan, world, hosts);
+    let watchdog = Watchdog::start(plan.timeout_s, plan.stall_limit_s, world.rank);
+    let names = processor_names(world);
+    let mut report = new_report(&plan, world, hosts(&names));
     let to_stdout = |p: &Option<std::path::PathBuf>| p.as_deref().is_some_and(output::is_stdout);
     let show_table = root
         && (plan.output.is_some()
@@ -343,7 +402,7 @@ fn run_world(world: &Comm, args: &RunArgs) -> Result<i32> {
     if polite {
         crate::method::precise_sleep();
     }
-    let engine = Engine::new(world, &plan, &watchdog, raw, polite);
+    let engine = Engine::new(world, &plan, &watchdog, raw, polite).with_hosts(&names);
     let entries = plan.entries();
     let started = std::time::Instant::now();
     let total = entries.len() * plan.repeats;
@@ -465,6 +524,15 @@ fn run_world(world: &Comm, args: &RunArgs) -> Result<i32> {
     if errors > 0 {
         eprintln!("error: validation found {errors} errors (see the errors column)");
         return Ok(EXIT_VALIDATION);
+    }
+    let outliers = report
+        .results
+        .iter()
+        .filter_map(|r| r.outliers.as_ref()?.as_array().map(Vec::len))
+        .sum::<usize>();
+    if plan.fail_on_outlier && outliers > 0 {
+        eprintln!("error: the bandwidth matrix shows {outliers} outliers (--fail-on-outlier)");
+        return Ok(EXIT_OUTLIERS);
     }
     Ok(EXIT_OK)
 }

@@ -110,6 +110,15 @@ pub struct Plan {
     /// `--plot`: CRESTA's Figure 1 as SVG.
     #[serde(default)]
     pub plot: Option<PathBuf>,
+    /// `--pairs`: where the partners of pair benchmarks run.
+    #[serde(default)]
+    pub pairs: crate::engine::placement::Pairs,
+    /// The stall limit S in seconds (`--stall-limit`; None: off).
+    #[serde(default)]
+    pub stall_limit_s: Option<f64>,
+    /// `--fail-on-outlier`.
+    #[serde(default)]
+    pub fail_on_outlier: bool,
 }
 
 pub const IMB_MAX_REPS: usize = 1000;
@@ -279,6 +288,12 @@ impl Plan {
         if args.strict && !args.check {
             return Err(invalid("--strict needs --check"));
         }
+        let stall = args.stall_limit.unwrap_or(crate::watchdog::DEFAULT_STALL_S);
+        if !(stall.is_finite() && (0.0..=MAX_SECONDS).contains(&stall)) {
+            return Err(invalid(format!(
+                "--stall-limit must be a number of seconds between 0 (off) and {MAX_SECONDS}, not {stall}"
+            )));
+        }
         if let Some(t) = args.timeout {
             if !(t.is_finite() && t > 0.0 && t <= MAX_SECONDS) {
                 return Err(invalid(format!(
@@ -358,6 +373,9 @@ impl Plan {
             fail_mpi_rank: args.fail_mpi_rank,
             frontend: args.frontend.clone(),
             plot: args.plot.clone(),
+            pairs: args.pairs,
+            stall_limit_s: (stall > 0.0).then_some(stall),
+            fail_on_outlier: args.fail_on_outlier,
         })
     }
 

@@ -402,6 +402,39 @@ pub fn pair_kind(
     }
 }
 
+/// "node1 (ranks 0, 1), node2 (rank 2)": world ranks grouped by host, in
+/// order of first appearance, runs of consecutive ranks written a-b.
+pub fn ranks_on_hosts(ranks: &[usize], hosts: &[String]) -> String {
+    let mut by: Vec<(&str, Vec<usize>)> = Vec::new();
+    for (r, h) in ranks.iter().zip(hosts) {
+        match by.iter_mut().find(|(x, _)| *x == h.as_str()) {
+            Some((_, v)) => v.push(*r),
+            None => by.push((h.as_str(), vec![*r])),
+        }
+    }
+    by.iter()
+        .map(|(h, rs)| {
+            let mut runs: Vec<String> = Vec::new();
+            let mut i = 0;
+            while i < rs.len() {
+                let mut j = i;
+                while j + 1 < rs.len() && rs[j + 1] == rs[j] + 1 {
+                    j += 1;
+                }
+                runs.push(match j - i {
+                    0 => rs[i].to_string(),
+                    1 => format!("{}, {}", rs[i], rs[j]),
+                    _ => format!("{}-{}", rs[i], rs[j]),
+                });
+                i = j + 1;
+            }
+            let word = if rs.len() == 1 { "rank" } else { "ranks" };
+            format!("{h} ({word} {})", runs.join(", "))
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 /// MPI_Dims_create(n, nd) with no fixed dimensions: the prime factors of n,
 /// largest first, each given to the dimension with the smallest product so
 /// far; dimensions in non-increasing order (the algorithm of Open MPI and
@@ -588,6 +621,20 @@ mod tests {
             }
         }
         m
+    }
+
+    #[test]
+    fn ranks_are_listed_per_host() {
+        let h = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        assert_eq!(
+            ranks_on_hosts(&[0, 2], &h(&["node1", "node2"])),
+            "node1 (rank 0), node2 (rank 2)"
+        );
+        assert_eq!(
+            ranks_on_hosts(&[0, 1, 2, 3, 5, 4], &h(&["a", "a", "a", "a", "b", "b"])),
+            "a (ranks 0-3), b (ranks 5, 4)"
+        );
+        assert_eq!(ranks_on_hosts(&[], &[]), "");
     }
 
     #[test]

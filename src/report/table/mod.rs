@@ -67,6 +67,30 @@ pub(crate) fn run_lines(report: &Report, prefix: &str) -> String {
         + "\n"
 }
 
+/// Which ranks ran on which hosts, for a section header: "node1 (rank 0),
+/// node2 (rank 2); pairs inter-host". Only where it says something: the
+/// active ranks span several hosts, or the benchmark pairs ranks.
+pub(crate) fn hosts_line(r: &BenchResult) -> Option<String> {
+    if r.hosts.is_empty() {
+        return None;
+    }
+    let spans = r.hosts.iter().any(|h| *h != r.hosts[0]);
+    if !spans && r.pair.is_none() {
+        return None;
+    }
+    let mut s = crate::engine::placement::ranks_on_hosts(&r.ranks, &r.hosts);
+    match r.pair.as_deref() {
+        Some("inter") => s.push_str("; pairs inter-host"),
+        Some("intra") => s.push_str("; pairs intra-host"),
+        Some(_) => s.push_str("; pairs inter- and intra-host"),
+        None => {}
+    }
+    if let Some(p) = &r.pairs {
+        s.push_str(&format!(" (--pairs {p})"));
+    }
+    Some(s)
+}
+
 /// A statistic or "-" where there is none.
 pub(crate) fn opt(v: Option<f64>, prec: usize) -> String {
     v.map_or("-".to_string(), |v| format!("{v:.prec$}"))
