@@ -4,7 +4,8 @@
 #                   (`make test` also installs Chromium for the HTML report test)
 #   make build      release build against Open MPI
 #   make test       cargo tests against Open MPI, smoke tests against MPICH,
-#                   then tests/robustness.sh under each MPI
+#                   then tests/robustness.sh (if present), then tests/slurm.sh
+#                   (a private one-node Slurm cluster: srun, salloc)
 #   make bench      run the benchmarks, results in results/bench.{json,csv}
 #   make lint       rustfmt + clippy (warnings are errors)
 #   make overhead   compare mpibench's PingPong with a bare C ping-pong
@@ -48,7 +49,7 @@ export OMPI_ALLOW_RUN_AS_ROOT_CONFIRM := 1
 
 DEPS_ARGS := $(if $(filter 0,$(WITH_MPICH)),--openmpi-only,)
 
-.PHONY: all deps deps-test build bench test test-openmpi test-mpich test-robustness lint overhead clean
+.PHONY: all deps deps-test build bench test test-openmpi test-mpich test-robustness test-slurm lint overhead clean
 
 all: build
 
@@ -56,10 +57,11 @@ deps:
 	MPICC_MPICH=$(MPICC_MPICH) MPIEXEC_MPICH=$(MPIEXEC_MPICH) \
 		bash scripts/install-deps.sh $(DEPS_ARGS)
 
-# Tests also need Chromium: tests/report.rs opens an HTML report in a real browser.
+# Tests also need Chromium (tests/report.rs opens an HTML report in a real
+# browser) and Slurm (tests/slurm.sh runs srun and salloc on a private cluster).
 deps-test:
 	MPICC_MPICH=$(MPICC_MPICH) MPIEXEC_MPICH=$(MPIEXEC_MPICH) \
-		bash scripts/install-deps.sh $(DEPS_ARGS) --browser
+		bash scripts/install-deps.sh $(DEPS_ARGS) --browser --slurm
 
 build: deps
 	MPICC=$(MPICC_OPENMPI) $(CARGO) build --release
@@ -79,6 +81,7 @@ ifneq ($(WITH_MPICH),0)
 	$(MAKE) --no-print-directory test-mpich
 endif
 	$(MAKE) --no-print-directory test-robustness
+	$(MAKE) --no-print-directory test-slurm
 
 # The test-* targets skip `deps`; use `make test` for the full sequence.
 # Integration tests launch real mpiexec jobs: one at a time, so that they do not
@@ -88,7 +91,7 @@ test-openmpi:
 
 test-mpich:
 	CARGO_TARGET_DIR=$(MPICH_TARGET_DIR) MPICC=$(MPICC_MPICH) MPIBENCH_MPIEXEC=$(MPIEXEC_MPICH) \
-		$(CARGO) test --release --test smoke --test methodology --test mpitest --test cresta -- --test-threads=1
+		$(CARGO) test --release --test smoke --test methodology --test mpitest --test cresta --test caf --test imb2021 -- --test-threads=1
 
 # tests/robustness.sh runs once per MPI: with the Open MPI release binary
 # built by test-openmpi, then (unless WITH_MPICH=0) with the MPICH one built by
@@ -106,6 +109,12 @@ test-robustness:
 		MPIBENCH_MPIEXEC=$(MPIEXEC_MPICH) bash tests/robustness.sh ./$(MPICH_TARGET_DIR)/release/mpibench || status=1; \
 	fi; \
 	exit $$status
+
+# tests/slurm.sh: starts a private Slurm cluster (scripts/slurm.sh), runs srun and
+# salloc cases with the Open MPI binary (and the MPICH one when test-mpich built
+# it), and stops the cluster on every exit.
+test-slurm:
+	bash tests/slurm.sh ./target/release/mpibench $(MPICH_TARGET_DIR)/release/mpibench
 
 lint:
 	$(CARGO) fmt --check

@@ -9,24 +9,31 @@
 #   * cargo
 #   * Chromium  : with --browser only (`make test`): the HTML report test opens
 #                 a report in headless Chromium (Debian package `chromium`)
+#   * Slurm     : with --slurm only (`make test`): slurmctld, slurmd, srun/salloc
+#                 and munge for the private one-node cluster of tests/slurm.sh
+#                 (Debian packages slurmctld slurmd slurm-client munge; their
+#                 services are not configured or used: scripts/slurm.sh runs
+#                 its own daemons with a configuration of its own)
 #
 # When everything is present it prints one "deps: ok (...)" line and exits 0
 # without touching the network. Otherwise it runs apt-get (via sudo when not
 # root) or, without apt-get, prints instructions and exits 1.
 #
-# Usage: scripts/install-deps.sh [--openmpi-only] [--browser] [--check]
+# Usage: scripts/install-deps.sh [--openmpi-only] [--browser] [--slurm] [--check]
 set -euo pipefail
 
 want_mpich=1
 want_browser=0
+want_slurm=0
 check_only=0
 
 usage() {
     cat <<'EOF'
-Usage: scripts/install-deps.sh [--openmpi-only] [--browser] [--check]
+Usage: scripts/install-deps.sh [--openmpi-only] [--browser] [--slurm] [--check]
 
   --openmpi-only  do not require (or install) MPICH
   --browser       also require (or install) Chromium, for the HTML report test
+  --slurm         also require (or install) Slurm and munge, for tests/slurm.sh
   --check         only report what is missing; never install (exit 1 if anything is)
 
 Environment: MPICC_OPENMPI, MPIEXEC_OPENMPI (preferred Open MPI wrapper / launcher),
@@ -39,6 +46,7 @@ for arg in "$@"; do
     case "$arg" in
         --openmpi-only) want_mpich=0 ;;
         --browser) want_browser=1 ;;
+        --slurm) want_slurm=1 ;;
         --check) check_only=1 ;;
         -h | --help) usage; exit 0 ;;
         *) echo "install-deps: unknown argument '$arg'" >&2; usage >&2; exit 2 ;;
@@ -136,6 +144,16 @@ detect_browser() {
     done
 }
 
+slurm_tools=""
+detect_slurm() {
+    slurm_tools=""
+    local t
+    for t in slurmctld slurmd srun salloc sinfo munged mungekey; do
+        # sbin tools are not on a non-root PATH.
+        if ! have "$t" && [[ ! -x /usr/sbin/$t ]]; then slurm_tools+=" $t"; fi
+    done
+}
+
 detect_all() {
     missing=() pkgs=()
     detect_openmpi
@@ -168,6 +186,13 @@ detect_all() {
         if [[ -z "$browser" ]]; then
             missing+=("Chromium (headless browser for the HTML report test)")
             pkgs+=(chromium)
+        fi
+    fi
+    if (( want_slurm )); then
+        detect_slurm
+        if [[ -n "$slurm_tools" ]]; then
+            missing+=("Slurm and munge (${slurm_tools# })")
+            pkgs+=(slurmctld slurmd slurm-client munge)
         fi
     fi
     if (( ${#pkgs[@]} > 0 )) && ! have pkg-config; then
@@ -210,6 +235,8 @@ deps: apt-get is not available; install the missing pieces yourself, then re-run
       brew install open-mpi llvm
   The HTML report test (--browser) needs Chromium or Chrome on PATH
   (set CHROMIUM=/path/to/chrome if it has another name).
+  The Slurm test (--slurm) needs slurmctld, slurmd, srun, salloc, sinfo and
+  munge (munged, mungekey): e.g. dnf install slurm-slurmctld slurm-slurmd munge.
 
   If the build still cannot find them, point it at them explicitly:
       export MPICC=/path/to/openmpi/bin/mpicc          # rsmpi asks this wrapper for flags
@@ -228,6 +255,9 @@ summary() {
     s+="; libclang $libclang"
     if (( want_browser )); then
         s+="; $browser"
+    fi
+    if (( want_slurm )); then
+        s+="; Slurm $(slurmctld -V 2>/dev/null | sed 's/^slurm[^ ]* //' || echo '?')"
     fi
     s+="; $cargo_line"
     printf '%s' "$s"

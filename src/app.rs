@@ -35,6 +35,12 @@ fn usage(msg: &str) -> i32 {
 }
 
 pub fn main() -> Result<i32> {
+    // Called as IMB-MPI1 (a link or a copy), or re-launched from it: IMB's command line.
+    let argv0 = std::env::args().next().unwrap_or_default();
+    if frontend::imb::personality(&argv0) {
+        let shown = std::env::var("MPIBENCH_ARGV0").unwrap_or(argv0);
+        return imb(std::env::args().skip(1).collect(), &shown);
+    }
     let cli = match Cli::try_parse() {
         Ok(c) => c,
         Err(e) => {
@@ -69,39 +75,64 @@ pub fn main() -> Result<i32> {
     match cli.command {
         Command::List { suite } => list(suite.as_deref()),
         Command::Run(args) => run(*args),
-        Command::Mpitest { params } => {
-            if frontend::mpitest::wants_help(&params) {
-                if launch::env_rank() == 0 {
-                    println!(
-                        "Usage: mpibench mpitest [PARAM]...\n\n{}",
-                        frontend::mpitest::HELP
-                    );
-                }
-                return Ok(EXIT_OK);
-            }
-            match frontend::mpitest::parse(&params) {
-                Ok(args) => run(args),
-                Err(msg) => Ok(usage(&msg)),
-            }
-        }
+        Command::Mpitest { params } => front_end(&frontend::mpitest::FRONTEND, &params),
+        Command::Cresta { params } => front_end(&frontend::cresta::FRONTEND, &params),
+        Command::Cafbench { params } => front_end(&frontend::cafbench::FRONTEND, &params),
+        Command::Imb { params } => imb(params, "mpibench imb"),
         // Plain programs over JSON files: no MPI, no self-launch.
         Command::Report(a) => report::cmd::report(&a),
         Command::Plot(a) => report::cmd::plot(&a),
         Command::Compare(a) => report::cmd::compare(&a),
-        Command::Cresta { params } => {
-            if frontend::cresta::wants_help(&params) {
-                if launch::env_rank() == 0 {
-                    println!(
-                        "Usage: mpibench cresta COLL P_min nreps m_min m_max delay delay_P [OPTIONS]\n\n{}",
-                        frontend::cresta::HELP
-                    );
+    }
+}
+
+/// A suite's own command line: its help, or the run it asks for.
+fn front_end(f: &frontend::FrontEnd, params: &[String]) -> Result<i32> {
+    if f.wants_help(params) {
+        if launch::env_rank() == 0 {
+            println!("Usage: {}\n\n{}", f.usage, f.help);
+        }
+        return Ok(EXIT_OK);
+    }
+    match (f.parse)(params) {
+        Ok(args) => run(args),
+        Err(msg) => Ok(usage(&msg)),
+    }
+}
+
+/// `mpibench imb ...` / `IMB-MPI1 ...`: IMB-MPI1's command line.
+fn imb(params: Vec<String>, argv0: &str) -> Result<i32> {
+    let root = launch::env_rank() == 0;
+    match frontend::imb::parse(&params, argv0) {
+        Err(msg) => Ok(usage(&msg)),
+        Ok(frontend::imb::Action::Help) => {
+            if root {
+                println!(
+                    "Usage: {argv0} [IMB-MPI1 arguments] [mpibench options]\n\n{}",
+                    frontend::imb::HELP
+                );
+            }
+            Ok(EXIT_OK)
+        }
+        Ok(frontend::imb::Action::List) => {
+            if root {
+                print!("{}", frontend::imb::list());
+            }
+            Ok(EXIT_OK)
+        }
+        Ok(frontend::imb::Action::Run(args, notes)) => {
+            if launch::launched() {
+                if root {
+                    for n in notes {
+                        eprintln!("mpibench imb: {n}");
+                    }
                 }
-                return Ok(EXIT_OK);
+            } else if argv0 != "mpibench imb" {
+                // Re-launched ranks see the arguments without a subcommand:
+                // they take IMB's command line from this.
+                std::env::set_var("MPIBENCH_ARGV0", argv0);
             }
-            match frontend::cresta::parse(&params) {
-                Ok(args) => run(args),
-                Err(msg) => Ok(usage(&msg)),
-            }
+            run(*args)
         }
     }
 }
@@ -115,19 +146,35 @@ fn list(only: Option<&str>) -> Result<i32> {
             )));
         }
     }
+    let shown = || {
+        suite::SUITES
+            .iter()
+            .filter(|s| only.is_none_or(|o| s.name.eq_ignore_ascii_case(o)))
+    };
+    let w = shown()
+        .flat_map(|s| (s.entries)())
+        .map(|e| e.info().name.chars().count())
+        .max()
+        .unwrap_or(0)
+        .max(16);
     println!(
-        "{:<16} {:<8} {:>9}  description",
+        "{:<w$} {:<8} {:>9}  description",
         "benchmark", "suite", "min ranks"
     );
-    for s in suite::SUITES
-        .iter()
-        .filter(|s| only.is_none_or(|o| s.name.eq_ignore_ascii_case(o)))
-    {
+    for s in shown() {
         println!("# {}: {}", s.name, s.title);
         for b in (s.entries)() {
             let i = b.info();
+            let aliases = if i.aliases.is_empty() {
+                String::new()
+            } else {
+                format!(
+                    " (aliases, the same MPI operation: {})",
+                    i.aliases.join(", ")
+                )
+            };
             println!(
-                "{:<16} {:<8} {:>9}  {}",
+                "{:<w$} {:<8} {:>9}  {}{aliases}",
                 i.name, i.suite, i.ranks.min, i.description
             );
         }
@@ -160,10 +207,15 @@ fn run(args: RunArgs) -> Result<i32> {
             (None, None) => None,
         };
         let slots = hosts.as_ref().map(|h| h.iter().map(|h| h.slots).sum());
+        // Inside a Slurm allocation: its tasks, else one rank per core.
         let np = args
             .np
             .or(slots)
+            .or_else(crate::slurm::allocation_tasks)
             .unwrap_or_else(|| launch::cores().max(2));
+        if let Err(msg) = crate::slurm::check_np(np) {
+            return Ok(usage(&msg));
+        }
         signals::install_parent_panic_hook();
         return launch::relaunch(&launch::Relaunch {
             np,
@@ -178,7 +230,9 @@ fn run(args: RunArgs) -> Result<i32> {
     }
     if args.dry_run {
         if launch::env_rank() == 0 {
-            println!("mpibench: --dry-run: a launcher started this process; there is nothing to launch");
+            println!(
+                "mpibench: --dry-run: a launcher started this process; there is nothing to launch"
+            );
         }
         return Ok(EXIT_OK);
     }
@@ -188,7 +242,10 @@ fn run(args: RunArgs) -> Result<i32> {
         mpi::initialize().ok_or_else(|| anyhow::anyhow!("MPI was already initialised"))?;
     let world = Comm::world();
     signals::mpi_started(&world);
-    let code = match launch::check_world(world.size, &comm::library_version()) {
+    let code = match crate::slurm::pmi_mismatch(world.size).map_or_else(
+        || launch::check_world(world.size, &comm::library_version()),
+        Err,
+    ) {
         Ok(()) => run_world(&world, &args),
         Err(msg) => {
             if launch::env_rank() == 0 {
@@ -206,7 +263,14 @@ fn run(args: RunArgs) -> Result<i32> {
 /// Rank 0 builds the plan and broadcasts it (or the usage error) to everyone.
 fn agree_on_plan(world: &Comm, args: &RunArgs, ranks_per_node: usize) -> Result<Plan, String> {
     let mut bytes = if world.rank == 0 {
-        let command: Vec<String> = std::iter::once("mpibench".to_string())
+        // Under IMB-MPI1's name the arguments are IMB's, without a subcommand.
+        let argv0 = std::env::args().next().unwrap_or_default();
+        let name = if frontend::imb::personality(&argv0) {
+            "IMB-MPI1"
+        } else {
+            "mpibench"
+        };
+        let command: Vec<String> = std::iter::once(name.to_string())
             .chain(std::env::args().skip(1))
             .collect();
         let r = Plan::build(args, command, world.size, ranks_per_node).map_err(|e| e.to_string());
@@ -288,6 +352,7 @@ fn new_report(
             .into(),
         },
         results: Vec::new(),
+        slurm: crate::slurm::job(),
         status: None,
         interrupted_by: None,
     }
@@ -365,7 +430,9 @@ fn run_world(world: &Comm, args: &RunArgs) -> Result<i32> {
         text: String::new(),
         to_file: plan.output.is_some(),
     };
-    let home = table::format(&plan.suite);
+    // A front end may choose the table format (mpibench imb: IMB-MPI1 2021's).
+    let format_of = |suite: &str| table::format(plan.table.as_deref().unwrap_or(suite));
+    let home = format_of(&plan.suite);
     // Rank 0's write failures (saves, tables, raw samples) are collected here
     // and agreed on by every rank after each step, so that none waits alone.
     let mut failure: Option<anyhow::Error> = None;
@@ -439,7 +506,11 @@ fn run_world(world: &Comm, args: &RunArgs) -> Result<i32> {
                         r.repeat = Some(rep);
                     }
                     if show_table && failure.is_none() {
-                        failure = tables.emit(&table::format(&r.suite).section(&r, &cx)).err();
+                        let f = format_of(&r.suite);
+                        failure = tables
+                            .emit(&f.between(report.results.last(), &r))
+                            .and_then(|_| tables.emit(&f.section(&r, &cx)))
+                            .err();
                     }
                     report.results.push(r);
                 }
@@ -487,7 +558,7 @@ fn run_world(world: &Comm, args: &RunArgs) -> Result<i32> {
     if plan.repeats > 1 {
         for r in aggregates(&report.results) {
             if show_table {
-                let _ = tables.emit(&table::format(&r.suite).section(&r, &cx));
+                let _ = tables.emit(&format_of(&r.suite).section(&r, &cx));
             }
             report.results.push(r);
         }

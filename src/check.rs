@@ -50,6 +50,27 @@ pub fn small_at(sender: usize, rep: usize, i: usize) -> u8 {
     ((sender + rep + i) % 16) as u8
 }
 
+/// What no origin ever writes into a one-sided target before a transfer.
+pub const DOUBLE_POISON: f64 = -1.0;
+
+/// The double an origin holds at element `offset` of its data in
+/// repetition `rep` (one-sided transfers: the coarray suite): exact,
+/// positive, and distinct per (origin, repetition, offset) up to a 2^-52
+/// chance, so that misplaced, stale or foreign data are caught.
+#[inline]
+pub fn double_at(origin: usize, rep: usize, offset: usize) -> f64 {
+    let mut h = (origin as u64)
+        .wrapping_add(1)
+        .wrapping_mul(0x9E37_79B9_7F4A_7C15)
+        .wrapping_add((rep as u64).wrapping_mul(0xC2B2_AE3D_27D4_EB4F))
+        .wrapping_add((offset as u64).wrapping_mul(0x1656_67B1_9E37_79F9));
+    // splitmix64's finaliser.
+    h = (h ^ (h >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    h = (h ^ (h >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    h ^= h >> 31;
+    (h >> 12) as f64 + 1.0
+}
+
 /// Fills a send buffer with the byte pattern of `sender`.
 pub fn fill_bytes(buf: &mut [u8], sender: usize, rep: usize, x: usize) {
     let b = base(sender, rep, x);
@@ -308,6 +329,22 @@ mod tests {
         check(reduce::<f64>(Elem::Double, q, n, rep), Elem::Double);
         check(reduce::<i32>(Elem::Int, q, n, rep), Elem::Int);
         check(reduce::<u8>(Elem::UChar, q, n, rep), Elem::UChar);
+    }
+
+    #[test]
+    fn doubles_differ_by_origin_rep_and_offset() {
+        let a = double_at(0, 0, 0);
+        assert!(a >= 1.0 && a.fract() == 0.0);
+        for (o, r, x) in [(1, 0, 0), (0, 1, 0), (0, 0, 1)] {
+            assert_ne!(double_at(o, r, x), a, "{o} {r} {x}");
+        }
+        let mut all: Vec<f64> = (0..4)
+            .flat_map(|o| (0..50).flat_map(move |r| (0..50).map(move |x| double_at(o, r, x))))
+            .collect();
+        assert!(all.iter().all(|&v| v != DOUBLE_POISON && v > 0.0));
+        all.sort_by(f64::total_cmp);
+        all.dedup();
+        assert_eq!(all.len(), 4 * 50 * 50);
     }
 
     #[test]

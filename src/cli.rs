@@ -7,6 +7,7 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
 
+pub use crate::comm::rma::{RmaSync, WindowKind};
 pub use crate::engine::placement::Pairs;
 pub use crate::method::{Method, SyncMode};
 
@@ -50,6 +51,17 @@ pub enum Command {
         )]
         params: Vec<String>,
     },
+    /// IMB-MPI1's own command line and tables (also when the binary is called IMB-MPI1).
+    #[command(disable_help_flag = true, after_help = crate::frontend::imb::HELP)]
+    Imb {
+        /// IMB-MPI1 arguments (-npmin, -msglog, -iter, ..., benchmark names) and mpibench options.
+        #[arg(
+            trailing_var_arg = true,
+            allow_hyphen_values = true,
+            value_name = "ARG"
+        )]
+        params: Vec<String>,
+    },
     /// Write a self-contained HTML report (inline SVG, no scripts) from JSON results.
     Report(ReportArgs),
     /// Write one SVG plot per figure (or gnuplot .dat/.gp files) from JSON results.
@@ -67,6 +79,21 @@ pub enum Command {
             trailing_var_arg = true,
             allow_hyphen_values = true,
             value_name = "PARAM"
+        )]
+        params: Vec<String>,
+    },
+    /// The EPCC coarray suite as cafbench runs it, stand-alone without flags:
+    /// point-to-point, synchronisation and 3-D halo swaps (mpibench options may follow).
+    #[command(
+        disable_help_flag = true,
+        after_help = crate::frontend::cafbench::HELP
+    )]
+    Cafbench {
+        /// mpibench options (-n, --json, --check, --window, --rma-sync, ...).
+        #[arg(
+            trailing_var_arg = true,
+            allow_hyphen_values = true,
+            value_name = "OPTION"
         )]
         params: Vec<String>,
     },
@@ -163,6 +190,32 @@ pub struct RunArgs {
     #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = at_least_1)]
     pub inner: Option<usize>,
 
+    /// Outer repetitions (samples) of delay subtraction (default 100).
+    #[arg(long, value_name = "N")]
+    pub outer: Option<usize>,
+
+    /// The calibrated delay of delay subtraction in microseconds (coarray sync overheads; default 10).
+    #[arg(long, value_name = "US", allow_negative_numbers = true)]
+    pub delay_us: Option<f64>,
+
+    /// How one-sided benchmarks make their windows: create (MPI_Win_create, default), allocate,
+    /// dynamic; a comma-separated list runs each.
+    #[arg(long, value_enum, value_delimiter = ',', value_name = "KINDS")]
+    pub window: Vec<WindowKind>,
+
+    /// How one-sided benchmarks synchronise: lockall (default), fence, pscw; a comma-separated
+    /// list runs each.
+    #[arg(long, value_enum, value_delimiter = ',', value_name = "MODES")]
+    pub rma_sync: Vec<RmaSync>,
+
+    #[command(flatten)]
+    pub caf: crate::bench::caf::CafArgs,
+
+    /// Exit with code 6 when the bandwidth matrix (--suite mpigraph) shows outliers (they are
+    /// findings otherwise: exit code 0).
+    #[arg(long)]
+    pub fail_on_outlier: bool,
+
     /// Time cap per message length in seconds (repetitions are reduced to fit).
     #[arg(
         long,
@@ -179,6 +232,26 @@ pub struct RunArgs {
     /// Rotate the root of rooted collectives every repetition (PMB §5.2.7).
     #[arg(long)]
     pub root_shift: bool,
+
+    /// Whose definitions the imb benchmarks follow: PMB-MPI1 v2.2 (pmb) or IMB-MPI1 2021 (imb2021).
+    #[arg(long, value_enum, value_name = "DEFS")]
+    pub definitions: Option<crate::bench::Definitions>,
+
+    /// IMB -sync (with --definitions imb2021): synchronise collectives before every call (on) or once (off).
+    #[arg(long, value_name = "on|off", value_parser = on_off)]
+    pub imb_sync: Option<bool>,
+
+    /// IMB -off_cache: cold data every repetition, in buffers of twice CACHE_MB (-1: 8 MB, 64-byte lines).
+    #[arg(long, value_name = "CACHE_MB[,LINE]", allow_negative_numbers = true)]
+    pub off_cache: Option<String>,
+
+    /// IMB iteration policy: dynamic (volume and --time caps), off (always --max-iter), multiple-np, auto.
+    #[arg(long, value_enum, value_name = "POLICY")]
+    pub iter_policy: Option<crate::plan::IterPolicy>,
+
+    /// Most bytes per message length before repetitions are reduced, in MiB (IMB OVERALL_VOL; default 40).
+    #[arg(long, value_name = "MIB")]
+    pub volume: Option<usize>,
 
     /// Validate every transfer (outside the timed region); errors give exit code 1.
     #[arg(long)]
@@ -317,20 +390,6 @@ pub struct RunArgs {
     )]
     pub plot: Option<PathBuf>,
 
-    /// mpiGraph's WINDOW: messages in flight to and from each partner in every iteration (default 50).
-    #[arg(
-        long,
-        value_name = "N",
-        allow_negative_numbers = true,
-        value_parser = at_least_1,
-        help_heading = "mpiGraph (--suite mpigraph)"
-    )]
-    pub window: Option<usize>,
-
-    /// Exit with code 6 when the bandwidth matrix shows outliers (they are findings otherwise: exit code 0).
-    #[arg(long, help_heading = "mpiGraph (--suite mpigraph)")]
-    pub fail_on_outlier: bool,
-
     /// Set by front ends: the buffer limit per rank in bytes (MPITEST's b).
     #[arg(skip)]
     pub buffer_bytes: Option<u64>,
@@ -338,6 +397,10 @@ pub struct RunArgs {
     /// Set by front ends: print the front end's parameter line in the table header.
     #[arg(skip)]
     pub frontend: Option<String>,
+
+    /// Set by front ends: the table format to print (e.g. imb2021) instead of the suite's.
+    #[arg(skip)]
+    pub table: Option<String>,
 }
 
 impl RunArgs {
@@ -431,6 +494,17 @@ pub struct CompareArgs {
     /// Significance level of the Mann-Whitney U test.
     #[arg(long, value_name = "P", default_value = "0.05", value_parser = probability)]
     pub alpha: f64,
+}
+
+/// IMB's switches: on|yes|enable|1 or off|no|disable|0.
+pub fn on_off(s: &str) -> Result<bool, String> {
+    match s.to_ascii_lowercase().as_str() {
+        "on" | "yes" | "enable" | "1" => Ok(true),
+        "off" | "no" | "disable" | "0" => Ok(false),
+        _ => Err(format!(
+            "'{s}' is not on or off (on|yes|enable|1, off|no|disable|0)"
+        )),
+    }
 }
 
 fn non_negative(s: &str) -> Result<f64, String> {

@@ -18,8 +18,7 @@ const LAUNCHER_VARS: &[&str] = &[
 /// True when an MPI launcher (mpiexec, mpirun, srun, ...) started this process.
 pub fn launched() -> bool {
     LAUNCHER_VARS.iter().any(|v| std::env::var_os(v).is_some())
-        || (std::env::var_os("SLURM_STEP_ID").is_some()
-            && std::env::var_os("SLURM_PROCID").is_some())
+        || crate::slurm::task_step().is_some()
 }
 
 /// This process's rank according to the launcher's environment (before MPI_Init).
@@ -85,6 +84,7 @@ pub fn default_mpiexec(f: Flavour) -> String {
 }
 
 /// The launcher command line for `np` local ranks.
+#[cfg(test)]
 pub fn launcher_args(f: Flavour, np: usize, cores: usize) -> Vec<String> {
     launch_args(f, np, cores, None, &Binding::Default)
 }
@@ -110,7 +110,11 @@ pub enum Binding {
 
 impl Binding {
     /// The user's `--bind-to`, else a policy in the environment, else the default.
-    pub fn choose(given: Option<&str>, f: Flavour, env: impl Fn(&str) -> Option<String>) -> Binding {
+    pub fn choose(
+        given: Option<&str>,
+        f: Flavour,
+        env: impl Fn(&str) -> Option<String>,
+    ) -> Binding {
         if let Some(p) = given.map(str::trim).filter(|p| !p.is_empty()) {
             return Binding::Given(p.to_string());
         }
@@ -147,7 +151,14 @@ pub fn launch_args(
             .map(|h| format!("{}:{}", h.name, h.slots))
             .collect::<Vec<_>>()
             .join(",");
-        a.push(if f == Flavour::Mpich { "-hosts" } else { "--host" }.into());
+        a.push(
+            if f == Flavour::Mpich {
+                "-hosts"
+            } else {
+                "--host"
+            }
+            .into(),
+        );
         a.push(list);
     }
     // Ranks on the busiest host: np spread over the slots in order.
@@ -165,7 +176,11 @@ pub fn launch_args(
                 .unwrap_or(np)
         }
     };
-    let bind = if f == Flavour::Mpich { "-bind-to" } else { "--bind-to" };
+    let bind = if f == Flavour::Mpich {
+        "-bind-to"
+    } else {
+        "--bind-to"
+    };
     match (f, binding) {
         (Flavour::Other, _) | (_, Binding::Environment) => {}
         (_, Binding::Given(p)) => a.extend([bind.to_string(), p.clone()]),
@@ -185,10 +200,15 @@ pub fn parse_hosts(list: &str) -> Result<Vec<Host>, String> {
     for item in list.split(',') {
         let item = item.trim();
         if item.is_empty() {
-            return Err(format!("--hosts '{list}' has an empty entry (expected e.g. node1:2,node2:2)"));
+            return Err(format!(
+                "--hosts '{list}' has an empty entry (expected e.g. node1:2,node2:2)"
+            ));
         }
         let (name, slots) = match item.rsplit_once(':') {
-            Some((n, k)) => (n, parse_slots(k).map_err(|e| format!("--hosts '{item}': {e}"))?),
+            Some((n, k)) => (
+                n,
+                parse_slots(k).map_err(|e| format!("--hosts '{item}': {e}"))?,
+            ),
             None => (item, 1),
         };
         add_host(&mut out, name, slots).map_err(|e| format!("--hosts: {e}"))?;
@@ -257,8 +277,7 @@ pub fn shell_words(words: &[String]) -> String {
         .iter()
         .map(|w| {
             if !w.is_empty()
-                && w
-                    .chars()
+                && w.chars()
                     .all(|c| c.is_ascii_alphanumeric() || "-_./:=,@%+".contains(c))
             {
                 w.clone()
@@ -552,7 +571,15 @@ mod tests {
         let d = Binding::Default;
         assert_eq!(
             launch_args(Flavour::OpenMpi, 4, 2, Some(&h), &d),
-            vec!["-n", "4", "--quiet", "--host", "node1:2,node2:2", "--bind-to", "core"]
+            vec![
+                "-n",
+                "4",
+                "--quiet",
+                "--host",
+                "node1:2,node2:2",
+                "--bind-to",
+                "core"
+            ]
         );
         assert_eq!(
             launch_args(Flavour::Mpich, 4, 2, Some(&h), &d),
@@ -573,7 +600,9 @@ mod tests {
             launch_args(Flavour::OpenMpi, 4, 2, Some(&h), &env),
             vec!["-n", "4", "--quiet", "--host", "node1:2,node2:2"]
         );
-        let env = Binding::choose(None, Flavour::Mpich, |v| (v == "HYDRA_BINDING").then(|| "none".into()));
+        let env = Binding::choose(None, Flavour::Mpich, |v| {
+            (v == "HYDRA_BINDING").then(|| "none".into())
+        });
         assert_eq!(env, Binding::Environment);
         // And the user's --bind-to wins over both.
         let given = Binding::choose(Some("socket"), Flavour::Mpich, |_| Some("none".into()));
@@ -592,8 +621,14 @@ mod tests {
         assert_eq!(
             parse_hosts("a,b:3,a").unwrap(),
             vec![
-                Host { name: "a".into(), slots: 2 },
-                Host { name: "b".into(), slots: 3 }
+                Host {
+                    name: "a".into(),
+                    slots: 2
+                },
+                Host {
+                    name: "b".into(),
+                    slots: 3
+                }
             ]
         );
         for bad in ["", "a,,b", "a:0", "a:x", "a b", ":2"] {
@@ -603,14 +638,25 @@ mod tests {
         assert_eq!(
             parse_hostfile(f, "h").unwrap(),
             vec![
-                Host { name: "node1".into(), slots: 2 },
-                Host { name: "node2".into(), slots: 3 },
-                Host { name: "node3".into(), slots: 1 }
+                Host {
+                    name: "node1".into(),
+                    slots: 2
+                },
+                Host {
+                    name: "node2".into(),
+                    slots: 3
+                },
+                Host {
+                    name: "node3".into(),
+                    slots: 1
+                }
             ]
         );
         let e = parse_hostfile("node1\nnode2 slots=zero\n", "h").unwrap_err();
         assert!(e.contains("line 2"), "{e}");
-        assert!(parse_hostfile("# nothing\n", "h").unwrap_err().contains("no host"));
+        assert!(parse_hostfile("# nothing\n", "h")
+            .unwrap_err()
+            .contains("no host"));
         assert_eq!(
             shell_words(&["a b".into(), "x".into(), "it's".into()]),
             "'a b' x 'it'\\''s'"

@@ -18,6 +18,7 @@ mod plan;
 mod report;
 mod results;
 mod signals;
+mod slurm;
 mod stats;
 mod suite;
 mod supervise;

@@ -6,7 +6,8 @@ use std::path::PathBuf;
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
-use crate::bench::{Axis, Class, Info, Pace};
+use crate::bench::buf::OffCache;
+use crate::bench::{Axis, Class, Definitions, Info, Pace};
 use crate::cli::RunArgs;
 use crate::engine::axis::Axes;
 use crate::method::{Method, SyncMode};
@@ -43,6 +44,27 @@ pub struct Policy {
     pub precision: Option<f64>,
     /// Inner repetitions of delay subtraction (`--inner`).
     pub inner: Option<usize>,
+    /// Outer repetitions (samples) of delay subtraction (`--outer`).
+    #[serde(default)]
+    pub outer: Option<usize>,
+    /// IMB's iteration policy (`--iter-policy`, IMB -iter_policy).
+    #[serde(default)]
+    pub iter_policy: IterPolicy,
+}
+
+/// IMB's iteration policies (IMB -iter_policy).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, clap::ValueEnum)]
+#[serde(rename_all = "kebab-case")]
+pub enum IterPolicy {
+    /// At most --max-iter repetitions and --volume bytes, within --time (IMB's default).
+    #[default]
+    Dynamic,
+    /// Always --max-iter repetitions.
+    Off,
+    /// A multiple of the process count that falls with the message size (IMB's hyperbola).
+    MultipleNp,
+    /// multiple-np for rooted collectives, dynamic for the others.
+    Auto,
 }
 
 /// How many repetitions one point runs.
@@ -54,6 +76,21 @@ pub enum Reps {
     Imb { max: usize, min: usize },
     /// Doubling batches until the median's CI is within ±target, bounded.
     Precision { target: f64, min: usize, max: usize },
+    /// The coarray suite's rule: double while a run takes under 2/3 of
+    /// `target` seconds, accept otherwise (above 4/3 the next point starts at half).
+    TargetTime { target: f64 },
+    /// IMB's multiple_np policy: `msgs` scaled down with the size relative
+    /// to the `largest`, a multiple of the process count (see [`multiple_np`]).
+    MultipleNp { msgs: usize, largest: usize },
+}
+
+/// IMB -iter_policy multiple_np: round(msgs · L / (Q · max(X, 4) + L)),
+/// made a multiple of Q and at least Q, where L is the largest message size.
+pub fn multiple_np(msgs: usize, largest: usize, q: usize, x: usize) -> usize {
+    let q = q.max(1);
+    let big = largest.max(1) as f64;
+    let n = (msgs as f64 * big / ((q * x.max(4)) as f64 + big) + 0.5) as usize;
+    (n - n % q).max(q)
 }
 
 /// A benchmark selected on the command line.
@@ -110,6 +147,18 @@ pub struct Plan {
     /// `--plot`: CRESTA's Figure 1 as SVG.
     #[serde(default)]
     pub plot: Option<PathBuf>,
+    /// Whose definitions the imb benchmarks follow (`--definitions`).
+    #[serde(default)]
+    pub definitions: Definitions,
+    /// IMB -sync under imb2021 definitions: a barrier before every collective call.
+    #[serde(default)]
+    pub call_sync: bool,
+    /// `--off-cache`: cold data every repetition.
+    #[serde(default)]
+    pub off_cache: Option<OffCache>,
+    /// The table format chosen by a front end (e.g. imb2021), instead of the suite's.
+    #[serde(default)]
+    pub table: Option<String>,
     /// `--pairs`: where the partners of pair benchmarks run.
     #[serde(default)]
     pub pairs: crate::engine::placement::Pairs,
@@ -135,10 +184,11 @@ impl Plan {
         ranks_per_node: usize,
     ) -> Result<Plan, PlanError> {
         let suite_arg = args.suite.as_deref();
+        let definitions = args.definitions.unwrap_or_default();
         let mut benchmarks: Vec<Selected> = Vec::new();
         let mut entries: Vec<Entry> = Vec::new();
         for name in &args.benchmarks {
-            let (e, multi) = suite::resolve(name, suite_arg)?;
+            let (e, multi) = suite::resolve_in(name, suite_arg, definitions)?;
             let sel = Selected {
                 name: e.qualified(),
                 multi,
@@ -157,7 +207,7 @@ impl Plan {
             },
         };
         if args.benchmarks.is_empty() {
-            for e in (home.entries)() {
+            for e in suite::default_entries(home, definitions) {
                 benchmarks.push(Selected {
                     name: e.qualified(),
                     multi: false,
@@ -208,6 +258,7 @@ impl Plan {
             ("--min-iter", args.min_iter),
             ("--max-iter", args.max_iter),
             ("--inner", args.inner),
+            ("--outer", args.outer),
         ] {
             if v == Some(0) {
                 return Err(invalid(format!("{flag} must be at least 1")));
@@ -288,6 +339,20 @@ impl Plan {
         if args.strict && !args.check {
             return Err(invalid("--strict needs --check"));
         }
+        if args.imb_sync.is_some() && definitions != Definitions::Imb2021 {
+            return Err(invalid(
+                "--imb-sync needs --definitions imb2021 (PMB times collectives in a loop)",
+            ));
+        }
+        if args.volume == Some(0) {
+            return Err(invalid("--volume must be at least 1 (MiB)"));
+        }
+        let off_cache = args
+            .off_cache
+            .as_deref()
+            .map(parse_off_cache)
+            .transpose()?
+            .flatten();
         let stall = args.stall_limit.unwrap_or(crate::watchdog::DEFAULT_STALL_S);
         if !(stall.is_finite() && (0.0..=MAX_SECONDS).contains(&stall)) {
             return Err(invalid(format!(
@@ -330,7 +395,18 @@ impl Plan {
                 "--plot draws CRESTA's Figure 1: use it with --suite cresta",
             ));
         }
-        let axes = crate::bench::cresta::axes(args, home.name, world).map_err(invalid)?;
+        // Suite-specific options become axes of the plan: every suite reads
+        // its own options (and refuses them when it is not in the run).
+        let mut axes = Axes::new();
+        for s in suite::SUITES {
+            let involved = s.name == home.name
+                || entries
+                    .iter()
+                    .any(|e| suite::suite_of(e.info()).name == s.name);
+            if let Some(f) = s.axes {
+                axes.extend(f(args, involved, world, mem_bytes).map_err(PlanError::Invalid)?);
+            }
+        }
         Ok(Plan {
             command,
             suite: home.name.to_string(),
@@ -346,10 +422,14 @@ impl Plan {
                 min_reps,
                 max_reps,
                 precision: args.precision,
-                max_volume: IMB_MAX_VOLUME,
+                max_volume: args
+                    .volume
+                    .map_or(IMB_MAX_VOLUME, |v| v.saturating_mul(1 << 20)),
                 time_limit_s: args.time,
                 warmup: args.warmup,
                 inner: args.inner,
+                outer: args.outer,
+                iter_policy: args.iter_policy.unwrap_or_default(),
             },
             repeats: args.repeats.unwrap_or(1),
             root_shift: args.root_shift,
@@ -373,6 +453,10 @@ impl Plan {
             fail_mpi_rank: args.fail_mpi_rank,
             frontend: args.frontend.clone(),
             plot: args.plot.clone(),
+            definitions,
+            call_sync: args.imb_sync.unwrap_or(true),
+            off_cache,
+            table: args.table.clone(),
             pairs: args.pairs,
             stall_limit_s: (stall > 0.0).then_some(stall),
             fail_on_outlier: args.fail_on_outlier,
@@ -383,7 +467,11 @@ impl Plan {
     pub fn entries(&self) -> Vec<Entry> {
         self.benchmarks
             .iter()
-            .filter_map(|b| suite::resolve(&b.name, None).ok().map(|r| r.0))
+            .filter_map(|b| {
+                suite::resolve_in(&b.name, None, self.definitions)
+                    .ok()
+                    .map(|r| r.0)
+            })
             .collect()
     }
 
@@ -397,7 +485,14 @@ impl Plan {
     pub fn method_for(&self, info: &Info) -> Method {
         info.method
             .or(self.method)
+            .or_else(|| self.definitions.method(info, self.call_sync))
             .unwrap_or(self.defaults(info).method)
+    }
+
+    /// PMB §5.2.5: repetitions at the largest length before the first (suite and definitions).
+    pub fn warm_largest(&self, info: &Info) -> usize {
+        self.definitions
+            .warm_largest(self.defaults(info).warm_largest)
     }
 
     /// The synchronisation of a benchmark: what its method requires, else
@@ -410,6 +505,12 @@ impl Plan {
         }
     }
 
+    /// Whether every repetition of a benchmark is validated: `--check`, or
+    /// a benchmark that always validates (Info::validated).
+    pub fn check_for(&self, info: &Info) -> bool {
+        self.check || info.validated
+    }
+
     /// The repetitions of a benchmark's points.
     pub fn reps_for(&self, info: &Info) -> Reps {
         let p = &self.policy;
@@ -420,17 +521,35 @@ impl Plan {
                 max: p.max_reps,
             };
         }
+        if self.method_for(info) == Method::DelaySubtraction {
+            // Delay subtraction's samples are its outer repetitions.
+            return Reps::Fixed(p.outer.or(p.iter).unwrap_or(crate::engine::DELAY_OUTER));
+        }
         let fast = info.pace == Pace::Fast;
         let given = if fast { p.fast_iter.or(p.iter) } else { p.iter };
         if let Some(n) = given {
             return Reps::Fixed(n);
         }
         match self.defaults(info).reps {
-            RepsDefault::Imb => Reps::Imb {
-                max: p.max_reps,
-                min: p.min_reps,
-            },
+            RepsDefault::Imb => {
+                let imb = Reps::Imb {
+                    max: p.max_reps,
+                    min: p.min_reps,
+                };
+                let hyperbola = Reps::MultipleNp {
+                    msgs: p.max_reps,
+                    largest: self.sizes.last().copied().unwrap_or(0),
+                };
+                match p.iter_policy {
+                    IterPolicy::Dynamic => imb,
+                    IterPolicy::Off => Reps::Fixed(p.max_reps),
+                    IterPolicy::MultipleNp => hyperbola,
+                    IterPolicy::Auto if info.rooted => hyperbola,
+                    IterPolicy::Auto => imb,
+                }
+            }
             RepsDefault::Fixed { normal, fast: f } => Reps::Fixed(if fast { f } else { normal }),
+            RepsDefault::TargetTime { target } => Reps::TargetTime { target },
         }
     }
 
@@ -479,6 +598,46 @@ pub fn default_mem_bytes(ranks_per_node: usize) -> u64 {
             (pages.max(0) as u64) * (page.max(0) as u64)
         });
     avail / 5 * 4 / ranks_per_node.max(1) as u64
+}
+
+/// `--off-cache CACHE_MB[,LINE]` as IMB reads -off_cache: a negative size
+/// means IMB's defaults (8 MB, 64-byte lines), 0 turns it off.
+pub fn parse_off_cache(s: &str) -> Result<Option<OffCache>, PlanError> {
+    let bad = || {
+        invalid(format!(
+            "invalid --off-cache '{s}' (expected CACHE_MB or CACHE_MB,LINE_BYTES, e.g. -1, 2.5 or 16,128)"
+        ))
+    };
+    let (size, line) = match s.split_once(',') {
+        Some((a, b)) => (a, Some(b)),
+        None => (s, None),
+    };
+    let mb: f64 = size.trim().parse().map_err(|_| bad())?;
+    if !mb.is_finite() || mb > 1e6 {
+        return Err(bad());
+    }
+    let line = match line {
+        Some(l) => l
+            .trim()
+            .parse::<usize>()
+            .ok()
+            .filter(|&l| (1..=1 << 20).contains(&l))
+            .ok_or_else(bad)?,
+        None => OffCache::IMB_DEFAULT.line,
+    };
+    if mb < 0.0 {
+        return Ok(Some(OffCache {
+            line,
+            ..OffCache::IMB_DEFAULT
+        }));
+    }
+    if mb == 0.0 {
+        return Ok(None);
+    }
+    Ok(Some(OffCache {
+        cache_bytes: (mb * (1u64 << 20) as f64) as usize,
+        line,
+    }))
 }
 
 /// Parses one size: a non-negative integer with an optional K, M or G suffix
@@ -656,6 +815,42 @@ mod tests {
             .contains("larger"));
         assert!(parse_msglog("a:b").is_err());
         assert!(parse_msglog("-1:3").is_err());
+    }
+
+    #[test]
+    fn off_cache_reads_like_imb() {
+        assert_eq!(parse_off_cache("-1").unwrap(), Some(OffCache::IMB_DEFAULT));
+        assert_eq!(
+            parse_off_cache("2.5").unwrap(),
+            Some(OffCache {
+                cache_bytes: 5 << 19,
+                line: 64
+            })
+        );
+        assert_eq!(
+            parse_off_cache("16,128").unwrap(),
+            Some(OffCache {
+                cache_bytes: 16 << 20,
+                line: 128
+            })
+        );
+        assert_eq!(parse_off_cache("0").unwrap(), None);
+        for bad in ["", "x", "16,", "16,0", "16,1.5", "nan", "1,2,3"] {
+            assert!(parse_off_cache(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn multiple_np_is_imbs_hyperbola() {
+        // At the largest size on Q: round(1000 · L / (Q·L + L)) = 1000 / (Q + 1), a multiple of Q.
+        let l = 1 << 22;
+        assert_eq!(multiple_np(1000, l, 2, l), 332);
+        assert_eq!(multiple_np(1000, l, 4, l), 200);
+        // Small messages: about msgs, a multiple of Q.
+        assert_eq!(multiple_np(1000, l, 4, 0), 1000);
+        assert_eq!(multiple_np(1000, l, 3, 8), 999);
+        // Never below Q.
+        assert_eq!(multiple_np(1, l, 8, l), 8);
     }
 
     #[test]

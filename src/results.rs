@@ -30,6 +30,9 @@ pub struct Report {
     /// Settings every row was measured with.
     pub settings: Settings,
     pub results: Vec<BenchResult>,
+    /// The Slurm job (and srun step) the run belongs to, when it ran under Slurm.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub slurm: Option<SlurmJob>,
     /// "running" until the end (and after a kill or --timeout), then "ok",
     /// "validation_errors", "aborted" or "interrupted".
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -37,6 +40,18 @@ pub struct Report {
     /// With status "interrupted": the signal that stopped the run ("SIGINT", ...).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub interrupted_by: Option<String>,
+}
+
+/// A Slurm job, from rank 0's environment.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SlurmJob {
+    pub job_id: String,
+    /// The srun step of the ranks (absent when a launcher inside the
+    /// allocation started them without srun, e.g. mpiexec on one node).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub step_id: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub nodelist: Option<String>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -93,6 +108,9 @@ pub struct BenchResult {
     pub dt_us: Option<f64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub db_us: Option<f64>,
+    /// The definitions the run followed: "pmb" (PMB-MPI1 v2.2) or "imb2021" (IMB-MPI1 2021).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub definitions: Option<String>,
     /// Which run of the list this is (1-based) with --repeats R > 1; absent
     /// on single runs and on the aggregate over the runs.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -179,6 +197,9 @@ pub struct Row {
     pub t_global_us: Option<f64>,
     /// With --precision: true when a bound (--min-iter/--max-iter/--time) ended the row, not the precision.
     pub stopped_on_bound: Option<bool>,
+    /// Messages per second (IMB Uniband / Biband: all pairs together).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub msg_per_sec: Option<f64>,
     /// Standard deviation of the per-repetition values (µs).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub t_stddev_us: Option<f64>,

@@ -2,7 +2,9 @@
 //! resolution (`imb/Barrier`, `mpitest/BARRIER`, bare names within `--suite`).
 
 use crate::bench::clock::{self, Tool};
-use crate::bench::{cresta, imb, mpitest, Benchmark, Info};
+use crate::bench::{caf, cresta, imb, mpitest, Benchmark, Definitions, Info};
+use crate::cli::RunArgs;
+use crate::engine::axis::Axes;
 use crate::method::{Method, SyncMode};
 
 /// Which process counts a suite sweeps.
@@ -21,6 +23,8 @@ pub enum RepsDefault {
     Imb,
     /// A fixed count for normal and for fast constructs (MPITEST's T and t).
     Fixed { normal: usize, fast: usize },
+    /// Double until a run takes 2/3 .. 4/3 of `target` seconds (the coarray suite).
+    TargetTime { target: f64 },
 }
 
 /// A suite's methodology defaults; every one can be overridden on the command line.
@@ -42,7 +46,14 @@ pub struct Suite {
     pub title: &'static str,
     pub entries: fn() -> Vec<Entry>,
     pub defaults: Defaults,
+    /// The suite's own options as plan axes, or a one-line usage error.
+    pub axes: Option<AxesHook>,
 }
+
+/// A suite's own options → plan axes: (arguments, whether the suite is in
+/// the run, world size, memory limit per rank) → axes, or a one-line usage
+/// error (e.g. the suite's options given when the suite is not in the run).
+pub type AxesHook = fn(&RunArgs, bool, usize, u64) -> Result<Axes, String>;
 
 /// Something `mpibench run` can run: a communication pattern timed by the
 /// engine, or a tool that measures the instruments (clocks) themselves.
@@ -89,6 +100,10 @@ fn cresta_entries() -> Vec<Entry> {
     benches(cresta::benchmarks())
 }
 
+fn caf_entries() -> Vec<Entry> {
+    benches(caf::benchmarks())
+}
+
 fn clock_entries() -> Vec<Entry> {
     clock::tools().into_iter().map(Entry::Tool).collect()
 }
@@ -105,9 +120,10 @@ const PMB_DEFAULTS: Defaults = Defaults {
 pub static SUITES: &[Suite] = &[
     Suite {
         name: imb::SUITE,
-        title: "PMB-MPI1 / IMB-MPI1 (Pallas MPI Benchmarks v2.2)",
+        title: "PMB-MPI1 v2.2 (Pallas MPI Benchmarks) and IMB-MPI1 2021 (--definitions imb2021)",
         entries: imb_entries,
         defaults: PMB_DEFAULTS,
+        axes: None,
     },
     Suite {
         name: mpitest::SUITE,
@@ -124,6 +140,23 @@ pub static SUITES: &[Suite] = &[
             procs: ProcSweep::World,
             warm_largest: 0,
         },
+        axes: None,
+    },
+    Suite {
+        name: caf::SUITE,
+        title: "EPCC Fortran coarray micro-benchmarks on MPI one-sided communication",
+        entries: caf_entries,
+        defaults: Defaults {
+            method: Method::Loop,
+            sync: SyncMode::Barrier,
+            reps: RepsDefault::TargetTime {
+                target: caf::TARGET_TIME_S,
+            },
+            sizes: "0",
+            procs: ProcSweep::World,
+            warm_largest: 0,
+        },
+        axes: Some(caf::axes),
     },
     Suite {
         name: cresta::SUITE,
@@ -140,12 +173,14 @@ pub static SUITES: &[Suite] = &[
             procs: ProcSweep::Pmb,
             warm_largest: 0,
         },
+        axes: Some(cresta::axes),
     },
     Suite {
         name: clock::SUITE,
         title: "the instruments: timer resolution and overhead, clock synchronisation",
         entries: clock_entries,
         defaults: PMB_DEFAULTS,
+        axes: None,
     },
 ];
 
@@ -200,17 +235,48 @@ pub fn suite_names() -> String {
     SUITES.iter().map(|s| s.name).collect::<Vec<_>>().join(", ")
 }
 
-fn in_suite(s: &Suite, name: &str) -> Option<Entry> {
+/// A benchmark's name and its aliases.
+fn names(info: &Info) -> impl Iterator<Item = &'static str> {
+    std::iter::once(info.name).chain(info.aliases.iter().copied())
+}
+
+/// A benchmark of `s` by name; of benchmarks sharing the name (one per
+/// definitions, e.g. Reduce_scatter), the one the definitions list.
+fn in_suite(s: &Suite, name: &str, defs: Definitions) -> Option<Entry> {
     let n = normalise(name);
+    let found: Vec<Entry> = (s.entries)()
+        .into_iter()
+        .filter(|e| names(e.info()).any(|a| normalise(a) == n))
+        .collect();
+    found
+        .iter()
+        .find(|e| e.info().default_in.contains(&defs))
+        .or(found.first())
+        .copied()
+}
+
+/// What a suite runs when no benchmark is named, under the given definitions.
+pub fn default_entries(s: &Suite, defs: Definitions) -> Vec<Entry> {
     (s.entries)()
         .into_iter()
-        .find(|e| normalise(e.info().name) == n)
+        .filter(|e| e.info().default_in.contains(&defs))
+        .collect()
+}
+
+/// [`resolve_in`] under PMB's definitions.
+#[cfg_attr(not(test), allow(dead_code))]
+pub fn resolve(name: &str, suite_arg: Option<&str>) -> Result<(Entry, bool), LookupError> {
+    resolve_in(name, suite_arg, Definitions::Pmb)
 }
 
 /// Resolves a benchmark name: `suite/name` exactly there; a bare name in
 /// `suite` (the `--suite` given, else the default `imb`), else in whichever
 /// one suite has it. Returns the entry and whether the name selects Multi mode.
-pub fn resolve(name: &str, suite_arg: Option<&str>) -> Result<(Entry, bool), LookupError> {
+pub fn resolve_in(
+    name: &str,
+    suite_arg: Option<&str>,
+    defs: Definitions,
+) -> Result<(Entry, bool), LookupError> {
     let (suite_part, bench) = match name.split_once('/') {
         Some((s, b)) => (Some(s), b),
         None => (None, name),
@@ -226,7 +292,7 @@ pub fn resolve(name: &str, suite_arg: Option<&str>) -> Result<(Entry, bool), Loo
         }
         None => &SUITES[0],
     };
-    if let Some(e) = in_suite(home, bench) {
+    if let Some(e) = in_suite(home, bench, defs) {
         return Ok((e, multi));
     }
     let unknown = |pool: Vec<Entry>| LookupError::Unknown {
@@ -236,7 +302,10 @@ pub fn resolve(name: &str, suite_arg: Option<&str>) -> Result<(Entry, bool), Loo
     if explicit.is_some() {
         return Err(unknown((home.entries)()));
     }
-    let found: Vec<Entry> = SUITES.iter().filter_map(|s| in_suite(s, bench)).collect();
+    let found: Vec<Entry> = SUITES
+        .iter()
+        .filter_map(|s| in_suite(s, bench, defs))
+        .collect();
     match found.len() {
         0 => Err(unknown(all())),
         1 => Ok((found[0], multi)),
@@ -251,7 +320,7 @@ pub fn resolve(name: &str, suite_arg: Option<&str>) -> Result<(Entry, bool), Loo
 pub fn suggest(name: &str, pool: &[Entry]) -> Option<String> {
     let lower = normalise(name);
     pool.iter()
-        .map(|e| e.info().name)
+        .flat_map(|e| names(e.info()))
         .map(|n| (levenshtein(&lower, &normalise(n)), n))
         .filter(|(d, n)| *d <= 3.max(n.chars().count() / 3))
         .min_by_key(|(d, _)| *d)
@@ -287,6 +356,9 @@ pub fn defaults_help() -> String {
             RepsDefault::Fixed { normal, fast } => {
                 format!("{normal} iterations ({fast} for fast constructs)")
             }
+            RepsDefault::TargetTime { target } => format!(
+                "repetitions doubled until a run takes {target} s (2/3 .. 4/3 of it; delay subtraction: 100 x 200)"
+            ),
         };
         let procs = match d.procs {
             ProcSweep::Pmb => "PMB process sweep (npmin, 2*npmin, ..., P)",
@@ -388,11 +460,17 @@ mod tests {
 
     #[test]
     fn pmb_mpi1_has_its_twelve_benchmarks() {
-        let names: Vec<_> = (suite("imb").unwrap().entries)()
-            .iter()
-            .map(|b| b.info().name)
-            .collect();
-        assert_eq!(names.len(), 12);
+        let imb = suite("imb").unwrap();
+        assert_eq!(default_entries(imb, Definitions::Pmb).len(), 12);
+        assert_eq!(default_entries(imb, Definitions::Imb2021).len(), 19);
+        // One name, two definitions.
+        let rs = |d| resolve_in("reduce_scatter", None, d).unwrap().0.info();
+        assert_eq!(rs(Definitions::Pmb).default_in, &[Definitions::Pmb]);
+        assert_eq!(rs(Definitions::Imb2021).default_in, &[Definitions::Imb2021]);
+        // IMB-only benchmarks resolve under either, if named.
+        assert_eq!(name(resolve("uniband", None)), "imb/Uniband");
+        assert_eq!(name(resolve("gather", None)), "imb/Gather");
+        assert_eq!(name(resolve("gather", Some("mpitest"))), "mpitest/GATHER");
         assert!(defaults_help().contains("mpitest: --timing mpitest"));
     }
 }

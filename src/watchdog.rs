@@ -390,8 +390,14 @@ mod tests {
                 wait: 0.0,
             },
         );
-        assert!(line.contains("20 x its slowest repetition 10.0 ms"), "{line}");
-        assert!(line.contains("PingPong, 1 MiB, 2 processes on ranks 0, 2 on node1, node2: rank 2"), "{line}");
+        assert!(
+            line.contains("20 x its slowest repetition 10.0 ms"),
+            "{line}"
+        );
+        assert!(
+            line.contains("PingPong, 1 MiB, 2 processes on ranks 0, 2 on node1, node2: rank 2"),
+            "{line}"
+        );
         assert!(!line.contains('\n'));
     }
 }

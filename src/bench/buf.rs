@@ -8,6 +8,7 @@
 use std::ffi::c_int;
 
 use anyhow::Result;
+use serde::{Deserialize, Serialize};
 
 use super::{Benchmark, Info, Kernel, Setup};
 use crate::check::{self, Expect};
@@ -45,6 +46,74 @@ pub struct Op<'a> {
     pub counts: Vec<c_int>,
     pub displs: Vec<c_int>,
     pub reqs: Vec<Request>,
+    /// `--off-cache`: where this repetition's data starts in the send and
+    /// receive buffers (0 otherwise). Patterns address data through
+    /// [`Op::sp`] and [`Op::rp`].
+    pub soff: usize,
+    pub roff: usize,
+}
+
+impl Op<'_> {
+    /// This repetition's send data.
+    #[inline(always)]
+    pub fn sp(&self) -> *const u8 {
+        self.sbuf.ptr().wrapping_add(self.soff)
+    }
+
+    /// This repetition's receive data.
+    #[inline(always)]
+    pub fn rp(&mut self) -> *mut u8 {
+        self.rbuf.mut_ptr().wrapping_add(self.roff)
+    }
+}
+
+/// IMB's `-off_cache cache_size[,cache_line_size]`: the data of successive
+/// repetitions lie one message (rounded up to cache lines, plus one line)
+/// apart in buffers of about twice the last-level cache, which they march
+/// through before reusing the beginning, so that each repetition touches
+/// data that is not in the cache.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct OffCache {
+    /// Last-level cache size in bytes (IMB: MB of 2^20 bytes).
+    pub cache_bytes: usize,
+    /// Cache line size in bytes.
+    pub line: usize,
+}
+
+impl OffCache {
+    /// IMB_mem_info.h: CACHE_SIZE 8 (MB), CACHE_LINE_SIZE 64, used for `-off_cache -1`.
+    pub const IMB_DEFAULT: OffCache = OffCache {
+        cache_bytes: 8 << 20,
+        line: 64,
+    };
+
+    /// (distance between repetitions, repetitions before the data repeats)
+    /// for `len` bytes per repetition.
+    pub fn stride(&self, len: usize) -> (usize, usize) {
+        let line = self.line.max(1);
+        let offs = (len.div_ceil(line) + 1) * line;
+        (offs, (2 * self.cache_bytes).div_ceil(offs).max(1))
+    }
+
+    /// Bytes a buffer of `len` bytes per repetition needs.
+    pub fn alloc(&self, len: usize) -> usize {
+        let (offs, n) = self.stride(len);
+        len.max(offs * n)
+    }
+}
+
+/// The per-repetition offsets of one point (send, receive).
+#[derive(Debug, Clone, Copy)]
+struct Cold {
+    s: (usize, usize),
+    r: (usize, usize),
+}
+
+impl Cold {
+    #[inline(always)]
+    fn offsets(&self, rep: usize) -> (usize, usize) {
+        (rep % self.s.1 * self.s.0, rep % self.r.1 * self.r.0)
+    }
 }
 
 /// A benchmark made of buffers and MPI calls.
@@ -69,6 +138,8 @@ pub trait Pattern: Sync {
         let i = self.info();
         Msg::count_error(i.elem, p.bytes / i.elem.size()).map(|e| format!("{}: {e}", i.name))
     }
+    /// Figures that combine the rows, on rank 0 (see [`Benchmark::derive`]).
+    fn derive(&self, _r: &mut crate::results::BenchResult) {}
 }
 
 /// A pattern whose repetition splits into issuing the operation and
@@ -94,6 +165,10 @@ impl<P: Pattern> Benchmark for P {
         Pattern::refuse(self, p, q)
     }
 
+    fn derive(&self, r: &mut crate::results::BenchResult) {
+        Pattern::derive(self, r)
+    }
+
     fn kernel<'a>(&'a self, s: Setup<'a>, p: &Point) -> Result<Box<dyn Kernel + 'a>> {
         Ok(Box::new(BufKernel::new(self, s, p)?))
     }
@@ -106,7 +181,18 @@ impl<'a, P: Pattern> BufKernel<'a, P> {
         let q = s.comm.size;
         let x = p.bytes;
         let l = pat.layout(x, q);
-        let (sbuf, rbuf) = s.arena.pair(l.send, l.recv)?;
+        // IMB: -off_cache applies to every benchmark that moves data.
+        let cold = s
+            .off_cache
+            .filter(|_| info.sized() && l.send + l.recv > 0)
+            .map(|c| Cold {
+                s: c.stride(l.send),
+                r: c.stride(l.recv),
+            });
+        let (sbuf, rbuf) = match (cold, s.off_cache) {
+            (Some(_), Some(c)) => s.arena.pair(c.alloc(l.send), c.alloc(l.recv))?,
+            _ => s.arena.pair(l.send, l.recv)?,
+        };
         let msg = Msg::elems(info.elem, x / info.elem.size()).map_err(anyhow::Error::msg)?;
         let me = s.comm.rank;
         let mut op = Op {
@@ -125,22 +211,29 @@ impl<'a, P: Pattern> BufKernel<'a, P> {
             counts: Vec::new(),
             displs: Vec::new(),
             reqs: vec![request_null(); 4],
+            soff: 0,
+            roff: 0,
         };
         pat.prepare(&mut op);
         Ok(BufKernel {
             pat,
             op,
             rotate: s.root_shift && info.rooted,
+            cold,
             send_len: l.send,
             recv_len: l.recv,
         })
     }
 
-    /// Before the pattern's calls of repetition `rep`: the root of this repetition.
+    /// Before the pattern's calls of repetition `rep`: the root of this
+    /// repetition, and with `-off_cache` its buffer offsets.
     #[inline(always)]
     pub fn begin(&mut self, rep: usize) {
         if self.rotate {
             self.op.root = rep % self.op.size;
+        }
+        if let Some(c) = &self.cold {
+            (self.op.soff, self.op.roff) = c.offsets(rep);
         }
     }
 }
@@ -152,6 +245,7 @@ pub struct BufKernel<'a, P> {
     pub pat: &'a P,
     pub op: Op<'a>,
     rotate: bool,
+    cold: Option<Cold>,
     send_len: usize,
     recv_len: usize,
 }
@@ -189,9 +283,21 @@ impl<P: Pattern> Kernel for BufKernel<'_, P> {
         let (rank, x) = (self.op.rank, self.op.x);
         check::fill(self.op.sbuf, self.send_len, red, rank, rep, x);
         check::poison(self.op.rbuf, self.recv_len, red, rep, x);
+        // Off-cache: this repetition's data lives at its own offsets.
+        if let Some(c) = &self.cold {
+            let (so, ro) = c.offsets(rep);
+            let (sl, rl) = (self.send_len, self.recv_len);
+            self.op.sbuf.bytes_mut().copy_within(0..sl, so);
+            self.op.rbuf.bytes_mut().copy_within(0..rl, ro);
+        }
     }
 
     fn verify(&mut self, rep: usize) -> u64 {
+        if let Some(c) = &self.cold {
+            let (_, ro) = c.offsets(rep);
+            let rl = self.recv_len;
+            self.op.rbuf.bytes_mut().copy_within(ro..ro + rl, 0);
+        }
         let e = self.expect(rep);
         let elem = self.pat.info().elem;
         check::verify(&e, self.op.rbuf, elem, self.op.size, rep, self.op.x)
@@ -214,6 +320,31 @@ pub fn split_counts(l: usize, q: usize) -> Vec<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn off_cache_strides_are_imbs() {
+        let c = OffCache::IMB_DEFAULT;
+        // 1000 bytes: 16 lines, plus one: 1088 bytes apart; 16 MiB / 1088 slots.
+        assert_eq!(c.stride(1000), (1088, (16usize << 20).div_ceil(1088)));
+        assert_eq!(c.stride(0), (64, (16 << 20) / 64));
+        // A message larger than twice the cache: one slot, the buffer itself.
+        let big = 32 << 20;
+        assert_eq!(c.stride(big), (big + 64, 1));
+        assert_eq!(c.alloc(big), big + 64);
+        assert!(c.alloc(1000) >= 16 << 20);
+        let small = OffCache {
+            cache_bytes: 1000,
+            line: 128,
+        };
+        assert_eq!(small.stride(100), (256, 8));
+        let cold = Cold {
+            s: (256, 8),
+            r: (512, 3),
+        };
+        assert_eq!(cold.offsets(0), (0, 0));
+        assert_eq!(cold.offsets(9), (256, 0));
+        assert_eq!(cold.offsets(5), (1280, 1024));
+    }
 
     #[test]
     fn split_is_pmb_4_4_2() {

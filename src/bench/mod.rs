@@ -15,14 +15,19 @@
 use anyhow::Result;
 use serde::{Deserialize, Serialize};
 
+use crate::comm::rma::{Window, WindowKind};
 use crate::comm::{Buffer, Comm, Elem};
 use crate::engine::axis::{Point, SweepCx};
 use crate::engine::placement::{Placement, Role};
 use crate::method::{Method, MpiCtx, RepBatch, Samples};
 
+pub use definitions::Definitions;
+
 pub mod buf;
+pub mod caf;
 pub mod clock;
 pub mod cresta;
+pub mod definitions;
 pub mod imb;
 pub mod mpitest;
 pub mod overlap;
@@ -132,6 +137,16 @@ pub struct Info {
     pub reduction: bool,
     /// A method this benchmark's definition requires, whatever the suite default.
     pub method: Option<Method>,
+    /// Other names it answers to (the coarray suite's compiler variants of
+    /// one MPI operation); `mpibench list` shows them.
+    pub aliases: &'static [&'static str],
+    /// Validates every repetition whether or not `--check` is given (the
+    /// coarray halo swap, which the seed always validates).
+    pub validated: bool,
+    /// The definitions (PMB v2.2, IMB 2021) whose default list has it; a
+    /// name shared by benchmarks of different definitions resolves to the
+    /// one of the run's definitions. Empty: it runs only when named.
+    pub default_in: &'static [Definitions],
 }
 
 impl Info {
@@ -151,6 +166,9 @@ impl Info {
         pace: Pace::Normal,
         reduction: false,
         method: None,
+        aliases: &[],
+        validated: false,
+        default_in: Definitions::BOTH,
     };
 }
 
@@ -169,6 +187,8 @@ pub struct Setup<'a> {
     pub role: Role,
     /// Rotate roots every repetition (`--root-shift`).
     pub root_shift: bool,
+    /// `--off-cache`: cold data every repetition (buffer patterns).
+    pub off_cache: Option<buf::OffCache>,
     pub arena: &'a mut Arena,
 }
 
@@ -177,6 +197,9 @@ pub struct Setup<'a> {
 #[derive(Default)]
 pub struct Arena {
     bufs: Vec<Buffer>,
+    /// A one-sided window reused across the points (making one is
+    /// collective, and slow with some libraries: 100 ms with MPICH 4 here).
+    window: Option<Window>,
 }
 
 impl Arena {
@@ -199,6 +222,31 @@ impl Arena {
         Ok(())
     }
 
+    /// Collective over `comm` (every rank asks for the same): a window of
+    /// `kind` with at least `len` bytes, its first `len` bytes zeroed, and
+    /// buffers of at least `sizes` bytes. The window is made again only
+    /// when the kind changes or it is too small.
+    pub fn window(
+        &mut self,
+        comm: &Comm,
+        kind: WindowKind,
+        len: usize,
+        sizes: &[usize],
+    ) -> Result<(&mut Window, &mut [Buffer])> {
+        if self
+            .window
+            .as_ref()
+            .is_none_or(|w| w.kind() != kind || w.len() < len)
+        {
+            self.window = None;
+            self.window = Some(Window::new(comm, kind, len).map_err(anyhow::Error::msg)?);
+        }
+        self.ensure(sizes)?;
+        let w = self.window.as_mut().expect("made above");
+        w.zero(len);
+        Ok((w, &mut self.bufs[..sizes.len()]))
+    }
+
     /// Bytes held, for the memory accounting of tests.
     #[cfg(test)]
     pub fn held(&self) -> usize {
@@ -219,19 +267,19 @@ pub trait Benchmark: Sync {
         cx.default_points(self.info())
     }
 
+    /// Who is active and who partners whom at a point (default: the
+    /// benchmark's one placement, [`Info::placement`]); a benchmark whose
+    /// points differ in pairing (the coarray ping-pong kinds) says so here.
+    fn placement(&self, _p: &Point) -> Placement {
+        self.info().placement
+    }
+
     /// Bytes one rank needs at a point on `q` processes (checked against `--mem`).
     fn need(&self, p: &Point, q: usize) -> u64;
 
     /// Why a point cannot run (checked before any kernel is built), e.g. a
     /// reduction beyond the MPI count range.
     fn refuse(&self, _p: &Point, _q: usize) -> Option<String> {
-        None
-    }
-
-    /// Partners that change from point to point (mpiGraph's step k:
-    /// `Shift(k)`): the placement of one point, instead of [`Info::placement`].
-    /// Such benchmarks measure every pair; `--pairs` does not apply to them.
-    fn placement_at(&self, _p: &Point) -> Option<Placement> {
         None
     }
 

@@ -11,7 +11,9 @@ use crate::bench::buf::{split_counts, Layout, Op, Pattern, Phased};
 use crate::bench::Info;
 use crate::check::{Expect, Segment};
 use crate::comm::{self, Msg};
+use crate::engine::axis::Point;
 use crate::engine::placement::Role;
+use crate::results::BenchResult;
 
 /// X bytes as whole elements (reductions drop a partial trailing element, as PMB's X/4).
 fn whole(info: &Info, x: usize) -> usize {
@@ -41,6 +43,21 @@ fn from_each(x: usize, q: usize, sender_offset: impl Fn(usize) -> usize) -> Expe
     )
 }
 
+/// Equal counts of X bytes per rank and their displacements, for the
+/// vector collectives. Counts and displacements are ints: beyond that range
+/// they count whole X-byte elements of a derived type (`op.unit`) instead.
+fn equal_blocks(op: &mut Op) {
+    let n = op.msg.count as usize;
+    let count = if op.size * op.x > i32::MAX as usize {
+        op.unit = Some(Msg::unit(op.x));
+        1
+    } else {
+        n
+    };
+    op.counts = vec![count as i32; op.size];
+    op.displs = (0..op.size).map(|k| (k * count) as i32).collect();
+}
+
 /// What a pair partner receives: the partner's message.
 fn from_peer(x: usize, role: &Role) -> Expect {
     match role.from.filter(|_| role.active) {
@@ -63,12 +80,13 @@ impl Pattern for PingPong {
     }
     #[inline(always)]
     fn run(&self, op: &mut Op) {
+        let r = op.rp();
         if op.role.initiator {
-            op.comm.send(op.sbuf.ptr(), &op.msg, op.to, 1);
-            op.comm.recv(op.rbuf.mut_ptr(), &op.msg, op.from, 1);
+            op.comm.send(op.sp(), &op.msg, op.to, 1);
+            op.comm.recv(r, &op.msg, op.from, 1);
         } else if op.role.active {
-            op.comm.recv(op.rbuf.mut_ptr(), &op.msg, op.from, 1);
-            op.comm.send(op.sbuf.ptr(), &op.msg, op.to, 1);
+            op.comm.recv(r, &op.msg, op.from, 1);
+            op.comm.send(op.sp(), &op.msg, op.to, 1);
         }
     }
     fn expect(&self, x: usize, _q: usize, _rank: usize, _root: usize, role: &Role) -> Expect {
@@ -89,9 +107,9 @@ impl Pattern for PingPing {
     #[inline(always)]
     fn run(&self, op: &mut Op) {
         if op.role.active {
-            op.comm
-                .isend(op.sbuf.ptr(), &op.msg, op.to, 1, &mut op.reqs[0]);
-            op.comm.recv(op.rbuf.mut_ptr(), &op.msg, op.from, 1);
+            let (s, r) = (op.sp(), op.rp());
+            op.comm.isend(s, &op.msg, op.to, 1, &mut op.reqs[0]);
+            op.comm.recv(r, &op.msg, op.from, 1);
             comm::wait(&mut op.reqs[0]);
         }
     }
@@ -114,9 +132,10 @@ impl Pattern for OneWay {
     #[inline(always)]
     fn run(&self, op: &mut Op) {
         if op.role.initiator {
-            op.comm.send(op.sbuf.ptr(), &op.msg, op.to, 1);
+            op.comm.send(op.sp(), &op.msg, op.to, 1);
         } else if op.role.active {
-            op.comm.recv(op.rbuf.mut_ptr(), &op.msg, op.from, 1);
+            let r = op.rp();
+            op.comm.recv(r, &op.msg, op.from, 1);
         }
     }
     fn expect(&self, x: usize, _q: usize, _rank: usize, _root: usize, role: &Role) -> Expect {
@@ -142,11 +161,12 @@ impl Pattern for IsendWait {
     #[inline(always)]
     fn run(&self, op: &mut Op) {
         if op.role.initiator {
-            op.comm
-                .isend(op.sbuf.ptr(), &op.msg, op.to, 1, &mut op.reqs[0]);
+            let s = op.sp();
+            op.comm.isend(s, &op.msg, op.to, 1, &mut op.reqs[0]);
             comm::wait(&mut op.reqs[0]);
         } else if op.role.active {
-            op.comm.recv(op.rbuf.mut_ptr(), &op.msg, op.from, 1);
+            let r = op.rp();
+            op.comm.recv(r, &op.msg, op.from, 1);
         }
     }
     fn expect(&self, x: usize, q: usize, rank: usize, root: usize, role: &Role) -> Expect {
@@ -168,8 +188,8 @@ impl Pattern for Sendrecv {
     #[inline(always)]
     fn run(&self, op: &mut Op) {
         if op.role.active {
-            op.comm
-                .sendrecv(op.sbuf.ptr(), &op.msg, op.to, op.rbuf.mut_ptr(), op.from, 1);
+            let r = op.rp();
+            op.comm.sendrecv(op.sp(), &op.msg, op.to, r, op.from, 1);
         }
     }
     fn expect(&self, x: usize, _q: usize, _rank: usize, _root: usize, role: &Role) -> Expect {
@@ -194,14 +214,14 @@ impl Pattern for Exchange {
     #[inline(always)]
     fn run(&self, op: &mut Op) {
         let (right, left, x) = (op.to, op.from, op.x);
+        let (sp, rp) = (op.sp(), op.rp());
         let (s, r) = op.reqs.split_at_mut(1);
         // Both buffers hold 2X bytes (layout above).
-        op.comm.isend(op.sbuf.ptr(), &op.msg, right, 1, &mut s[0]);
+        op.comm.isend(sp, &op.msg, right, 1, &mut s[0]);
         op.comm
-            .isend(op.sbuf.ptr().wrapping_add(x), &op.msg, left, 1, &mut r[0]);
-        op.comm.recv(op.rbuf.mut_ptr(), &op.msg, left, 1);
-        op.comm
-            .recv(op.rbuf.mut_ptr().wrapping_add(x), &op.msg, right, 1);
+            .isend(sp.wrapping_add(x), &op.msg, left, 1, &mut r[0]);
+        op.comm.recv(rp, &op.msg, left, 1);
+        op.comm.recv(rp.wrapping_add(x), &op.msg, right, 1);
         comm::waitall(&mut op.reqs[..2]);
     }
     fn expect(&self, x: usize, _q: usize, _rank: usize, _root: usize, role: &Role) -> Expect {
@@ -254,10 +274,11 @@ impl Pattern for Bcast {
     }
     #[inline(always)]
     fn run(&self, op: &mut Op) {
+        // The root sends from its send buffer, so that it is never overwritten.
         let buf = if op.rank == op.root {
-            op.sbuf.mut_ptr()
+            op.sbuf.mut_ptr().wrapping_add(op.soff)
         } else {
-            op.rbuf.mut_ptr()
+            op.rp()
         };
         op.comm.bcast(buf, &op.msg, op.root);
     }
@@ -285,8 +306,8 @@ impl Pattern for Gather {
     }
     #[inline(always)]
     fn run(&self, op: &mut Op) {
-        op.comm
-            .gather(op.sbuf.ptr(), &op.msg, op.rbuf.mut_ptr(), op.root);
+        let r = op.rp();
+        op.comm.gather(op.sp(), &op.msg, r, op.root);
     }
     fn expect(&self, x: usize, q: usize, rank: usize, root: usize, _role: &Role) -> Expect {
         if rank == root {
@@ -312,7 +333,8 @@ impl Pattern for Allgather {
     }
     #[inline(always)]
     fn run(&self, op: &mut Op) {
-        op.comm.allgather(op.sbuf.ptr(), &op.msg, op.rbuf.mut_ptr());
+        let r = op.rp();
+        op.comm.allgather(op.sp(), &op.msg, r);
     }
     fn expect(&self, x: usize, q: usize, _rank: usize, _root: usize, _role: &Role) -> Expect {
         from_each(x, q, |_| 0)
@@ -333,29 +355,14 @@ impl Pattern for Allgatherv {
         }
     }
     fn prepare(&self, op: &mut Op) {
-        // Counts and displacements are ints: beyond that range they count
-        // whole X-byte elements of a derived type instead of bytes.
-        let n = op.msg.count as usize;
-        let count = if op.size * op.x > i32::MAX as usize {
-            op.unit = Some(Msg::unit(op.x));
-            1
-        } else {
-            n
-        };
-        op.counts = vec![count as i32; op.size];
-        op.displs = (0..op.size).map(|k| (k * count) as i32).collect();
+        equal_blocks(op);
     }
     #[inline(always)]
     fn run(&self, op: &mut Op) {
+        let r = op.rp();
         let unit = op.unit.as_ref().unwrap_or(&op.msg);
-        op.comm.allgatherv(
-            op.sbuf.ptr(),
-            &op.msg,
-            op.rbuf.mut_ptr(),
-            &op.counts,
-            &op.displs,
-            unit,
-        );
+        op.comm
+            .allgatherv(op.sp(), &op.msg, r, &op.counts, &op.displs, unit);
     }
     fn expect(&self, x: usize, q: usize, _rank: usize, _root: usize, _role: &Role) -> Expect {
         from_each(x, q, |_| 0)
@@ -377,7 +384,8 @@ impl Pattern for Alltoall {
     }
     #[inline(always)]
     fn run(&self, op: &mut Op) {
-        op.comm.alltoall(op.sbuf.ptr(), &op.msg, op.rbuf.mut_ptr());
+        let r = op.rp();
+        op.comm.alltoall(op.sp(), &op.msg, r);
     }
     fn expect(&self, x: usize, q: usize, rank: usize, _root: usize, _role: &Role) -> Expect {
         from_each(x, q, |_| rank * x)
@@ -397,8 +405,8 @@ impl Pattern for Reduce {
     }
     #[inline(always)]
     fn run(&self, op: &mut Op) {
-        op.comm
-            .reduce(op.sbuf.ptr(), op.rbuf.mut_ptr(), &op.msg, op.root);
+        let r = op.rp();
+        op.comm.reduce(op.sp(), r, &op.msg, op.root);
     }
     fn expect(&self, x: usize, _q: usize, rank: usize, root: usize, _role: &Role) -> Expect {
         if rank == root {
@@ -425,7 +433,8 @@ impl Pattern for Allreduce {
     }
     #[inline(always)]
     fn run(&self, op: &mut Op) {
-        op.comm.allreduce(op.sbuf.ptr(), op.rbuf.mut_ptr(), &op.msg);
+        let r = op.rp();
+        op.comm.allreduce(op.sp(), r, &op.msg);
     }
     fn expect(&self, x: usize, _q: usize, _rank: usize, _root: usize, _role: &Role) -> Expect {
         Expect::Sum {
@@ -459,8 +468,8 @@ impl Pattern for ReduceScatter {
     }
     #[inline(always)]
     fn run(&self, op: &mut Op) {
-        op.comm
-            .reduce_scatter(op.sbuf.ptr(), op.rbuf.mut_ptr(), &op.counts, &op.msg);
+        let r = op.rp();
+        op.comm.reduce_scatter(op.sp(), r, &op.counts, &op.msg);
     }
     fn expect(&self, x: usize, q: usize, rank: usize, _root: usize, _role: &Role) -> Expect {
         let counts = split_counts(x / self.0.elem.size(), q);
@@ -471,8 +480,32 @@ impl Pattern for ReduceScatter {
     }
 }
 
-/// MPI_Scatter of X bytes from the root to every rank (the root's send
-/// buffer holds Q blocks of X, one per rank, as Gather's receive buffer).
+/// MPI_Gatherv of X bytes from every rank to the root, equal counts (IMB).
+pub struct Gatherv(pub &'static Info);
+
+impl Pattern for Gatherv {
+    fn info(&self) -> &'static Info {
+        self.0
+    }
+    fn layout(&self, x: usize, q: usize) -> Layout {
+        Gather(self.0).layout(x, q)
+    }
+    fn prepare(&self, op: &mut Op) {
+        equal_blocks(op);
+    }
+    #[inline(always)]
+    fn run(&self, op: &mut Op) {
+        let r = op.rp();
+        let unit = op.unit.as_ref().unwrap_or(&op.msg);
+        op.comm
+            .gatherv(op.sp(), &op.msg, r, &op.counts, &op.displs, unit, op.root);
+    }
+    fn expect(&self, x: usize, q: usize, rank: usize, root: usize, role: &Role) -> Expect {
+        Gather(self.0).expect(x, q, rank, root, role)
+    }
+}
+
+/// MPI_Scatter of X bytes to every rank from the root.
 pub struct Scatter(pub &'static Info);
 
 impl Pattern for Scatter {
@@ -487,8 +520,8 @@ impl Pattern for Scatter {
     }
     #[inline(always)]
     fn run(&self, op: &mut Op) {
-        op.comm
-            .scatter(op.sbuf.ptr(), &op.msg, op.rbuf.mut_ptr(), op.root);
+        let r = op.rp();
+        op.comm.scatter(op.sp(), &op.msg, r, op.root);
     }
     fn expect(&self, x: usize, _q: usize, rank: usize, root: usize, _role: &Role) -> Expect {
         Expect::Bytes(vec![Segment {
@@ -500,8 +533,124 @@ impl Pattern for Scatter {
     }
 }
 
-/// MPI_Reduce_scatter_block with MPI_SUM: every rank receives the sum of
-/// its block of X bytes of elements (the send buffers hold Q blocks).
+/// MPI_Scatterv of X bytes to every rank from the root, equal counts (IMB).
+pub struct Scatterv(pub &'static Info);
+
+impl Pattern for Scatterv {
+    fn info(&self) -> &'static Info {
+        self.0
+    }
+    fn layout(&self, x: usize, q: usize) -> Layout {
+        Scatter(self.0).layout(x, q)
+    }
+    fn prepare(&self, op: &mut Op) {
+        equal_blocks(op);
+    }
+    #[inline(always)]
+    fn run(&self, op: &mut Op) {
+        let r = op.rp();
+        let unit = op.unit.as_ref().unwrap_or(&op.msg);
+        op.comm
+            .scatterv(op.sp(), &op.counts, &op.displs, unit, r, &op.msg, op.root);
+    }
+    fn expect(&self, x: usize, q: usize, rank: usize, root: usize, role: &Role) -> Expect {
+        Scatter(self.0).expect(x, q, rank, root, role)
+    }
+}
+
+/// MPI_Alltoallv of X bytes to every rank, equal counts (IMB).
+pub struct Alltoallv(pub &'static Info);
+
+impl Pattern for Alltoallv {
+    fn info(&self) -> &'static Info {
+        self.0
+    }
+    fn layout(&self, x: usize, q: usize) -> Layout {
+        Alltoall(self.0).layout(x, q)
+    }
+    fn prepare(&self, op: &mut Op) {
+        equal_blocks(op);
+    }
+    #[inline(always)]
+    fn run(&self, op: &mut Op) {
+        let r = op.rp();
+        let unit = op.unit.as_ref().unwrap_or(&op.msg);
+        op.comm.alltoallv(op.sp(), r, &op.counts, &op.displs, unit);
+    }
+    fn expect(&self, x: usize, q: usize, rank: usize, root: usize, role: &Role) -> Expect {
+        Alltoall(self.0).expect(x, q, rank, root, role)
+    }
+}
+
+/// MPI_Reduce_local with MPI_SUM of X bytes of elements: receive buffer +=
+/// send buffer, on every rank, without communication. Nothing is
+/// transferred, so nothing is validated.
+pub struct ReduceLocal(pub &'static Info);
+
+impl Pattern for ReduceLocal {
+    fn info(&self) -> &'static Info {
+        self.0
+    }
+    fn layout(&self, x: usize, _q: usize) -> Layout {
+        let b = whole(self.0, x);
+        Layout { send: b, recv: b }
+    }
+    #[inline(always)]
+    fn run(&self, op: &mut Op) {
+        let r = op.rp();
+        comm::coll::reduce_local(op.sp(), r, &op.msg);
+    }
+    fn expect(&self, _x: usize, _q: usize, _rank: usize, _root: usize, _role: &Role) -> Expect {
+        Expect::Nothing
+    }
+}
+
+/// IMB 2021 Reduce_scatter: MPI_Reduce_scatter with MPI_SUM in which every
+/// rank receives X bytes of elements (Q·X bytes are reduced in all).
+pub struct ReduceScatterEach(pub &'static Info);
+
+/// Buffers of the reductions that hand every rank X bytes of elements.
+fn each_rank_x(info: &Info, x: usize, q: usize) -> Layout {
+    let b = whole(info, x);
+    Layout {
+        send: q * b,
+        recv: b,
+    }
+}
+
+/// Rank `rank` holds the sum of block `rank` of X/size elements.
+fn block_sum(info: &Info, x: usize, rank: usize) -> Expect {
+    let n = x / info.elem.size();
+    Expect::Sum {
+        first: rank * n,
+        count: n,
+    }
+}
+
+impl Pattern for ReduceScatterEach {
+    fn info(&self) -> &'static Info {
+        self.0
+    }
+    fn layout(&self, x: usize, q: usize) -> Layout {
+        each_rank_x(self.0, x, q)
+    }
+    fn prepare(&self, op: &mut Op) {
+        op.counts = vec![op.msg.count; op.size];
+    }
+    #[inline(always)]
+    fn run(&self, op: &mut Op) {
+        let r = op.rp();
+        op.comm.reduce_scatter(op.sp(), r, &op.counts, &op.msg);
+    }
+    fn expect(&self, x: usize, _q: usize, rank: usize, _root: usize, _role: &Role) -> Expect {
+        block_sum(self.0, x, rank)
+    }
+    fn refuse(&self, p: &Point, q: usize) -> Option<String> {
+        reduce_all_refused(self.0, p, q)
+    }
+}
+
+/// MPI_Reduce_scatter_block with MPI_SUM: every rank receives X bytes of elements.
 pub struct ReduceScatterBlock(pub &'static Info);
 
 impl Pattern for ReduceScatterBlock {
@@ -509,23 +658,18 @@ impl Pattern for ReduceScatterBlock {
         self.0
     }
     fn layout(&self, x: usize, q: usize) -> Layout {
-        let b = whole(self.0, x);
-        Layout {
-            send: q * b,
-            recv: b,
-        }
+        each_rank_x(self.0, x, q)
     }
     #[inline(always)]
     fn run(&self, op: &mut Op) {
-        op.comm
-            .reduce_scatter_block(op.sbuf.ptr(), op.rbuf.mut_ptr(), &op.msg);
+        let r = op.rp();
+        op.comm.reduce_scatter_block(op.sp(), r, &op.msg);
     }
     fn expect(&self, x: usize, _q: usize, rank: usize, _root: usize, _role: &Role) -> Expect {
-        let count = x / self.0.elem.size();
-        Expect::Sum {
-            first: rank * count,
-            count,
-        }
+        block_sum(self.0, x, rank)
+    }
+    fn refuse(&self, p: &Point, q: usize) -> Option<String> {
+        reduce_all_refused(self.0, p, q)
     }
 }
 
@@ -669,3 +813,90 @@ nonblocking!(
             .ireduce_scatter_block(op.sbuf.ptr(), op.rbuf.mut_ptr(), &op.msg, &mut op.reqs[0]);
     }
 );
+
+/// The whole send buffer of a reduce-scatter is one array of typed elements.
+fn reduce_all_refused(info: &Info, p: &Point, q: usize) -> Option<String> {
+    Msg::count_error(info.elem, q * (p.bytes / info.elem.size()))
+        .map(|e| format!("{}: {e}", info.name))
+}
+
+/// Messages in flight per window of Uniband and Biband (IMB's MAX_WIN_SIZE).
+pub const WINDOW: usize = 64;
+
+/// IMB Uniband / Biband: pairs i ↔ i + Q/2; per repetition a window of
+/// [`WINDOW`] nonblocking sends (MPI_Isend) and receives (MPI_Irecv),
+/// MPI_Waitall, then a one-byte acknowledgement from the upper to the
+/// lower rank. One way (Uniband: the lower rank sends) or both ways at once
+/// (Biband). Reported: Mbytes/sec and messages per second.
+pub struct Window {
+    pub info: &'static Info,
+    pub both_ways: bool,
+}
+
+impl Pattern for Window {
+    fn info(&self) -> &'static Info {
+        self.info
+    }
+    fn layout(&self, x: usize, _q: usize) -> Layout {
+        // The acknowledgement arrives after the data, at offset X.
+        Layout {
+            send: x,
+            recv: x + 1,
+        }
+    }
+    fn prepare(&self, op: &mut Op) {
+        op.reqs = vec![comm::request_null(); 2 * WINDOW];
+        op.unit = Some(Msg::bytes(1));
+    }
+    #[inline(always)]
+    fn run(&self, op: &mut Op) {
+        if !op.role.active {
+            return;
+        }
+        let (s, r) = (op.sp(), op.rp());
+        let peer = op.to;
+        let ack = op.unit.as_ref().expect("acknowledgement message");
+        let sends = op.role.initiator || self.both_ways;
+        let recvs = !op.role.initiator || self.both_ways;
+        let mut n = 0;
+        if recvs {
+            for k in 0..WINDOW {
+                op.comm.irecv(r, &op.msg, peer, 1, &mut op.reqs[k]);
+            }
+            n = WINDOW;
+        }
+        if sends {
+            for k in n..n + WINDOW {
+                op.comm.isend(s, &op.msg, peer, 1, &mut op.reqs[k]);
+            }
+            n += WINDOW;
+        }
+        comm::waitall(&mut op.reqs[..n]);
+        if op.role.initiator {
+            op.comm.recv(r.wrapping_add(op.x), ack, peer, 1);
+        } else {
+            op.comm.send(s, ack, peer, 1);
+        }
+    }
+    fn expect(&self, x: usize, _q: usize, _rank: usize, _root: usize, role: &Role) -> Expect {
+        if role.initiator && !self.both_ways {
+            Expect::Nothing
+        } else {
+            from_peer(x, role)
+        }
+    }
+    /// IMB: messages per second = (1 or 2) × WINDOW × Q/2 / t, over all pairs;
+    /// throughput = that × X bytes.
+    fn derive(&self, r: &mut BenchResult) {
+        let ways = if self.both_ways { 2.0 } else { 1.0 };
+        let peers = (r.processes / 2) as f64;
+        let groups = r.group_rows.iter_mut().flat_map(|g| g.rows.iter_mut());
+        for row in r.rows.iter_mut().chain(groups) {
+            if row.t_max_us > 0.0 {
+                let per_sec = ways * WINDOW as f64 * peers / (row.t_max_us * 1e-6);
+                row.msg_per_sec = Some(per_sec);
+                row.mbytes_per_sec = Some(per_sec * row.bytes as f64 / 1_048_576.0);
+            }
+        }
+    }
+}

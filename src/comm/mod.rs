@@ -16,8 +16,11 @@ use mpi::ffi;
 use serde::{Deserialize, Serialize};
 
 pub mod buffer;
+pub mod coll;
 pub mod error;
 mod nbc;
+pub mod rma;
+pub mod topo;
 pub use buffer::Buffer;
 pub use error::check;
 

@@ -1,8 +1,8 @@
 //! Non-blocking collectives (MPI-3): each starts the operation and leaves
 //! its request in `req`, to be completed with [`super::wait`]. Same
 //! arguments as the blocking calls of `comm/mod.rs` (a resolved [`Msg`];
-//! reductions with `MPI_SUM` on `m.dt`), plus the blocking Scatter and
-//! Reduce_scatter_block that the CRESTA suite adds.
+//! reductions with `MPI_SUM` on `m.dt`); the blocking forms beyond PMB's
+//! are in `coll.rs`.
 
 use std::ffi::{c_int, c_void};
 
@@ -53,26 +53,6 @@ impl Comm {
                 )
             },
             "MPI_Igather",
-        );
-    }
-
-    /// `MPI_Scatter` of `m` to every rank from `root`.
-    #[inline]
-    pub fn scatter(&self, sbuf: *const u8, m: &Msg, rbuf: *mut u8, root: usize) {
-        check(
-            unsafe {
-                ffi::MPI_Scatter(
-                    sbuf as *const c_void,
-                    m.count,
-                    m.dt,
-                    rbuf as *mut c_void,
-                    m.count,
-                    m.dt,
-                    root as c_int,
-                    self.raw,
-                )
-            },
-            "MPI_Scatter",
         );
     }
 
@@ -180,24 +160,6 @@ impl Comm {
                 )
             },
             "MPI_Iallreduce",
-        );
-    }
-
-    /// `MPI_Reduce_scatter_block` with `MPI_SUM`: `m` elements to every rank.
-    #[inline]
-    pub fn reduce_scatter_block(&self, sbuf: *const u8, rbuf: *mut u8, m: &Msg) {
-        check(
-            unsafe {
-                ffi::MPI_Reduce_scatter_block(
-                    sbuf as *const c_void,
-                    rbuf as *mut c_void,
-                    m.count,
-                    m.dt,
-                    op_sum(),
-                    self.raw,
-                )
-            },
-            "MPI_Reduce_scatter_block",
         );
     }
 

@@ -39,7 +39,7 @@ pub mod placement;
 pub mod record;
 
 use axis::{Point, SweepCx};
-use placement::{Pairs, Placement, Role};
+use placement::{Links, Pairs, Placement, Role};
 use record::{Combined, PointRecord, RankRecord, RowCx};
 
 /// Why a run stopped early; every rank returns the same kind.
@@ -55,6 +55,12 @@ pub enum Abort {
 
 /// Inner repetitions of delay subtraction (the coarray suite's default).
 pub const DELAY_INNER: usize = 200;
+
+/// Outer repetitions (samples) of delay subtraction (the coarray suite's default).
+pub const DELAY_OUTER: usize = 100;
+
+/// Most repetitions the target-time rule doubles to.
+const TARGET_MAX_REPS: usize = 1 << 30;
 
 /// Clock reads and barriers averaged for MPITEST's DT and DB.
 const CALIBRATION_REPS: usize = 1000;
@@ -81,6 +87,8 @@ pub struct Engine<'a> {
     /// World rank 0 of the announcements to ranks outside the group, when
     /// the running benchmark leaves ranks out (see [`Engine::announce`]).
     announcer: Cell<Option<usize>>,
+    /// The repetitions the last point of this benchmark accepted (target-time rule).
+    reps_hint: std::cell::Cell<usize>,
 }
 
 /// The values of a point combined over the synchronised ranks, identical on all of them.
@@ -125,6 +133,7 @@ impl<'a> Engine<'a> {
             host_names: vec![String::new()],
             my_group: Cell::new(0),
             announcer: Cell::new(None),
+            reps_hint: std::cell::Cell::new(1),
         }
     }
 
@@ -180,8 +189,9 @@ impl<'a> Engine<'a> {
             q,
         };
         let mut note: Option<String> = None;
-        let points: Vec<Point> = b
-            .points(&sweep)
+        let points: Vec<Point> = plan
+            .definitions
+            .points(info, b.points(&sweep))
             .into_iter()
             .filter(|p| {
                 let why = b.refuse(p, q).or_else(|| {
@@ -203,12 +213,24 @@ impl<'a> Engine<'a> {
         let groups = if plan.multi { world.size / q } else { 1 };
         let n_active = groups * q;
         let me = world.rank;
-        let placement = info.placement;
-        // Partners that change from point to point (mpiGraph) cover every pair.
-        let per_point = b.placement_at(&points[0]).is_some();
-        let pairs = if per_point { Pairs::Any } else { plan.pairs };
+        // The partners of every point (they can change from point to point).
+        let mut used: Vec<Placement> = Vec::new();
+        for p in &points {
+            let pl = b.placement(p);
+            if !used.contains(&pl) {
+                used.push(pl);
+            }
+        }
+        let links = Links::of(&used, q);
+        // A benchmark that pairs every rank with every other (mpiGraph)
+        // measures both kinds of pairs: --pairs does not apply to it.
+        let pairs = if links.all_pairs {
+            Pairs::Any
+        } else {
+            plan.pairs
+        };
         // Which world ranks form each group, and in which order (--pairs).
-        let members = match placement::arrange(placement, q, groups, &self.host_of, pairs) {
+        let members = match placement::arrange(&links, q, groups, &self.host_of, pairs) {
             Ok(m) => m,
             Err(reason) => {
                 return Ok((world.rank == 0).then(|| {
@@ -227,7 +249,7 @@ impl<'a> Engine<'a> {
         self.announcer
             .set((n_active < world.size).then(|| members[0][0]));
         self.watchdog.arm(format!("{} on {q} processes", info.name));
-        let (ranks, hosts) = self.active_members(placement, &members);
+        let (ranks, hosts) = self.active_members(&used, &members);
         self.watchdog
             .hosts(placement::ranks_on_hosts(&ranks, &hosts));
 
@@ -239,15 +261,15 @@ impl<'a> Engine<'a> {
         } else {
             None
         };
-        let role = group.as_ref().map(|g| placement.role(g.rank, q));
         let mut arena = Arena::default();
         self.window_hint.set(0.0);
+        self.reps_hint.set(1);
 
         let outcome = self.points(
             b,
             q,
             &points,
-            group.as_ref().zip(role.as_ref()),
+            group.as_ref(),
             all_active.as_ref().or(group.as_ref()),
             clock,
             &mut arena,
@@ -275,30 +297,47 @@ impl<'a> Engine<'a> {
         r.note = note;
         r.ranks = ranks;
         r.hosts = hosts;
-        if !per_point {
+        {
             let kinds: Vec<&str> = members
                 .iter()
-                .filter_map(|m| placement::pair_kind(placement, m, &self.host_of))
+                .filter_map(|m| placement::pair_kind(&links, m, &self.host_of))
                 .collect();
             r.pair = kinds.first().map(|&k| {
-                if kinds.iter().all(|&x| x == k) { k } else { "mixed" }.to_string()
+                if kinds.iter().all(|&x| x == k) {
+                    k
+                } else {
+                    "mixed"
+                }
+                .to_string()
             });
         }
         r.pairs = (pairs != Pairs::Any).then(|| pairs.name().to_string());
+        // Points that pair ranks differently (Benchmark::placement) name theirs in params.
+        let mut names: Vec<String> = points.iter().map(|p| b.placement(p).name()).collect();
+        names.dedup();
+        if names.len() > 1 {
+            r.placement = Some("per point".to_string());
+        } else if let Some(n) = names.pop() {
+            r.placement = Some(n);
+        }
         b.derive(&mut r);
         Ok(Some(r))
     }
 
     /// World ranks and hosts of the ranks that are active in the placement,
     /// group after group.
-    fn active_members(&self, placement: Placement, members: &[Vec<usize>]) -> (Vec<usize>, Vec<String>) {
+    fn active_members(
+        &self,
+        used: &[Placement],
+        members: &[Vec<usize>],
+    ) -> (Vec<usize>, Vec<String>) {
         let ranks: Vec<usize> = members
             .iter()
             .flat_map(|m| {
                 let q = m.len();
                 m.iter()
                     .enumerate()
-                    .filter(move |&(g, _)| placement.role(g, q).active)
+                    .filter(move |&(g, _)| used.iter().any(|p| p.role(g, q).active))
                     .map(|(_, &w)| w)
             })
             .collect();
@@ -319,7 +358,10 @@ impl<'a> Engine<'a> {
         let mut req = comm::request_null();
         self.world.ibcast(v.as_mut_ptr().cast(), &m, root, &mut req);
         if self.polite {
-            comm::wait_sleeping(std::slice::from_mut(&mut req), std::time::Duration::from_micros(500));
+            comm::wait_sleeping(
+                std::slice::from_mut(&mut req),
+                std::time::Duration::from_micros(500),
+            );
         } else {
             comm::wait(&mut req);
         }
@@ -329,7 +371,7 @@ impl<'a> Engine<'a> {
     fn too_big(&self, info: &Info, p: &Point, q: usize, need: u64) -> String {
         let limit = self.plan.mem_bytes;
         let what = if self.plan.buffer_limit {
-            format!("the buffer size b = {limit} bytes")
+            format!("the buffer limit of {limit} bytes (MPITEST b, IMB -mem)")
         } else {
             format!("the limit of {limit} bytes (--mem)")
         };
@@ -347,7 +389,7 @@ impl<'a> Engine<'a> {
         b: &dyn Benchmark,
         q: usize,
         points: &[Point],
-        mine: Option<(&Comm, &Role)>,
+        group: Option<&Comm>,
         sync_comm: Option<&Comm>,
         clock: Option<ClockModel>,
         arena: &mut Arena,
@@ -357,17 +399,18 @@ impl<'a> Engine<'a> {
         let me = self.world.rank;
         let mut rec = RankRecord {
             rank: me,
-            in_group: mine.is_some(),
+            in_group: group.is_some(),
             points: Vec::new(),
         };
         let mut raw = Vec::new();
-        let warm_largest = plan.defaults(info).warm_largest;
+        let warm_largest = plan.warm_largest(info);
         if warm_largest > 0 {
             // PMB §5.2.5: a few repetitions at the largest length, before the first.
             let largest = points.iter().max_by_key(|p| p.bytes).expect("points");
             let mut failure = self.injected_failure(b, largest);
             let mut kernel = None;
-            if let (Some((g, role)), true) = (mine, failure.is_empty()) {
+            let role = group.map(|g| b.placement(largest).role(g.rank, q));
+            if let (Some(g), Some(role), true) = (group, role.as_ref(), failure.is_empty()) {
                 match b.kernel(self.setup(g, role, arena), largest) {
                     Ok(k) => kernel = Some(k),
                     Err(e) => failure = format!("{e:#}"),
@@ -393,14 +436,10 @@ impl<'a> Engine<'a> {
             } else {
                 String::new()
             };
-            // Partners of this point, when they change from point to point.
-            let point_role = match (mine, b.placement_at(p)) {
-                (Some((g, _)), Some(pl)) => Some(pl.role(g.rank, q)),
-                _ => None,
-            };
-            let here = mine.map(|(g, r)| (g, point_role.as_ref().unwrap_or(r)));
             let mut kernel = None;
-            if let (Some((g, role)), true) = (here, failure.is_empty()) {
+            let role = group.map(|g| b.placement(p).role(g.rank, q));
+            let mine = group.zip(role.as_ref());
+            if let (Some((g, role)), true) = (mine, failure.is_empty()) {
                 if plan.fail_mpi_rank == Some(me) {
                     // Test hook: a call MPI must reject (a rank that does not exist).
                     g.send([0u8].as_ptr(), &Msg::bytes(0), g.size + 7, 0);
@@ -416,7 +455,7 @@ impl<'a> Engine<'a> {
                 // Outside the group: told how long to wait (see `announce`).
                 watchdog::waiting(self.announce(0.0));
             }
-            if let (Some(k), Some((g, role)), Some(sc)) = (kernel.as_mut(), here, sync_comm) {
+            if let (Some(k), Some((g, role)), Some(sc)) = (kernel.as_mut(), mine, sync_comm) {
                 let (mut prec, samples) = self.measure(info, p, q, role, sc, clock, k.as_mut());
                 prec.group_rank = Some(g.rank);
                 bad = prec.errors > 0;
@@ -453,6 +492,7 @@ impl<'a> Engine<'a> {
             comm: g,
             role: role.clone(),
             root_shift: self.plan.root_shift,
+            off_cache: self.plan.off_cache,
             arena,
         }
     }
@@ -502,8 +542,13 @@ impl<'a> Engine<'a> {
             Reps::Fixed(n) => n,
             Reps::Imb { max, min } => self.imb_cap(max, min, p.bytes),
             Reps::Precision { min, .. } => min,
+            Reps::TargetTime { .. } => self.reps_hint.get().max(1),
+            Reps::MultipleNp { msgs, largest } => {
+                crate::plan::multiple_np(msgs, largest, q, p.bytes)
+            }
         };
-        if plan.check {
+        let check = plan.check_for(info);
+        if check {
             k.prepare(0);
         }
         // Warm-up, timed only to estimate the time per repetition.
@@ -527,11 +572,19 @@ impl<'a> Engine<'a> {
             Consts::default()
         };
         // How long the timed part should take, for the ranks outside the group.
-        let each = per_call.max(if sync == SyncMode::Window { window_s } else { 0.0 }) + 1e-5;
+        let each = per_call.max(if sync == SyncMode::Window {
+            window_s
+        } else {
+            0.0
+        }) + 1e-5;
         let expected = match reps {
-            Reps::Fixed(n) => n as f64 * each * inner as f64,
+            Reps::Fixed(_) | Reps::MultipleNp { .. } => planned as f64 * each * inner as f64,
+            Reps::TargetTime { target } => 3.0 * target + policy.time_limit_s,
             Reps::Imb { min, .. } => {
-                (planned.min((policy.time_limit_s / each).floor() as usize).max(min)) as f64 * each
+                (planned
+                    .min((policy.time_limit_s / each).floor() as usize)
+                    .max(min)) as f64
+                    * each
             }
             Reps::Precision { max, .. } => (max as f64 * each).min(2.0 * policy.time_limit_s),
         };
@@ -549,7 +602,7 @@ impl<'a> Engine<'a> {
             first,
             n,
             inner,
-            check: plan.check,
+            check,
             corrupt: plan.corrupt,
         };
         let mut run = |cx: &mut MpiCtx, first: usize, n: usize, s: &mut Samples, c: &mut Combo| {
@@ -560,7 +613,9 @@ impl<'a> Engine<'a> {
         };
         let mut stopped = None;
         match reps {
-            Reps::Fixed(n) => chunked_from(&mut run, &mut cx, 0, n, chunk, &mut s, &mut c),
+            Reps::Fixed(_) | Reps::MultipleNp { .. } => {
+                chunked_from(&mut run, &mut cx, 0, planned, chunk, &mut s, &mut c)
+            }
             Reps::Imb { min, .. } => {
                 // The --time cap, from the warm-up estimate (at least `min`);
                 // with window synchronisation every repetition takes a window.
@@ -572,6 +627,42 @@ impl<'a> Engine<'a> {
                 let fit = (policy.time_limit_s / each.max(1e-9)).floor() as usize;
                 let n = planned.min(fit).max(min);
                 chunked_from(&mut run, &mut cx, 0, n, chunk, &mut s, &mut c);
+            }
+            Reps::TargetTime { target } => {
+                // cafbench's rule: start small (where the last point ended,
+                // at most what the warm-up says fits the target), double
+                // while a run takes under 2/3 of the target time, accept
+                // otherwise; above 4/3 of it the next point starts at half.
+                // Only the accepted run is reported.
+                // The wall time of a run counts as well, so that untimed
+                // work between repetitions (validation, per-call
+                // synchronisation) cannot stretch a point to minutes.
+                let fit = (target / per_call.max(1e-9)).floor().max(1.0) as usize;
+                let mut n = planned.min(fit).max(1);
+                let mut spent = 0.0;
+                loop {
+                    let (mut ts, mut tc) = (Samples::default(), Combo::default());
+                    let w0 = comm::wtime();
+                    run(&mut cx, 0, n, &mut ts, &mut tc);
+                    let wall = sc.allreduce_max(comm::wtime() - w0);
+                    // Identical on every rank: maxima over the synchronised ranks.
+                    let t: f64 = tc.values.iter().map(|v| v.max(0.0)).sum();
+                    spent += wall.max(t);
+                    let short = t.max(wall) < target * 2.0 / 3.0;
+                    let bound = n >= TARGET_MAX_REPS || spent >= policy.time_limit_s;
+                    if !short || bound {
+                        (s, c) = (ts, tc);
+                        let next = if t.max(wall) > target * 4.0 / 3.0 {
+                            (n / 2).max(1)
+                        } else {
+                            n
+                        };
+                        self.reps_hint.set(next);
+                        stopped = short.then_some(true);
+                        break;
+                    }
+                    n *= 2;
+                }
             }
             Reps::Precision { target, min, max } => {
                 let mut n = min;
@@ -828,7 +919,7 @@ impl<'a> Engine<'a> {
                 info,
                 method,
                 point: &points[pi],
-                checked: plan.check,
+                checked: plan.check_for(info),
             };
             let mut r = record::row(&cx, &members(pi, group));
             if let Some(n) = partial_element(info, points[pi].bytes) {
@@ -870,6 +961,7 @@ impl<'a> Engine<'a> {
             ),
             placement: Some(info.placement.name()),
             datatype: Some(info.elem.mpi_name().to_string()),
+            definitions: Some(plan.definitions.name().to_string()),
             dt_us: consts.map(|c| c.dt * 1e6),
             db_us: consts.map(|c| c.db * 1e6),
             rows,

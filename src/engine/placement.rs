@@ -32,6 +32,13 @@ pub enum Placement {
     /// A periodic 3-D Cartesian grid from MPI_Dims_create(Q, 3), six
     /// neighbours each (the coarray suite's 3-D sync and halo swap).
     Cart3d,
+    /// Every rank with neighbours r ± 1 .. r ± k (mod Q) (the coarray
+    /// suite's "sync images ring").
+    Ring(usize),
+    /// As `Ring`, on a ring whose order is a random permutation of the
+    /// ranks, the same on every rank for the same seed, so that all
+    /// neighbour lists match up (the coarray suite's "sync images random").
+    RandomRing(usize, u64),
 }
 
 /// Position in a 3-D periodic grid.
@@ -55,6 +62,9 @@ pub struct Role {
     /// Partner of a pair, or the rank this one receives from in a ring.
     pub from: Option<usize>,
     pub cart: Option<CartRole>,
+    /// Neighbours of ring placements, in order −1, +1, −2, +2, ...
+    #[serde(default)]
+    pub neighbours: Vec<usize>,
 }
 
 impl Role {
@@ -69,6 +79,7 @@ impl Role {
             to: Some(partner),
             from: Some(partner),
             cart: None,
+            neighbours: Vec::new(),
         }
     }
 
@@ -99,6 +110,8 @@ impl Placement {
             Placement::Shift(d) => format!("r->r+{d}"),
             Placement::ShiftZero(d) => format!("0->{d} cycle"),
             Placement::Cart3d => "cart3d".into(),
+            Placement::Ring(k) => format!("r<->r+-1..{k}"),
+            Placement::RandomRing(k, _) => format!("random ring +-1..{k}"),
         }
     }
 
@@ -109,9 +122,7 @@ impl Placement {
             Placement::All => Role {
                 active: true,
                 initiator: rank == 0,
-                to: None,
-                from: None,
-                cart: None,
+                ..Role::default()
             },
             Placement::Halves | Placement::Crossing => {
                 let h = q / 2;
@@ -159,7 +170,7 @@ impl Placement {
                     initiator: rank == 0,
                     to: Some((rank + d) % q),
                     from: Some((rank + q - d) % q),
-                    cart: None,
+                    ..Role::default()
                 }
             }
             Placement::Cart3d => {
@@ -177,13 +188,31 @@ impl Placement {
                 Role {
                     active: true,
                     initiator: rank == 0,
-                    to: None,
-                    from: None,
                     cart: Some(CartRole {
                         dims,
                         coords,
                         neighbours,
                     }),
+                    ..Role::default()
+                }
+            }
+            Placement::Ring(k) | Placement::RandomRing(k, _) => {
+                let order: Vec<usize> = match *self {
+                    Placement::RandomRing(_, seed) => permutation(q, seed),
+                    _ => (0..q).collect(),
+                };
+                let pos = order
+                    .iter()
+                    .position(|&r| r == rank)
+                    .expect("a permutation");
+                let neighbours = (1..=k)
+                    .flat_map(|d| [order[(pos + q - d % q) % q], order[(pos + d) % q]])
+                    .collect();
+                Role {
+                    active: true,
+                    initiator: rank == 0,
+                    neighbours,
+                    ..Role::default()
                 }
             }
         }
@@ -225,6 +254,10 @@ impl Placement {
     /// ring neighbours and Cartesian neighbours; `None` when the placement
     /// has no partners (`All`).
     pub fn edges(&self, q: usize) -> Option<Vec<(usize, usize)>> {
+        Links::of(&[*self], q).edges
+    }
+
+    fn own_edges(&self, q: usize) -> Option<Vec<(usize, usize)>> {
         if *self == Placement::All {
             return None;
         }
@@ -235,7 +268,8 @@ impl Placement {
                 continue;
             }
             let cart = role.cart.map(|c| c.neighbours.to_vec()).unwrap_or_default();
-            for p in role.to.into_iter().chain(role.from).chain(cart) {
+            let near = role.neighbours.iter().copied();
+            for p in role.to.into_iter().chain(role.from).chain(cart).chain(near) {
                 if p != r {
                     e.push((r.min(p), r.max(p)));
                 }
@@ -247,13 +281,50 @@ impl Placement {
     }
 }
 
+/// The partner links of a benchmark whose points may pair ranks
+/// differently (`Benchmark::placement`): the union over its placements.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Links {
+    /// (a, b), a < b; `None` when no placement has partners.
+    pub edges: Option<Vec<(usize, usize)>>,
+    /// The placements' names, for the reasons of a skip.
+    pub name: String,
+    /// Every rank of a group of 3 or more partners every other (mpiGraph's
+    /// shifts): the benchmark measures both kinds of pairs, and `--pairs`
+    /// does not apply.
+    pub all_pairs: bool,
+}
+
+impl Links {
+    pub fn of(placements: &[Placement], q: usize) -> Links {
+        let mut names: Vec<String> = placements.iter().map(|p| p.name()).collect();
+        names.dedup();
+        let mut edges: Option<Vec<(usize, usize)>> = None;
+        for p in placements {
+            if let Some(e) = p.own_edges(q) {
+                edges.get_or_insert_with(Vec::new).extend(e);
+            }
+        }
+        if let Some(e) = edges.as_mut() {
+            e.sort_unstable();
+            e.dedup();
+        }
+        let all_pairs = q >= 3 && edges.as_ref().is_some_and(|e| e.len() == q * (q - 1) / 2);
+        Links {
+            edges,
+            name: names.join("/"),
+            all_pairs,
+        }
+    }
+}
+
 /// The world ranks of each of `groups` groups of `q`, in group-rank order,
 /// so that the partners of `placement` are on other hosts (`Inter`) or on
 /// the same host (`Intra`); `host_of[w]` is the host of world rank `w`.
 /// `Any`, and placements without partners, keep PMB's order: group g holds
 /// world ranks g·q .. (g+1)·q. `Err` says why the hosts cannot meet it.
 pub fn arrange(
-    placement: Placement,
+    placement: &Links,
     q: usize,
     groups: usize,
     host_of: &[usize],
@@ -264,9 +335,10 @@ pub fn arrange(
             .map(|g| (g * q..(g + 1) * q).collect())
             .collect()
     };
-    let edges = match (pairs, placement.edges(q)) {
+    let edges = match (pairs, &placement.edges) {
         (Pairs::Any, _) | (_, None) => return Ok(identity()),
-        (_, Some(e)) => e,
+        _ if placement.all_pairs => return Ok(identity()),
+        (_, Some(e)) => e.clone(),
     };
     let hosts = host_of.iter().copied().max().map_or(0, |m| m + 1);
     // Free world ranks per host, lowest first.
@@ -331,7 +403,7 @@ pub fn arrange(
                         let most = left.iter().max().copied().unwrap_or(0);
                         return Err(format!(
                             "--pairs intra cannot be met: {} on {q} processes links {} ranks that must share a host, and no host has {} ranks left (at most {most})",
-                            placement.name(),
+                            placement.name,
                             c.len(),
                             c.len()
                         ));
@@ -349,7 +421,7 @@ pub fn arrange(
                         let Some(h) = pick(&left, &|h| !taken.contains(&h), 1) else {
                             return Err(format!(
                                 "--pairs inter cannot be met: {} on {q} processes needs every partner on another host, and the hosts hold {} ranks",
-                                placement.name(),
+                                placement.name,
                                 held
                             ));
                         };
@@ -386,12 +458,8 @@ pub fn arrange(
 /// Whether the partners of `placement` among `members` (world ranks in
 /// group order) are all on other hosts ("inter"), all on the same host
 /// ("intra"), or both ("mixed"); `None` without partners.
-pub fn pair_kind(
-    placement: Placement,
-    members: &[usize],
-    host_of: &[usize],
-) -> Option<&'static str> {
-    let edges = placement.edges(members.len())?;
+pub fn pair_kind(placement: &Links, members: &[usize], host_of: &[usize]) -> Option<&'static str> {
+    let edges = placement.edges.as_ref()?;
     let host = |g: usize| host_of.get(members[g]).copied();
     let inter = edges.iter().filter(|&&(a, b)| host(a) != host(b)).count();
     match (inter, edges.len() - inter) {
@@ -433,6 +501,25 @@ pub fn ranks_on_hosts(ranks: &[usize], hosts: &[String]) -> String {
         })
         .collect::<Vec<_>>()
         .join(", ")
+}
+
+/// A random permutation of 0..n from `seed` (Fisher-Yates over splitmix64),
+/// identical on every rank.
+pub fn permutation(n: usize, seed: u64) -> Vec<usize> {
+    let mut state = seed;
+    let mut next = || {
+        state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    };
+    let mut v: Vec<usize> = (0..n).collect();
+    for i in (1..n).rev() {
+        let j = (next() % (i as u64 + 1)) as usize;
+        v.swap(i, j);
+    }
+    v
 }
 
 /// MPI_Dims_create(n, nd) with no fixed dimensions: the prime factors of n,
@@ -603,6 +690,42 @@ mod tests {
             .collect()
     }
 
+    fn arrange(
+        p: Placement,
+        q: usize,
+        groups: usize,
+        h: &[usize],
+        pairs: Pairs,
+    ) -> Result<Vec<Vec<usize>>, String> {
+        super::arrange(&Links::of(&[p], q), q, groups, h, pairs)
+    }
+
+    fn pair_kind(p: Placement, members: &[usize], h: &[usize]) -> Option<&'static str> {
+        super::pair_kind(&Links::of(&[p], members.len()), members, h)
+    }
+
+    #[test]
+    fn links_of_several_placements() {
+        // The coarray ping-pong kinds on 4: 0-3, 0-2, 1-3, as one graph.
+        let k = [Placement::Ends, Placement::Halves, Placement::Crossing];
+        let l = Links::of(&k, 4);
+        assert_eq!(l.edges, Some(vec![(0, 2), (0, 3), (1, 3)]));
+        assert!(!l.all_pairs);
+        let m = super::arrange(&l, 4, 1, &hosts(&[2, 2]), Pairs::Inter).unwrap();
+        for (a, b) in l.edges.clone().unwrap() {
+            assert_ne!(m[0][a] / 2, m[0][b] / 2, "{m:?}");
+        }
+        // mpiGraph's shifts 1..P-1 pair everyone: --pairs does not apply.
+        let shifts: Vec<Placement> = (1..4).map(Placement::Shift).collect();
+        let l = Links::of(&shifts, 4);
+        assert!(l.all_pairs);
+        assert_eq!(
+            super::arrange(&l, 4, 1, &hosts(&[2, 2]), Pairs::Inter).unwrap(),
+            vec![vec![0, 1, 2, 3]]
+        );
+        assert_eq!(Links::of(&[Placement::All], 4).edges, None);
+    }
+
     fn check(p: Placement, q: usize, groups: usize, h: &[usize], pairs: Pairs) -> Vec<Vec<usize>> {
         let m = arrange(p, q, groups, h, pairs).unwrap();
         let mut all: Vec<usize> = m.iter().flatten().copied().collect();
@@ -733,10 +856,38 @@ mod tests {
         let e = arrange(Placement::Shift(1), 4, 1, &hosts(&[2, 2]), Pairs::Intra).unwrap_err();
         assert!(e.contains("must share a host"), "{e}");
         // An odd ring cannot alternate between two hosts.
-        let e = arrange(Placement::Shift(1), 3, 1, &hosts(&[2, 1]), Pairs::Inter).unwrap_err();
+        let e = arrange(Placement::Shift(1), 5, 1, &hosts(&[3, 2]), Pairs::Inter).unwrap_err();
         assert!(e.contains("another host"), "{e}");
         // Four pairs across hosts of 3 and 1 ranks: only one pair fits.
         let e = arrange(Placement::Halves, 4, 1, &hosts(&[3, 1]), Pairs::Inter).unwrap_err();
         assert!(e.contains("3 + 1") || e.contains("another host"), "{e}");
+    }
+
+    #[test]
+    fn rings_give_mutual_neighbour_lists() {
+        assert_eq!(Placement::Ring(2).role(0, 8).neighbours, vec![7, 1, 6, 2]);
+        for p in [Placement::Ring(3), Placement::RandomRing(3, 42)] {
+            for q in [7, 8, 12] {
+                for r in 0..q {
+                    let n = p.role(r, q).neighbours;
+                    assert_eq!(n.len(), 6);
+                    let mut d = n.clone();
+                    d.sort_unstable();
+                    d.dedup();
+                    assert_eq!(d.len(), 6, "{p:?} q {q} r {r}: {n:?}");
+                    assert!(!n.contains(&r));
+                    for x in n {
+                        assert!(p.role(x, q).neighbours.contains(&r), "{p:?} {q} {r} {x}");
+                    }
+                }
+            }
+        }
+        let a = permutation(12, 7);
+        assert_eq!(a, permutation(12, 7));
+        assert_ne!(a, permutation(12, 8));
+        let mut s = a.clone();
+        s.sort_unstable();
+        assert_eq!(s, (0..12).collect::<Vec<_>>());
+        assert_ne!(a, (0..12).collect::<Vec<_>>());
     }
 }

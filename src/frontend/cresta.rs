@@ -124,10 +124,12 @@ pub fn parse(params: &[String]) -> Result<RunArgs, String> {
     Ok(args)
 }
 
-/// Whether the arguments ask for help.
-pub fn wants_help(params: &[String]) -> bool {
-    params.iter().any(|p| p == "-h" || p == "--help")
-}
+/// This front end for `mpibench cresta`.
+pub const FRONTEND: super::FrontEnd = super::FrontEnd {
+    usage: "mpibench cresta COLL P_min nreps m_min m_max delay delay_P [OPTIONS]",
+    help: HELP,
+    parse,
+};
 
 #[cfg(test)]
 mod tests {

@@ -1,12 +1,31 @@
 //! The suites' own command lines, each turned into the same `RunArgs` that
 //! `mpibench run` takes, so that every suite gets everything the engine gives.
 
+pub mod cafbench;
 pub mod cresta;
+pub mod imb;
 pub mod mpitest;
 
 use clap::{CommandFactory, FromArgMatches, Parser};
 
 use crate::cli::RunArgs;
+
+/// A suite's own command line.
+pub struct FrontEnd {
+    /// The usage line.
+    pub usage: &'static str,
+    /// What `-h` prints after the usage line.
+    pub help: &'static str,
+    /// The suite's arguments → the run they ask for, or a one-line usage error.
+    pub parse: fn(&[String]) -> Result<RunArgs, String>,
+}
+
+impl FrontEnd {
+    /// Whether the arguments ask for help.
+    pub fn wants_help(&self, params: &[String]) -> bool {
+        params.iter().any(|p| p == "-h" || p == "--help")
+    }
+}
 
 #[derive(Debug, Parser)]
 #[command(name = "mpibench", no_binary_name = true, disable_help_flag = true)]

@@ -145,10 +145,12 @@ pub fn parse(params: &[String]) -> Result<RunArgs, String> {
     Ok(args)
 }
 
-/// Whether the arguments ask for help.
-pub fn wants_help(params: &[String]) -> bool {
-    params.iter().any(|p| p == "-h" || p == "--help")
-}
+/// This front end for `mpibench mpitest`.
+pub const FRONTEND: super::FrontEnd = super::FrontEnd {
+    usage: "mpibench mpitest [PARAM]...",
+    help: HELP,
+    parse,
+};
 
 #[cfg(test)]
 mod tests {

@@ -6,6 +6,7 @@
 //! |---|---|---|---|
 //! | [`PmbLoop`] | PMB/IMB | sync; t0; n × op; t1 | per rank (t1 − t0)/n; t_min/t_max/t_avg over ranks |
 //! | [`PerCall`] | mpibench | sync; t0; op; t1 | max over ranks (single transfers: the initiator) |
+//! | [`PerCallOnce`] | IMB 2019+ `-sync 0` | sync; then t0; op; t1 back to back | max over ranks |
 //! | [`Mpitest`] | MPITEST | barrier; t1; op; barrier; t2 | t2 − t1 − DT − DB, max over ranks |
 //! | [`GlobalCompletion`] | CRESTA | window; t_start; op; t_end | max(t_end) − min(t_start) on the global clock |
 //! | [`MaxOverProcesses`] | COMMTEST | sync; t0; op; t1 | max over ranks, plus the global elapsed time |
@@ -35,7 +36,7 @@ pub use delay::DelaySubtraction;
 pub use max_procs::MaxOverProcesses;
 pub use mpi_ctx::{precise_sleep, MpiCtx, SyncMode};
 pub use mpitest::Mpitest;
-pub use per_call::PerCall;
+pub use per_call::{PerCall, PerCallOnce};
 pub use pmb_loop::PmbLoop;
 pub use split::SplitCompletion;
 
@@ -47,6 +48,8 @@ pub enum Method {
     Loop,
     /// A clock pair around each repetition, synchronised before each.
     PerCall,
+    /// A clock pair around each repetition, synchronised once before the first (IMB -sync 0).
+    PerCallOnce,
     /// MPITEST: barrier; t1; op; barrier; t2, t = t2 − t1 − DT − DB.
     Mpitest,
     /// CRESTA: max(t_end) − min(t_start) per repetition on synchronised clocks.
@@ -74,6 +77,7 @@ impl Method {
         match self {
             Method::Loop => "loop",
             Method::PerCall => "per-call",
+            Method::PerCallOnce => "per-call-once",
             Method::Mpitest => "mpitest",
             Method::GlobalCompletion => "global-completion",
             Method::MaxOverProcesses => "max-over-processes",
@@ -87,6 +91,9 @@ impl Method {
         match self {
             Method::Loop => "sync; t0; n x op; t1 -> (t1 - t0)/n per rank (PMB)",
             Method::PerCall => "sync; t0; op; t1 per repetition -> max over ranks",
+            Method::PerCallOnce => {
+                "sync once; then t0; op; t1 per repetition, back to back -> max over ranks (IMB -sync 0)"
+            }
             Method::Mpitest => "barrier; t1; op; barrier; t2 -> t2 - t1 - DT - DB (MPITEST)",
             Method::GlobalCompletion => {
                 "window; t_start; op; t_end -> max(t_end) - min(t_start) on the global clock (CRESTA)"
@@ -310,6 +317,7 @@ pub fn measure<K: Kernel + ?Sized, C: Ctx>(
     match method {
         Method::Loop => PmbLoop::sample(k, cx, b),
         Method::PerCall => PerCall::sample(k, cx, b),
+        Method::PerCallOnce => PerCallOnce::sample(k, cx, b),
         Method::Mpitest => Mpitest::sample(k, cx, b),
         Method::GlobalCompletion => GlobalCompletion::sample(k, cx, b),
         Method::MaxOverProcesses => MaxOverProcesses::sample(k, cx, b),
@@ -469,6 +477,7 @@ mod tests {
         for m in [
             Method::Loop,
             Method::PerCall,
+            Method::PerCallOnce,
             Method::Mpitest,
             Method::GlobalCompletion,
             Method::MaxOverProcesses,
@@ -499,7 +508,10 @@ mod tests {
         assert!(close(s.mean_per_rep(), 2e-6));
         // Progress after every repetition, never inside a clock pair.
         assert_eq!(cx.expected, vec![1]);
-        assert_eq!(cx.done.iter().map(|d| d.1).collect::<Vec<_>>(), vec![1, 1, 1]);
+        assert_eq!(
+            cx.done.iter().map(|d| d.1).collect::<Vec<_>>(),
+            vec![1, 1, 1]
+        );
     }
 
     #[test]

@@ -14,6 +14,27 @@ impl PerCall {
     }
 }
 
+/// A clock pair around each repetition, synchronised once before the first
+/// and then back to back (IMB 2019+ collectives with `-sync 0`).
+pub struct PerCallOnce;
+
+impl PerCallOnce {
+    pub fn sample<K: Kernel + ?Sized, C: Ctx>(k: &mut K, cx: &mut C, b: &RepBatch) -> Samples {
+        let first = b.first;
+        each(
+            k,
+            cx,
+            b,
+            |cx, i| {
+                if i == first {
+                    cx.sync(i)
+                }
+            },
+            |_| {},
+        )
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -36,5 +57,18 @@ mod tests {
         assert_eq!(s.late, vec![false, true, false]);
         assert_eq!(s.reps_per_sample, 1);
         assert!(s.end[0] < s.start[1]);
+    }
+
+    #[test]
+    fn once_syncs_only_before_the_first_call() {
+        let clock = Clock::default();
+        let mut k = FakeKernel::new(&clock, |_| 2e-6);
+        let mut cx = FakeCtx::new(&clock);
+        cx.sync = 1.0;
+        let s = PerCallOnce::sample(&mut k, &mut cx, &RepBatch::new(4, 3));
+        assert_eq!(cx.syncs, vec![4]);
+        assert_eq!(s.dur.len(), 3);
+        assert!(s.dur.iter().all(|&d| close(d, 2e-6)), "{:?}", s.dur);
+        assert_eq!(s.reps_per_sample, 1);
     }
 }

@@ -881,6 +881,7 @@ pub mod tests {
             ranks_per_host: vec![4],
             settings: settings(timing),
             results,
+            slurm: None,
             status: Some("ok".into()),
             interrupted_by: None,
         }

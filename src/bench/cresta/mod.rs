@@ -226,8 +226,8 @@ fn range(
 
 /// The plan's CRESTA axes from the command line, validated for a world of
 /// `world` ranks; empty for other suites (where the options are refused).
-pub fn axes(a: &RunArgs, suite: &str, world: usize) -> Result<Axes, String> {
-    if suite != SUITE {
+pub fn axes(a: &RunArgs, involved: bool, world: usize, _mem: u64) -> Result<Axes, String> {
+    if !involved {
         return match any_option(a) {
             Some(flag) => Err(format!(
                 "{flag} applies to the CRESTA scenarios: use it with --suite cresta"
@@ -605,7 +605,7 @@ mod tests {
             delayed: Some("last".into()),
             ..RunArgs::default()
         };
-        let axes = axes(&args, SUITE, 4).unwrap();
+        let axes = axes(&args, true, 4, 0).unwrap();
         let p = points(find("Ibcast").info(), &cx(&[8, 1024], &axes, 4));
         // 2 sizes × (1 + 3 delays (10, 20, 40) + 3 calcs (0, 1, 2)).
         assert_eq!(p.len(), 14);
@@ -627,7 +627,7 @@ mod tests {
         assert!(b.iter().all(|x| x.bytes == 0));
         // Scenario 3 alone still runs scenario 1, its reference.
         args.scenarios = Some("3".into());
-        let axes = super::axes(&args, SUITE, 4).unwrap();
+        let axes = super::axes(&args, true, 4, 0).unwrap();
         let p = points(find("Gather").info(), &cx(&[8], &axes, 4));
         let s: Vec<u64> = p.iter().map(|x| x.u64(SCENARIO).unwrap()).collect();
         assert_eq!(s, vec![1, 3, 3, 3]);
@@ -639,7 +639,7 @@ mod tests {
             delayed: Some("3".into()),
             ..RunArgs::default()
         };
-        let axes = axes(&args, SUITE, 4).unwrap();
+        let axes = axes(&args, true, 4, 0).unwrap();
         let b = find("Bcast");
         let p = points(b.info(), &cx(&[8], &axes, 2));
         let s2 = p.iter().find(|x| x.u64(SCENARIO) == Some(2)).unwrap();
@@ -653,7 +653,7 @@ mod tests {
         let with = |f: fn(&mut RunArgs)| {
             let mut a = RunArgs::default();
             f(&mut a);
-            axes(&a, SUITE, 4).unwrap_err()
+            axes(&a, true, 4, 0).unwrap_err()
         };
         assert!(with(|a| a.delay_min = Some(-5.0)).contains("must not be negative"));
         assert!(with(|a| a.calc_max = Some(-1.0)).contains("must not be negative"));
@@ -671,8 +671,8 @@ mod tests {
             calc_min: Some(1.0),
             ..RunArgs::default()
         };
-        assert!(axes(&a, "imb", 4).unwrap_err().contains("--calc-min"));
-        assert!(axes(&RunArgs::default(), "imb", 4).unwrap().is_empty());
+        assert!(axes(&a, false, 4, 0).unwrap_err().contains("--calc-min"));
+        assert!(axes(&RunArgs::default(), false, 4, 0).unwrap().is_empty());
     }
 
     #[test]

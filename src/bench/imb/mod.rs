@@ -1,25 +1,39 @@
 //! PMB-MPI1 (Pallas MPI Benchmarks v2.2, the ancestor of IMB-MPI1): the
-//! twelve primary benchmarks of PMB §4. Each file holds one benchmark's
-//! definition; the patterns are shared (`bench::patterns`).
+//! twelve primary benchmarks of PMB §4, and the benchmarks IMB-MPI1 2021
+//! added (Reduce_local, Reduce_scatter_block, Gather, Gatherv, Scatter,
+//! Scatterv, Alltoallv, Uniband, Biband) with IMB 2021's Reduce_scatter.
+//! Each file holds one benchmark's definition; the patterns are shared
+//! (`bench::patterns`); `Info::default_in` says which definitions list it.
 
 mod allgather;
 mod allgatherv;
 mod allreduce;
 mod alltoall;
+mod alltoallv;
 mod barrier;
 mod bcast;
+mod biband;
 mod exchange;
+mod gather;
+mod gatherv;
 mod pingping;
 mod pingpong;
 mod reduce;
+mod reduce_local;
 mod reduce_scatter;
+mod reduce_scatter_block;
+mod reduce_scatter_imb;
+mod scatter;
+mod scatterv;
 mod sendrecv;
+mod uniband;
 
 use super::Benchmark;
 
 pub const SUITE: &str = "imb";
 
-/// The PMB-MPI1 benchmarks in PMB's own order.
+/// The benchmarks in IMB-MPI1 2021's order, of which PMB's twelve are in
+/// PMB's own order; Uniband and Biband last (they run only when named).
 pub fn benchmarks() -> Vec<&'static dyn Benchmark> {
     vec![
         &pingpong::PINGPONG,
@@ -28,19 +42,42 @@ pub fn benchmarks() -> Vec<&'static dyn Benchmark> {
         &exchange::EXCHANGE,
         &allreduce::ALLREDUCE,
         &reduce::REDUCE,
+        &reduce_local::REDUCE_LOCAL,
         &reduce_scatter::REDUCE_SCATTER,
+        &reduce_scatter_imb::REDUCE_SCATTER_IMB,
+        &reduce_scatter_block::REDUCE_SCATTER_BLOCK,
         &allgather::ALLGATHER,
         &allgatherv::ALLGATHERV,
+        &gather::GATHER,
+        &gatherv::GATHERV,
+        &scatter::SCATTER,
+        &scatterv::SCATTERV,
         &alltoall::ALLTOALL,
+        &alltoallv::ALLTOALLV,
         &bcast::BCAST,
         &barrier::BARRIER,
+        &uniband::UNIBAND,
+        &biband::BIBAND,
     ]
 }
 
-/// A benchmark of this suite by exact name.
+/// A benchmark of this suite by exact name (PMB's Reduce_scatter first).
 #[cfg(test)]
 pub fn find(name: &str) -> Option<&'static dyn Benchmark> {
     benchmarks().into_iter().find(|b| b.info().name == name)
+}
+
+/// A benchmark by exact name under the given definitions.
+#[cfg(test)]
+pub fn find_in(name: &str, d: crate::bench::Definitions) -> Option<&'static dyn Benchmark> {
+    let all: Vec<_> = benchmarks()
+        .into_iter()
+        .filter(|b| b.info().name == name)
+        .collect();
+    all.iter()
+        .find(|b| b.info().default_in.contains(&d))
+        .or(all.first())
+        .copied()
 }
 
 #[cfg(test)]
@@ -87,7 +124,10 @@ mod tests {
     fn reductions_use_floats_everything_else_bytes() {
         for b in benchmarks() {
             let i = b.info();
-            let want = matches!(i.name, "Reduce" | "Reduce_scatter" | "Allreduce");
+            let want = matches!(
+                i.name,
+                "Reduce" | "Reduce_scatter" | "Allreduce" | "Reduce_local" | "Reduce_scatter_block"
+            );
             assert_eq!(i.reduction, want, "{}", i.name);
             assert_eq!(
                 i.elem,
@@ -109,6 +149,107 @@ mod tests {
         assert_eq!(need("Barrier", 100, 8), 0);
         // Reductions drop the partial trailing float, as PMB's X/4.
         assert_eq!(need("Allreduce", 7, 2), 8);
+    }
+
+    #[test]
+    fn default_lists_are_pmbs_twelve_and_imbs_nineteen() {
+        use crate::bench::Definitions;
+        let list = |d: Definitions| -> Vec<&str> {
+            benchmarks()
+                .iter()
+                .map(|b| b.info())
+                .filter(|i| i.default_in.contains(&d))
+                .map(|i| i.name)
+                .collect()
+        };
+        assert_eq!(
+            list(Definitions::Pmb),
+            [
+                "PingPong",
+                "PingPing",
+                "Sendrecv",
+                "Exchange",
+                "Allreduce",
+                "Reduce",
+                "Reduce_scatter",
+                "Allgather",
+                "Allgatherv",
+                "Alltoall",
+                "Bcast",
+                "Barrier"
+            ]
+        );
+        // As IMB-MPI1 2021 lists them (the fixtures' "List of Benchmarks to run").
+        assert_eq!(
+            list(Definitions::Imb2021),
+            [
+                "PingPong",
+                "PingPing",
+                "Sendrecv",
+                "Exchange",
+                "Allreduce",
+                "Reduce",
+                "Reduce_local",
+                "Reduce_scatter",
+                "Reduce_scatter_block",
+                "Allgather",
+                "Allgatherv",
+                "Gather",
+                "Gatherv",
+                "Scatter",
+                "Scatterv",
+                "Alltoall",
+                "Alltoallv",
+                "Bcast",
+                "Barrier"
+            ]
+        );
+    }
+
+    #[test]
+    fn reduce_scatter_counts_follow_the_definitions() {
+        use crate::bench::Definitions;
+        let need = |d, x, q| {
+            find_in("Reduce_scatter", d)
+                .unwrap()
+                .need(&Point::bytes(x), q)
+        };
+        // PMB: X/4 floats split among the ranks; 40 bytes on 2 ranks: send 40, receive 20.
+        assert_eq!(need(Definitions::Pmb, 40, 2), 40 + 20);
+        // IMB 2021: every rank receives X/4 floats, Q·X/4 are sent.
+        assert_eq!(need(Definitions::Imb2021, 40, 2), 80 + 40);
+        assert_eq!(
+            find("Reduce_scatter_block")
+                .unwrap()
+                .need(&Point::bytes(40), 4),
+            160 + 40
+        );
+        // Scatter: the root sends Q·X; Gatherv as Gather.
+        assert_eq!(find("Scatter").unwrap().need(&Point::bytes(10), 3), 30 + 10);
+        assert_eq!(find("Gatherv").unwrap().need(&Point::bytes(10), 3), 10 + 30);
+        // Uniband: X, and the acknowledgement after X.
+        assert_eq!(find("Uniband").unwrap().need(&Point::bytes(10), 2), 10 + 11);
+    }
+
+    #[test]
+    fn window_figures_are_imbs() {
+        use crate::results::{BenchResult, Row};
+        let mut r = BenchResult {
+            processes: 4,
+            rows: vec![Row {
+                bytes: 1000,
+                t_max_us: 64.0,
+                ..Row::default()
+            }],
+            ..BenchResult::default()
+        };
+        find("Uniband").unwrap().derive(&mut r);
+        // 64 messages × 2 pairs in 64 µs: 2e6 messages per second, 2e9 bytes per second.
+        let row = &r.rows[0];
+        assert!((row.msg_per_sec.unwrap() - 2e6).abs() < 1e-6);
+        assert!((row.mbytes_per_sec.unwrap() - 2e9 / 1_048_576.0).abs() < 1e-6);
+        find("Biband").unwrap().derive(&mut r);
+        assert!((r.rows[0].msg_per_sec.unwrap() - 4e6).abs() < 1e-6);
     }
 
     #[test]

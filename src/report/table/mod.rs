@@ -4,7 +4,9 @@
 use crate::plan::Plan;
 use crate::results::{BenchResult, Report};
 
+mod caf;
 mod cresta;
+mod imb2021;
 mod mpitest;
 mod pmb;
 
@@ -14,6 +16,11 @@ pub trait Format: Sync {
     fn header(&self, report: &Report, plan: &Plan) -> String;
     /// One benchmark at one process count (and one repeat).
     fn section(&self, r: &BenchResult, cx: &SectionCx) -> String;
+    /// Lines before a section, given the one before it (e.g. a suite's own
+    /// section headers when the part of the suite changes).
+    fn between(&self, _prev: Option<&BenchResult>, _next: &BenchResult) -> String {
+        String::new()
+    }
     /// Closing lines.
     fn footer(&self, report: &Report) -> String;
     /// Closing lines, knowing the run's switches: formats whose tables span
@@ -32,11 +39,14 @@ pub struct SectionCx {
     pub repeats: usize,
 }
 
-/// The format of a suite's results.
+/// The format of a suite's results, or a format named by a front end
+/// (`imb2021`: IMB-MPI1 2021's own tables, for `mpibench imb`).
 pub fn format(suite: &str) -> &'static dyn Format {
     match suite {
         crate::bench::mpitest::SUITE => &mpitest::Mpitest,
         crate::bench::cresta::SUITE => &cresta::Cresta,
+        crate::bench::caf::SUITE => &caf::Caf,
+        "imb2021" => &imb2021::Imb2021,
         _ => &pmb::Pmb,
     }
 }
@@ -132,6 +142,7 @@ pub(crate) mod fixtures {
                 large_messages: "derived-datatype".into(),
             },
             results: Vec::new(),
+            slurm: None,
             status: Some("ok".into()),
             interrupted_by: None,
         }

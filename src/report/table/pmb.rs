@@ -333,7 +333,9 @@ mod tests {
         r.pairs = Some("inter".into());
         let s = section(&r, &cx(false));
         assert!(
-            s.contains("# hosts: node1 (rank 0), node2 (rank 2); pairs inter-host (--pairs inter)\n"),
+            s.contains(
+                "# hosts: node1 (rank 0), node2 (rank 2); pairs inter-host (--pairs inter)\n"
+            ),
             "{s}"
         );
         // A collective on one host says nothing more.

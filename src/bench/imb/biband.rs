@@ -1,0 +1,22 @@
+//! IMB-MPI1 Biband: as Uniband, with both processes of each pair sending a
+//! window of 64 messages at once (64 MPI_Irecv, 64 MPI_Isend, MPI_Waitall).
+//! Runs only when named.
+
+use crate::bench::{patterns, Class, Info, RankRule};
+use crate::engine::placement::Placement;
+
+static INFO: Info = Info {
+    name: "Biband",
+    suite: super::SUITE,
+    class: Class::ParallelTransfer,
+    ranks: RankRule { min: 2, even: true },
+    description: "windows of 64 messages both ways between i and i+Q/2; MB/s and msg/s (IMB 2021)",
+    placement: Placement::Halves,
+    default_in: &[],
+    ..Info::DEFAULT
+};
+
+pub static BIBAND: patterns::Window = patterns::Window {
+    info: &INFO,
+    both_ways: true,
+};

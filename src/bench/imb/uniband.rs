@@ -1,0 +1,23 @@
+//! IMB-MPI1 Uniband: pairs i <-> i + Q/2; each repetition the lower
+//! process sends a window of 64 MPI_Isend, the upper posts 64 MPI_Irecv,
+//! both MPI_Waitall, then the upper acknowledges with one byte. Reported:
+//! Mbytes/sec and messages per second over all pairs. Runs only when named.
+
+use crate::bench::{patterns, Class, Info, RankRule};
+use crate::engine::placement::Placement;
+
+static INFO: Info = Info {
+    name: "Uniband",
+    suite: super::SUITE,
+    class: Class::ParallelTransfer,
+    ranks: RankRule { min: 2, even: true },
+    description: "windows of 64 MPI_Isend from i to i+Q/2, one-byte acknowledgement; MB/s and msg/s (IMB 2021)",
+    placement: Placement::Halves,
+    default_in: &[],
+    ..Info::DEFAULT
+};
+
+pub static UNIBAND: patterns::Window = patterns::Window {
+    info: &INFO,
+    both_ways: false,
+};

@@ -1,0 +1,658 @@
+//! IMB-MPI1's own command line, for existing scripts, ReFrame checks and
+//! Spack recipes: `mpibench imb [IMB-MPI1 arguments]`, or the binary linked
+//! or copied under the name `IMB-MPI1`.
+//!
+//! ```text
+//! mpirun -np 4 IMB-MPI1 -npmin 2 -msglog 3:12 -iter 200 PingPong Allreduce
+//! ```
+//!
+//! The run follows IMB-MPI1 2021's definitions (`--definitions imb2021`)
+//! and prints IMB-MPI1 2021's tables. mpibench options (`-n`, `--json`,
+//! `--check`, `--definitions pmb`, ...) may be mixed in.
+
+use std::path::Path;
+
+use crate::bench::Definitions;
+use crate::cli::{on_off, RunArgs};
+use crate::method::SyncMode;
+use crate::plan::IterPolicy;
+use crate::suite::{self, normalise};
+
+pub const HELP: &str = "IMB-MPI1 2021 arguments (IMB's own spelling, one dash):
+  benchmark1 [benchmark2 ...]   benchmarks to run (case-insensitive; default: IMB-MPI1's list)
+  -npmin P                      smallest process count: P, 2P, 4P, ..., then all (default 2)
+  -multi 0|1                    Multi- mode: disjoint groups at once; 1 also shows every group
+  -msglog [A:]B                 lengths 0 and 2^A .. 2^B bytes, B <= 30 (default 0:22)
+  -msglen FILE                  lengths from FILE, one per line (suffixes k, m; # comments)
+  -iter N[,VOL[,NONAGGR]]       at most N repetitions and VOL MiB per length (default 1000,40)
+  -iter_policy P                dynamic (default), off (always N), multiple_np, auto
+  -time S                       at most S seconds per length (default 10)
+  -mem GB                       buffer memory per process; larger lengths are skipped (default 1)
+  -off_cache MB[,LINE]          cold data each repetition: buffers of 2 x MB (-1: 8 MB, 64 B lines)
+  -root_shift on|off            rotate the root of rooted collectives every repetition (default off)
+  -sync on|off                  barrier before every collective call (default on; off: once)
+  -imb_barrier on|off           IMB's dissemination barrier instead of MPI_Barrier (default off)
+  -warm_up on|off               warm-up repetitions before each length (default on)
+  -zero_size on|off             run length 0 (default on)
+  -include B1[,B2...]           run these besides the named (or default) ones, first
+  -exclude B1[,B2...]           leave these out
+  -input FILE                   benchmark names from FILE, one per line
+  -map PxQ                      accepted; ranks keep MPI_COMM_WORLD order here (see README)
+  -list                         list the benchmarks and exit
+  -h, -help                     this help
+Benchmarks: PingPong PingPing Sendrecv Exchange Allreduce Reduce Reduce_local Reduce_scatter
+  Reduce_scatter_block Allgather Allgatherv Gather Gatherv Scatter Scatterv Alltoall Alltoallv
+  Bcast Barrier, and Uniband Biband (only when named).
+mpibench options may be mixed in: -n N (self-launch), --json FILE, --csv FILE, --check,
+  --definitions pmb (PMB v2.2's definitions, IMB's tables), --stats. Like IMB-MPI1, no
+  progress lines are printed; stderr carries only errors and one-line remarks on flags.
+Example: mpirun -np 4 mpibench imb -npmin 2 -msglog 3:12 -iter 200";
+
+/// IMB-MPI1's flags that take a value.
+const VALUED: &[&str] = &[
+    "-npmin",
+    "-multi",
+    "-off_cache",
+    "-iter",
+    "-iter_policy",
+    "-time",
+    "-mem",
+    "-msglen",
+    "-map",
+    "-input",
+    "-include",
+    "-exclude",
+    "-msglog",
+    "-root_shift",
+    "-sync",
+    "-imb_barrier",
+    "-warm_up",
+    "-zero_size",
+    "-thread_level",
+    "-data_type",
+    "-red_data_type",
+    "-contig_type",
+    "-dump",
+    "-load",
+];
+
+/// A one-dash word that is neither an IMB flag nor one of mpibench's short
+/// options (`-n N`, `-n4`, `-q`).
+fn is_unknown_flag(t: &str) -> bool {
+    let Some(word) = t.strip_prefix('-') else {
+        return false;
+    };
+    !word.starts_with('-')
+        && word.len() > 1
+        && !(word.starts_with('n') && word[1..].chars().all(|c| c.is_ascii_digit()))
+}
+
+/// IMB's largest -msglog exponent (lengths are ints).
+const MAX_LOG: u32 = 30;
+
+/// What the command line asks for.
+#[derive(Debug)]
+pub enum Action {
+    /// Run this, after telling the user these one-line remarks.
+    Run(Box<RunArgs>, Vec<String>),
+    /// `-h`: print [`HELP`].
+    Help,
+    /// `-list`: print the benchmarks.
+    List,
+}
+
+/// Whether the arguments ask for help (IMB: `-h` or `-help` anywhere).
+pub fn wants_help(params: &[String]) -> bool {
+    params
+        .iter()
+        .any(|p| p == "-h" || p == "-help" || p == "--help")
+}
+
+/// IMB-MPI1's `-list`: every benchmark, non-default ones marked.
+pub fn list() -> String {
+    let mut s = String::from("IMB-MPI1 (mpibench)\nList of benchmarks:\nMPI1:\n");
+    let imb = suite::suite(crate::bench::imb::SUITE).expect("imb suite");
+    for e in (imb.entries)() {
+        let i = e.info();
+        if i.default_in == [Definitions::Pmb] {
+            continue;
+        }
+        let extra = if i.default_in.contains(&Definitions::Imb2021) {
+            ""
+        } else {
+            " (non-default)"
+        };
+        s.push_str(&format!(
+            "    {}{extra}\n        {}\n",
+            i.name, i.description
+        ));
+    }
+    s
+}
+
+fn switch(flag: &str, v: &str) -> Result<bool, String> {
+    on_off(v)
+        .map_err(|_| format!("invalid {flag} argument '{v}' (on|yes|enable|1 or off|no|disable|0)"))
+}
+
+fn positive_f64(flag: &str, v: &str, what: &str) -> Result<f64, String> {
+    v.trim()
+        .parse::<f64>()
+        .ok()
+        .filter(|x| x.is_finite() && *x > 0.0)
+        .ok_or_else(|| format!("invalid {flag} argument '{v}' ({what})"))
+}
+
+/// `-msglog A:B` or `-msglog B` as IMB 2021 reads it: 0 <= A <= B <= 30.
+fn msglog(v: &str) -> Result<(u32, u32), String> {
+    let bad =
+        || format!("invalid -msglog argument '{v}' (A:B or B, with 0 <= A <= B <= {MAX_LOG})");
+    let num = |t: &str| t.trim().parse::<u32>().map_err(|_| bad());
+    let (a, b) = match v.split_once(':') {
+        Some((a, b)) => (num(a)?, num(b)?),
+        None => (0, num(v)?),
+    };
+    if a > b || b > MAX_LOG {
+        return Err(bad());
+    }
+    Ok((a, b))
+}
+
+/// A `-msglen` file: one length per line (a number, optionally followed by
+/// k or m for KiB or MiB); lines starting with '#' and empty lines are skipped.
+fn msglen(path: &str) -> Result<Vec<usize>, String> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| format!("-msglen: cannot read sizes file '{path}': {e}"))?;
+    let mut v = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let t = line.trim();
+        if t.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let digits: String = t.chars().take_while(char::is_ascii_digit).collect();
+        let rest = t[digits.len()..].trim();
+        let mult: usize = match rest.chars().next() {
+            None => 1,
+            Some('k' | 'K') => 1 << 10,
+            Some('m' | 'M') => 1 << 20,
+            Some(_) => 0,
+        };
+        let n = digits
+            .parse::<usize>()
+            .ok()
+            .filter(|_| mult > 0)
+            .and_then(|n| n.checked_mul(mult))
+            .filter(|&n| n <= i32::MAX as usize)
+            .ok_or_else(|| {
+                format!(
+                    "-msglen: invalid line {} in sizes file '{path}': '{line}' (a length in bytes, optionally with k or m)",
+                    i + 1
+                )
+            })?;
+        v.push(n);
+    }
+    if v.is_empty() {
+        return Err(format!("-msglen: sizes file '{path}' holds no lengths"));
+    }
+    Ok(v)
+}
+
+/// A `-input` file: the first word of every line not starting with '#'.
+fn input(path: &str) -> Result<Vec<String>, String> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| format!("-input: cannot read benchmark list '{path}': {e}"))?;
+    Ok(text
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .filter_map(|l| l.split_whitespace().next().map(str::to_string))
+        .collect())
+}
+
+/// Comma-separated benchmark names (-include, -exclude).
+fn names(flag: &str, v: &str) -> Result<Vec<String>, String> {
+    let v: Vec<String> = v
+        .split(',')
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .map(str::to_string)
+        .collect();
+    if v.is_empty() {
+        return Err(format!(
+            "{flag} needs one or more benchmark names separated by commas"
+        ));
+    }
+    Ok(v)
+}
+
+/// The run IMB-MPI1's command line asks for. `argv0` is how the program
+/// was called ("mpibench imb", "./IMB-MPI1"), for the calling sequence.
+pub fn parse(params: &[String], argv0: &str) -> Result<Action, String> {
+    if wants_help(params) {
+        return Ok(Action::Help);
+    }
+    let mut imb: Vec<(String, String)> = Vec::new();
+    let mut rest: Vec<String> = Vec::new();
+    let mut list_only = false;
+    let mut it = params.iter();
+    while let Some(t) = it.next() {
+        if VALUED.contains(&t.as_str()) {
+            let v = it
+                .next()
+                .ok_or_else(|| format!("missing argument after \"{t}\""))?;
+            imb.push((t.clone(), v.clone()));
+        } else if t == "-list" {
+            list_only = true;
+        } else if is_unknown_flag(t) {
+            return Err(format!("unknown IMB-MPI1 flag '{t}' (see mpibench imb -h)"));
+        } else {
+            rest.push(t.clone());
+        }
+    }
+    if list_only {
+        return Ok(Action::List);
+    }
+    let (requested, opts) = super::split_options(&rest);
+    let mut args = super::parse_options(&opts)?;
+    let defs = *args.definitions.get_or_insert(Definitions::Imb2021);
+    args.suite = Some(crate::bench::imb::SUITE.to_string());
+    args.table = Some("imb2021".to_string());
+    // As IMB-MPI1: no progress lines (scripts often read stdout and stderr as one).
+    args.quiet = true;
+    let mut notes = Vec::new();
+    let mut requested = requested;
+    let (mut include, mut exclude) = (Vec::new(), Vec::new());
+    let mut log = (0, 22);
+    let mut lengths: Option<Vec<usize>> = None;
+    let mut zero = true;
+    // IMB-MPI1's -mem default: 1 GB of message buffers per process.
+    let mut mem_gb = 1.0;
+    for (flag, v) in &imb {
+        let v = v.as_str();
+        match flag.as_str() {
+            "-npmin" => {
+                let n = v
+                    .parse::<usize>()
+                    .ok()
+                    .filter(|&n| n >= 1)
+                    .ok_or_else(|| format!("invalid -npmin argument '{v}' (a process count >= 1)"))?;
+                args.npmin = Some(n);
+            }
+            "-multi" => match v {
+                "0" => args.multi = true,
+                "1" => {
+                    args.multi = true;
+                    args.multi_detail = true;
+                }
+                _ => return Err(format!("invalid -multi argument '{v}' (0 or 1)")),
+            },
+            "-off_cache" => {
+                crate::plan::parse_off_cache(v).map_err(|e| format!("-off_cache: {e}"))?;
+                args.off_cache = Some(v.to_string());
+            }
+            "-iter" => {
+                let parts: Vec<&str> = v.split(',').collect();
+                let ints: Vec<usize> = parts
+                    .iter()
+                    .map(|p| p.trim().parse::<usize>().ok().filter(|&n| n >= 1))
+                    .collect::<Option<_>>()
+                    .filter(|x: &Vec<usize>| (1..=3).contains(&x.len()))
+                    .ok_or_else(|| {
+                        format!("invalid -iter argument '{v}' (MSGSPERSAMPLE[,OVERALL_VOL[,MSGS_NONAGGR]], positive integers)")
+                    })?;
+                args.max_iter = Some(ints[0]);
+                if let Some(&vol) = ints.get(1) {
+                    args.volume = Some(vol);
+                }
+                if ints.len() == 3 {
+                    notes.push(
+                        "the third -iter value (MSGS_NONAGGR) applies to IMB-EXT/IMB-IO non-aggregate modes only: no effect here"
+                            .to_string(),
+                    );
+                }
+            }
+            "-iter_policy" => {
+                args.iter_policy = Some(match v {
+                    "dynamic" => IterPolicy::Dynamic,
+                    "off" => IterPolicy::Off,
+                    "multiple_np" => IterPolicy::MultipleNp,
+                    "auto" => IterPolicy::Auto,
+                    _ => {
+                        return Err(format!(
+                            "invalid -iter_policy argument '{v}' (dynamic, off, multiple_np or auto)"
+                        ))
+                    }
+                });
+            }
+            "-time" => args.time = positive_f64(flag, v, "seconds per message length, > 0")?,
+            "-mem" => mem_gb = positive_f64(flag, v, "GB of buffers per process, > 0")?,
+            "-msglen" => lengths = Some(msglen(v)?),
+            "-map" => {
+                let ok = v
+                    .split_once('x')
+                    .and_then(|(p, q)| Some((p.parse::<usize>().ok()?, q.parse::<usize>().ok()?)))
+                    .is_some_and(|(p, q)| p >= 1 && q >= 1);
+                if !ok {
+                    return Err(format!("invalid -map argument '{v}' (PxQ, e.g. 4x2)"));
+                }
+                notes.push(format!(
+                    "-map {v} has no effect here: ranks keep their MPI_COMM_WORLD order (place them with the launcher, e.g. mpiexec --map-by or srun --distribution)"
+                ));
+            }
+            "-input" => requested.extend(input(v)?),
+            "-include" => include.extend(names(flag, v)?),
+            "-exclude" => exclude.extend(names(flag, v)?),
+            "-msglog" => log = msglog(v)?,
+            "-root_shift" => args.root_shift = switch(flag, v)?,
+            "-sync" => {
+                let on = switch(flag, v)?;
+                if defs == Definitions::Imb2021 {
+                    args.imb_sync = Some(on);
+                } else if !on {
+                    notes.push(
+                        "-sync off has no effect with --definitions pmb: PMB times collectives in one loop after one barrier"
+                            .to_string(),
+                    );
+                }
+            }
+            "-imb_barrier" => {
+                if switch(flag, v)? {
+                    args.sync = Some(SyncMode::Dissemination);
+                }
+            }
+            "-warm_up" => {
+                if !switch(flag, v)? {
+                    // IMB still times one repetition to size the run.
+                    args.warmup = Some(1);
+                }
+            }
+            "-zero_size" => zero = switch(flag, v)?,
+            "-thread_level" => match v {
+                "single" => {}
+                "funneled" | "serialized" | "multiple" | "nompiinit" => notes.push(format!(
+                    "-thread_level {v} has no effect here: mpibench initialises MPI with MPI_Init (single)"
+                )),
+                _ => {
+                    return Err(format!(
+                        "invalid -thread_level argument '{v}' (single, funneled, serialized, multiple)"
+                    ))
+                }
+            },
+            "-data_type" if v == "byte" => {}
+            "-red_data_type" if v == "float" => {}
+            "-contig_type" if v == "base" => {}
+            "-data_type" | "-red_data_type" | "-contig_type" => {
+                return Err(format!(
+                    "{flag} {v} is not supported: mpibench sends MPI_BYTE and reduces MPI_FLOAT, contiguous (byte, float, base)"
+                ))
+            }
+            _ => {
+                return Err(format!(
+                    "{flag} is not supported by mpibench (IMB's YAML configurations)"
+                ))
+            }
+        }
+    }
+    let sizes: Vec<usize> = match lengths {
+        Some(mut v) => {
+            if !zero {
+                v.retain(|&x| x > 0);
+            }
+            v
+        }
+        None => {
+            let mut v: Vec<usize> = if zero { vec![0] } else { vec![] };
+            v.extend((log.0..=log.1).map(|e| 1usize << e));
+            v
+        }
+    };
+    if sizes.is_empty() {
+        return Err("no message lengths left to run (-zero_size off with only length 0)".into());
+    }
+    args.msglog = None;
+    args.sizes = Some(
+        sizes
+            .iter()
+            .map(usize::to_string)
+            .collect::<Vec<_>>()
+            .join(","),
+    );
+    if args.buffer_bytes.is_none() && args.mem.is_none() {
+        args.buffer_bytes = Some((mem_gb * (1u64 << 30) as f64) as u64);
+    }
+    args.benchmarks = benchmark_list(&requested, &include, &exclude, defs)?;
+    let mut calling = vec![argv0.to_string()];
+    calling.extend(params.iter().cloned());
+    args.frontend = Some(calling.join(" "));
+    Ok(Action::Run(Box::new(args), notes))
+}
+
+/// IMB 2021's list: the included ones first, then the named ones (or the
+/// default list), without the excluded ones. Names are checked here, so
+/// that a wrong one is a usage error naming it.
+fn benchmark_list(
+    requested: &[String],
+    include: &[String],
+    exclude: &[String],
+    defs: Definitions,
+) -> Result<Vec<String>, String> {
+    let home = Some(crate::bench::imb::SUITE);
+    let canonical = |n: &String| -> Result<String, String> {
+        let (e, multi) = suite::resolve_in(n, home, defs).map_err(|e| e.to_string())?;
+        Ok(if multi {
+            format!("Multi-{}", e.info().name)
+        } else {
+            e.info().name.to_string()
+        })
+    };
+    let mut list: Vec<String> = include.iter().map(canonical).collect::<Result<_, _>>()?;
+    let base: Vec<String> = if requested.is_empty() {
+        let imb = suite::suite(crate::bench::imb::SUITE).expect("imb suite");
+        suite::default_entries(imb, defs)
+            .iter()
+            .map(|e| e.info().name.to_string())
+            .collect()
+    } else {
+        requested.iter().map(canonical).collect::<Result<_, _>>()?
+    };
+    for b in base {
+        if !list.iter().any(|x| normalise(x) == normalise(&b)) {
+            list.push(b);
+        }
+    }
+    let out: Vec<String> = exclude.iter().map(canonical).collect::<Result<_, _>>()?;
+    list.retain(|b| !out.iter().any(|x| normalise(x) == normalise(b)));
+    if list.is_empty() {
+        return Err("-exclude leaves no benchmark to run".into());
+    }
+    Ok(list)
+}
+
+/// "IMB-MPI1" when the program runs under that name (a link or a copy),
+/// or was re-launched from one (`MPIBENCH_ARGV0`).
+pub fn personality(argv0: &str) -> bool {
+    let base = |s: &str| {
+        Path::new(s)
+            .file_name()
+            .map(|f| f.to_string_lossy().into_owned())
+            .unwrap_or_default()
+    };
+    base(argv0) == "IMB-MPI1"
+        || std::env::var("MPIBENCH_ARGV0").is_ok_and(|a| base(&a) == "IMB-MPI1")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn v(s: &str) -> Vec<String> {
+        s.split_whitespace().map(String::from).collect()
+    }
+
+    fn run(s: &str) -> (RunArgs, Vec<String>) {
+        match parse(&v(s), "IMB-MPI1").unwrap() {
+            Action::Run(a, n) => (*a, n),
+            a => panic!("{a:?}"),
+        }
+    }
+
+    fn err(s: &str) -> String {
+        let e = parse(&v(s), "IMB-MPI1").unwrap_err();
+        assert!(!e.contains('\n'), "{s}: {e}");
+        e
+    }
+
+    #[test]
+    fn the_fixtures_command_lines_parse() {
+        let (a, _) = run("");
+        assert_eq!(a.definitions, Some(Definitions::Imb2021));
+        assert_eq!(a.table.as_deref(), Some("imb2021"));
+        assert_eq!(a.benchmarks.len(), 19);
+        assert_eq!(a.benchmarks[6], "Reduce_local");
+        assert!(a.sizes.as_deref().unwrap().ends_with(",2097152,4194304"));
+        assert_eq!(a.buffer_bytes, Some(1 << 30));
+        assert_eq!(a.frontend.as_deref(), Some("IMB-MPI1"));
+
+        assert!(a.quiet);
+        let (a, _) = run("-npmin 2 -msglog 3:12 -iter 200");
+        assert_eq!(a.npmin, Some(2));
+        assert_eq!(a.max_iter, Some(200));
+        assert_eq!(a.iter, None);
+        assert_eq!(
+            a.sizes.as_deref(),
+            Some("0,8,16,32,64,128,256,512,1024,2048,4096")
+        );
+
+        let (a, _) =
+            run("-multi 1 -npmin 2 -msglog 0:8 -iter 100 PingPong Sendrecv Allreduce Barrier");
+        assert!(a.multi && a.multi_detail);
+        assert_eq!(
+            a.benchmarks,
+            ["PingPong", "Sendrecv", "Allreduce", "Barrier"]
+        );
+
+        let (a, _) = run("-sync 0 -off_cache -1 -msglog 10:16 Bcast Reduce_scatter Gather");
+        assert_eq!(a.imb_sync, Some(false));
+        assert_eq!(a.off_cache.as_deref(), Some("-1"));
+        assert_eq!(
+            a.sizes.as_deref(),
+            Some("0,1024,2048,4096,8192,16384,32768,65536")
+        );
+        assert_eq!(a.benchmarks, ["Bcast", "Reduce_scatter", "Gather"]);
+    }
+
+    #[test]
+    fn every_flag() {
+        let (a, notes) = run(
+            "-multi 0 -iter 50,10,7 -iter_policy auto -time 0.5 -mem 0.25 -root_shift on \
+             -imb_barrier yes -warm_up off -zero_size off -msglog 4 -map 2x1 -thread_level multiple",
+        );
+        assert!(a.multi && !a.multi_detail);
+        assert_eq!((a.max_iter, a.volume), (Some(50), Some(10)));
+        assert_eq!(a.iter_policy, Some(IterPolicy::Auto));
+        assert_eq!(a.time, 0.5);
+        assert_eq!(a.buffer_bytes, Some(1 << 28));
+        assert!(a.root_shift);
+        assert_eq!(a.sync, Some(SyncMode::Dissemination));
+        assert_eq!(a.warmup, Some(1));
+        assert_eq!(a.sizes.as_deref(), Some("1,2,4,8,16"));
+        assert_eq!(notes.len(), 3, "{notes:?}");
+        assert!(notes.iter().any(|n| n.contains("-map 2x1 has no effect")));
+        assert!(notes.iter().any(|n| n.contains("MSGS_NONAGGR")));
+        assert!(notes.iter().any(|n| n.contains("-thread_level multiple")));
+
+        let (a, _) = run("-include Uniband,biband -exclude PingPing,Barrier");
+        assert_eq!(&a.benchmarks[..3], ["Uniband", "Biband", "PingPong"]);
+        assert!(!a
+            .benchmarks
+            .iter()
+            .any(|b| b == "PingPing" || b == "Barrier"));
+        assert_eq!(a.benchmarks.len(), 19);
+        let (a, _) = run("-include Gather pingpong");
+        assert_eq!(a.benchmarks, ["Gather", "PingPong"]);
+        // mpibench options mixed in.
+        let (a, _) = run("-n 4 --json r.json PingPong --check -q --definitions pmb");
+        assert_eq!(a.np, Some(4));
+        assert!(a.check && a.quiet);
+        assert_eq!(a.definitions, Some(Definitions::Pmb));
+        assert_eq!(a.benchmarks, ["PingPong"]);
+    }
+
+    #[test]
+    fn files() {
+        let dir = tempfile::tempdir().unwrap();
+        let lens = dir.path().join("lens");
+        std::fs::write(&lens, "# lengths\n0\n1k\n\n2 M\n100\n").unwrap();
+        let names = dir.path().join("names");
+        std::fs::write(&names, "# mine\nbcast extra words\nALLREDUCE\n").unwrap();
+        let cmd = format!("-msglen {} -input {}", lens.display(), names.display());
+        let (a, _) = run(&cmd);
+        assert_eq!(a.sizes.as_deref(), Some("0,1024,2097152,100"));
+        assert_eq!(a.benchmarks, ["Bcast", "Allreduce"]);
+        std::fs::write(&lens, "12x\n").unwrap();
+        assert!(err(&format!("-msglen {}", lens.display())).contains("invalid line 1"));
+        std::fs::write(&lens, "# nothing\n").unwrap();
+        assert!(err(&format!("-msglen {}", lens.display())).contains("no lengths"));
+        assert!(err("-msglen /nonexistent/x").contains("cannot read"));
+        assert!(err("-input /nonexistent/x").contains("cannot read"));
+    }
+
+    #[test]
+    fn bad_values_are_one_line_errors() {
+        for (args, want) in [
+            ("-npmin 0", "-npmin"),
+            ("-npmin x", "-npmin"),
+            ("-multi 2", "-multi"),
+            ("-off_cache abc", "-off_cache"),
+            ("-off_cache 16,0", "-off_cache"),
+            ("-iter 0", "-iter"),
+            ("-iter 1,2,3,4", "-iter"),
+            ("-iter a", "-iter"),
+            ("-iter_policy sometimes", "-iter_policy"),
+            ("-time 0", "-time"),
+            ("-time x", "-time"),
+            ("-mem -1", "-mem"),
+            ("-map 4", "-map"),
+            ("-msglog 5:3", "-msglog"),
+            ("-msglog 31", "-msglog"),
+            ("-msglog a:b", "-msglog"),
+            ("-root_shift maybe", "-root_shift"),
+            ("-sync 2", "-sync"),
+            ("-imb_barrier x", "-imb_barrier"),
+            ("-warm_up x", "-warm_up"),
+            ("-zero_size x", "-zero_size"),
+            ("-thread_level x", "-thread_level"),
+            ("-data_type int", "-data_type"),
+            ("-red_data_type double", "-red_data_type"),
+            ("-contig_type resize", "-contig_type"),
+            ("-dump x.yaml", "-dump"),
+            ("-include ,", "-include"),
+            ("-exclude PingPang", "PingPang"),
+            ("NoSuchBench", "NoSuchBench"),
+            ("-npmin", "missing argument"),
+            ("-zero_size off -msglen /dev/null", "-msglen"),
+            ("-nosuch", "unknown IMB-MPI1 flag '-nosuch'"),
+            ("--nosuch", "unexpected argument"),
+        ] {
+            let e = err(args);
+            assert!(e.contains(want), "{args}: {e}");
+        }
+        let e = err("-exclude PingPong,PingPing,Sendrecv,Exchange,Allreduce,Reduce,Reduce_local,Reduce_scatter,Reduce_scatter_block,Allgather,Allgatherv,Gather,Gatherv,Scatter,Scatterv,Alltoall,Alltoallv,Bcast,Barrier");
+        assert!(e.contains("no benchmark"), "{e}");
+    }
+
+    #[test]
+    fn help_list_and_personality() {
+        assert!(matches!(parse(&v("-h"), "x").unwrap(), Action::Help));
+        assert!(matches!(
+            parse(&v("PingPong -help"), "x").unwrap(),
+            Action::Help
+        ));
+        assert!(matches!(parse(&v("-list"), "x").unwrap(), Action::List));
+        let l = list();
+        assert!(l.contains("    Uniband (non-default)"), "{l}");
+        assert!(l.contains("    Reduce_scatter\n"), "{l}");
+        assert!(personality("/usr/local/bin/IMB-MPI1"));
+        assert!(personality("IMB-MPI1"));
+        assert!(!personality("/usr/bin/mpibench") || std::env::var("MPIBENCH_ARGV0").is_ok());
+    }
+}

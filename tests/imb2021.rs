@@ -1,0 +1,629 @@
+//! `mpibench imb`, the drop-in for IMB-MPI1 2021: its output read by an
+//! IMB-output parser into the same tables as real IMB-MPI1 2021.11 output
+//! (tests/fixtures/imb2021, with the command lines of its README), every
+//! IMB flag's effect, the IMB-MPI1 name, and IMB 2021's definitions under
+//! `mpibench run --definitions imb2021`.
+
+mod common;
+use common::*;
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::PathBuf;
+
+/// One table of IMB-MPI1 output: "# Benchmarking [Multi-]NAME", its process
+/// count (or groups), the column names and the numeric rows.
+#[derive(Debug, Default)]
+struct Table {
+    name: String,
+    multi: bool,
+    procs: usize,
+    groups: usize,
+    columns: Vec<String>,
+    rows: Vec<Vec<f64>>,
+}
+
+/// Reads IMB-MPI1 output the way a pipeline's parser does: line by line,
+/// a section per "# Benchmarking", the header row naming the columns,
+/// whitespace-separated numbers below it; '#' lines and blank lines between.
+fn parse_imb(text: &str) -> Vec<Table> {
+    let mut out: Vec<Table> = Vec::new();
+    for line in text.lines() {
+        if let Some(rest) = line.strip_prefix("# Benchmarking ") {
+            let name = rest.trim();
+            let (multi, name) = match name.strip_prefix("Multi-") {
+                Some(n) => (true, n),
+                None => (false, name),
+            };
+            out.push(Table {
+                name: name.to_string(),
+                multi,
+                groups: 1,
+                ..Table::default()
+            });
+            continue;
+        }
+        let Some(t) = out.last_mut() else { continue };
+        if let Some(n) = line.strip_prefix("# #processes = ") {
+            t.procs = n.trim().parse().expect("process count");
+        } else if let Some(rest) = line.strip_prefix("# ( ") {
+            // "( 2 groups of 2 processes each running simultaneous )"
+            let w: Vec<&str> = rest.split_whitespace().collect();
+            if w.get(1) == Some(&"groups") {
+                t.groups = w[0].parse().expect("groups");
+                t.procs = w[3].parse().expect("processes per group");
+            }
+        } else if line.starts_with('#') || line.trim().is_empty() {
+        } else if line.contains("#repetitions") {
+            t.columns = line.split_whitespace().map(str::to_string).collect();
+        } else if !t.columns.is_empty() {
+            let v: Vec<f64> = line
+                .split_whitespace()
+                .map(|x| x.parse().unwrap_or_else(|_| panic!("number in '{line}'")))
+                .collect();
+            assert_eq!(v.len(), t.columns.len(), "row '{line}' of {}", t.name);
+            t.rows.push(v);
+        }
+    }
+    out
+}
+
+/// (benchmark, Multi-, processes, group, bytes) of every row, and the
+/// columns of every (benchmark, Multi-, processes).
+type Rows = BTreeSet<(String, bool, usize, Option<u64>, Option<u64>)>;
+type Columns = BTreeMap<(String, bool, usize), Vec<String>>;
+
+fn shape(tables: &[Table]) -> (Rows, Columns) {
+    let mut rows = Rows::new();
+    let mut cols = Columns::new();
+    for t in tables {
+        let key = (t.name.clone(), t.multi, t.procs);
+        let prev = cols.insert(key, t.columns.clone());
+        assert!(prev.is_none(), "two tables of {} on {}", t.name, t.procs);
+        let at = |name: &str| t.columns.iter().position(|c| c == name);
+        for r in &t.rows {
+            rows.insert((
+                t.name.clone(),
+                t.multi,
+                t.procs,
+                at("Group").map(|i| r[i] as u64),
+                at("#bytes").map(|i| r[i] as u64),
+            ));
+        }
+        if t.multi {
+            assert!(t.groups > 1, "{}", t.name);
+        }
+    }
+    (rows, cols)
+}
+
+fn fixture(name: &str) -> String {
+    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/imb2021")
+        .join(name);
+    std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
+}
+
+fn stdout(out: &std::process::Output) -> String {
+    String::from_utf8(out.stdout.clone()).unwrap()
+}
+
+/// Under MPICH, whose ranks busy-poll, 4 ranks on a 2-core machine run
+/// collectives about a hundred times slower: a time cap per length keeps
+/// the fixture's command line within the test's time without changing
+/// which rows and columns it prints.
+fn oversubscribed_mpich(np: usize) -> bool {
+    np > 2 && !is_open_mpi(&mpiexec())
+}
+
+/// `mpiexec -n P mpibench imb ARGS` (the fixture's command line), its stdout.
+fn imb(np: usize, args: &str) -> String {
+    let mut a = vec!["imb"];
+    a.extend(args.split_whitespace());
+    if oversubscribed_mpich(np) {
+        a.extend(["-time", "0.02"]);
+    }
+    let out = mpirun(np, &a).assert().success().get_output().clone();
+    stdout(&out)
+}
+
+fn same_tables_as(fixture_file: &str, np: usize, args: &str) -> String {
+    let ours = imb(np, args);
+    let want = parse_imb(&fixture(fixture_file));
+    let got = parse_imb(&ours);
+    assert!(!want.is_empty());
+    let (want_rows, want_cols) = shape(&want);
+    let (got_rows, got_cols) = shape(&got);
+    assert_eq!(got_cols, want_cols, "columns differ from {fixture_file}");
+    let missing: Vec<_> = want_rows.difference(&got_rows).collect();
+    let extra: Vec<_> = got_rows.difference(&want_rows).collect();
+    assert!(
+        missing.is_empty() && extra.is_empty(),
+        "{fixture_file}: rows missing {missing:?}, extra {extra:?}"
+    );
+    // Everything else a parser reads: the header block's lines, in order.
+    let heads = |s: &str| -> Vec<String> {
+        s.lines()
+            .filter(|l| {
+                l.starts_with("# Minimum")
+                    || l.starts_with("# Maximum")
+                    || l.starts_with("# MPI_")
+                    || l.starts_with("# List of")
+                    || l.starts_with("# Calling")
+                    || l.contains("additional process")
+                    || l.starts_with("#---")
+                    || l.starts_with("# All processes")
+            })
+            .map(str::to_string)
+            .collect()
+    };
+    let (a, b) = (heads(&ours), heads(&fixture(fixture_file)));
+    assert_eq!(a, b, "header lines differ from {fixture_file}");
+    ours
+}
+
+#[test]
+fn default_run_on_2_has_imbs_tables() {
+    let out = same_tables_as("np2-default.txt", 2, "");
+    // IMB's MB is 10^6 bytes: Mbytes/sec = bytes / t[usec].
+    let t = parse_imb(&out);
+    let pp = t.iter().find(|t| t.name == "PingPong").unwrap();
+    let last = pp.rows.last().unwrap();
+    assert_eq!(last[0], 4194304.0);
+    let want = last[0] / last[2];
+    assert!((last[3] - want).abs() <= 0.02 * want + 0.02, "{last:?}");
+}
+
+#[test]
+fn npmin_msglog_iter_on_4() {
+    let out = same_tables_as(
+        "np4-npmin2-msglog3-12.txt",
+        4,
+        "-npmin 2 -msglog 3:12 -iter 200",
+    );
+    if oversubscribed_mpich(4) {
+        return;
+    }
+    for t in parse_imb(&out) {
+        for r in &t.rows {
+            let reps = r[t.columns.iter().position(|c| c == "#repetitions").unwrap()];
+            assert_eq!(reps, 200.0, "{}", t.name);
+        }
+    }
+}
+
+#[test]
+fn multi_1_on_4() {
+    same_tables_as(
+        "np4-multi1.txt",
+        4,
+        "-multi 1 -npmin 2 -msglog 0:8 -iter 100 PingPong Sendrecv Allreduce Barrier",
+    );
+}
+
+#[test]
+fn sync_0_off_cache_on_2() {
+    same_tables_as(
+        "np2-sync0-offcache.txt",
+        2,
+        "-sync 0 -off_cache -1 -msglog 10:16 Bcast Reduce_scatter Gather",
+    );
+}
+
+#[test]
+fn the_parser_reads_the_fixtures() {
+    let t = parse_imb(&fixture("np4-multi1.txt"));
+    let names: Vec<(&str, bool, usize, usize)> = t
+        .iter()
+        .map(|t| (t.name.as_str(), t.multi, t.procs, t.groups))
+        .collect();
+    assert_eq!(
+        names,
+        [
+            ("PingPong", true, 2, 2),
+            ("Sendrecv", true, 2, 2),
+            ("Sendrecv", false, 4, 1),
+            ("Allreduce", true, 2, 2),
+            ("Allreduce", false, 4, 1),
+            ("Barrier", true, 2, 2),
+            ("Barrier", false, 4, 1)
+        ]
+    );
+    assert_eq!(t[0].columns[0], "Group");
+    assert_eq!(t[0].rows.len(), 20);
+    let d = parse_imb(&fixture("np2-default.txt"));
+    assert_eq!(d.len(), 19);
+    assert_eq!(
+        d[18].columns,
+        ["#repetitions", "t_min[usec]", "t_max[usec]", "t_avg[usec]"]
+    );
+}
+
+/// `mpiexec -n P mpibench imb ARGS --json`: the results.
+fn imb_json(np: usize, args: &[&str]) -> (serde_json::Value, String, String) {
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("r.json");
+    let mut a = vec!["imb"];
+    a.extend_from_slice(args);
+    a.extend(["--json", json.to_str().unwrap(), "-q"]);
+    let out = mpirun(np, &a).assert().success().get_output().clone();
+    (
+        read_json(&json),
+        stdout(&out),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn results<'a>(v: &'a serde_json::Value, name: &str) -> Vec<&'a serde_json::Value> {
+    v["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|r| r["benchmark"] == name)
+        .collect()
+}
+
+fn col(r: &serde_json::Value, f: &str) -> Vec<u64> {
+    r["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x[f].as_u64().unwrap())
+        .collect()
+}
+
+#[test]
+fn flags_shape_the_run() {
+    // -npmin, -msglog, -iter N,VOL, -root_shift, -imb_barrier, -off_cache
+    // with validation, -include/-exclude, -zero_size, -map.
+    let (v, _, err) = imb_json(
+        4,
+        &[
+            "-npmin",
+            "2",
+            "-msglog",
+            "2:4",
+            "-iter",
+            "9,1",
+            "-root_shift",
+            "on",
+            "-imb_barrier",
+            "1",
+            "-off_cache",
+            "1,128",
+            "-zero_size",
+            "off",
+            "-include",
+            "Uniband",
+            "-exclude",
+            "PingPing",
+            "-map",
+            "2x2",
+            "Bcast",
+            "PingPing",
+            "Scatterv",
+            "--check",
+        ],
+    );
+    assert_eq!(v["status"], "ok");
+    let names: Vec<&str> = v["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["benchmark"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        names,
+        ["Uniband", "Uniband", "Bcast", "Bcast", "Scatterv", "Scatterv"]
+    );
+    for r in v["results"].as_array().unwrap() {
+        assert_eq!(col(r, "bytes"), [4, 8, 16], "{r}");
+        assert_eq!(col(r, "repetitions"), [9, 9, 9]);
+        assert_eq!(r["sync"], "dissemination");
+        assert_eq!(r["definitions"], "imb2021");
+    }
+    assert_eq!(results(&v, "Bcast")[0]["method"], "per-call");
+    assert_eq!(results(&v, "Uniband")[1]["processes"], 4);
+    assert!(
+        results(&v, "Uniband")[0]["rows"][0]["msg_per_sec"]
+            .as_f64()
+            .unwrap()
+            > 0.0
+    );
+    assert!(
+        err.contains("mpibench imb: -map 2x2 has no effect here"),
+        "{err}"
+    );
+    assert_eq!(
+        err.lines().filter(|l| l.contains("-map")).count(),
+        1,
+        "{err}"
+    );
+
+    // -iter N,VOL: at most VOL MiB per length.
+    let (v, _, _) = imb_json(2, &["-msglog", "19:20", "-iter", "100,1", "PingPong"]);
+    assert_eq!(col(results(&v, "PingPong")[0], "repetitions"), [100, 2, 1]);
+}
+
+#[test]
+fn iteration_policies_time_and_memory() {
+    // off: always N, whatever the volume.
+    let (v, _, _) = imb_json(
+        2,
+        &[
+            "-msglog",
+            "20:20",
+            "-iter",
+            "3,1",
+            "-iter_policy",
+            "off",
+            "Bcast",
+        ],
+    );
+    assert_eq!(col(results(&v, "Bcast")[0], "repetitions"), [3, 3]);
+    // multiple_np: IMB's hyperbola, a multiple of Q; auto: that for rooted collectives only.
+    let (v, _, _) = imb_json(
+        2,
+        &[
+            "-msglog",
+            "10:12",
+            "-iter_policy",
+            "auto",
+            "-iter",
+            "100",
+            "Gather",
+            "Allgather",
+        ],
+    );
+    // round(100 · 4096 / (2 · max(X, 4) + 4096)), made even: 100, 66, 50, 32.
+    assert_eq!(
+        col(results(&v, "Gather")[0], "repetitions"),
+        [100, 66, 50, 32]
+    );
+    assert_eq!(
+        col(results(&v, "Allgather")[0], "repetitions"),
+        [100, 100, 100, 100]
+    );
+    // -time: repetitions cut to what fits; -warm_up off still runs.
+    let (v, _, _) = imb_json(
+        2,
+        &[
+            "-msglog", "2", "-time", "0.000001", "-warm_up", "off", "Bcast",
+        ],
+    );
+    assert!(col(results(&v, "Bcast")[0], "repetitions")
+        .iter()
+        .all(|&n| n < 1000));
+    // -mem: lengths whose buffers do not fit are skipped, with a note in the table.
+    let (v, out, _) = imb_json(2, &["-msglog", "10:20", "-mem", "0.0001", "Alltoall"]);
+    let r = results(&v, "Alltoall")[0];
+    assert_eq!(*col(r, "bytes").last().unwrap(), 16384);
+    assert!(r["note"].as_str().unwrap().contains("skipped"));
+    assert!(
+        out.contains("# note: points from 32768 bytes skipped"),
+        "{out}"
+    );
+    // -sync off: each call timed, one synchronisation.
+    let (v, _, _) = imb_json(2, &["-msglog", "3", "-sync", "off", "Allreduce"]);
+    assert_eq!(results(&v, "Allreduce")[0]["method"], "per-call-once");
+    // -multi 0: no Group column; single transfers get ranges.
+    let (v, out, _) = imb_json(4, &["-multi", "0", "-msglog", "2", "PingPong"]);
+    assert_eq!(results(&v, "PingPong")[0]["groups"], 2);
+    assert!(out.contains("# Benchmarking Multi-PingPong"));
+    assert!(out.contains(
+        "       #bytes #repetitions  t_min[usec]  t_max[usec]  t_avg[usec]   Mbytes/sec\n"
+    ));
+}
+
+#[test]
+fn length_and_name_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let lens = dir.path().join("lens.txt");
+    std::fs::write(&lens, "# lengths\n3\n1k\n").unwrap();
+    let names = dir.path().join("names.txt");
+    std::fs::write(&names, "# which\nReduce_scatter\nbcast\n").unwrap();
+    let (v, out, _) = imb_json(
+        2,
+        &[
+            "-msglen",
+            lens.to_str().unwrap(),
+            "-input",
+            names.to_str().unwrap(),
+        ],
+    );
+    // Reductions take whole floats (3 bytes -> 4); the others the lengths given.
+    assert_eq!(col(results(&v, "Reduce_scatter")[0], "bytes"), [4, 1024]);
+    assert_eq!(col(results(&v, "Bcast")[0], "bytes"), [3, 1024]);
+    assert!(
+        out.contains("# Message lengths were user defined\n"),
+        "{out}"
+    );
+}
+
+#[test]
+fn help_list_and_bad_values() {
+    let bin = || assert_cmd::Command::cargo_bin("mpibench").unwrap();
+    let out = bin()
+        .args(["imb", "-h"])
+        .assert()
+        .success()
+        .get_output()
+        .clone();
+    assert!(stdout(&out).contains("-off_cache MB[,LINE]"));
+    let out = bin()
+        .args(["imb", "-list"])
+        .assert()
+        .success()
+        .get_output()
+        .clone();
+    assert!(stdout(&out).contains("    Biband (non-default)"));
+    for bad in [
+        &["imb", "-npmin", "0"][..],
+        &["imb", "-multi", "3"],
+        &["imb", "-msglog", "9:2"],
+        &["imb", "-iter_policy", "never"],
+        &["imb", "-sync", "sometimes"],
+        &["imb", "-off_cache", "x"],
+        &["imb", "-nosuch"],
+        &["imb", "PingPang"],
+        &["imb", "-msglen", "/nonexistent"],
+    ] {
+        let out = mpirun(2, bad).assert().code(2).get_output().clone();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(err.trim().lines().count(), 1, "{bad:?}: {err}");
+        assert!(err.starts_with("error: "), "{bad:?}: {err}");
+        assert!(out.stdout.is_empty(), "{bad:?}");
+    }
+}
+
+/// A link named IMB-MPI1 to the binary.
+fn imb_link(dir: &std::path::Path) -> PathBuf {
+    let link = dir.join("IMB-MPI1");
+    std::os::unix::fs::symlink(assert_cmd::cargo::cargo_bin("mpibench"), &link).unwrap();
+    link
+}
+
+#[test]
+fn the_binary_named_imb_mpi1_is_imb() {
+    let dir = tempfile::tempdir().unwrap();
+    let link = imb_link(dir.path());
+    // Under mpiexec.
+    let m = mpiexec();
+    let mut cmd = assert_cmd::Command::new(&m);
+    if is_open_mpi(&m) {
+        cmd.args(["--oversubscribe", "--quiet"])
+            .env("OMPI_ALLOW_RUN_AS_ROOT", "1")
+            .env("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1");
+    }
+    cmd.args(["-n", "2"])
+        .arg(&link)
+        .args(["-msglog", "0:2", "PingPong", "Barrier"])
+        .timeout(std::time::Duration::from_secs(300));
+    let out = stdout(&cmd.assert().success().get_output().clone());
+    let t = parse_imb(&out);
+    assert_eq!(t.len(), 2, "{out}");
+    assert!(out.contains(&format!(
+        "# {} -msglog 0:2 PingPong Barrier \n",
+        link.display()
+    )));
+    // Self-launched: the re-launched ranks read IMB's command line too.
+    let mut cmd = assert_cmd::Command::new(&link);
+    cmd.args(["-n", "2", "-msglog", "2", "Allreduce", "-q"])
+        .env("MPIBENCH_MPIEXEC", mpiexec())
+        .env("OMPI_ALLOW_RUN_AS_ROOT", "1")
+        .env("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
+        .timeout(std::time::Duration::from_secs(300));
+    for v in [
+        "OMPI_COMM_WORLD_SIZE",
+        "PMI_RANK",
+        "PMI_SIZE",
+        "PMIX_RANK",
+        "MPI_LOCALRANKID",
+        "MPIBENCH_LAUNCHED",
+        "MPIBENCH_ARGV0",
+        "SLURM_STEP_ID",
+        "SLURM_PROCID",
+    ] {
+        cmd.env_remove(v);
+    }
+    let out = stdout(&cmd.assert().success().get_output().clone());
+    let t = parse_imb(&out);
+    assert_eq!(t.len(), 1, "{out}");
+    // Lengths 0, 1, 2, 4: as whole floats 0 and 4.
+    assert_eq!(
+        (t[0].name.as_str(), t[0].procs, t[0].rows.len()),
+        ("Allreduce", 2, 2)
+    );
+    // -h under the IMB name.
+    let out = assert_cmd::Command::new(&link)
+        .arg("-h")
+        .assert()
+        .success()
+        .get_output()
+        .clone();
+    assert!(stdout(&out).contains("IMB-MPI1 2021 arguments"));
+}
+
+#[test]
+fn run_with_imb2021_definitions_validates_every_benchmark() {
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("r.json");
+    let all = [
+        "PingPong",
+        "PingPing",
+        "Sendrecv",
+        "Exchange",
+        "Allreduce",
+        "Reduce",
+        "Reduce_local",
+        "Reduce_scatter",
+        "Reduce_scatter_block",
+        "Allgather",
+        "Allgatherv",
+        "Gather",
+        "Gatherv",
+        "Scatter",
+        "Scatterv",
+        "Alltoall",
+        "Alltoallv",
+        "Bcast",
+        "Barrier",
+        "Uniband",
+        "Biband",
+    ];
+    let mut args = vec![
+        "run",
+        "--definitions",
+        "imb2021",
+        "--sizes",
+        "0,1,3,4,1K,64K",
+        "--iter",
+        "4",
+        "--check",
+        "--root-shift",
+        "--off-cache",
+        "1",
+        "-q",
+        "--json",
+        json.to_str().unwrap(),
+    ];
+    args.extend(all);
+    mpirun(3, &args).assert().success();
+    let v = read_json(&json);
+    assert_eq!(v["status"], "ok");
+    for name in all {
+        let rs = results(&v, name);
+        assert!(!rs.is_empty(), "{name}");
+        for r in rs {
+            for row in r["rows"].as_array().unwrap() {
+                assert_eq!(row["errors"], 0, "{name} {row}");
+            }
+            // IMB 2021 rounds reduction lengths up to whole floats.
+            if r["datatype"] == "MPI_FLOAT" {
+                assert_eq!(col(r, "bytes"), [0, 4, 1024, 65536], "{name}");
+            }
+        }
+    }
+    // Uniband and Biband need an even number of processes: 2 of 3.
+    assert_eq!(results(&v, "Biband").len(), 1);
+    // Without --definitions the run is PMB's: its twelve, Reduce_scatter split.
+    let json2 = dir.path().join("p.json");
+    mpirun(
+        2,
+        &[
+            "run",
+            "--sizes",
+            "8",
+            "--iter",
+            "2",
+            "-q",
+            "--json",
+            json2.to_str().unwrap(),
+        ],
+    )
+    .assert()
+    .success();
+    let p = read_json(&json2);
+    assert_eq!(p["results"].as_array().unwrap().len(), 12);
+    assert_eq!(results(&p, "Bcast")[0]["method"], "loop");
+    assert_eq!(results(&p, "Bcast")[0]["definitions"], "pmb");
+}
