@@ -475,11 +475,13 @@ fn run_world(world: &Comm, args: &RunArgs) -> Result<i32> {
     let total = entries.len() * plan.repeats;
     let progress = |i: usize, name: &str, q: usize| {
         if root && !plan.quiet {
-            eprintln!(
-                "mpibench: [{}/{total}] {name} on {q} processes ({:.1} s)",
-                i + 1,
-                started.elapsed().as_secs_f64()
-            );
+            let e = crate::progress::Event {
+                step: i,
+                total,
+                procs: q,
+                name: name.to_string(),
+            };
+            crate::progress::report(&e, started.elapsed());
         }
     };
     let cx = SectionCx {

@@ -15,6 +15,7 @@ mod launch;
 mod method;
 mod output;
 mod plan;
+mod progress;
 mod report;
 mod results;
 mod signals;

@@ -185,6 +185,8 @@ struct Shared {
     stdout_error: Mutex<Option<std::io::Error>>,
     /// The stdout relay has seen the end of mpiexec's output.
     relay_done: std::sync::atomic::AtomicBool,
+    /// Rank 0's progress, when our stderr is a terminal.
+    bar: Option<crate::progress::Bar>,
 }
 
 impl Shared {
@@ -277,7 +279,11 @@ pub fn run(mut cmd: Command, l: &Launcher) -> i32 {
         child: AtomicI32::new(0),
         stdout_error: Mutex::new(None),
         relay_done: std::sync::atomic::AtomicBool::new(false),
+        bar: crate::progress::Bar::wanted().then(crate::progress::Bar::default),
     });
+    if shared.bar.is_some() {
+        cmd.env(crate::progress::ENV, "bar");
+    }
     if let Some(name) = listen(&shared) {
         cmd.env(ENV, name);
     }
@@ -357,6 +363,9 @@ pub fn run(mut cmd: Command, l: &Launcher) -> i32 {
     while !shared.relay_done.load(Ordering::SeqCst) && Instant::now() < end {
         std::thread::sleep(Duration::from_millis(10));
     }
+    if let Some(bar) = &shared.bar {
+        bar.finish();
+    }
     if let Some(e) = shared
         .stdout_error
         .lock()
@@ -387,9 +396,15 @@ fn relay_stdout(mut from: std::process::ChildStdout, sh: &Arc<Shared>) {
         if failed {
             continue;
         }
-        let mut out = std::io::stdout().lock();
-        if let Err(e) = out.write_all(&buf[..n]).and_then(|_| out.flush()) {
-            drop(out);
+        let write = || {
+            let mut out = std::io::stdout().lock();
+            out.write_all(&buf[..n]).and_then(|_| out.flush())
+        };
+        let written = match &sh.bar {
+            Some(bar) => bar.suspend(write),
+            None => write(),
+        };
+        if let Err(e) = written {
             failed = true;
             if e.kind() != std::io::ErrorKind::BrokenPipe {
                 *sh.stdout_error.lock().unwrap_or_else(|e| e.into_inner()) = Some(e);
@@ -434,6 +449,10 @@ fn listen(shared: &Arc<Shared>) -> Option<String> {
             signals::spawn(move || {
                 for line in BufReader::new(conn).lines() {
                     let Ok(line) = line else { break };
+                    if let (Some(bar), Some(e)) = (&sh2.bar, crate::progress::Event::parse(&line)) {
+                        bar.update(&e);
+                        continue;
+                    }
                     sh2.seen().record(&line);
                     if (line.starts_with("said ") || line.starts_with("crashed "))
                         && !line.ends_with(" 0")

@@ -653,3 +653,41 @@ fn all_suites() -> Value {
     v["results"] = json!(results);
     v
 }
+
+/// On a terminal the self-launching parent draws rank 0's progress as a bar
+/// (and clears it); without one, rank 0 prints its lines.
+#[test]
+fn progress_is_a_bar_on_a_terminal_and_lines_in_a_pipe() {
+    let bin = assert_cmd::cargo::cargo_bin("mpibench");
+    let args = "run -n 2 pingpong barrier --sizes 0,64 --iter 200";
+    let tty = std::process::Command::new("script")
+        .args(["-qec", &format!("{} {args}", bin.display()), "/dev/null"])
+        .env("TERM", "xterm")
+        .env("MPIBENCH_MPIEXEC", common::mpiexec())
+        .env("OMPI_ALLOW_RUN_AS_ROOT", "1")
+        .env("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
+        .env_remove("OMPI_COMM_WORLD_SIZE")
+        .env_remove("PMI_RANK")
+        .env_remove("MPIBENCH_LAUNCHED")
+        .output()
+        .expect("script(1) from util-linux runs");
+    let screen = String::from_utf8_lossy(&tty.stdout);
+    assert!(tty.status.success(), "{screen}");
+    assert!(screen.contains("/2 PingPong on 2 processes"), "{screen}");
+    assert!(screen.contains("\u{1b}[2K"), "the bar is cleared: {screen}");
+    assert!(!screen.contains("mpibench: [1/2]"), "{screen}");
+    assert!(screen.contains("#repetitions"), "{screen}");
+
+    let piped = common::self_launched(&args.split(' ').collect::<Vec<_>>())
+        .assert()
+        .success();
+    let err = String::from_utf8_lossy(&piped.get_output().stderr).to_string();
+    assert!(
+        err.contains("mpibench: [1/2] PingPong on 2 processes"),
+        "{err}"
+    );
+    assert!(
+        err.contains("mpibench: [2/2] Barrier on 2 processes"),
+        "{err}"
+    );
+}
