@@ -295,6 +295,19 @@ fn processor_names(world: &Comm) -> Vec<String> {
     serde_json::from_slice(&bytes).unwrap_or_default()
 }
 
+/// Ranks that share this rank's processors: the ranks of its node, or more
+/// when several "hosts" run on one kernel (containers, network namespaces:
+/// their ranks compete for the same cores whatever MPI calls a node).
+fn sharing_cores(world: &Comm, ranks_per_node: usize) -> usize {
+    let keys = world.gather_strings(&launch::machine_key(), 0);
+    let mut n = [0.0];
+    if world.rank == 0 {
+        n[0] = keys.iter().filter(|k| **k == keys[0]).count() as f64;
+    }
+    let most = world.allreduce_max(n[0]) as usize;
+    ranks_per_node.max(most)
+}
+
 /// Distinct host names in rank order, and the ranks on each.
 fn hosts(names: &[String]) -> (Vec<String>, Vec<usize>) {
     let mut out: Vec<(String, usize)> = Vec::new();
@@ -465,7 +478,7 @@ fn run_world(world: &Comm, args: &RunArgs) -> Result<i32> {
     if let Some(code) = output::agree(world, failure.take()) {
         return Ok(code);
     }
-    let polite = ranks_per_node > launch::cores();
+    let polite = sharing_cores(world, ranks_per_node) > launch::cores();
     if polite {
         crate::method::precise_sleep();
     }

@@ -39,6 +39,22 @@ pub fn self_launched() -> bool {
     std::env::var_os("MPIBENCH_LAUNCHED").is_some()
 }
 
+/// What identifies the machine (the running kernel) whose cores this
+/// process shares: its boot time and machine id. Processes on one kernel
+/// compete for the same cores even when their host names differ.
+pub fn machine_key() -> String {
+    let btime = std::fs::read_to_string("/proc/stat")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("btime"))
+                .map(str::to_string)
+        })
+        .unwrap_or_default();
+    let id = std::fs::read_to_string("/etc/machine-id").unwrap_or_default();
+    format!("{} {}", btime.trim(), id.trim())
+}
+
 /// Cores available to this process.
 pub fn cores() -> usize {
     std::thread::available_parallelism()

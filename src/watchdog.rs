@@ -235,7 +235,7 @@ impl Watchdog {
                         eprintln!("error: {e:#}");
                     }
                 }
-                crate::signals::said_and_end(EXIT_ABORTED);
+                crate::signals::stalled_end(EXIT_ABORTED);
             });
         }
         Watchdog { limit, state }
