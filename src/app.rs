@@ -77,6 +77,7 @@ pub fn main() -> Result<i32> {
         Command::Run(args) => run(*args),
         Command::Mpitest { params } => front_end(&frontend::mpitest::FRONTEND, &params),
         Command::Cresta { params } => front_end(&frontend::cresta::FRONTEND, &params),
+        Command::Mpigraph { params } => front_end(&frontend::mpigraph::FRONTEND, &params),
         Command::Cafbench { params } => front_end(&frontend::cafbench::FRONTEND, &params),
         Command::Imb { params } => imb(params, "mpibench imb"),
         // Plain programs over JSON files: no MPI, no self-launch.

@@ -82,6 +82,21 @@ pub enum Command {
         )]
         params: Vec<String>,
     },
+    /// LLNL mpiGraph's command line: mpibench mpigraph [SIZE [ITERS [WINDOW]]] (the bandwidth of every
+    /// pair of ranks, the host summary and its outliers)
+    #[command(
+        disable_help_flag = true,
+        after_help = crate::frontend::mpigraph::HELP
+    )]
+    Mpigraph {
+        /// mpiGraph's parameters and mpibench options (-n, --hosts, --json, --fail-on-outlier, ...).
+        #[arg(
+            trailing_var_arg = true,
+            allow_hyphen_values = true,
+            value_name = "PARAM"
+        )]
+        params: Vec<String>,
+    },
     /// The EPCC coarray suite as cafbench runs it, stand-alone without flags:
     /// point-to-point, synchronisation and 3-D halo swaps (mpibench options may follow).
     #[command(
@@ -210,6 +225,9 @@ pub struct RunArgs {
 
     #[command(flatten)]
     pub caf: crate::bench::caf::CafArgs,
+
+    #[command(flatten)]
+    pub mpigraph: crate::bench::mpigraph::MpigraphArgs,
 
     /// Exit with code 6 when the bandwidth matrix (--suite mpigraph) shows outliers (they are
     /// findings otherwise: exit code 0).

@@ -2,7 +2,7 @@
 //! resolution (`imb/Barrier`, `mpitest/BARRIER`, bare names within `--suite`).
 
 use crate::bench::clock::{self, Tool};
-use crate::bench::{caf, cresta, imb, mpitest, Benchmark, Definitions, Info};
+use crate::bench::{caf, cresta, imb, mpigraph, mpitest, Benchmark, Definitions, Info};
 use crate::cli::RunArgs;
 use crate::engine::axis::Axes;
 use crate::method::{Method, SyncMode};
@@ -104,6 +104,10 @@ fn caf_entries() -> Vec<Entry> {
     benches(caf::benchmarks())
 }
 
+fn mpigraph_entries() -> Vec<Entry> {
+    benches(mpigraph::benchmarks())
+}
+
 fn clock_entries() -> Vec<Entry> {
     clock::tools().into_iter().map(Entry::Tool).collect()
 }
@@ -174,6 +178,23 @@ pub static SUITES: &[Suite] = &[
             warm_largest: 0,
         },
         axes: Some(cresta::axes),
+    },
+    Suite {
+        name: mpigraph::SUITE,
+        title: "LLNL mpiGraph: bandwidth and latency of every pair of ranks, host summary, outliers",
+        entries: mpigraph_entries,
+        defaults: Defaults {
+            method: Method::SplitCompletion,
+            sync: SyncMode::Barrier,
+            reps: RepsDefault::Fixed {
+                normal: mpigraph::DEFAULT_ITERS,
+                fast: mpigraph::DEFAULT_ITERS,
+            },
+            sizes: "16384",
+            procs: ProcSweep::World,
+            warm_largest: 0,
+        },
+        axes: Some(mpigraph::axes),
     },
     Suite {
         name: clock::SUITE,

@@ -29,6 +29,7 @@ pub mod clock;
 pub mod cresta;
 pub mod definitions;
 pub mod imb;
+pub mod mpigraph;
 pub mod mpitest;
 pub mod overlap;
 pub mod patterns;

@@ -20,6 +20,7 @@ pub mod coll;
 pub mod error;
 mod nbc;
 pub mod rma;
+pub mod test;
 pub mod topo;
 pub use buffer::Buffer;
 pub use error::check;

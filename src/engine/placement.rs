@@ -253,6 +253,7 @@ impl Placement {
     /// The partner links (a, b), a < b, of a group of `q`: pair partners,
     /// ring neighbours and Cartesian neighbours; `None` when the placement
     /// has no partners (`All`).
+    #[cfg(test)]
     pub fn edges(&self, q: usize) -> Option<Vec<(usize, usize)>> {
         Links::of(&[*self], q).edges
     }

@@ -4,6 +4,7 @@
 pub mod cafbench;
 pub mod cresta;
 pub mod imb;
+pub mod mpigraph;
 pub mod mpitest;
 
 use clap::{CommandFactory, FromArgMatches, Parser};

@@ -7,6 +7,7 @@ use crate::results::{BenchResult, Report};
 mod caf;
 mod cresta;
 mod imb2021;
+mod mpigraph;
 mod mpitest;
 mod pmb;
 
@@ -46,6 +47,7 @@ pub fn format(suite: &str) -> &'static dyn Format {
         crate::bench::mpitest::SUITE => &mpitest::Mpitest,
         crate::bench::cresta::SUITE => &cresta::Cresta,
         crate::bench::caf::SUITE => &caf::Caf,
+        crate::bench::mpigraph::SUITE => &mpigraph::Mpigraph,
         "imb2021" => &imb2021::Imb2021,
         _ => &pmb::Pmb,
     }
