@@ -11,17 +11,17 @@
 //!    rank pairs between A and B, both ways; a host's **intra** value is the
 //!    median of the values between its own ranks.
 //! 3. A **host**'s inter value is the median of its links. A host is an
-//!    outlier when its value is *well below* the median m of all hosts'
-//!    values: below m / 2 and below m − 3 σ, σ = 1.4826 × MAD of those
-//!    values. Intra values of hosts (with two ranks or more) are compared
-//!    among themselves by the same test.
-//! 4. A **link** is an outlier when it is well below (the same test) the
-//!    median of the links between hosts that are not outliers, and neither
-//!    of its hosts is an outlier: a slow host explains its slow links.
+//!    outlier when its value is *well below* its peers, the links among the
+//!    other hosts: below m / 2, m their median, and, where there are three
+//!    of them or more, below m − 3 σ, σ = 1.4826 × their MAD. A host's intra
+//!    value is compared in the same way with the other hosts' intra values.
+//! 4. A **link** is an outlier when neither of its hosts is one (a slow
+//!    host explains its slow links) and it is well below the links between
+//!    the hosts that are not outliers (the same test, three links or more).
 //!
-//! "Well below" needs both a factor of 2 and a robust 3σ, so that the noise
-//! of a busy machine (a few tens of percent) is never a finding, and needs
-//! at least three values to compare (two hosts cannot say which one is slow).
+//! "Well below" needs a factor of 2 and a robust 3σ, so that the noise of a
+//! busy machine (tens of percent) is not a finding; with two hosts there
+//! are no peers, and nothing can say which of the two is slow.
 
 use serde::Serialize;
 
@@ -53,16 +53,21 @@ fn median(v: &[f64]) -> f64 {
     stats::percentile(&s, 50.0)
 }
 
-/// Whether `x` is well below its peers `all` (the rule above); returns
+/// Whether `x` is well below its `peers` (the rule above): below half
+/// their median and, with three peers or more, below median − 3σ. Returns
 /// the peers' median when it is.
-fn well_below(x: f64, all: &[f64]) -> Option<f64> {
-    if all.len() < 3 {
+fn well_below(x: f64, peers: &[f64]) -> Option<f64> {
+    let mut s: Vec<f64> = peers.iter().copied().filter(|v| v.is_finite()).collect();
+    if s.is_empty() || !x.is_finite() {
         return None;
     }
-    let mut s = all.to_vec();
     s.sort_by(f64::total_cmp);
     let m = stats::percentile(&s, 50.0);
-    let sigma = stats::MAD_TO_SIGMA * stats::mad(&s);
+    let sigma = if s.len() >= 3 {
+        stats::MAD_TO_SIGMA * stats::mad(&s)
+    } else {
+        0.0
+    };
     (x < m / 2.0 && x < m - 3.0 * sigma).then_some(m)
 }
 
@@ -125,14 +130,19 @@ pub fn outliers(m: &Matrix, hosts: &[String]) -> Vec<Outlier> {
             median(&links)
         })
         .collect();
-    let known: Vec<f64> = host_inter
-        .iter()
-        .copied()
-        .filter(|x| x.is_finite())
-        .collect();
+    // The links among the hosts other than `a`.
+    let others = |a: usize| -> Vec<f64> {
+        let mut v = Vec::new();
+        for b in (0..h).filter(|&b| b != a) {
+            for c in (b + 1..h).filter(|&c| c != a) {
+                v.extend(summary[b][c]);
+            }
+        }
+        v
+    };
     let mut slow = vec![false; h];
     for a in 0..h {
-        if let Some(md) = well_below(host_inter[a], &known) {
+        if let Some(md) = well_below(host_inter[a], &others(a)) {
             slow[a] = true;
             found.push(Outlier {
                 kind: "host",
@@ -145,10 +155,13 @@ pub fn outliers(m: &Matrix, hosts: &[String]) -> Vec<Outlier> {
     }
     // Intra: each host's own pairs, compared with the other hosts'.
     let intra: Vec<Option<f64>> = (0..h).map(|a| summary[a][a]).collect();
-    let known: Vec<f64> = intra.iter().flatten().copied().collect();
     for a in 0..h {
+        let peers: Vec<f64> = (0..h)
+            .filter(|&b| b != a)
+            .filter_map(|b| intra[b])
+            .collect();
         if let Some(x) = intra[a] {
-            if let Some(md) = well_below(x, &known) {
+            if let Some(md) = well_below(x, &peers) {
                 found.push(Outlier {
                     kind: "host",
                     class: "intra",
@@ -169,7 +182,7 @@ pub fn outliers(m: &Matrix, hosts: &[String]) -> Vec<Outlier> {
         }
     }
     let values: Vec<f64> = links.iter().map(|l| l.2).collect();
-    for &(a, b, v) in &links {
+    for &(a, b, v) in links.iter().filter(|_| values.len() >= 3) {
         if let Some(md) = well_below(v, &values) {
             found.push(Outlier {
                 kind: "link",
@@ -257,6 +270,16 @@ mod tests {
         assert_eq!(o[0].hosts, vec!["node3"]);
         assert!((o[0].mbytes_per_sec - 46.0).abs() < 1e-9);
         assert!(o[0].ratio_to_median < 0.1);
+        // Three hosts, one rank each, the unshaped links slowed by a busy
+        // machine to 90 MB/s and the shaped ones to 12: node3 alone.
+        let (m, h) = synthetic(
+            &[1, 1, 1],
+            |a, b| if a == 2 || b == 2 { 12.0 } else { 90.0 },
+            0.0,
+        );
+        let o = outliers(&m, &h);
+        assert_eq!(o.len(), 1, "{o:?}");
+        assert_eq!(o[0].hosts, vec!["node3"]);
         // Three hosts, two ranks each: the same.
         let (m, h) = synthetic(
             &[2, 2, 2],

@@ -175,31 +175,23 @@ fn table(name: &str, dir: &str, labels: &[String], m: &[Vec<Option<f64>>]) -> St
 mod tests {
     use super::*;
     use crate::bench::mpigraph::{derive, Kind};
-    use crate::results::Row;
 
     #[test]
     fn the_tables_read_as_mpigraphs() {
-        let mut r: BenchResult = serde_json::from_value(serde_json::json!({
-            "benchmark": "Bandwidth", "suite": "mpigraph", "processes": 3, "mode": "primary",
-            "rows": []
-        }))
-        .unwrap();
+        let rows = (1..3u64)
+            .map(|k| {
+                let mut row = super::super::fixtures::row(1 << 20, 1.0);
+                row.params.insert("step".into(), k.into());
+                row.params.insert("window".into(), 1.into());
+                // 1 MiB in 1000 us = 1000 MB/s everywhere.
+                row.sides_us = Some(vec![[1000.0, 1000.0]; 3]);
+                row
+            })
+            .collect();
+        let mut r =
+            super::super::fixtures::result("Bandwidth", "mpigraph", "parallel transfer", 3, rows);
         r.ranks = vec![0, 1, 2];
         r.hosts = vec!["node1".into(), "node2".into(), "node3".into()];
-        for k in 1..3u64 {
-            let mut row: Row = serde_json::from_value(serde_json::json!({
-                "bytes": 1048576, "repetitions": 10, "t_min_us": 1.0, "t_max_us": 1.0,
-                "t_avg_us": 1.0, "mbytes_per_sec": null, "errors": null, "t_median_us": null,
-                "t_p5_us": null, "t_p95_us": null, "ci95_lo_us": null, "ci95_hi_us": null,
-                "valid": null, "invalid": null, "outliers": null, "t_global_us": null,
-                "stopped_on_bound": null,
-                "params": { "step": k, "window": 1 }
-            }))
-            .unwrap();
-            // 1 MiB in 1000 us = 1000 MB/s everywhere.
-            row.sides_us = Some(vec![[1000.0, 1000.0]; 3]);
-            r.rows.push(row);
-        }
         derive(Kind::Bandwidth, &mut r);
         let s = Mpigraph.section(
             &r,
