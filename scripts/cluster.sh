@@ -25,7 +25,10 @@
 #             by subnet, binding policy none (every host shares the same
 #             cores: bound ranks of different hosts would share core 0)
 #   MPICH     Hydra's ssh launcher with the agent as launcher-exec,
-#             UCX_TLS=tcp,self,sm, binding none
+#             UCX_TLS=tcp,self,sm, binding none, and UCX_NET_DEVICES=eth0:
+#             with lo among its TCP devices as well, UCX's endpoints between
+#             hosts with two ranks or more never drain, and MPI_Finalize
+#             spins forever on the ranks of the second host
 #
 # Every host also has a boot id of its own (/proc/sys/kernel/random/boot_id,
 # bind-mounted in the host's mount namespace): UCX takes it for the
@@ -231,6 +234,7 @@ HYDRA_LAUNCHER=ssh
 HYDRA_LAUNCHER_EXEC=$STATE/agent
 HYDRA_BINDING=none
 UCX_TLS=tcp,self,sm
+UCX_NET_DEVICES=eth0
 EOF
 }
 

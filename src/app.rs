@@ -255,10 +255,34 @@ fn run(args: RunArgs) -> Result<i32> {
             Ok(EXIT_USAGE)
         }
     };
-    signals::mpi_ending(*code.as_ref().unwrap_or(&EXIT_ABORTED));
+    let end = *code.as_ref().unwrap_or(&EXIT_ABORTED);
+    signals::mpi_ending(end);
     drop(world);
+    finalize_limit(end);
     drop(universe);
     code
+}
+
+/// How long `MPI_Finalize` may take before the rank ends its process anyway.
+const FINALIZE_LIMIT: std::time::Duration = std::time::Duration::from_secs(5);
+
+/// The results are written when `MPI_Finalize` starts: a finalize that
+/// never returns (MPICH over UCX's TCP transport, with several ranks per
+/// host, can spin in it forever) must not keep the job. After
+/// [`FINALIZE_LIMIT`] the rank says so in one line and exits with the
+/// run's code.
+fn finalize_limit(code: i32) {
+    signals::spawn(move || {
+        std::thread::sleep(FINALIZE_LIMIT);
+        eprintln!(
+            "warning: rank {}: MPI_Finalize did not return within {} s; ending the process (the results are complete)",
+            signals::rank(),
+            FINALIZE_LIMIT.as_secs()
+        );
+        crate::supervise::tell(&format!("end {} {code}", signals::rank()));
+        // SAFETY: ends the process without running destructors (MPI is stuck in one).
+        unsafe { libc::_exit(code) }
+    });
 }
 
 /// Rank 0 builds the plan and broadcasts it (or the usage error) to everyone.
