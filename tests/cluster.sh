@@ -50,8 +50,19 @@ passed=0 failed=0
 ok() { echo "ok - $*"; passed=$((passed + 1)); }
 bad() { echo "FAIL - $*"; failed=$((failed + 1)); }
 show() { sed 's/^/    | /' "$@" | tail -n 15; }
-# Runs on node1 with the launcher environment, bounded.
-on1() { timeout 120 $cluster exec "$@"; }
+# Runs on node1 with the launcher environment, bounded; once more when the
+# launcher could not start the ranks (exit 4: on a busy machine a daemon's
+# first TCP connection can time out).
+on1() {
+    local rc=0
+    timeout 120 $cluster exec "$@" || rc=$?
+    if ((rc == 4)); then
+        echo "(launcher failed, once more)" >&2
+        rc=0
+        timeout 120 $cluster exec "$@" || rc=$?
+    fi
+    return $rc
+}
 # A JSON expression over a result file, e.g. J f.json 'd["world_size"]'.
 J() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print($2)" "$1"; }
 left() { for h in node1 node2 node3; do ip netns pids "$h" 2>/dev/null; done | wc -l; }

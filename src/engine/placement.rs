@@ -433,8 +433,8 @@ pub fn arrange(
             }
         }
         // Ranks without partners (the idle rank of an odd group) take what is left.
-        for v in 0..q {
-            if host[v].is_none() {
+        for slot in host.iter_mut() {
+            if slot.is_none() {
                 let Some(h) = pick(&left, &|_| true, 1) else {
                     return Err(format!(
                         "{} groups of {q} need {} ranks; the run has {}",
@@ -444,7 +444,7 @@ pub fn arrange(
                     ));
                 };
                 left[h] -= 1;
-                host[v] = Some(h);
+                *slot = Some(h);
             }
         }
         let members: Vec<usize> = host

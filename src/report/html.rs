@@ -9,7 +9,6 @@
 //! Several runs are overlaid, one colour per run.
 
 use std::fmt::Write;
-use std::path::Path;
 
 use anyhow::Result;
 
@@ -30,12 +29,6 @@ pub fn render(reports: &[Report]) -> Result<String> {
             .collect(),
     );
     render_runs(&runs)
-}
-
-/// Renders and writes atomically (like the JSON file), so that a reader
-/// never sees a half-written page.
-pub fn write(path: &Path, reports: &[Report]) -> Result<()> {
-    super::write_atomic(path, render(reports)?.as_bytes())
 }
 
 pub fn esc(s: &str) -> String {
