@@ -10,6 +10,8 @@
 #   scripts/cluster.sh status                 one line per host: name address rate_bits_per_s
 #   scripts/cluster.sh env                    the launcher environment, as NAME=VALUE lines
 #   scripts/cluster.sh down                   remove everything `up` made (idempotent)
+#   scripts/cluster.sh slurm up|down          Slurm across the hosts: slurmctld on node1, one
+#                                             slurmd per host; `exec srun -N 2 ...` then works
 #
 # What it makes, and nothing else: network namespaces nodeK (one veth end
 # `eth0` each, address SUBNET.K/24) and mpibench-sw (the bridge and the
@@ -101,6 +103,7 @@ kill_inside() {
 
 cmd_down() {
     local h
+    cmd_slurm down
     for h in $(made_hosts); do
         if ip netns list 2>/dev/null | grep -qw "^$h"; then
             kill_inside "$h"
@@ -258,12 +261,127 @@ cmd_link() {
     ip -n "$SWITCH" link set "p${h#node}" "$state"
 }
 
+# Multi-node Slurm in the cluster (Debian's slurmctld/slurmd/munge, as
+# scripts/slurm.sh uses them): slurmctld on node1, one slurmd per host, each
+# in its host's namespace under its hostname. Three things a namespace host
+# lacks, and this gives it: the cgroup v1 hierarchies (`ip netns exec`
+# mounts a fresh /sys, and slurmd's cgroup plugin then finds no
+# /sys/fs/cgroup; a cgroup2 mount there is "hybrid mode" to it, refused), a
+# /tmp of its own (every node's slurmstepd makes the same PMIx directory
+# /tmp/spmix_appdir_UID_JOB.STEP: on a shared /tmp the second node's step
+# fails with "File exists"), and, like every host here, binding none.
+# The state lives in $STATE/slurm, which must not be under /tmp.
+SLURM_PORT=${MPIBENCH_CLUSTER_SLURM_PORT:-16917}
+
+slurm_conf() {
+    local d=$1 n i
+    n=$(wc -l <"$STATE/hosts")
+    cat <<C
+# Written by scripts/cluster.sh: Slurm across the namespace hosts.
+ClusterName=mpibenchns
+SlurmctldHost=node1($SUBNET.1)
+SlurmctldPort=$SLURM_PORT
+SlurmdPort=$((SLURM_PORT + 1))
+SlurmUser=root
+SlurmdUser=root
+AuthType=auth/munge
+CredType=cred/munge
+AuthInfo=socket=$d/munge/munge.sock
+StateSaveLocation=$d/state
+SlurmdSpoolDir=$d/spool.%n
+SlurmctldPidFile=$d/slurmctld.pid
+SlurmdPidFile=$d/slurmd.%n.pid
+SlurmctldLogFile=$d/log/slurmctld.log
+SlurmdLogFile=$d/log/slurmd.%n.log
+ProctrackType=proctrack/linuxproc
+TaskPlugin=task/none
+SwitchType=switch/none
+MpiDefault=pmix
+SelectType=select/cons_tres
+SelectTypeParameters=CR_Core
+SchedulerType=sched/builtin
+AccountingStorageType=accounting_storage/none
+JobCompType=jobcomp/none
+JobAcctGatherType=jobacct_gather/none
+ReturnToService=2
+SlurmctldTimeout=30
+SlurmdTimeout=30
+InactiveLimit=0
+KillWait=5
+MinJobAge=30
+C
+    for ((i = 1; i <= n; i++)); do
+        echo "NodeName=node$i NodeAddr=$SUBNET.$i CPUs=$(nproc) RealMemory=1000 State=UNKNOWN"
+    done
+    echo "PartitionName=test Nodes=node[1-$n] Default=YES MaxTime=INFINITE State=UP OverSubscribe=FORCE:4"
+}
+
+# A host's environment for slurmd: cgroup v1 hierarchies as on the machine, its own /tmp.
+SLURMD_SETUP='mount -t tmpfs -o mode=755 tmpfs /sys/fs/cgroup &&
+for c in $(awk '"'"'$1 == "cgroup" && $2 ~ "^/sys/fs/cgroup/" { sub("^/sys/fs/cgroup/", "", $2); print $2 }'"'"' /proc/1/mounts); do
+    o=$(awk -v m="/sys/fs/cgroup/$c" '"'"'$2 == m { print $4 }'"'"' /proc/1/mounts)
+    mkdir -p "/sys/fs/cgroup/$c" && mount -t cgroup -o "$o" cgroup "/sys/fs/cgroup/$c"
+done; mount --bind "$2" /tmp'
+
+cmd_slurm() {
+    local d=$STATE/slurm h i
+    case ${1:-} in
+        up)
+            [[ -f $STATE/hosts ]] || die "the cluster is not up"
+            [[ $d != /tmp/* ]] || die "slurm: the state directory $STATE must not be under /tmp (each host gets its own /tmp)"
+            for h in slurmctld slurmd srun munged; do
+                command -v "$h" >/dev/null || die "$h not found: scripts/install-deps.sh --slurm"
+            done
+            cmd_slurm down
+            mkdir -p "$d/munge" "$d/log" "$d/state"
+            chmod 755 "$d" "$d/munge"
+            mungekey --create --keyfile="$d/munge/munge.key" >/dev/null 2>&1 ||
+                dd if=/dev/urandom of="$d/munge/munge.key" bs=1 count=128 status=none
+            chmod 600 "$d/munge/munge.key"
+            munged --force --key-file="$d/munge/munge.key" --socket="$d/munge/munge.sock" \
+                --pid-file="$d/munge/munged.pid" --log-file="$d/munge/munged.log" --seed-file="$d/munge/munged.seed"
+            slurm_conf "$d" >"$d/slurm.conf"
+            ip netns exec node1 unshare --uts sh -c 'hostname node1 && exec slurmctld -f "$0" -i' "$d/slurm.conf"
+            for h in $(hosts); do
+                mkdir -p "$d/spool.$h" "$d/tmp.$h"
+                ip netns exec "$h" unshare --uts sh -c "hostname \"\$0\" && $SLURMD_SETUP"' && exec slurmd -f "$1" -N "$0"' \
+                    "$h" "$d/slurm.conf" "$d/tmp.$h"
+            done
+            for i in $(seq 100); do
+                if SLURM_CONF=$d/slurm.conf ip netns exec node1 sinfo -h -o '%T' 2>/dev/null | grep -qx idle; then
+                    echo "export SLURM_CONF=$d/slurm.conf"
+                    return 0
+                fi
+                sleep 0.2
+            done
+            tail -n 5 "$d"/log/*.log >&2 || true
+            die "slurm: the nodes did not become idle"
+            ;;
+        down)
+            [[ -d $d ]] || return 0
+            local f p
+            for f in "$d"/slurmd.*.pid "$d/slurmctld.pid" "$d/munge/munged.pid"; do
+                p=$(cat "$f" 2>/dev/null) || continue
+                [[ -n $p ]] && kill "$p" 2>/dev/null || true
+            done
+            sleep 0.5
+            for f in "$d"/slurmd.*.pid "$d/slurmctld.pid" "$d/munge/munged.pid"; do
+                p=$(cat "$f" 2>/dev/null) || continue
+                [[ -n $p ]] && kill -9 "$p" 2>/dev/null || true
+            done
+            rm -rf "$d"
+            ;;
+        *) die "slurm up|down" ;;
+    esac
+}
+
 main() {
     local cmd=${1:-}
     shift || true
     case $cmd in
         up) need_tools; lock; cmd_up "$@" ;;
         down) need_tools; lock; cmd_down ;;
+        slurm) need_tools; cmd_slurm "${1:-}" ;;
         exec) need_tools; cmd_on node1 "$@" ;;
         on) need_tools; cmd_on "$@" ;;
         link) need_tools; cmd_link "$@" ;;

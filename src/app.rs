@@ -272,6 +272,9 @@ const FINALIZE_LIMIT: std::time::Duration = std::time::Duration::from_secs(5);
 /// [`FINALIZE_LIMIT`] the rank says so in one line and exits with the
 /// run's code.
 fn finalize_limit(code: i32) {
+    // The outcome is decided: the parent knows it even if the launcher
+    // ends this rank while another rank leaves a stuck finalize.
+    crate::supervise::tell(&format!("end {} {code}", signals::rank()));
     signals::spawn(move || {
         std::thread::sleep(FINALIZE_LIMIT);
         eprintln!(
@@ -279,7 +282,6 @@ fn finalize_limit(code: i32) {
             signals::rank(),
             FINALIZE_LIMIT.as_secs()
         );
-        crate::supervise::tell(&format!("end {} {code}", signals::rank()));
         // SAFETY: ends the process without running destructors (MPI is stuck in one).
         unsafe { libc::_exit(code) }
     });
