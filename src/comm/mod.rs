@@ -350,22 +350,7 @@ pub fn wait_polite(reqs: &mut [Request]) {
 
 /// Completes requests, sleeping `pause` between `MPI_Testall` polls.
 pub fn wait_sleeping(reqs: &mut [Request], pause: std::time::Duration) {
-    loop {
-        let mut flag: c_int = 0;
-        check(
-            unsafe {
-                ffi::MPI_Testall(
-                    reqs.len() as c_int,
-                    reqs.as_mut_ptr(),
-                    &mut flag,
-                    ffi::RSMPI_STATUSES_IGNORE,
-                )
-            },
-            "MPI_Testall",
-        );
-        if flag != 0 {
-            return;
-        }
+    while !test::testall(reqs) {
         std::thread::sleep(pause);
     }
 }

@@ -140,18 +140,7 @@ impl<'a> Engine<'a> {
     /// The host of every world rank (`MPI_Get_processor_name`, gathered
     /// once by the caller), for host-aware placement and the results.
     pub fn with_hosts(mut self, names: &[String]) -> Engine<'a> {
-        let mut distinct: Vec<String> = Vec::new();
-        self.host_of = names
-            .iter()
-            .map(|n| match distinct.iter().position(|d| d == n) {
-                Some(i) => i,
-                None => {
-                    distinct.push(n.clone());
-                    distinct.len() - 1
-                }
-            })
-            .collect();
-        self.host_names = distinct;
+        (self.host_names, self.host_of) = placement::host_index(names);
         self
     }
 

@@ -471,6 +471,22 @@ pub fn pair_kind(placement: &Links, members: &[usize], host_of: &[usize]) -> Opt
     }
 }
 
+/// Distinct hosts in order of first appearance, and each rank's index into them.
+pub fn host_index(hosts: &[String]) -> (Vec<String>, Vec<usize>) {
+    let mut names: Vec<String> = Vec::new();
+    let idx = hosts
+        .iter()
+        .map(|h| match names.iter().position(|n| n == h) {
+            Some(i) => i,
+            None => {
+                names.push(h.clone());
+                names.len() - 1
+            }
+        })
+        .collect();
+    (names, idx)
+}
+
 /// "node1 (ranks 0, 1), node2 (rank 2)": world ranks grouped by host, in
 /// order of first appearance, runs of consecutive ranks written a-b.
 pub fn ranks_on_hosts(ranks: &[usize], hosts: &[String]) -> String {

@@ -71,21 +71,7 @@ fn well_below(x: f64, peers: &[f64]) -> Option<f64> {
     (x < m / 2.0 && x < m - 3.0 * sigma).then_some(m)
 }
 
-/// Distinct hosts in order of first appearance, and each rank's index into them.
-pub fn host_index(hosts: &[String]) -> (Vec<String>, Vec<usize>) {
-    let mut names: Vec<String> = Vec::new();
-    let idx = hosts
-        .iter()
-        .map(|h| match names.iter().position(|n| n == h) {
-            Some(i) => i,
-            None => {
-                names.push(h.clone());
-                names.len() - 1
-            }
-        })
-        .collect();
-    (names, idx)
-}
+pub use crate::engine::placement::host_index;
 
 /// The host × host summary: the median of the rank pairs between two hosts
 /// (both ways) off the diagonal, and within one host on it (`None` where a
