@@ -4,7 +4,7 @@
 #                   (`make test` also installs Chromium for the HTML report test)
 #   make build      release build against Open MPI
 #   make test       cargo tests against Open MPI, smoke tests against MPICH,
-#                   then tests/robustness.sh (if present), then tests/slurm.sh
+#                   then tests/robustness.sh (if present), tests/slurm.sh, tests/cluster.sh
 #                   (a private one-node Slurm cluster: srun, salloc)
 #   make bench      run the benchmarks, results in results/bench.{json,csv}
 #   make lint       rustfmt + clippy (warnings are errors)
@@ -49,7 +49,7 @@ export OMPI_ALLOW_RUN_AS_ROOT_CONFIRM := 1
 
 DEPS_ARGS := $(if $(filter 0,$(WITH_MPICH)),--openmpi-only,)
 
-.PHONY: all deps deps-test build bench test test-openmpi test-mpich test-robustness test-slurm lint overhead clean
+.PHONY: all deps deps-test build bench test test-openmpi test-mpich test-robustness test-slurm test-cluster lint overhead clean
 
 all: build
 
@@ -61,7 +61,7 @@ deps:
 # browser) and Slurm (tests/slurm.sh runs srun and salloc on a private cluster).
 deps-test:
 	MPICC_MPICH=$(MPICC_MPICH) MPIEXEC_MPICH=$(MPIEXEC_MPICH) \
-		bash scripts/install-deps.sh $(DEPS_ARGS) --browser --slurm
+		bash scripts/install-deps.sh $(DEPS_ARGS) --browser --slurm --cluster
 
 build: deps
 	MPICC=$(MPICC_OPENMPI) $(CARGO) build --release
@@ -82,6 +82,7 @@ ifneq ($(WITH_MPICH),0)
 endif
 	$(MAKE) --no-print-directory test-robustness
 	$(MAKE) --no-print-directory test-slurm
+	$(MAKE) --no-print-directory test-cluster
 
 # The test-* targets skip `deps`; use `make test` for the full sequence.
 # Integration tests launch real mpiexec jobs: one at a time, so that they do not
@@ -115,6 +116,11 @@ test-robustness:
 # it), and stops the cluster on every exit.
 test-slurm:
 	bash tests/slurm.sh ./target/release/mpibench $(MPICH_TARGET_DIR)/release/mpibench
+
+# tests/cluster.sh: three hosts on this machine (scripts/cluster.sh: network
+# namespaces, one link shaped), both MPIs across them; torn down on every exit.
+test-cluster:
+	bash tests/cluster.sh ./target/release/mpibench $(MPICH_TARGET_DIR)/release/mpibench
 
 lint:
 	$(CARGO) fmt --check

@@ -9,6 +9,9 @@
 #   * cargo
 #   * Chromium  : with --browser only (`make test`): the HTML report test opens
 #                 a report in headless Chromium (Debian package `chromium`)
+#   * cluster   : with --cluster only (`make test`): iproute2 (ip, tc) and
+#                 util-linux (unshare, flock) for scripts/cluster.sh and
+#                 tests/cluster.sh (network namespaces as hosts)
 #   * Slurm     : with --slurm only (`make test`): slurmctld, slurmd, srun/salloc
 #                 and munge for the private one-node cluster of tests/slurm.sh
 #                 (Debian packages slurmctld slurmd slurm-client munge; their
@@ -19,21 +22,23 @@
 # without touching the network. Otherwise it runs apt-get (via sudo when not
 # root) or, without apt-get, prints instructions and exits 1.
 #
-# Usage: scripts/install-deps.sh [--openmpi-only] [--browser] [--slurm] [--check]
+# Usage: scripts/install-deps.sh [--openmpi-only] [--browser] [--slurm] [--cluster] [--check]
 set -euo pipefail
 
 want_mpich=1
 want_browser=0
 want_slurm=0
+want_cluster=0
 check_only=0
 
 usage() {
     cat <<'EOF'
-Usage: scripts/install-deps.sh [--openmpi-only] [--browser] [--slurm] [--check]
+Usage: scripts/install-deps.sh [--openmpi-only] [--browser] [--slurm] [--cluster] [--check]
 
   --openmpi-only  do not require (or install) MPICH
   --browser       also require (or install) Chromium, for the HTML report test
   --slurm         also require (or install) Slurm and munge, for tests/slurm.sh
+  --cluster       also require (or install) iproute2 and util-linux, for scripts/cluster.sh
   --check         only report what is missing; never install (exit 1 if anything is)
 
 Environment: MPICC_OPENMPI, MPIEXEC_OPENMPI (preferred Open MPI wrapper / launcher),
@@ -47,6 +52,7 @@ for arg in "$@"; do
         --openmpi-only) want_mpich=0 ;;
         --browser) want_browser=1 ;;
         --slurm) want_slurm=1 ;;
+        --cluster) want_cluster=1 ;;
         --check) check_only=1 ;;
         -h | --help) usage; exit 0 ;;
         *) echo "install-deps: unknown argument '$arg'" >&2; usage >&2; exit 2 ;;
@@ -154,6 +160,15 @@ detect_slurm() {
     done
 }
 
+cluster_tools=""
+detect_cluster() {
+    cluster_tools=""
+    local t
+    for t in ip tc unshare flock; do
+        if ! have "$t" && [[ ! -x /usr/sbin/$t && ! -x /sbin/$t ]]; then cluster_tools+=" $t"; fi
+    done
+}
+
 detect_all() {
     missing=() pkgs=()
     detect_openmpi
@@ -193,6 +208,13 @@ detect_all() {
         if [[ -n "$slurm_tools" ]]; then
             missing+=("Slurm and munge (${slurm_tools# })")
             pkgs+=(slurmctld slurmd slurm-client munge)
+        fi
+    fi
+    if (( want_cluster )); then
+        detect_cluster
+        if [[ -n "$cluster_tools" ]]; then
+            missing+=("iproute2 and util-linux (${cluster_tools# })")
+            pkgs+=(iproute2 util-linux)
         fi
     fi
     if (( ${#pkgs[@]} > 0 )) && ! have pkg-config; then

@@ -23,6 +23,8 @@ pub const EXIT_OK: i32 = 0;
 pub const EXIT_VALIDATION: i32 = 1;
 pub const EXIT_USAGE: i32 = 2;
 pub const EXIT_ABORTED: i32 = crate::watchdog::EXIT_ABORTED;
+/// `--fail-on-outlier` and the bandwidth matrix named outliers.
+pub const EXIT_OUTLIERS: i32 = 6;
 
 /// Prints a usage error once (on rank 0 under a launcher).
 fn usage(msg: &str) -> i32 {
@@ -80,6 +82,7 @@ pub fn main() -> Result<i32> {
         Command::Run(args) => run(*args),
         Command::Mpitest { params } => front_end(&frontend::mpitest::FRONTEND, &params),
         Command::Cresta { params } => front_end(&frontend::cresta::FRONTEND, &params),
+        Command::Mpigraph { params } => front_end(&frontend::mpigraph::FRONTEND, &params),
         Command::Cafbench { params } => front_end(&frontend::cafbench::FRONTEND, &params),
         Command::Commtest { params } => front_end(&frontend::commtest::FRONTEND, &params),
         Command::Imb { params } => imb(params, "mpibench imb"),
@@ -258,9 +261,33 @@ fn list(only: Option<&str>) -> Result<i32> {
 
 fn run(args: RunArgs) -> Result<i32> {
     if !launch::launched() {
+        let hosts = match (&args.hosts, &args.hostfile) {
+            (Some(list), _) => match launch::parse_hosts(list) {
+                Ok(h) => Some(h),
+                Err(msg) => return Ok(usage(&msg)),
+            },
+            (None, Some(path)) => {
+                let text = match std::fs::read_to_string(path) {
+                    Ok(t) => t,
+                    Err(e) => {
+                        return Ok(usage(&format!(
+                            "cannot read --hostfile '{}': {e}",
+                            path.display()
+                        )))
+                    }
+                };
+                match launch::parse_hostfile(&text, &path.display().to_string()) {
+                    Ok(h) => Some(h),
+                    Err(msg) => return Ok(usage(&msg)),
+                }
+            }
+            (None, None) => None,
+        };
+        let slots = hosts.as_ref().map(|h| h.iter().map(|h| h.slots).sum());
         // Inside a Slurm allocation: its tasks, else one rank per core.
         let np = args
             .np
+            .or(slots)
             .or_else(crate::slurm::allocation_tasks)
             .unwrap_or_else(|| launch::cores().max(2));
         if let Err(msg) = crate::slurm::check_np(np) {
@@ -273,7 +300,18 @@ fn run(args: RunArgs) -> Result<i32> {
             library_version: &comm::library_version(),
             force_np: args.force_np,
             json: args.json.as_deref(),
+            hosts,
+            bind_to: args.bind_to.as_deref(),
+            dry_run: args.dry_run,
         });
+    }
+    if args.dry_run {
+        if launch::env_rank() == 0 {
+            println!(
+                "mpibench: --dry-run: a launcher started this process; there is nothing to launch"
+            );
+        }
+        return Ok(EXIT_OK);
     }
     // Panic hook, crash and stop handling, the link to a self-launching parent.
     signals::before_mpi_init();
@@ -293,10 +331,36 @@ fn run(args: RunArgs) -> Result<i32> {
             Ok(EXIT_USAGE)
         }
     };
-    signals::mpi_ending(*code.as_ref().unwrap_or(&EXIT_ABORTED));
+    let end = *code.as_ref().unwrap_or(&EXIT_ABORTED);
+    signals::mpi_ending(end);
     drop(world);
+    finalize_limit(end);
     drop(universe);
     code
+}
+
+/// How long `MPI_Finalize` may take before the rank ends its process anyway.
+const FINALIZE_LIMIT: std::time::Duration = std::time::Duration::from_secs(5);
+
+/// The results are written when `MPI_Finalize` starts: a finalize that
+/// never returns (MPICH over UCX's TCP transport, with several ranks per
+/// host, can spin in it forever) must not keep the job. After
+/// [`FINALIZE_LIMIT`] the rank says so in one line and exits with the
+/// run's code.
+fn finalize_limit(code: i32) {
+    // The outcome is decided: the parent knows it even if the launcher
+    // ends this rank while another rank leaves a stuck finalize.
+    crate::supervise::tell(&format!("end {} {code}", signals::rank()));
+    signals::spawn(move || {
+        std::thread::sleep(FINALIZE_LIMIT);
+        eprintln!(
+            "warning: rank {}: MPI_Finalize did not return within {} s; ending the process (the results are complete)",
+            signals::rank(),
+            FINALIZE_LIMIT.as_secs()
+        );
+        // SAFETY: ends the process without running destructors (MPI is stuck in one).
+        unsafe { libc::_exit(code) }
+    });
 }
 
 /// Rank 0 builds the plan and broadcasts it (or the usage error) to everyone.
@@ -323,14 +387,38 @@ fn agree_on_plan(world: &Comm, args: &RunArgs, ranks_per_node: usize) -> Result<
         .unwrap_or_else(|e| Err(format!("corrupt plan: {e}")))
 }
 
-/// Distinct host names in rank order, and the ranks on each.
-fn hosts(world: &Comm) -> (Vec<String>, Vec<usize>) {
+/// Every rank's processor name, known to every rank (gathered once).
+fn processor_names(world: &Comm) -> Vec<String> {
     let names = world.gather_strings(&comm::processor_name(), 0);
+    let mut bytes = if world.rank == 0 {
+        serde_json::to_vec(&names).expect("names serialise")
+    } else {
+        Vec::new()
+    };
+    world.bcast_vec(&mut bytes, 0);
+    serde_json::from_slice(&bytes).unwrap_or_default()
+}
+
+/// Ranks that share this rank's processors: the ranks of its node, or more
+/// when several "hosts" run on one kernel (containers, network namespaces:
+/// their ranks compete for the same cores whatever MPI calls a node).
+fn sharing_cores(world: &Comm, ranks_per_node: usize) -> usize {
+    let keys = world.gather_strings(&launch::machine_key(), 0);
+    let mut n = [0.0];
+    if world.rank == 0 {
+        n[0] = keys.iter().filter(|k| **k == keys[0]).count() as f64;
+    }
+    let most = world.allreduce_max(n[0]) as usize;
+    ranks_per_node.max(most)
+}
+
+/// Distinct host names in rank order, and the ranks on each.
+fn hosts(names: &[String]) -> (Vec<String>, Vec<usize>) {
     let mut out: Vec<(String, usize)> = Vec::new();
     for n in names {
-        match out.iter_mut().find(|(h, _)| *h == n) {
+        match out.iter_mut().find(|(h, _)| h == n) {
             Some((_, c)) => *c += 1,
-            None => out.push((n, 1)),
+            None => out.push((n.clone(), 1)),
         }
     }
     out.into_iter().unzip()
@@ -433,10 +521,21 @@ fn run_world(world: &Comm, args: &RunArgs) -> Result<i32> {
                 world.size
             );
         }
+        if let Some(flag) = [
+            ("--hosts", args.hosts.is_some()),
+            ("--hostfile", args.hostfile.is_some()),
+            ("--bind-to", args.bind_to.is_some()),
+        ]
+        .iter()
+        .find_map(|(f, set)| set.then_some(f))
+        .filter(|_| !launch::self_launched())
+        {
+            eprintln!("warning: {flag} ignored: the launcher placed the processes");
+        }
     }
-    let watchdog = Watchdog::start(plan.timeout_s, world.rank);
-    let hosts = hosts(world);
-    let mut report = new_report(&plan, world, hosts);
+    let watchdog = Watchdog::start(plan.timeout_s, plan.stall_limit_s, world.rank);
+    let names = processor_names(world);
+    let mut report = new_report(&plan, world, hosts(&names));
     let to_stdout = |p: &Option<std::path::PathBuf>| p.as_deref().is_some_and(output::is_stdout);
     let show_table = root
         && (plan.output.is_some()
@@ -483,11 +582,11 @@ fn run_world(world: &Comm, args: &RunArgs) -> Result<i32> {
     if let Some(code) = output::agree(world, failure.take()) {
         return Ok(code);
     }
-    let polite = ranks_per_node > launch::cores();
+    let polite = sharing_cores(world, ranks_per_node) > launch::cores();
     if polite {
         crate::method::precise_sleep();
     }
-    let engine = Engine::new(world, &plan, &watchdog, raw, polite);
+    let engine = Engine::new(world, &plan, &watchdog, raw, polite).with_hosts(&names);
     let entries = plan.entries();
     let started = std::time::Instant::now();
     let total = entries.len() * plan.repeats;
@@ -615,6 +714,15 @@ fn run_world(world: &Comm, args: &RunArgs) -> Result<i32> {
     if errors > 0 {
         eprintln!("error: validation found {errors} errors (see the errors column)");
         return Ok(EXIT_VALIDATION);
+    }
+    let outliers = report
+        .results
+        .iter()
+        .filter_map(|r| r.outliers.as_ref()?.as_array().map(Vec::len))
+        .sum::<usize>();
+    if plan.fail_on_outlier && outliers > 0 {
+        eprintln!("error: the bandwidth matrix shows {outliers} outliers (--fail-on-outlier)");
+        return Ok(EXIT_OUTLIERS);
     }
     Ok(EXIT_OK)
 }

@@ -8,6 +8,7 @@ use std::path::PathBuf;
 use clap::{Args, Parser, Subcommand};
 
 pub use crate::comm::rma::{RmaSync, WindowKind};
+pub use crate::engine::placement::Pairs;
 pub use crate::method::{Method, SyncMode};
 
 #[derive(Debug, Parser)]
@@ -16,8 +17,9 @@ pub use crate::method::{Method, SyncMode};
     version,
     about = "MPI benchmarks: PMB-MPI1, MPITEST and more, with validation, statistics and JSON/CSV output",
     after_help = "Run under mpiexec/srun, or let `mpibench run -n N` launch its own local ranks.\n\
-                  Exit codes: 0 ok, 1 validation errors, 2 usage errors, 3 a benchmark or rank aborted (MPI error, rank failure, --timeout),\n\
-                  4 the launcher failed or started no rank, 5 MPI could not start, 128+N interrupted by signal N."
+                  Exit codes: 0 ok, 1 validation errors, 2 usage errors, 3 a benchmark or rank aborted (MPI error, rank failure, --timeout,\n\
+                  the stall limit), 4 the launcher failed or started no rank, 5 MPI could not start, 6 outliers (--fail-on-outlier),\n\
+                  128+N interrupted by signal N."
 )]
 pub struct Cli {
     #[command(subcommand)]
@@ -92,6 +94,21 @@ pub enum Command {
         )]
         params: Vec<String>,
     },
+    /// LLNL mpiGraph's command line: mpibench mpigraph [SIZE [ITERS [WINDOW]]] (the bandwidth of every
+    /// pair of ranks, the host summary and its outliers)
+    #[command(
+        disable_help_flag = true,
+        after_help = crate::frontend::mpigraph::HELP
+    )]
+    Mpigraph {
+        /// mpiGraph's parameters and mpibench options (-n, --hosts, --json, --fail-on-outlier, ...).
+        #[arg(
+            trailing_var_arg = true,
+            allow_hyphen_values = true,
+            value_name = "PARAM"
+        )]
+        params: Vec<String>,
+    },
     /// The EPCC coarray suite as cafbench runs it, stand-alone without flags:
     /// point-to-point, synchronisation and 3-D halo swaps (mpibench options may follow).
     #[command(
@@ -145,6 +162,38 @@ pub struct RunArgs {
     /// mpiexec to launch local ranks with (default, also when empty: the one matching the linked MPI library).
     #[arg(long, value_name = "PATH", env = "MPIBENCH_MPIEXEC")]
     pub mpiexec: Option<String>,
+
+    /// Hosts for the self-launch, HOST:SLOTS,... (e.g. node1:2,node2:2; HOST alone is one slot),
+    /// passed to mpiexec in its own syntax; -n defaults to the slots.
+    #[arg(long, value_name = "HOST:N,...", conflicts_with = "hostfile")]
+    pub hosts: Option<String>,
+
+    /// Hosts for the self-launch from a file: one host per line as HOST, HOST:N or HOST slots=N
+    /// (Open MPI's and MPICH's formats); # starts a comment.
+    #[arg(long, value_name = "FILE")]
+    pub hostfile: Option<PathBuf>,
+
+    /// Print the mpiexec command of the self-launch and start nothing.
+    #[arg(long)]
+    pub dry_run: bool,
+
+    /// Process binding of the self-launch (mpiexec's --bind-to: none, core, socket, ...). Default:
+    /// core when the ranks per host fit the cores, unless the environment sets a policy
+    /// (OMPI_MCA_hwloc_base_binding_policy, HYDRA_BINDING), which wins.
+    #[arg(long, value_name = "POLICY")]
+    pub bind_to: Option<String>,
+
+    /// Partners of the benchmarks that pair ranks: on other hosts (inter), on the same host
+    /// (intra), or the first ranks in rank order wherever they run (any, PMB's way). A placement
+    /// the hosts cannot give is skipped with the reason.
+    #[arg(long, value_enum, value_name = "WHERE", default_value = "any")]
+    pub pairs: Pairs,
+
+    /// Stall limit S in seconds (default 60): a rank that finishes no repetition for
+    /// max(S, 20 x its slowest repetition so far in the benchmark) ends the job with exit code 3,
+    /// naming what hung; 0 turns it off.
+    #[arg(long, value_name = "S", allow_negative_numbers = true)]
+    pub stall_limit: Option<f64>,
 
     /// Smallest process count of the sweep (PMB -npmin).
     #[arg(long, value_name = "P", allow_negative_numbers = true, value_parser = at_least_1)]
@@ -211,6 +260,14 @@ pub struct RunArgs {
 
     #[command(flatten)]
     pub osu: crate::bench::osu::OsuArgs,
+
+    #[command(flatten)]
+    pub mpigraph: crate::bench::mpigraph::MpigraphArgs,
+
+    /// Exit with code 6 when the bandwidth matrix (--suite mpigraph) shows outliers (they are
+    /// findings otherwise: exit code 0).
+    #[arg(long)]
+    pub fail_on_outlier: bool,
 
     /// Time cap per message length in seconds (repetitions are reduced to fit).
     #[arg(

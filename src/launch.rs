@@ -34,6 +34,27 @@ pub fn env_rank() -> usize {
     .unwrap_or(0)
 }
 
+/// True when this process was started by mpibench's own self-launch.
+pub fn self_launched() -> bool {
+    std::env::var_os("MPIBENCH_LAUNCHED").is_some()
+}
+
+/// What identifies the machine (the running kernel) whose cores this
+/// process shares: its boot time and machine id. Processes on one kernel
+/// compete for the same cores even when their host names differ.
+pub fn machine_key() -> String {
+    let btime = std::fs::read_to_string("/proc/stat")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("btime"))
+                .map(str::to_string)
+        })
+        .unwrap_or_default();
+    let id = std::fs::read_to_string("/etc/machine-id").unwrap_or_default();
+    format!("{} {}", btime.trim(), id.trim())
+}
+
 /// Cores available to this process.
 pub fn cores() -> usize {
     std::thread::available_parallelism()
@@ -79,19 +100,209 @@ pub fn default_mpiexec(f: Flavour) -> String {
 }
 
 /// The launcher command line for `np` local ranks.
+#[cfg(test)]
 pub fn launcher_args(f: Flavour, np: usize, cores: usize) -> Vec<String> {
+    launch_args(f, np, cores, None, &Binding::Default)
+}
+
+/// One host of `--hosts` / `--hostfile` and its slots.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Host {
+    pub name: String,
+    pub slots: usize,
+}
+
+/// Who decides the binding of the ranks.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Binding {
+    /// `--bind-to POLICY`, passed on in the launcher's syntax.
+    Given(String),
+    /// The environment sets a policy the launcher reads itself
+    /// (OMPI_MCA_hwloc_base_binding_policy, HYDRA_BINDING): nothing is added.
+    Environment,
+    /// mpibench's default: bind to cores when the ranks per host fit them.
+    Default,
+}
+
+impl Binding {
+    /// The user's `--bind-to`, else a policy in the environment, else the default.
+    pub fn choose(
+        given: Option<&str>,
+        f: Flavour,
+        env: impl Fn(&str) -> Option<String>,
+    ) -> Binding {
+        if let Some(p) = given.map(str::trim).filter(|p| !p.is_empty()) {
+            return Binding::Given(p.to_string());
+        }
+        let var = match f {
+            Flavour::OpenMpi => "OMPI_MCA_hwloc_base_binding_policy",
+            Flavour::Mpich => "HYDRA_BINDING",
+            Flavour::Other => return Binding::Default,
+        };
+        if env(var).is_some_and(|v| !v.trim().is_empty()) {
+            Binding::Environment
+        } else {
+            Binding::Default
+        }
+    }
+}
+
+/// The launcher command line for `np` ranks on `hosts` (None: this host),
+/// in the launcher's own syntax.
+pub fn launch_args(
+    f: Flavour,
+    np: usize,
+    cores: usize,
+    hosts: Option<&[Host]>,
+    binding: &Binding,
+) -> Vec<String> {
     let mut a = vec!["-n".to_string(), np.to_string()];
     if f == Flavour::OpenMpi {
         // Keeps Open MPI's multi-line "job aborted" banners off stderr: our own one-line errors suffice.
         a.push("--quiet".into());
     }
-    match f {
-        Flavour::OpenMpi if np > cores => a.push("--oversubscribe".into()),
-        Flavour::OpenMpi => a.extend(["--bind-to".into(), "core".into()]),
-        Flavour::Mpich if np <= cores => a.extend(["-bind-to".into(), "core".into()]),
-        _ => {}
+    if let Some(h) = hosts {
+        let list = h
+            .iter()
+            .map(|h| format!("{}:{}", h.name, h.slots))
+            .collect::<Vec<_>>()
+            .join(",");
+        a.push(
+            if f == Flavour::Mpich {
+                "-hosts"
+            } else {
+                "--host"
+            }
+            .into(),
+        );
+        a.push(list);
+    }
+    // Ranks on the busiest host: np spread over the slots in order.
+    let per_host = match hosts {
+        None => np,
+        Some(h) => {
+            let mut left = np;
+            h.iter()
+                .map(|h| {
+                    let n = h.slots.min(left);
+                    left -= n;
+                    n
+                })
+                .max()
+                .unwrap_or(np)
+        }
+    };
+    let bind = if f == Flavour::Mpich {
+        "-bind-to"
+    } else {
+        "--bind-to"
+    };
+    match (f, binding) {
+        (Flavour::Other, _) | (_, Binding::Environment) => {}
+        (_, Binding::Given(p)) => a.extend([bind.to_string(), p.clone()]),
+        (_, Binding::Default) if per_host <= cores => a.extend([bind.to_string(), "core".into()]),
+        (_, Binding::Default) => {}
+    }
+    // More local ranks than cores (with hosts, the slots given are the limit).
+    if f == Flavour::OpenMpi && hosts.is_none() && np > cores {
+        a.push("--oversubscribe".into());
     }
     a
+}
+
+/// `--hosts`: HOST or HOST:SLOTS, comma-separated.
+pub fn parse_hosts(list: &str) -> Result<Vec<Host>, String> {
+    let mut out: Vec<Host> = Vec::new();
+    for item in list.split(',') {
+        let item = item.trim();
+        if item.is_empty() {
+            return Err(format!(
+                "--hosts '{list}' has an empty entry (expected e.g. node1:2,node2:2)"
+            ));
+        }
+        let (name, slots) = match item.rsplit_once(':') {
+            Some((n, k)) => (
+                n,
+                parse_slots(k).map_err(|e| format!("--hosts '{item}': {e}"))?,
+            ),
+            None => (item, 1),
+        };
+        add_host(&mut out, name, slots).map_err(|e| format!("--hosts: {e}"))?;
+    }
+    Ok(out)
+}
+
+/// `--hostfile`: one host per line, `HOST`, `HOST:N` (MPICH) or
+/// `HOST slots=N` (Open MPI, other keys ignored); `#` starts a comment.
+pub fn parse_hostfile(text: &str, path: &str) -> Result<Vec<Host>, String> {
+    let mut out: Vec<Host> = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let line = line.split('#').next().unwrap_or("").trim();
+        if line.is_empty() {
+            continue;
+        }
+        let at = |e: String| format!("--hostfile {path}, line {}: {e}", i + 1);
+        let mut words = line.split_whitespace();
+        let first = words.next().unwrap_or_default();
+        let (name, mut slots) = match first.rsplit_once(':') {
+            Some((n, k)) => (n, parse_slots(k).map_err(at)?),
+            None => (first, 1),
+        };
+        for w in words {
+            if let Some(k) = w.strip_prefix("slots=") {
+                slots = parse_slots(k).map_err(at)?;
+            }
+        }
+        add_host(&mut out, name, slots).map_err(at)?;
+    }
+    if out.is_empty() {
+        return Err(format!("--hostfile {path} names no host"));
+    }
+    Ok(out)
+}
+
+fn parse_slots(k: &str) -> Result<usize, String> {
+    k.trim()
+        .parse::<usize>()
+        .ok()
+        .filter(|&n| n > 0)
+        .ok_or_else(|| format!("'{k}' is not a positive number of slots"))
+}
+
+fn add_host(out: &mut Vec<Host>, name: &str, slots: usize) -> Result<(), String> {
+    let ok = !name.is_empty()
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '_'));
+    if !ok {
+        return Err(format!("'{name}' is not a host name"));
+    }
+    match out.iter_mut().find(|h| h.name == name) {
+        Some(h) => h.slots += slots,
+        None => out.push(Host {
+            name: name.to_string(),
+            slots,
+        }),
+    }
+    Ok(())
+}
+
+/// A command line as a shell would take it back (single quotes where needed).
+pub fn shell_words(words: &[String]) -> String {
+    words
+        .iter()
+        .map(|w| {
+            if !w.is_empty()
+                && w.chars()
+                    .all(|c| c.is_ascii_alphanumeric() || "-_./:=,@%+".contains(c))
+            {
+                w.clone()
+            } else {
+                format!("'{}'", w.replace('\'', "'\\''"))
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// More ranks per core than this is refused without `--force-np`
@@ -111,6 +322,12 @@ pub struct Relaunch<'a> {
     pub force_np: bool,
     /// `--json`, named in the interruption message.
     pub json: Option<&'a std::path::Path>,
+    /// `--hosts` / `--hostfile`, parsed (None: this host only).
+    pub hosts: Option<Vec<Host>>,
+    /// `--bind-to`.
+    pub bind_to: Option<&'a str>,
+    /// `--dry-run`: print the command, start nothing.
+    pub dry_run: bool,
 }
 
 /// Re-executes this program under mpiexec with `np` ranks and supervises it
@@ -129,6 +346,17 @@ pub fn relaunch(r: &Relaunch) -> Result<i32> {
         eprintln!("error: {msg}");
         return Ok(EXIT_USAGE);
     }
+    if let Some(h) = &r.hosts {
+        let slots: usize = h.iter().map(|h| h.slots).sum();
+        if r.np > slots {
+            eprintln!(
+                "error: -n {} is more than the {slots} slots of the hosts given ({}); give more slots (HOST:N) or fewer ranks",
+                r.np,
+                h.iter().map(|h| format!("{}:{}", h.name, h.slots)).collect::<Vec<_>>().join(",")
+            );
+            return Ok(EXIT_USAGE);
+        }
+    }
     if let Err(msg) = check_launcher_flavour(&launcher, f, r.library_version) {
         eprintln!("error: {msg}");
         return Ok(EXIT_USAGE);
@@ -139,14 +367,31 @@ pub fn relaunch(r: &Relaunch) -> Result<i32> {
             return Ok(crate::signals::EXIT_MPI_START);
         }
     }
-    let mut cmd = Command::new(&launcher);
-    cmd.args(launcher_args(f, r.np, cores()));
-    cmd.arg(&exe).args(std::env::args_os().skip(1));
-    cmd.env("MPIBENCH_LAUNCHED", "1");
+    let binding = Binding::choose(r.bind_to, f, |v| std::env::var(v).ok());
+    let args = launch_args(f, r.np, cores(), r.hosts.as_deref(), &binding);
+    // The ranks get the same command line, less what only the launch needs.
+    let forwarded: Vec<std::ffi::OsString> = std::env::args_os()
+        .skip(1)
+        .filter(|a| a != "--dry-run")
+        .collect();
+    let mut env = vec![("MPIBENCH_LAUNCHED", "1")];
     if f == Flavour::OpenMpi && unsafe { libc::geteuid() } == 0 {
-        cmd.env("OMPI_ALLOW_RUN_AS_ROOT", "1");
-        cmd.env("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1");
+        env.push(("OMPI_ALLOW_RUN_AS_ROOT", "1"));
+        env.push(("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1"));
     }
+    if r.dry_run {
+        let mut words: Vec<String> = env.iter().map(|(k, v)| format!("{k}={v}")).collect();
+        words.push(launcher.clone());
+        words.extend(args);
+        words.push(exe.to_string_lossy().into_owned());
+        words.extend(forwarded.iter().map(|a| a.to_string_lossy().into_owned()));
+        println!("{}", shell_words(&words));
+        return Ok(0);
+    }
+    let mut cmd = Command::new(&launcher);
+    cmd.args(&args);
+    cmd.arg(&exe).args(&forwarded);
+    cmd.envs(env.iter().copied());
     Ok(crate::supervise::run(
         cmd,
         &crate::supervise::Launcher {
@@ -333,6 +578,105 @@ mod tests {
             Flavour::OpenMpi
         );
         assert_eq!(flavour("MPICH Version: 4.0.2"), Flavour::Mpich);
+    }
+
+    #[test]
+    fn hosts_in_each_launchers_syntax() {
+        let h = parse_hosts("node1:2,node2:2").unwrap();
+        assert_eq!(h.len(), 2);
+        let d = Binding::Default;
+        assert_eq!(
+            launch_args(Flavour::OpenMpi, 4, 2, Some(&h), &d),
+            vec![
+                "-n",
+                "4",
+                "--quiet",
+                "--host",
+                "node1:2,node2:2",
+                "--bind-to",
+                "core"
+            ]
+        );
+        assert_eq!(
+            launch_args(Flavour::Mpich, 4, 2, Some(&h), &d),
+            vec!["-n", "4", "-hosts", "node1:2,node2:2", "-bind-to", "core"]
+        );
+        // Three ranks per host do not fit two cores: no binding.
+        let big = parse_hosts("a:3,b").unwrap();
+        assert_eq!(
+            launch_args(Flavour::Mpich, 4, 2, Some(&big), &d),
+            vec!["-n", "4", "-hosts", "a:3,b:1"]
+        );
+        // A policy in the environment wins: nothing added.
+        let env = Binding::choose(None, Flavour::OpenMpi, |v| {
+            (v == "OMPI_MCA_hwloc_base_binding_policy").then(|| "none".to_string())
+        });
+        assert_eq!(env, Binding::Environment);
+        assert_eq!(
+            launch_args(Flavour::OpenMpi, 4, 2, Some(&h), &env),
+            vec!["-n", "4", "--quiet", "--host", "node1:2,node2:2"]
+        );
+        let env = Binding::choose(None, Flavour::Mpich, |v| {
+            (v == "HYDRA_BINDING").then(|| "none".into())
+        });
+        assert_eq!(env, Binding::Environment);
+        // And the user's --bind-to wins over both.
+        let given = Binding::choose(Some("socket"), Flavour::Mpich, |_| Some("none".into()));
+        assert_eq!(
+            launch_args(Flavour::Mpich, 2, 2, None, &given),
+            vec!["-n", "2", "-bind-to", "socket"]
+        );
+        assert_eq!(
+            launch_args(Flavour::OpenMpi, 4, 2, None, &Binding::Given("none".into())),
+            vec!["-n", "4", "--quiet", "--bind-to", "none", "--oversubscribe"]
+        );
+    }
+
+    #[test]
+    fn host_lists_and_files() {
+        assert_eq!(
+            parse_hosts("a,b:3,a").unwrap(),
+            vec![
+                Host {
+                    name: "a".into(),
+                    slots: 2
+                },
+                Host {
+                    name: "b".into(),
+                    slots: 3
+                }
+            ]
+        );
+        for bad in ["", "a,,b", "a:0", "a:x", "a b", ":2"] {
+            assert!(parse_hosts(bad).is_err(), "{bad}");
+        }
+        let f = "# cluster\nnode1 slots=2 max_slots=4\nnode2:3\n\nnode3  # one slot\n";
+        assert_eq!(
+            parse_hostfile(f, "h").unwrap(),
+            vec![
+                Host {
+                    name: "node1".into(),
+                    slots: 2
+                },
+                Host {
+                    name: "node2".into(),
+                    slots: 3
+                },
+                Host {
+                    name: "node3".into(),
+                    slots: 1
+                }
+            ]
+        );
+        let e = parse_hostfile("node1\nnode2 slots=zero\n", "h").unwrap_err();
+        assert!(e.contains("line 2"), "{e}");
+        assert!(parse_hostfile("# nothing\n", "h")
+            .unwrap_err()
+            .contains("no host"));
+        assert_eq!(
+            shell_words(&["a b".into(), "x".into(), "it's".into()]),
+            "'a b' x 'it'\\''s'"
+        );
     }
 
     #[test]

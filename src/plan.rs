@@ -184,6 +184,15 @@ pub struct Plan {
     /// The table format chosen by a front end (e.g. imb2021), instead of the suite's.
     #[serde(default)]
     pub table: Option<String>,
+    /// `--pairs`: where the partners of pair benchmarks run.
+    #[serde(default)]
+    pub pairs: crate::engine::placement::Pairs,
+    /// The stall limit S in seconds (`--stall-limit`; None: off).
+    #[serde(default)]
+    pub stall_limit_s: Option<f64>,
+    /// `--fail-on-outlier`.
+    #[serde(default)]
+    pub fail_on_outlier: bool,
 }
 
 pub const IMB_MAX_REPS: usize = 1000;
@@ -369,6 +378,12 @@ impl Plan {
             .map(parse_off_cache)
             .transpose()?
             .flatten();
+        let stall = args.stall_limit.unwrap_or(crate::watchdog::DEFAULT_STALL_S);
+        if !(stall.is_finite() && (0.0..=MAX_SECONDS).contains(&stall)) {
+            return Err(invalid(format!(
+                "--stall-limit must be a number of seconds between 0 (off) and {MAX_SECONDS}, not {stall}"
+            )));
+        }
         if let Some(t) = args.timeout {
             if !(t.is_finite() && t > 0.0 && t <= MAX_SECONDS) {
                 return Err(invalid(format!(
@@ -465,6 +480,9 @@ impl Plan {
             call_sync: args.imb_sync.unwrap_or(true),
             off_cache,
             table: args.table.clone(),
+            pairs: args.pairs,
+            stall_limit_s: (stall > 0.0).then_some(stall),
+            fail_on_outlier: args.fail_on_outlier,
         })
     }
 

@@ -142,6 +142,20 @@ pub struct BenchResult {
     /// mpiGraph: pairs far from the others (shown as given).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub outliers: Option<serde_json::Value>,
+    /// World ranks of the active processes, in group order (several groups
+    /// of a Multi- run one after the other).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub ranks: Vec<usize>,
+    /// The host of each of `ranks`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub hosts: Vec<String>,
+    /// For benchmarks that pair ranks: whether every partner ran on another
+    /// host ("inter"), on the same host ("intra"), or both ("mixed").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pair: Option<String>,
+    /// `--pairs`, when it asked for inter- or intra-host partners.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pairs: Option<String>,
 }
 
 /// Figures combining rows; each absent unless a benchmark derives it.
@@ -342,6 +356,10 @@ pub struct Row {
     pub resolution_us: Option<f64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub overhead_us: Option<f64>,
+    /// Split-completion timing: per rank of the group, in group order, the
+    /// mean time until its sends and until its receives completed (µs).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sides_us: Option<Vec<[f64; 2]>>,
 }
 
 /// Reads a number or null (NaN): statistics are null when a row had no

@@ -2,7 +2,9 @@
 //! resolution (`imb/Barrier`, `mpitest/BARRIER`, bare names within `--suite`).
 
 use crate::bench::clock::{self, Tool};
-use crate::bench::{allreduce, caf, commtest, cresta, imb, mpitest, osu, Benchmark, Definitions, Info};
+use crate::bench::{
+    allreduce, caf, commtest, cresta, imb, mpigraph, mpitest, osu, Benchmark, Definitions, Info,
+};
 use crate::cli::RunArgs;
 use crate::engine::axis::Axes;
 use crate::method::{Method, SyncMode};
@@ -114,6 +116,10 @@ fn osu_entries() -> Vec<Entry> {
     benches(osu::benchmarks())
 }
 
+fn mpigraph_entries() -> Vec<Entry> {
+    benches(mpigraph::benchmarks())
+}
+
 fn clock_entries() -> Vec<Entry> {
     clock::tools().into_iter().map(Entry::Tool).collect()
 }
@@ -222,6 +228,23 @@ pub static SUITES: &[Suite] = &[
         entries: osu_entries,
         defaults: osu::DEFAULTS,
         axes: Some(osu::axes),
+    },
+    Suite {
+        name: mpigraph::SUITE,
+        title: "LLNL mpiGraph: bandwidth and latency of every pair of ranks, host summary, outliers",
+        entries: mpigraph_entries,
+        defaults: Defaults {
+            method: Method::SplitCompletion,
+            sync: SyncMode::Barrier,
+            reps: RepsDefault::Fixed {
+                normal: mpigraph::DEFAULT_ITERS,
+                fast: mpigraph::DEFAULT_ITERS,
+            },
+            sizes: "16384",
+            procs: ProcSweep::World,
+            warm_largest: 0,
+        },
+        axes: Some(mpigraph::axes),
     },
     Suite {
         name: clock::SUITE,

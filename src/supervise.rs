@@ -137,6 +137,9 @@ struct Seen {
     ended: Vec<(u32, i32)>,
     /// (rank, signal) of a rank that was stopped by a signal of its own.
     stopped: Option<(u32, i32)>,
+    /// A rank hit the stall limit: a host or link may be dead, and the
+    /// launcher's own abort can hang on it (see [`Shared::end_child`]).
+    stalled: bool,
     open: usize,
 }
 
@@ -161,6 +164,7 @@ impl Seen {
             "said" => self.said.push((rank, num(2).unwrap_or(3) as i32)),
             "crashed" => self.crashed.push((rank, num(2).unwrap_or(3) as i32)),
             "end" => self.ended.push((rank, num(2).unwrap_or(0) as i32)),
+            "stalled" => self.stalled = true,
             "stopped" => {
                 if let Some(sig) = f.get(2).and_then(|s| signals::signal_number(s)) {
                     self.stopped.get_or_insert((rank, sig));
@@ -218,11 +222,18 @@ impl Shared {
     /// Makes sure mpiexec ends: after [`STOP_GRACE`] (when `grace`) SIGTERM,
     /// after [`KILL_GRACE`] more SIGKILL. Also used when a rank reports its
     /// own failure: a launcher can hang after a rank died in `MPI_Init`.
+    /// After a stall, SIGKILL at once: a launcher told to end a job whose
+    /// host is unreachable waits for that host's daemon (Open MPI's mpiexec
+    /// then crashes on SIGTERM, with a page of backtrace).
     fn end_child(self: &Arc<Self>, grace: bool) {
         let sh = Arc::clone(self);
         signals::spawn(move || {
             if grace {
                 sh.wait_child_gone(STOP_GRACE);
+            }
+            if sh.seen().stalled {
+                sh.kill_child(libc::SIGKILL);
+                return;
             }
             sh.kill_child(libc::SIGTERM);
             sh.wait_child_gone(KILL_GRACE);
@@ -590,8 +601,14 @@ fn verdict(seen: &Seen, parent_signal: i32, status: ExitStatus, l: &Launcher) ->
         }
         return signals::exit_code(sig);
     }
-    if let (0, Some(sig), false) = (parent_signal, status.signal(), seen.started.is_empty()) {
-        // The ranks' own messages went through the launcher that died.
+    if let (0, Some(sig), false, None) = (
+        parent_signal,
+        status.signal(),
+        seen.started.is_empty(),
+        failed,
+    ) {
+        // The ranks' own messages went through the launcher that died
+        // (unless a rank's failure explains it: then we ended it).
         eprintln!(
             "error: the launcher '{}' was killed by {} while the job ran; the results are incomplete",
             l.name,
@@ -671,6 +688,7 @@ mod tests {
             "said 1 5",
             "end 0 0",
             "stopped 1 SIGTERM",
+            "stalled 1",
             "junk",
         ] {
             s.record(l);
@@ -680,6 +698,7 @@ mod tests {
         assert_eq!(s.said, vec![(1, 5)]);
         assert_eq!(s.ended, vec![(0, 0)]);
         assert_eq!(s.stopped, Some((1, SIGTERM)));
+        assert!(s.stalled);
     }
 
     #[test]
@@ -716,6 +735,12 @@ mod tests {
             verdict(&s, 0, exited(3), &l),
             3,
             "a failure explains the signal"
+        );
+        s.record("stalled 1");
+        assert_eq!(
+            verdict(&s, 0, ExitStatus::from_raw(libc::SIGKILL), &l),
+            3,
+            "after a stall the parent killed the launcher itself"
         );
         assert_eq!(
             verdict(&s, SIGINT, exited(3), &l),

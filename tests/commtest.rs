@@ -122,7 +122,7 @@ fn distance_and_node_zero() {
         "2",
     ];
     let mut a = common.to_vec();
-    a.extend(["swap", "sendrecv", "--pairs", "zero"]);
+    a.extend(["swap", "sendrecv", "--communicating", "zero"]);
     let v = run_json(4, &a);
     let r = v["results"].as_array().unwrap();
     assert_eq!(r[0]["placement"], "0<->2");

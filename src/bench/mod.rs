@@ -31,6 +31,7 @@ pub mod commtest;
 pub mod cresta;
 pub mod definitions;
 pub mod imb;
+pub mod mpigraph;
 pub mod mpitest;
 pub mod osu;
 pub mod overlap;
@@ -335,6 +336,19 @@ pub trait Kernel {
     /// The reference of delay subtraction: the delay alone, without the operation.
     fn reference(&mut self, _rep: usize) {}
 
+    /// Split-completion timing (mpiGraph): starts the repetition's sends and
+    /// receives without waiting for them (default: the whole repetition).
+    fn start(&mut self, rep: usize) {
+        self.run(rep)
+    }
+
+    /// Split-completion timing: whether this rank's sends (or receives) of
+    /// the repetition begun by [`Kernel::start`] have completed; MPI test
+    /// calls only (default: done, since `start` ran the whole repetition).
+    fn test(&mut self, _side: Side) -> bool {
+        true
+    }
+
     /// Figures this rank measured besides the method's times since the last
     /// call, which resets them (e.g. the calc time a CRESTA scenario
     /// achieved). The engine drops those of the warm-up and puts the others,
@@ -349,6 +363,13 @@ pub trait Kernel {
     fn measure(&mut self, method: Method, cx: &mut MpiCtx<'_>, batch: &RepBatch) -> Samples {
         crate::method::measure(method, self, cx, batch)
     }
+}
+
+/// The two halves of a split-completion repetition.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Side {
+    Send,
+    Recv,
 }
 
 /// How the ranks' values of a [`Figure`] become the row's value.

@@ -23,6 +23,7 @@ mod nbc;
 pub mod persistent;
 pub mod progress;
 pub mod rma;
+pub mod test;
 pub mod topo;
 pub use buffer::Buffer;
 pub use error::check;
@@ -352,22 +353,7 @@ pub fn wait_polite(reqs: &mut [Request]) {
 
 /// Completes requests, sleeping `pause` between `MPI_Testall` polls.
 pub fn wait_sleeping(reqs: &mut [Request], pause: std::time::Duration) {
-    loop {
-        let mut flag: c_int = 0;
-        check(
-            unsafe {
-                ffi::MPI_Testall(
-                    reqs.len() as c_int,
-                    reqs.as_mut_ptr(),
-                    &mut flag,
-                    ffi::RSMPI_STATUSES_IGNORE,
-                )
-            },
-            "MPI_Testall",
-        );
-        if flag != 0 {
-            return;
-        }
+    while !test::testall(reqs) {
         std::thread::sleep(pause);
     }
 }

@@ -16,7 +16,7 @@
 //! statistics; the method (`crate::method`) owns where the clock reads go;
 //! the benchmark owns only its pattern and figures.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 
 use anyhow::{anyhow, Result};
@@ -32,14 +32,14 @@ use crate::plan::{Plan, Reps};
 use crate::report::raw::RawSink;
 use crate::results::{BenchResult, GroupRows};
 use crate::stats;
-use crate::watchdog::Watchdog;
+use crate::watchdog::{self, Watchdog};
 
 pub mod axis;
 pub mod placement;
 pub mod record;
 
 use axis::{Point, SweepCx};
-use placement::Role;
+use placement::{Links, Pairs, Placement, Role};
 use record::{Combined, PointRecord, RankRecord, RowCx};
 
 /// Why a run stopped early; every rank returns the same kind.
@@ -79,6 +79,14 @@ pub struct Engine<'a> {
     consts: RefCell<HashMap<usize, Consts>>,
     /// The window width the last point of this benchmark ended with (seconds).
     window_hint: std::cell::Cell<f64>,
+    /// Host of every world rank (index into `host_names`).
+    host_of: Vec<usize>,
+    host_names: Vec<String>,
+    /// The group this rank belongs to in the running benchmark (Multi mode).
+    my_group: Cell<usize>,
+    /// World rank 0 of the announcements to ranks outside the group, when
+    /// the running benchmark leaves ranks out (see [`Engine::announce`]).
+    announcer: Cell<Option<usize>>,
     /// The repetitions the last point of this benchmark accepted (target-time rule).
     reps_hint: std::cell::Cell<usize>,
 }
@@ -121,8 +129,27 @@ impl<'a> Engine<'a> {
             clock: RefCell::new(None),
             consts: RefCell::new(HashMap::new()),
             window_hint: std::cell::Cell::new(0.0),
+            host_of: vec![0; world.size],
+            host_names: vec![String::new()],
+            my_group: Cell::new(0),
+            announcer: Cell::new(None),
             reps_hint: std::cell::Cell::new(1),
         }
+    }
+
+    /// The host of every world rank (`MPI_Get_processor_name`, gathered
+    /// once by the caller), for host-aware placement and the results.
+    pub fn with_hosts(mut self, names: &[String]) -> Engine<'a> {
+        (self.host_names, self.host_of) = placement::host_index(names);
+        self
+    }
+
+    fn host_name(&self, world_rank: usize) -> String {
+        self.host_of
+            .get(world_rank)
+            .and_then(|&h| self.host_names.get(h))
+            .cloned()
+            .unwrap_or_default()
     }
 
     /// The global clock, synchronised on first use. Collective over the
@@ -175,12 +202,49 @@ impl<'a> Engine<'a> {
         let groups = if plan.multi { world.size / q } else { 1 };
         let n_active = groups * q;
         let me = world.rank;
-        let active = me < n_active;
+        // The partners of every point (they can change from point to point).
+        let mut used: Vec<Placement> = Vec::new();
+        for p in &points {
+            let pl = b.placement(p);
+            if !used.contains(&pl) {
+                used.push(pl);
+            }
+        }
+        let links = Links::of(&used, q);
+        // A benchmark that pairs every rank with every other (mpiGraph)
+        // measures both kinds of pairs: --pairs does not apply to it.
+        let pairs = if links.all_pairs {
+            Pairs::Any
+        } else {
+            plan.pairs
+        };
+        // Which world ranks form each group, and in which order (--pairs).
+        let members = match placement::arrange(&links, q, groups, &self.host_of, pairs) {
+            Ok(m) => m,
+            Err(reason) => {
+                return Ok((world.rank == 0).then(|| {
+                    let mut r = skipped(info, q, plan.multi, reason);
+                    r.pairs = (pairs != Pairs::Any).then(|| pairs.name().to_string());
+                    r
+                }))
+            }
+        };
+        let mine = members
+            .iter()
+            .enumerate()
+            .find_map(|(g, m)| m.iter().position(|&w| w == me).map(|pos| (g, pos)));
+        let active = mine.is_some();
+        self.my_group.set(mine.map_or(0, |m| m.0));
+        self.announcer
+            .set((n_active < world.size).then(|| members[0][0]));
         self.watchdog.arm(format!("{} on {q} processes", info.name));
+        let (ranks, hosts) = self.active_members(&used, &members);
+        self.watchdog
+            .hosts(placement::ranks_on_hosts(&ranks, &hosts));
 
         // MY_COMM (PMB §5.2.2): the group this rank belongs to. Groups of a
         // Multi- run start together: they synchronise on all active ranks.
-        let group = world.split(active.then_some(me / q), me);
+        let group = world.split(mine.map(|m| m.0), mine.map_or(me, |m| m.1));
         let all_active = if groups > 1 {
             world.split(active.then_some(0), me)
         } else {
@@ -218,8 +282,25 @@ impl<'a> Engine<'a> {
         if me != 0 {
             return Ok(None);
         }
-        let mut r = self.assemble(info, method, sync, q, groups, n_active, &points, &all);
+        let mut r = self.assemble(info, method, sync, q, &members, &points, &all);
         r.note = note;
+        r.ranks = ranks;
+        r.hosts = hosts;
+        {
+            let kinds: Vec<&str> = members
+                .iter()
+                .filter_map(|m| placement::pair_kind(&links, m, &self.host_of))
+                .collect();
+            r.pair = kinds.first().map(|&k| {
+                if kinds.iter().all(|&x| x == k) {
+                    k
+                } else {
+                    "mixed"
+                }
+                .to_string()
+            });
+        }
+        r.pairs = (pairs != Pairs::Any).then(|| pairs.name().to_string());
         // Points that pair ranks differently (Benchmark::placement) name theirs in params.
         let mut names: Vec<String> = points.iter().map(|p| b.placement(p).name()).collect();
         names.dedup();
@@ -230,6 +311,50 @@ impl<'a> Engine<'a> {
         }
         b.derive(&mut r);
         Ok(Some(r))
+    }
+
+    /// World ranks and hosts of the ranks that are active in the placement,
+    /// group after group.
+    fn active_members(
+        &self,
+        used: &[Placement],
+        members: &[Vec<usize>],
+    ) -> (Vec<usize>, Vec<String>) {
+        let ranks: Vec<usize> = members
+            .iter()
+            .flat_map(|m| {
+                let q = m.len();
+                m.iter()
+                    .enumerate()
+                    .filter(move |&(g, _)| used.iter().any(|p| p.role(g, q).active))
+                    .map(|(_, &w)| w)
+            })
+            .collect();
+        let hosts = ranks.iter().map(|&w| self.host_name(w)).collect();
+        (ranks, hosts)
+    }
+
+    /// Tells the ranks outside the group how long the point will take
+    /// (seconds), so that their stall limit allows for it: a broadcast over
+    /// the world from the first rank of the group, after its warm-up. Ranks
+    /// outside the group wait for it sleeping when the node is oversubscribed.
+    fn announce(&self, expected_s: f64) -> f64 {
+        let Some(root) = self.announcer.get() else {
+            return expected_s;
+        };
+        let mut v = [expected_s];
+        let m = Msg::elems(comm::Elem::Double, 1).expect("one double");
+        let mut req = comm::request_null();
+        self.world.ibcast(v.as_mut_ptr().cast(), &m, root, &mut req);
+        if self.polite {
+            comm::wait_sleeping(
+                std::slice::from_mut(&mut req),
+                std::time::Duration::from_micros(500),
+            );
+        } else {
+            comm::wait(&mut req);
+        }
+        v[0]
     }
 
     fn too_big(&self, info: &Info, p: &Point, q: usize, need: u64) -> String {
@@ -282,8 +407,10 @@ impl<'a> Engine<'a> {
             }
             self.agree(&failure)?;
             if let Some(k) = kernel.as_mut() {
+                watchdog::expect(1);
                 for i in 0..warm_largest {
                     k.run(i);
+                    watchdog::progress(1);
                 }
             }
         }
@@ -313,8 +440,13 @@ impl<'a> Engine<'a> {
             }
             self.agree(&failure)?;
             let mut bad = false;
-            if let (Some(k), Some((_, role)), Some(sc)) = (kernel.as_mut(), mine, sync_comm) {
-                let (prec, samples) = self.measure(info, p, q, role, sc, clock, k.as_mut());
+            if mine.is_none() {
+                // Outside the group: told how long to wait (see `announce`).
+                watchdog::waiting(self.announce(0.0));
+            }
+            if let (Some(k), Some((g, role)), Some(sc)) = (kernel.as_mut(), mine, sync_comm) {
+                let (mut prec, samples) = self.measure(info, p, q, role, sc, clock, k.as_mut());
+                prec.group_rank = Some(g.rank);
                 bad = prec.errors > 0;
                 if plan.raw.is_some() {
                     for i in 0..samples.dur.len() {
@@ -339,6 +471,7 @@ impl<'a> Engine<'a> {
             if self.end_of_point(bad) {
                 return Err(self.strict_failure(info, p, q, &rec));
             }
+            watchdog::waiting(0.0);
         }
         Ok((rec, raw))
     }
@@ -413,19 +546,47 @@ impl<'a> Engine<'a> {
             Reps::Split(s) => s.at(p.bytes).1,
             _ => (planned / 10).clamp(2, 100),
         });
+        // (The warm-up only estimates the time per repetition: its progress
+        // reports, one plain store each, may sit inside its clock pair.)
+        watchdog::expect(1);
         let tw = comm::wtime();
         for i in 0..warm {
             k.run(i);
+            watchdog::progress(1);
         }
+        let warm_s = comm::wtime() - tw;
         // What the kernel measured during the warm-up is not reported.
         let _ = k.figures();
-        let per_call = sc.allreduce_max(((comm::wtime() - tw) / warm.max(1) as f64).max(0.0));
+        let per_call = sc.allreduce_max((warm_s / warm.max(1) as f64).max(0.0));
         let window_s = plan.window_us.map_or(2.0 * per_call + 2e-6, |w| w * 1e-6);
         let consts = if method == Method::Mpitest {
             self.calibrated(q, sc)
         } else {
             Consts::default()
         };
+        // How long the timed part should take, for the ranks outside the group.
+        let each = per_call.max(if sync == SyncMode::Window {
+            window_s
+        } else {
+            0.0
+        }) + 1e-5;
+        let expected = match reps {
+            Reps::Fixed(_) | Reps::MultipleNp { .. } | Reps::Split(_) => {
+                planned as f64 * each * inner as f64
+            }
+            Reps::TargetTime { target } => 3.0 * target + policy.time_limit_s,
+            Reps::Imb { min, .. } => {
+                (planned
+                    .min((policy.time_limit_s / each).floor() as usize)
+                    .max(min)) as f64
+                    * each
+            }
+            Reps::Precision { max, .. } => (max as f64 * each).min(2.0 * policy.time_limit_s),
+        };
+        self.announce(expected);
+        // With the stall limit on, a long PMB loop is timed in chunks, so
+        // that its progress shows before the limit (see `loop_chunk`).
+        let chunk = self.loop_chunk(method, per_call);
         // Start where the previous point's window ended (it agreed over the
         // same ranks), so that each point does not learn the width again.
         let start = window_s.max(self.window_hint.get());
@@ -448,7 +609,7 @@ impl<'a> Engine<'a> {
         let mut stopped = None;
         match reps {
             Reps::Fixed(_) | Reps::MultipleNp { .. } | Reps::Split(_) => {
-                run(&mut cx, 0, planned, &mut s, &mut c)
+                chunked_from(&mut run, &mut cx, 0, planned, chunk, &mut s, &mut c)
             }
             Reps::Imb { min, .. } => {
                 // The --time cap, from the warm-up estimate (at least `min`);
@@ -459,7 +620,8 @@ impl<'a> Engine<'a> {
                     per_call
                 };
                 let fit = (policy.time_limit_s / each.max(1e-9)).floor() as usize;
-                run(&mut cx, 0, planned.min(fit).max(min), &mut s, &mut c);
+                let n = planned.min(fit).max(min);
+                chunked_from(&mut run, &mut cx, 0, n, chunk, &mut s, &mut c);
             }
             Reps::TargetTime { target } => {
                 // cafbench's rule: start small (where the last point ended,
@@ -502,7 +664,8 @@ impl<'a> Engine<'a> {
                 let mut spent = 0.0;
                 loop {
                     let from = c.values.len();
-                    run(&mut cx, s.dur.len(), n, &mut s, &mut c);
+                    let first = s.reps();
+                    chunked_from(&mut run, &mut cx, first, n, chunk, &mut s, &mut c);
                     spent += c.values[from..].iter().map(|v| v.max(0.0)).sum::<f64>();
                     let per = s.reps_per_sample.max(1) as f64;
                     let sm = stats::summarize(&c.valid(&c.values, per, 1.0));
@@ -522,7 +685,7 @@ impl<'a> Engine<'a> {
         let per = s.reps_per_sample.max(1) as f64;
         let mut rec = PointRecord {
             counted: counts,
-            group: self.world.rank / q,
+            group: self.my_group.get(),
             t_mean_us: s.mean_per_rep() * scale,
             reps: s.reps(),
             errors: s.errors,
@@ -533,6 +696,12 @@ impl<'a> Engine<'a> {
             }),
             combined: None,
             figures: k.figures(),
+            group_rank: None,
+            sides_us: (!s.sides.is_empty()).then(|| {
+                let n = s.sides.len() as f64;
+                let mean = |i: usize| s.sides.iter().map(|x| x[i]).sum::<f64>() / n * scale;
+                [mean(0), mean(1)]
+            }),
         };
         if sc.rank == 0 {
             let values = if method.global_value() {
@@ -556,6 +725,19 @@ impl<'a> Engine<'a> {
             self.window_hint.set(w.width);
         }
         (rec, s)
+    }
+
+    /// The most repetitions of one PMB loop between two progress reports,
+    /// with the stall limit S on: a loop expected to take longer than S/40
+    /// (from the warm-up) is timed in chunks of equal size, each with its own
+    /// synchronisation and clock pair, so that 20 × a chunk stays within S;
+    /// the time per repetition is the total over all repetitions. Without
+    /// the stall limit (or with --check, which times every call) PMB's
+    /// single clock pair stays.
+    fn loop_chunk(&self, method: Method, per_call: f64) -> Option<usize> {
+        let s = self.plan.stall_limit_s.filter(|&s| s > 0.0)?;
+        (method == Method::Loop && !self.plan.check)
+            .then(|| ((s / 40.0 / per_call.max(1e-9)).floor() as usize).max(1))
     }
 
     /// IMB: at most `max` repetitions and 40 MiB per size (at least `min`).
@@ -713,12 +895,13 @@ impl<'a> Engine<'a> {
         method: Method,
         sync: SyncMode,
         q: usize,
-        groups: usize,
-        n_active: usize,
+        groups_of: &[Vec<usize>],
         points: &[Point],
         all: &[RankRecord],
     ) -> BenchResult {
         let plan = self.plan;
+        let groups = groups_of.len();
+        let n_active = groups * q;
         let members = |pi: usize, group: Option<usize>| -> Vec<&PointRecord> {
             all.iter()
                 .filter(|r| r.in_group)
@@ -744,7 +927,7 @@ impl<'a> Engine<'a> {
             (0..groups)
                 .map(|gi| GroupRows {
                     group: gi,
-                    ranks: (gi * q..(gi + 1) * q).collect(),
+                    ranks: groups_of[gi].clone(),
                     rows: (0..points.len()).map(|pi| row(pi, Some(gi))).collect(),
                 })
                 .collect()
@@ -783,6 +966,35 @@ impl<'a> Engine<'a> {
     }
 }
 
+/// `n` repetitions in batches of at most `max` (None: one batch), of equal
+/// sizes (differing by one at most).
+fn chunks(n: usize, max: Option<usize>) -> Vec<usize> {
+    let c = match max {
+        Some(m) if m > 0 && n > m => n.div_ceil(m),
+        _ => return vec![n],
+    };
+    (0..c).map(|i| n / c + usize::from(i < n % c)).collect()
+}
+
+/// Runs `n` repetitions from `first` through `run`, in chunks (see `chunks`).
+fn chunked_from<R>(
+    run: &mut R,
+    cx: &mut MpiCtx,
+    first: usize,
+    n: usize,
+    chunk: Option<usize>,
+    s: &mut Samples,
+    c: &mut Combo,
+) where
+    R: FnMut(&mut MpiCtx, usize, usize, &mut Samples, &mut Combo),
+{
+    let mut at = first;
+    for len in chunks(n, chunk) {
+        run(cx, at, len, s, c);
+        at += len;
+    }
+}
+
 /// PMB's reductions take L = X/4 elements: say so where X is not a multiple.
 fn partial_element(info: &Info, x: usize) -> Option<String> {
     let k = info.elem.size();
@@ -815,6 +1027,21 @@ pub fn skipped(info: &Info, q: usize, multi: bool, reason: String) -> BenchResul
 mod tests {
     use super::*;
     use crate::bench::imb;
+
+    #[test]
+    fn long_loops_split_into_equal_chunks() {
+        assert_eq!(chunks(10, None), vec![10]);
+        assert_eq!(chunks(10, Some(20)), vec![10]);
+        assert_eq!(chunks(10, Some(3)), vec![3, 3, 2, 2]);
+        assert_eq!(chunks(100_000, Some(1500)).len(), 67);
+        for n in 1..200 {
+            for m in 1..20 {
+                let c = chunks(n, Some(m));
+                assert_eq!(c.iter().sum::<usize>(), n);
+                assert!(c.iter().all(|&x| x <= m && x + 1 >= c[0]));
+            }
+        }
+    }
 
     #[test]
     fn partial_elements_are_named() {

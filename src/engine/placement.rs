@@ -225,6 +225,301 @@ impl Placement {
     }
 }
 
+/// Where the partners of a pair placement run (`--pairs`): on different
+/// hosts, on the same host, or wherever the ranks happen to be.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, clap::ValueEnum)]
+#[serde(rename_all = "kebab-case")]
+pub enum Pairs {
+    /// The first Q ranks in rank order, wherever they run (PMB).
+    #[default]
+    Any,
+    /// Every partner on another host.
+    Inter,
+    /// Every partner on the same host.
+    Intra,
+}
+
+impl Pairs {
+    pub fn name(self) -> &'static str {
+        match self {
+            Pairs::Any => "any",
+            Pairs::Inter => "inter",
+            Pairs::Intra => "intra",
+        }
+    }
+}
+
+impl Placement {
+    /// The partner links (a, b), a < b, of a group of `q`: pair partners,
+    /// ring neighbours and Cartesian neighbours; `None` when the placement
+    /// has no partners (`All`).
+    #[cfg(test)]
+    pub fn edges(&self, q: usize) -> Option<Vec<(usize, usize)>> {
+        Links::of(&[*self], q).edges
+    }
+
+    fn own_edges(&self, q: usize) -> Option<Vec<(usize, usize)>> {
+        if *self == Placement::All {
+            return None;
+        }
+        let mut e: Vec<(usize, usize)> = Vec::new();
+        for r in 0..q {
+            let role = self.role(r, q);
+            if !role.active {
+                continue;
+            }
+            let cart = role.cart.map(|c| c.neighbours.to_vec()).unwrap_or_default();
+            let near = role.neighbours.iter().copied();
+            for p in role.to.into_iter().chain(role.from).chain(cart).chain(near) {
+                if p != r {
+                    e.push((r.min(p), r.max(p)));
+                }
+            }
+        }
+        e.sort_unstable();
+        e.dedup();
+        Some(e)
+    }
+}
+
+/// The partner links of a benchmark whose points may pair ranks
+/// differently (`Benchmark::placement`): the union over its placements.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Links {
+    /// (a, b), a < b; `None` when no placement has partners.
+    pub edges: Option<Vec<(usize, usize)>>,
+    /// The placements' names, for the reasons of a skip.
+    pub name: String,
+    /// Every rank of a group of 3 or more partners every other (mpiGraph's
+    /// shifts): the benchmark measures both kinds of pairs, and `--pairs`
+    /// does not apply.
+    pub all_pairs: bool,
+}
+
+impl Links {
+    pub fn of(placements: &[Placement], q: usize) -> Links {
+        let mut names: Vec<String> = placements.iter().map(|p| p.name()).collect();
+        names.dedup();
+        let mut edges: Option<Vec<(usize, usize)>> = None;
+        for p in placements {
+            if let Some(e) = p.own_edges(q) {
+                edges.get_or_insert_with(Vec::new).extend(e);
+            }
+        }
+        if let Some(e) = edges.as_mut() {
+            e.sort_unstable();
+            e.dedup();
+        }
+        let all_pairs = q >= 3 && edges.as_ref().is_some_and(|e| e.len() == q * (q - 1) / 2);
+        Links {
+            edges,
+            name: names.join("/"),
+            all_pairs,
+        }
+    }
+}
+
+/// The world ranks of each of `groups` groups of `q`, in group-rank order,
+/// so that the partners of `placement` are on other hosts (`Inter`) or on
+/// the same host (`Intra`); `host_of[w]` is the host of world rank `w`.
+/// `Any`, and placements without partners, keep PMB's order: group g holds
+/// world ranks g·q .. (g+1)·q. `Err` says why the hosts cannot meet it.
+pub fn arrange(
+    placement: &Links,
+    q: usize,
+    groups: usize,
+    host_of: &[usize],
+    pairs: Pairs,
+) -> Result<Vec<Vec<usize>>, String> {
+    let identity = || {
+        (0..groups)
+            .map(|g| (g * q..(g + 1) * q).collect())
+            .collect()
+    };
+    let edges = match (pairs, &placement.edges) {
+        (Pairs::Any, _) | (_, None) => return Ok(identity()),
+        _ if placement.all_pairs => return Ok(identity()),
+        (_, Some(e)) => e.clone(),
+    };
+    let hosts = host_of.iter().copied().max().map_or(0, |m| m + 1);
+    // Free world ranks per host, lowest first.
+    let mut free: Vec<std::collections::VecDeque<usize>> = vec![Default::default(); hosts];
+    for (w, &h) in host_of.iter().enumerate() {
+        free[h].push_back(w);
+    }
+    let held = free
+        .iter()
+        .filter(|f| !f.is_empty())
+        .map(|f| f.len().to_string())
+        .collect::<Vec<_>>()
+        .join(" + ");
+    if pairs == Pairs::Inter && hosts < 2 {
+        return Err(format!(
+            "--pairs inter needs ranks on two hosts or more; all {} ranks run on one host",
+            host_of.len()
+        ));
+    }
+    let mut adj = vec![Vec::new(); q];
+    for &(a, b) in &edges {
+        adj[a].push(b);
+        adj[b].push(a);
+    }
+    // Connected components, each in breadth-first order from its lowest rank.
+    let mut comp_of = vec![usize::MAX; q];
+    let mut comps: Vec<Vec<usize>> = Vec::new();
+    for s in 0..q {
+        if comp_of[s] != usize::MAX || adj[s].is_empty() {
+            continue;
+        }
+        let mut c = vec![s];
+        comp_of[s] = comps.len();
+        let mut i = 0;
+        while i < c.len() {
+            for &n in &adj[c[i]] {
+                if comp_of[n] == usize::MAX {
+                    comp_of[n] = comps.len();
+                    c.push(n);
+                }
+            }
+            i += 1;
+        }
+        comps.push(c);
+    }
+    let mut out = Vec::with_capacity(groups);
+    for _ in 0..groups {
+        let mut host: Vec<Option<usize>> = vec![None; q];
+        let mut left: Vec<usize> = free.iter().map(|f| f.len()).collect();
+        // The host with the most free ranks among `ok`; ties go to the lower host.
+        let pick = |left: &[usize], ok: &dyn Fn(usize) -> bool, need: usize| {
+            (0..left.len())
+                .filter(|&h| left[h] >= need && ok(h))
+                .max_by(|&a, &b| left[a].cmp(&left[b]).then(b.cmp(&a)))
+        };
+        match pairs {
+            Pairs::Intra => {
+                let mut order: Vec<&Vec<usize>> = comps.iter().collect();
+                order.sort_by_key(|c| std::cmp::Reverse(c.len()));
+                for c in order {
+                    let Some(h) = pick(&left, &|_| true, c.len()) else {
+                        let most = left.iter().max().copied().unwrap_or(0);
+                        return Err(format!(
+                            "--pairs intra cannot be met: {} on {q} processes links {} ranks that must share a host, and no host has {} ranks left (at most {most})",
+                            placement.name,
+                            c.len(),
+                            c.len()
+                        ));
+                    };
+                    left[h] -= c.len();
+                    for &v in c {
+                        host[v] = Some(h);
+                    }
+                }
+            }
+            Pairs::Inter | Pairs::Any => {
+                for c in &comps {
+                    for &v in c {
+                        let taken: Vec<usize> = adj[v].iter().filter_map(|&n| host[n]).collect();
+                        let Some(h) = pick(&left, &|h| !taken.contains(&h), 1) else {
+                            return Err(format!(
+                                "--pairs inter cannot be met: {} on {q} processes needs every partner on another host, and the hosts hold {} ranks",
+                                placement.name,
+                                held
+                            ));
+                        };
+                        left[h] -= 1;
+                        host[v] = Some(h);
+                    }
+                }
+            }
+        }
+        // Ranks without partners (the idle rank of an odd group) take what is left.
+        for slot in host.iter_mut() {
+            if slot.is_none() {
+                let Some(h) = pick(&left, &|_| true, 1) else {
+                    return Err(format!(
+                        "{} groups of {q} need {} ranks; the run has {}",
+                        groups,
+                        groups * q,
+                        host_of.len()
+                    ));
+                };
+                left[h] -= 1;
+                *slot = Some(h);
+            }
+        }
+        let members: Vec<usize> = host
+            .iter()
+            .map(|h| free[h.expect("assigned")].pop_front().expect("counted"))
+            .collect();
+        out.push(members);
+    }
+    Ok(out)
+}
+
+/// Whether the partners of `placement` among `members` (world ranks in
+/// group order) are all on other hosts ("inter"), all on the same host
+/// ("intra"), or both ("mixed"); `None` without partners.
+pub fn pair_kind(placement: &Links, members: &[usize], host_of: &[usize]) -> Option<&'static str> {
+    let edges = placement.edges.as_ref()?;
+    let host = |g: usize| host_of.get(members[g]).copied();
+    let inter = edges.iter().filter(|&&(a, b)| host(a) != host(b)).count();
+    match (inter, edges.len() - inter) {
+        (0, 0) => None,
+        (_, 0) => Some("inter"),
+        (0, _) => Some("intra"),
+        _ => Some("mixed"),
+    }
+}
+
+/// Distinct hosts in order of first appearance, and each rank's index into them.
+pub fn host_index(hosts: &[String]) -> (Vec<String>, Vec<usize>) {
+    let mut names: Vec<String> = Vec::new();
+    let idx = hosts
+        .iter()
+        .map(|h| match names.iter().position(|n| n == h) {
+            Some(i) => i,
+            None => {
+                names.push(h.clone());
+                names.len() - 1
+            }
+        })
+        .collect();
+    (names, idx)
+}
+
+/// "node1 (ranks 0, 1), node2 (rank 2)": world ranks grouped by host, in
+/// order of first appearance, runs of consecutive ranks written a-b.
+pub fn ranks_on_hosts(ranks: &[usize], hosts: &[String]) -> String {
+    let mut by: Vec<(&str, Vec<usize>)> = Vec::new();
+    for (r, h) in ranks.iter().zip(hosts) {
+        match by.iter_mut().find(|(x, _)| *x == h.as_str()) {
+            Some((_, v)) => v.push(*r),
+            None => by.push((h.as_str(), vec![*r])),
+        }
+    }
+    by.iter()
+        .map(|(h, rs)| {
+            let mut runs: Vec<String> = Vec::new();
+            let mut i = 0;
+            while i < rs.len() {
+                let mut j = i;
+                while j + 1 < rs.len() && rs[j + 1] == rs[j] + 1 {
+                    j += 1;
+                }
+                runs.push(match j - i {
+                    0 => rs[i].to_string(),
+                    1 => format!("{}, {}", rs[i], rs[j]),
+                    _ => format!("{}-{}", rs[i], rs[j]),
+                });
+                i = j + 1;
+            }
+            let word = if rs.len() == 1 { "rank" } else { "ranks" };
+            format!("{h} ({word} {})", runs.join(", "))
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 /// A random permutation of 0..n from `seed` (Fisher-Yates over splitmix64),
 /// identical on every rank.
 pub fn permutation(n: usize, seed: u64) -> Vec<usize> {
@@ -403,6 +698,186 @@ mod tests {
         }
         let c = Placement::Cart3d.role(0, 8).cart.unwrap();
         assert_eq!(c.neighbours, [4, 4, 2, 2, 1, 1]);
+    }
+
+    fn hosts(per: &[usize]) -> Vec<usize> {
+        per.iter()
+            .enumerate()
+            .flat_map(|(h, &n)| vec![h; n])
+            .collect()
+    }
+
+    fn arrange(
+        p: Placement,
+        q: usize,
+        groups: usize,
+        h: &[usize],
+        pairs: Pairs,
+    ) -> Result<Vec<Vec<usize>>, String> {
+        super::arrange(&Links::of(&[p], q), q, groups, h, pairs)
+    }
+
+    fn pair_kind(p: Placement, members: &[usize], h: &[usize]) -> Option<&'static str> {
+        super::pair_kind(&Links::of(&[p], members.len()), members, h)
+    }
+
+    #[test]
+    fn links_of_several_placements() {
+        // The coarray ping-pong kinds on 4: 0-3, 0-2, 1-3, as one graph.
+        let k = [Placement::Ends, Placement::Halves, Placement::Crossing];
+        let l = Links::of(&k, 4);
+        assert_eq!(l.edges, Some(vec![(0, 2), (0, 3), (1, 3)]));
+        assert!(!l.all_pairs);
+        let m = super::arrange(&l, 4, 1, &hosts(&[2, 2]), Pairs::Inter).unwrap();
+        for (a, b) in l.edges.clone().unwrap() {
+            assert_ne!(m[0][a] / 2, m[0][b] / 2, "{m:?}");
+        }
+        // mpiGraph's shifts 1..P-1 pair everyone: --pairs does not apply.
+        let shifts: Vec<Placement> = (1..4).map(Placement::Shift).collect();
+        let l = Links::of(&shifts, 4);
+        assert!(l.all_pairs);
+        assert_eq!(
+            super::arrange(&l, 4, 1, &hosts(&[2, 2]), Pairs::Inter).unwrap(),
+            vec![vec![0, 1, 2, 3]]
+        );
+        assert_eq!(Links::of(&[Placement::All], 4).edges, None);
+    }
+
+    fn check(p: Placement, q: usize, groups: usize, h: &[usize], pairs: Pairs) -> Vec<Vec<usize>> {
+        let m = arrange(p, q, groups, h, pairs).unwrap();
+        let mut all: Vec<usize> = m.iter().flatten().copied().collect();
+        assert_eq!(all.len(), groups * q);
+        all.sort_unstable();
+        all.dedup();
+        assert_eq!(all.len(), groups * q, "a world rank twice: {m:?}");
+        for g in &m {
+            for (a, b) in p.edges(q).unwrap_or_default() {
+                let same = h[g[a]] == h[g[b]];
+                match pairs {
+                    Pairs::Inter => assert!(!same, "{p:?} {g:?} {a}-{b}"),
+                    Pairs::Intra => assert!(same, "{p:?} {g:?} {a}-{b}"),
+                    Pairs::Any => {}
+                }
+            }
+        }
+        m
+    }
+
+    #[test]
+    fn ranks_are_listed_per_host() {
+        let h = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        assert_eq!(
+            ranks_on_hosts(&[0, 2], &h(&["node1", "node2"])),
+            "node1 (rank 0), node2 (rank 2)"
+        );
+        assert_eq!(
+            ranks_on_hosts(&[0, 1, 2, 3, 5, 4], &h(&["a", "a", "a", "a", "b", "b"])),
+            "a (ranks 0-3), b (ranks 5, 4)"
+        );
+        assert_eq!(ranks_on_hosts(&[], &[]), "");
+    }
+
+    #[test]
+    fn pairs_any_keeps_pmb_order() {
+        let h = hosts(&[2, 2]);
+        assert_eq!(
+            arrange(Placement::Halves, 2, 1, &h, Pairs::Any).unwrap(),
+            vec![vec![0, 1]]
+        );
+        assert_eq!(
+            arrange(Placement::Halves, 2, 2, &h, Pairs::Any).unwrap(),
+            vec![vec![0, 1], vec![2, 3]]
+        );
+        // Collectives have no partners: --pairs changes nothing.
+        assert_eq!(
+            arrange(Placement::All, 3, 1, &h, Pairs::Inter).unwrap(),
+            vec![vec![0, 1, 2]]
+        );
+    }
+
+    #[test]
+    fn pingpong_inter_and_intra_on_two_hosts() {
+        let h = hosts(&[2, 2]);
+        assert_eq!(
+            check(Placement::Halves, 2, 1, &h, Pairs::Inter),
+            vec![vec![0, 2]]
+        );
+        assert_eq!(
+            check(Placement::Halves, 2, 1, &h, Pairs::Intra),
+            vec![vec![0, 1]]
+        );
+        assert_eq!(pair_kind(Placement::Halves, &[0, 2], &h), Some("inter"));
+        assert_eq!(pair_kind(Placement::Halves, &[0, 1], &h), Some("intra"));
+        assert_eq!(
+            pair_kind(Placement::Halves, &[0, 1, 2, 3], &h),
+            Some("inter")
+        );
+        assert_eq!(
+            pair_kind(Placement::Xor(1), &[0, 1, 2, 3], &h),
+            Some("intra")
+        );
+        assert_eq!(
+            pair_kind(Placement::Shift(1), &[0, 1, 2, 3], &h),
+            Some("mixed")
+        );
+        assert_eq!(pair_kind(Placement::All, &[0, 1], &h), None);
+        // Hosts given round-robin (node1, node2, node1, node2).
+        let rr = vec![0, 1, 0, 1];
+        assert_eq!(
+            check(Placement::Halves, 2, 1, &rr, Pairs::Inter),
+            vec![vec![0, 1]]
+        );
+        assert_eq!(
+            check(Placement::Halves, 2, 1, &rr, Pairs::Intra),
+            vec![vec![0, 2]]
+        );
+    }
+
+    #[test]
+    fn every_pair_placement_can_be_arranged() {
+        for per in [vec![2, 2], vec![4, 4], vec![3, 3, 2], vec![2, 2, 2, 2]] {
+            let h = hosts(&per);
+            let n = h.len();
+            for q in 2..=n {
+                for p in [
+                    Placement::Halves,
+                    Placement::Crossing,
+                    Placement::Ends,
+                    Placement::Xor(1),
+                    Placement::XorZero(1),
+                ] {
+                    check(p, q, 1, &h, Pairs::Inter);
+                }
+                // A ring at distance 1 of even length alternates hosts.
+                if q % 2 == 0 {
+                    check(Placement::Shift(1), q, 1, &h, Pairs::Inter);
+                    check(Placement::ShiftZero(1), q, 1, &h, Pairs::Inter);
+                }
+            }
+            for q in [2, 4] {
+                for p in [Placement::Halves, Placement::Crossing, Placement::Xor(1)] {
+                    check(p, q, 1, &h, Pairs::Intra);
+                }
+            }
+        }
+        // Multi mode: two disjoint groups of inter-host pairs.
+        let m = check(Placement::Halves, 2, 2, &hosts(&[2, 2]), Pairs::Inter);
+        assert_eq!(m, vec![vec![0, 2], vec![1, 3]]);
+    }
+
+    #[test]
+    fn impossible_placements_say_why() {
+        let one = hosts(&[4]);
+        let e = arrange(Placement::Halves, 2, 1, &one, Pairs::Inter).unwrap_err();
+        assert!(e.contains("two hosts"), "{e}");
+        let e = arrange(Placement::Shift(1), 4, 1, &hosts(&[2, 2]), Pairs::Intra).unwrap_err();
+        assert!(e.contains("must share a host"), "{e}");
+        // An odd ring cannot alternate between two hosts.
+        let e = arrange(Placement::Shift(1), 5, 1, &hosts(&[3, 2]), Pairs::Inter).unwrap_err();
+        assert!(e.contains("another host"), "{e}");
+        // Four pairs across hosts of 3 and 1 ranks: only one pair fits.
+        let e = arrange(Placement::Halves, 4, 1, &hosts(&[3, 1]), Pairs::Inter).unwrap_err();
+        assert!(e.contains("3 + 1") || e.contains("another host"), "{e}");
     }
 
     #[test]

@@ -102,6 +102,14 @@ pub struct PointRecord {
     /// Figures the kernel measured besides the times ([`crate::bench::Kernel::figures`]).
     #[serde(default)]
     pub figures: Vec<Figure>,
+    /// This rank's place in its group (the group's order can differ from
+    /// the world's with `--pairs`).
+    #[serde(default)]
+    pub group_rank: Option<usize>,
+    /// Split-completion timing: own mean time until the sends and until the
+    /// receives of a repetition completed (µs, scaled).
+    #[serde(default)]
+    pub sides_us: Option<[f64; 2]>,
 }
 
 /// All points of one rank.
@@ -175,6 +183,14 @@ pub fn row(cx: &RowCx, members: &[&PointRecord]) -> Row {
     };
     for (name, v) in combine_figures(members) {
         row.params.insert(name, v.into());
+    }
+    let mut sides: Vec<(usize, [f64; 2])> = members
+        .iter()
+        .filter_map(|r| Some((r.group_rank?, r.sides_us?)))
+        .collect();
+    if !sides.is_empty() {
+        sides.sort_by_key(|s| s.0);
+        row.sides_us = Some(sides.into_iter().map(|s| s.1).collect());
     }
     row.valid = Some(c.valid);
     row.invalid = Some(c.invalid);

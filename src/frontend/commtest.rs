@@ -175,7 +175,7 @@ pub fn parse(params: &[String]) -> Result<RunArgs, String> {
     c.min_packet = Some(p.min);
     c.protocols = p.protocols.clone();
     c.distance = Some(p.distance);
-    c.pairs = Some(if p.zero { Pairs::Zero } else { Pairs::All });
+    c.communicating = Some(if p.zero { Pairs::Zero } else { Pairs::All });
     c.prepost = Some(p.prepost);
     args.frontend = Some(p.line());
     Ok(args)
@@ -209,7 +209,7 @@ mod tests {
         assert_eq!(a.iter, Some(5));
         assert_eq!(a.commtest.protocols.unwrap().0, vec![3, 100]);
         assert_eq!(a.commtest.distance, Some(2));
-        assert_eq!(a.commtest.pairs, Some(Pairs::Zero));
+        assert_eq!(a.commtest.communicating, Some(Pairs::Zero));
         assert_eq!(a.commtest.prepost, Some(Prepost::Off));
         assert_eq!(
             a.frontend.as_deref(),
@@ -233,7 +233,7 @@ mod tests {
         assert_eq!(a.benchmarks, vec!["SWAP", "SENDRECV"]);
         assert_eq!(a.volume, Some(2 << 20));
         assert_eq!(a.iter, Some(20));
-        assert_eq!(a.commtest.pairs, Some(Pairs::All));
+        assert_eq!(a.commtest.communicating, Some(Pairs::All));
         let a = parse(&v("swap sendrecv prepost")).unwrap();
         assert_eq!(a.benchmarks, vec!["SWAP", "SENDRECV"]);
         assert_eq!(a.commtest.prepost, Some(Prepost::On));

@@ -5,6 +5,7 @@ pub mod cafbench;
 pub mod commtest;
 pub mod cresta;
 pub mod imb;
+pub mod mpigraph;
 pub mod mpitest;
 pub mod osu;
 

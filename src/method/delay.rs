@@ -16,6 +16,7 @@ impl DelaySubtraction {
             reps_per_sample: inner,
             ..Samples::default()
         };
+        cx.expect(inner);
         for o in b.first..b.first + b.n {
             let mut reference = 0.0;
             let mut measured = 0.0;
@@ -51,6 +52,7 @@ impl DelaySubtraction {
             }
             // One sample: the overhead of one operation, summed over the inner loop.
             s.push(measured - reference, start, end, late);
+            cx.done(inner);
         }
         s
     }

@@ -11,6 +11,7 @@
 //! | [`GlobalCompletion`] | CRESTA | window; t_start; op; t_end | max(t_end) − min(t_start) on the global clock |
 //! | [`MaxOverProcesses`] | COMMTEST | sync; t0; op; t1 | max over ranks, plus the global elapsed time |
 //! | [`DelaySubtraction`] | coarrays | sync; inner × (delay + op) vs inner × delay | (difference)/inner, max over ranks |
+//! | [`SplitCompletion`] | mpiGraph | sync; t0; start; t_send, t_recv as each side completes | max over ranks; per rank both sides |
 //!
 //! Methods are generic over the kernel and over a [`Ctx`] (clock, barrier,
 //! synchronisation), so they are unit-tested with a fake clock, and the
@@ -28,6 +29,7 @@ mod mpi_ctx;
 mod mpitest;
 mod per_call;
 mod pmb_loop;
+mod split;
 
 pub use completion::GlobalCompletion;
 pub use delay::DelaySubtraction;
@@ -36,6 +38,7 @@ pub use mpi_ctx::{precise_sleep, MpiCtx, SyncMode};
 pub use mpitest::Mpitest;
 pub use per_call::{PerCall, PerCallOnce};
 pub use pmb_loop::PmbLoop;
+pub use split::SplitCompletion;
 
 /// The timing methods, by their names on the command line and in the JSON.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
@@ -55,6 +58,9 @@ pub enum Method {
     MaxOverProcesses,
     /// Coarrays: (delay + op) − (delay alone), over outer × inner repetitions.
     DelaySubtraction,
+    /// mpiGraph: start all sends and receives at once; the time until the
+    /// sends complete and until the receives complete, per rank.
+    SplitCompletion,
 }
 
 /// How t_min / t_max / t_avg of a row are formed.
@@ -76,6 +82,7 @@ impl Method {
             Method::GlobalCompletion => "global-completion",
             Method::MaxOverProcesses => "max-over-processes",
             Method::DelaySubtraction => "delay-subtraction",
+            Method::SplitCompletion => "split-completion",
         }
     }
 
@@ -96,6 +103,9 @@ impl Method {
             }
             Method::DelaySubtraction => {
                 "inner x (delay + op) - inner x delay, interleaved, per outer repetition (coarrays)"
+            }
+            Method::SplitCompletion => {
+                "sync; t0; start; t_send, t_recv when the sends / receives complete (mpiGraph)"
             }
         }
     }
@@ -180,6 +190,12 @@ pub struct Samples {
     pub reps_per_sample: usize,
     /// (rank, repetition) pairs that received wrong data.
     pub errors: u64,
+    /// Split-completion timing: per sample, the time from the start until
+    /// this rank's sends and until its receives completed (seconds).
+    pub sides: Vec<[f64; 2]>,
+    /// Repetitions behind all samples when batches of different sizes were
+    /// joined (0: `dur.len() × reps_per_sample`).
+    pub reps_total: usize,
 }
 
 impl Samples {
@@ -192,6 +208,12 @@ impl Samples {
 
     /// Appends another batch.
     pub fn extend(&mut self, o: Samples) {
+        if !self.dur.is_empty() && self.reps_per_sample != o.reps_per_sample {
+            self.reps_total = self.reps() + o.reps();
+        } else if self.reps_total > 0 {
+            self.reps_total += o.reps();
+        }
+        self.sides.extend(o.sides);
         self.dur.extend(o.dur);
         self.start.extend(o.start);
         self.end.extend(o.end);
@@ -202,7 +224,11 @@ impl Samples {
 
     /// Repetitions behind all samples.
     pub fn reps(&self) -> usize {
-        self.dur.len() * self.reps_per_sample.max(1)
+        if self.reps_total > 0 {
+            self.reps_total
+        } else {
+            self.dur.len() * self.reps_per_sample.max(1)
+        }
     }
 
     /// This rank's mean per repetition (seconds).
@@ -232,6 +258,11 @@ pub trait Ctx {
     fn late(&mut self, t0: f64) -> bool;
     /// The calibrated constants (DT, DB).
     fn consts(&self) -> Consts;
+    /// `n` repetitions finished: progress for the stall watchdog. Called
+    /// outside clock pairs only.
+    fn done(&mut self, _n: usize) {}
+    /// The next [`Ctx::done`] will come after `n` repetitions.
+    fn expect(&mut self, _n: usize) {}
 }
 
 /// Runs `n` repetitions, each timed alone after `before(cx, i)`, with
@@ -253,6 +284,7 @@ fn each<K: Kernel + ?Sized, C: Ctx>(
     s.start.reserve(b.n);
     s.end.reserve(b.n);
     s.late.reserve(b.n);
+    cx.expect(1);
     for i in b.first..b.first + b.n {
         if b.check {
             k.prepare(i);
@@ -265,6 +297,7 @@ fn each<K: Kernel + ?Sized, C: Ctx>(
         let t1 = cx.now();
         let late = cx.late(t0);
         s.push(t1 - t0, t0, t1, late);
+        cx.done(1);
         if b.check {
             if b.corrupt && i == 0 {
                 k.corrupt();
@@ -290,6 +323,7 @@ pub fn measure<K: Kernel + ?Sized, C: Ctx>(
         Method::GlobalCompletion => GlobalCompletion::sample(k, cx, b),
         Method::MaxOverProcesses => MaxOverProcesses::sample(k, cx, b),
         Method::DelaySubtraction => DelaySubtraction::sample(k, cx, b),
+        Method::SplitCompletion => SplitCompletion::sample(k, cx, b),
     }
 }
 
@@ -328,6 +362,9 @@ pub(crate) mod fake {
         /// Repetitions whose start counts as late.
         pub late_reps: Vec<usize>,
         pub last_sync: usize,
+        /// (clock, repetitions) of every progress report, and the expected units.
+        pub done: Vec<(f64, usize)>,
+        pub expected: Vec<usize>,
         pending: bool,
     }
 
@@ -343,6 +380,8 @@ pub(crate) mod fake {
                 syncs: Vec::new(),
                 late_reps: Vec::new(),
                 last_sync: 0,
+                done: Vec::new(),
+                expected: Vec::new(),
                 pending: false,
             }
         }
@@ -369,6 +408,12 @@ pub(crate) mod fake {
         }
         fn consts(&self) -> Consts {
             self.consts
+        }
+        fn done(&mut self, n: usize) {
+            self.done.push((self.clock.get(), n));
+        }
+        fn expect(&mut self, n: usize) {
+            self.expected.push(n);
         }
     }
 
@@ -438,6 +483,7 @@ mod tests {
             Method::GlobalCompletion,
             Method::MaxOverProcesses,
             Method::DelaySubtraction,
+            Method::SplitCompletion,
         ] {
             let s = serde_json::to_string(&m).unwrap();
             assert_eq!(s, format!("\"{}\"", m.name()));
@@ -461,5 +507,31 @@ mod tests {
         assert_eq!(s.errors, 1);
         assert_eq!(s.reps(), 3);
         assert!(close(s.mean_per_rep(), 2e-6));
+        // Progress after every repetition, never inside a clock pair.
+        assert_eq!(cx.expected, vec![1]);
+        assert_eq!(
+            cx.done.iter().map(|d| d.1).collect::<Vec<_>>(),
+            vec![1, 1, 1]
+        );
+    }
+
+    #[test]
+    fn batches_of_different_sizes_count_every_repetition() {
+        let mk = |n: usize, d: f64| Samples {
+            dur: vec![d],
+            start: vec![0.0],
+            end: vec![d],
+            late: vec![false],
+            reps_per_sample: n,
+            ..Samples::default()
+        };
+        let mut s = mk(4, 4.0);
+        s.extend(mk(4, 4.0));
+        assert_eq!(s.reps(), 8);
+        s.extend(mk(3, 3.0));
+        assert_eq!(s.reps(), 11);
+        s.extend(mk(3, 3.0));
+        assert_eq!(s.reps(), 14);
+        assert!(close(s.mean_per_rep(), 1.0));
     }
 }

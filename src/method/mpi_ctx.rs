@@ -290,6 +290,16 @@ impl Ctx for MpiCtx<'_> {
     fn consts(&self) -> Consts {
         self.consts
     }
+
+    #[inline(always)]
+    fn done(&mut self, n: usize) {
+        crate::watchdog::progress(n);
+    }
+
+    #[inline(always)]
+    fn expect(&mut self, n: usize) {
+        crate::watchdog::expect(n);
+    }
 }
 
 #[cfg(test)]

@@ -25,6 +25,7 @@ impl PmbLoop {
                 |_| {},
             );
         }
+        cx.expect(b.n);
         cx.sync(b.first);
         let t0 = cx.now();
         for i in b.first..b.first + b.n {
@@ -32,13 +33,14 @@ impl PmbLoop {
         }
         let t1 = cx.now();
         let late = cx.late(t0);
+        cx.done(b.n);
         Samples {
             dur: vec![t1 - t0],
             start: vec![t0],
             end: vec![t1],
             late: vec![late],
             reps_per_sample: b.n,
-            errors: 0,
+            ..Samples::default()
         }
     }
 }
@@ -62,6 +64,11 @@ mod tests {
         assert_eq!(s.reps_per_sample, 4);
         // 2 + 1 + 2 + 1 µs, plus one clock read.
         assert!(close(s.dur[0], 6e-6 + 1e-8), "{}", s.dur[0]);
+        // One progress report for the batch, after its clock pair.
+        assert_eq!(cx.expected, vec![4]);
+        assert_eq!(cx.done.len(), 1);
+        assert_eq!(cx.done[0].1, 4);
+        assert!(cx.done[0].0 >= s.end[0]);
         assert!(close(s.mean_per_rep(), (6e-6 + 1e-8) / 4.0));
     }
 

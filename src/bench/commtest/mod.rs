@@ -12,7 +12,7 @@
 //!   (`Placement::Shift`): cycles that cover every rank. Processor 1 of the
 //!   ordered protocols are the even positions of each cycle (not the last
 //!   of an odd cycle), so that it always sends to a processor 2.
-//! * `--pairs zero`: only node zero's pair or cycle (`XorZero`, `ShiftZero`).
+//! * `--communicating zero`: only node zero's pair or cycle (`XorZero`, `ShiftZero`).
 
 use std::sync::LazyLock;
 
@@ -104,9 +104,9 @@ pub struct CommtestArgs {
     #[arg(long, help_heading = HEADING, value_name = "D")]
     pub distance: Option<usize>,
 
-    /// All pairs (cycles) at once, or node zero and its partners only (default all).
+    /// Whether all nodes are communicating (every pair or cycle at once) or just node zero and its partners (default all).
     #[arg(long, help_heading = HEADING, value_enum, value_name = "WHO")]
-    pub pairs: Option<Pairs>,
+    pub communicating: Option<Pairs>,
 
     /// Protocols, e.g. "(0,3),(1,0)", "0.3,1.10", "unordered", "ordered" (default all 21).
     #[arg(long, help_heading = HEADING, value_name = "LIST", value_parser = protocol::parse_list)]
@@ -120,7 +120,7 @@ impl CommtestArgs {
             ("--min-packet", self.min_packet.is_some()),
             ("--prepost", self.prepost.is_some()),
             ("--distance", self.distance.is_some()),
-            ("--pairs", self.pairs.is_some()),
+            ("--communicating", self.communicating.is_some()),
             ("--protocols", self.protocols.is_some()),
         ]
         .into_iter()
@@ -184,7 +184,7 @@ pub fn axes(args: &RunArgs, involved: bool, world: usize, mem: u64) -> Result<Ax
     a.insert("distance".into(), vec![d as f64]);
     a.insert(
         "pairs_zero".into(),
-        vec![f64::from(u8::from(c.pairs == Some(Pairs::Zero)))],
+        vec![f64::from(u8::from(c.communicating == Some(Pairs::Zero)))],
     );
     let prepost = match c.prepost.unwrap_or(Prepost::Off) {
         Prepost::Off => vec![0.0],
@@ -267,7 +267,7 @@ fn info(pattern: Pattern) -> Info {
         ranks: RankRule::PAIR,
         description: match pattern {
             Pattern::Swap => {
-                "exchange V bytes with r XOR d in 1, 2, 4, ... packets under 21 protocols (--distance, --pairs, --prepost)"
+                "exchange V bytes with r XOR d in 1, 2, 4, ... packets under 21 protocols (--distance, --communicating, --prepost)"
             }
             Pattern::Sendrecv => {
                 "send V bytes to r+d, receive from r-d (cycles) in 1, 2, 4, ... packets under 21 protocols"
@@ -548,7 +548,7 @@ mod tests {
 
     #[test]
     fn options_become_axes_and_bad_ones_one_line_errors() {
-        let a = run_args("--suite commtest --volume 64K --min-packet 1K --distance 2 --pairs zero --prepost=both --protocols (0,3),(1,10)");
+        let a = run_args("--suite commtest --volume 64K --min-packet 1K --distance 2 --communicating zero --prepost=both --protocols (0,3),(1,10)");
         let x = axes(&a, true, 4, 1 << 30).unwrap();
         assert_eq!(x["volume"], vec![65536.0]);
         assert_eq!(x["min_packet"], vec![1024.0]);

@@ -9,6 +9,7 @@ mod caf;
 mod commtest;
 mod cresta;
 mod imb2021;
+mod mpigraph;
 mod mpitest;
 mod osu;
 mod pmb;
@@ -61,6 +62,7 @@ pub fn format(suite: &str) -> &'static dyn Format {
         crate::bench::allreduce::SUITE => &allreduce::Allreduce,
         crate::bench::cresta::SUITE => &cresta::Cresta,
         crate::bench::caf::SUITE => &caf::Caf,
+        crate::bench::mpigraph::SUITE => &mpigraph::Mpigraph,
         "imb2021" => &imb2021::Imb2021,
         crate::bench::osu::SUITE => &osu::Osu,
         _ => &pmb::Pmb,
@@ -129,6 +131,30 @@ pub(crate) fn total_errors(report: &Report) -> u64 {
         .flat_map(|r| &r.rows)
         .filter_map(|r| r.errors)
         .sum()
+}
+
+/// Which ranks ran on which hosts, for a section header: "node1 (rank 0),
+/// node2 (rank 2); pairs inter-host". Only where it says something: the
+/// active ranks span several hosts, or the benchmark pairs ranks.
+pub(crate) fn hosts_line(r: &BenchResult) -> Option<String> {
+    if r.hosts.is_empty() {
+        return None;
+    }
+    let spans = r.hosts.iter().any(|h| *h != r.hosts[0]);
+    if !spans && r.pair.is_none() {
+        return None;
+    }
+    let mut s = crate::engine::placement::ranks_on_hosts(&r.ranks, &r.hosts);
+    match r.pair.as_deref() {
+        Some("inter") => s.push_str("; pairs inter-host"),
+        Some("intra") => s.push_str("; pairs intra-host"),
+        Some(_) => s.push_str("; pairs inter- and intra-host"),
+        None => {}
+    }
+    if let Some(p) = &r.pairs {
+        s.push_str(&format!(" (--pairs {p})"));
+    }
+    Some(s)
 }
 
 /// A statistic or "-" where there is none.

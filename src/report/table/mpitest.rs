@@ -5,7 +5,7 @@
 
 use std::fmt::Write;
 
-use super::{fixed, opt, titled_header, Format, SectionCx};
+use super::{fixed, hosts_line, opt, titled_header, Format, SectionCx};
 use crate::plan::Plan;
 use crate::results::{BenchResult, Report, Row};
 
@@ -43,6 +43,9 @@ impl Format for Mpitest {
         if let Some(why) = &r.skipped {
             let _ = writeln!(s, "# skipped: {why}");
             return s;
+        }
+        if let Some(h) = hosts_line(r) {
+            let _ = writeln!(s, "# hosts: {h}");
         }
         if let (Some(dt), Some(db)) = (r.dt_us, r.db_us) {
             let _ = writeln!(s, "# DT = {dt:.4} us, DB = {db:.4} us");

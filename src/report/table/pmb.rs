@@ -2,7 +2,7 @@
 
 use std::fmt::Write;
 
-use super::{fixed, opt, run_lines, Format, SectionCx};
+use super::{fixed, hosts_line, opt, run_lines, Format, SectionCx};
 use crate::plan::Plan;
 use crate::results::{BenchResult, Report, Row};
 
@@ -252,6 +252,9 @@ fn section(r: &BenchResult, cx: &SectionCx) -> String {
             world - r.active
         );
     }
+    if let Some(h) = hosts_line(r) {
+        let _ = writeln!(s, "# hosts: {h}");
+    }
     let _ = writeln!(s, "{RULE}");
     let throughput = r.rows.first().is_some_and(|x| x.mbytes_per_sec.is_some());
     let checked = r.rows.first().is_some_and(|x| x.errors.is_some());
@@ -320,6 +323,28 @@ mod tests {
         r.rows[0].mbytes_per_sec = Some(0.0);
         r.active = 2;
         insta::assert_snapshot!(section(&r, &cx(false)));
+    }
+
+    #[test]
+    fn hosts_of_the_ranks_in_the_header() {
+        let mut r = result("PingPong", "imb", "single transfer", 2, vec![row(8, 3.8)]);
+        r.active = 2;
+        r.ranks = vec![0, 2];
+        r.hosts = vec!["node1".into(), "node2".into()];
+        r.pair = Some("inter".into());
+        r.pairs = Some("inter".into());
+        let s = section(&r, &cx(false));
+        assert!(
+            s.contains(
+                "# hosts: node1 (rank 0), node2 (rank 2); pairs inter-host (--pairs inter)\n"
+            ),
+            "{s}"
+        );
+        // A collective on one host says nothing more.
+        let mut b = result("Bcast", "imb", "collective", 2, vec![row(8, 1.0)]);
+        b.ranks = vec![0, 1];
+        b.hosts = vec!["vm".into(), "vm".into()];
+        assert!(!section(&b, &cx(false)).contains("# hosts"));
     }
 
     #[test]

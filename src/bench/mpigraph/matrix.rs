@@ -1,0 +1,338 @@
+//! mpiGraph's matrices and the search for a slow host or link (pure
+//! functions, unit-tested on synthetic matrices).
+//!
+//! The outlier rule (also in the README):
+//!
+//! 1. Every value is a receive bandwidth of an ordered pair of ranks (the
+//!    receiver's side: the data has arrived). Pairs are split by class:
+//!    *inter* (the ranks on different hosts) and *intra* (the same host);
+//!    the two classes are never compared with each other.
+//! 2. A **link** A–B between two hosts is the median of the values of all
+//!    rank pairs between A and B, both ways; a host's **intra** value is the
+//!    median of the values between its own ranks.
+//! 3. A **host**'s inter value is the median of its links. A host is an
+//!    outlier when its value is *well below* its peers, the links among the
+//!    other hosts: below m / 2, m their median, and, where there are three
+//!    of them or more, below m − 3 σ, σ = 1.4826 × their MAD. A host's intra
+//!    value is compared in the same way with the other hosts' intra values.
+//! 4. A **link** is an outlier when neither of its hosts is one (a slow
+//!    host explains its slow links) and it is well below the links between
+//!    the hosts that are not outliers (the same test, three links or more).
+//!
+//! "Well below" needs a factor of 2 and a robust 3σ, so that the noise of a
+//! busy machine (tens of percent) is not a finding; with two hosts there
+//! are no peers, and nothing can say which of the two is slow.
+
+use serde::Serialize;
+
+use crate::stats;
+
+/// The values of every ordered pair of ranks; `None` on the diagonal or
+/// where nothing was measured. `m[i][j]`: rank i with rank j.
+pub type Matrix = Vec<Vec<Option<f64>>>;
+
+/// A finding: a host or a link whose bandwidth falls well below its peers'.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Outlier {
+    /// "host" or "link".
+    pub kind: &'static str,
+    /// "inter" (between hosts) or "intra" (within one host).
+    pub class: &'static str,
+    pub hosts: Vec<String>,
+    pub mbytes_per_sec: f64,
+    pub ratio_to_median: f64,
+}
+
+/// Median of the values (NaN when there are none).
+fn median(v: &[f64]) -> f64 {
+    let mut s: Vec<f64> = v.iter().copied().filter(|x| x.is_finite()).collect();
+    if s.is_empty() {
+        return f64::NAN;
+    }
+    s.sort_by(f64::total_cmp);
+    stats::percentile(&s, 50.0)
+}
+
+/// Whether `x` is well below its `peers` (the rule above): below half
+/// their median and, with three peers or more, below median − 3σ. Returns
+/// the peers' median when it is.
+fn well_below(x: f64, peers: &[f64]) -> Option<f64> {
+    let mut s: Vec<f64> = peers.iter().copied().filter(|v| v.is_finite()).collect();
+    if s.is_empty() || !x.is_finite() {
+        return None;
+    }
+    s.sort_by(f64::total_cmp);
+    let m = stats::percentile(&s, 50.0);
+    let sigma = if s.len() >= 3 {
+        stats::MAD_TO_SIGMA * stats::mad(&s)
+    } else {
+        0.0
+    };
+    (x < m / 2.0 && x < m - 3.0 * sigma).then_some(m)
+}
+
+pub use crate::engine::placement::host_index;
+
+/// The host × host summary: the median of the rank pairs between two hosts
+/// (both ways) off the diagonal, and within one host on it (`None` where a
+/// host has a single rank).
+pub fn host_summary(m: &Matrix, hosts: &[String]) -> (Vec<String>, Matrix) {
+    let (names, of) = host_index(hosts);
+    let h = names.len();
+    let mut cells: Vec<Vec<Vec<f64>>> = vec![vec![Vec::new(); h]; h];
+    for (i, row) in m.iter().enumerate() {
+        for (j, v) in row.iter().enumerate() {
+            if let (Some(v), true) = (v, i != j) {
+                let (a, b) = (of[i].min(of[j]), of[i].max(of[j]));
+                cells[a][b].push(*v);
+            }
+        }
+    }
+    let mut out = vec![vec![None; h]; h];
+    for a in 0..h {
+        for b in a..h {
+            let md = median(&cells[a][b]);
+            if md.is_finite() {
+                out[a][b] = Some(md);
+                out[b][a] = Some(md);
+            }
+        }
+    }
+    (names, out)
+}
+
+/// The outliers of a bandwidth matrix (rule above), hosts first.
+pub fn outliers(m: &Matrix, hosts: &[String]) -> Vec<Outlier> {
+    let (names, summary) = host_summary(m, hosts);
+    let h = names.len();
+    let mut found = Vec::new();
+    // Inter: each host's median link.
+    let host_inter: Vec<f64> = (0..h)
+        .map(|a| {
+            let links: Vec<f64> = (0..h)
+                .filter(|&b| b != a)
+                .filter_map(|b| summary[a][b])
+                .collect();
+            median(&links)
+        })
+        .collect();
+    // The links among the hosts other than `a`.
+    let others = |a: usize| -> Vec<f64> {
+        let mut v = Vec::new();
+        for b in (0..h).filter(|&b| b != a) {
+            for c in (b + 1..h).filter(|&c| c != a) {
+                v.extend(summary[b][c]);
+            }
+        }
+        v
+    };
+    let mut slow = vec![false; h];
+    for a in 0..h {
+        if let Some(md) = well_below(host_inter[a], &others(a)) {
+            slow[a] = true;
+            found.push(Outlier {
+                kind: "host",
+                class: "inter",
+                hosts: vec![names[a].clone()],
+                mbytes_per_sec: host_inter[a],
+                ratio_to_median: host_inter[a] / md,
+            });
+        }
+    }
+    // Intra: each host's own pairs, compared with the other hosts'.
+    let intra: Vec<Option<f64>> = (0..h).map(|a| summary[a][a]).collect();
+    for a in 0..h {
+        let peers: Vec<f64> = (0..h)
+            .filter(|&b| b != a)
+            .filter_map(|b| intra[b])
+            .collect();
+        if let Some(x) = intra[a] {
+            if let Some(md) = well_below(x, &peers) {
+                found.push(Outlier {
+                    kind: "host",
+                    class: "intra",
+                    hosts: vec![names[a].clone()],
+                    mbytes_per_sec: x,
+                    ratio_to_median: x / md,
+                });
+            }
+        }
+    }
+    // Links between hosts that are not slow themselves.
+    let mut links: Vec<(usize, usize, f64)> = Vec::new();
+    for a in 0..h {
+        for b in a + 1..h {
+            if let (Some(v), false, false) = (summary[a][b], slow[a], slow[b]) {
+                links.push((a, b, v));
+            }
+        }
+    }
+    let values: Vec<f64> = links.iter().map(|l| l.2).collect();
+    for &(a, b, v) in links.iter().filter(|_| values.len() >= 3) {
+        if let Some(md) = well_below(v, &values) {
+            found.push(Outlier {
+                kind: "link",
+                class: "inter",
+                hosts: vec![names[a].clone(), names[b].clone()],
+                mbytes_per_sec: v,
+                ratio_to_median: v / md,
+            });
+        }
+    }
+    found
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A matrix over `per` ranks per host: `inter(a, b)` between hosts,
+    /// `intra` within one.
+    fn synthetic(
+        per: &[usize],
+        inter: impl Fn(usize, usize) -> f64,
+        intra: f64,
+    ) -> (Matrix, Vec<String>) {
+        let hosts: Vec<usize> = per
+            .iter()
+            .enumerate()
+            .flat_map(|(h, &n)| vec![h; n])
+            .collect();
+        let n = hosts.len();
+        let m = (0..n)
+            .map(|i| {
+                (0..n)
+                    .map(|j| {
+                        (i != j).then(|| {
+                            if hosts[i] == hosts[j] {
+                                intra
+                            } else {
+                                inter(hosts[i], hosts[j])
+                            }
+                        })
+                    })
+                    .collect()
+            })
+            .collect();
+        let names = hosts.iter().map(|h| format!("node{}", h + 1)).collect();
+        (m, names)
+    }
+
+    /// A little deterministic noise: ±15 % by position.
+    fn noisy(base: f64, a: usize, b: usize) -> f64 {
+        base * (1.0 + 0.15 * (((a * 7 + b * 13) % 5) as f64 - 2.0) / 2.0)
+    }
+
+    #[test]
+    fn a_healthy_cluster_has_no_outliers() {
+        for per in [
+            vec![1, 1, 1],
+            vec![1, 1, 1, 1],
+            vec![2, 2, 2, 2],
+            vec![3, 3, 3, 3, 3],
+        ] {
+            let (m, h) = synthetic(&per, |a, b| noisy(1900.0, a, b), 9000.0);
+            assert_eq!(outliers(&m, &h), vec![], "{per:?}");
+        }
+    }
+
+    #[test]
+    fn a_shaped_host_is_the_one_finding() {
+        // Four hosts, node3's link shaped to 47.7 MB/s.
+        let (m, h) = synthetic(
+            &[1, 1, 1, 1],
+            |a, b| {
+                if a == 2 || b == 2 {
+                    46.0
+                } else {
+                    noisy(1900.0, a, b)
+                }
+            },
+            0.0,
+        );
+        let o = outliers(&m, &h);
+        assert_eq!(o.len(), 1, "{o:?}");
+        assert_eq!((o[0].kind, o[0].class), ("host", "inter"));
+        assert_eq!(o[0].hosts, vec!["node3"]);
+        assert!((o[0].mbytes_per_sec - 46.0).abs() < 1e-9);
+        assert!(o[0].ratio_to_median < 0.1);
+        // Three hosts, one rank each, the unshaped links slowed by a busy
+        // machine to 90 MB/s and the shaped ones to 12: node3 alone.
+        let (m, h) = synthetic(
+            &[1, 1, 1],
+            |a, b| if a == 2 || b == 2 { 12.0 } else { 90.0 },
+            0.0,
+        );
+        let o = outliers(&m, &h);
+        assert_eq!(o.len(), 1, "{o:?}");
+        assert_eq!(o[0].hosts, vec!["node3"]);
+        // Three hosts, two ranks each: the same.
+        let (m, h) = synthetic(
+            &[2, 2, 2],
+            |a, b| if a == 2 || b == 2 { 46.0 } else { 1900.0 },
+            9000.0,
+        );
+        let o = outliers(&m, &h);
+        assert_eq!(o.len(), 1, "{o:?}");
+        assert_eq!(o[0].hosts, vec!["node3"]);
+    }
+
+    #[test]
+    fn a_slow_link_between_healthy_hosts() {
+        let (m, h) = synthetic(
+            &[1, 1, 1, 1],
+            |a, b| {
+                if (a, b) == (0, 1) || (a, b) == (1, 0) {
+                    300.0
+                } else {
+                    noisy(1900.0, a, b)
+                }
+            },
+            0.0,
+        );
+        let o = outliers(&m, &h);
+        assert_eq!(o.len(), 1, "{o:?}");
+        assert_eq!(o[0].kind, "link");
+        assert_eq!(o[0].hosts, vec!["node1", "node2"]);
+    }
+
+    #[test]
+    fn intra_and_inter_are_compared_apart() {
+        // Shared memory at 9000 MB/s within hosts, TCP at 1900 between:
+        // neither class is an outlier of the other.
+        let (m, h) = synthetic(&[2, 2, 2], |_, _| 1900.0, 9000.0);
+        assert!(outliers(&m, &h).is_empty());
+        // One host's shared memory is slow: an intra finding, nothing else.
+        let (mut m, h) = synthetic(&[2, 2, 2], |_, _| 1900.0, 9000.0);
+        m[2][3] = Some(1000.0);
+        m[3][2] = Some(1000.0);
+        let o = outliers(&m, &h);
+        assert_eq!(o.len(), 1, "{o:?}");
+        assert_eq!((o[0].kind, o[0].class), ("host", "intra"));
+        assert_eq!(o[0].hosts, vec!["node2"]);
+    }
+
+    #[test]
+    fn two_hosts_cannot_tell_which_is_slow() {
+        let (m, h) = synthetic(&[2, 2], |_, _| 46.0, 9000.0);
+        assert!(outliers(&m, &h).is_empty());
+        // Nor is a factor below 2 a finding.
+        let (m, h) = synthetic(
+            &[1, 1, 1, 1],
+            |a, b| if a == 0 || b == 0 { 1100.0 } else { 1900.0 },
+            0.0,
+        );
+        assert!(outliers(&m, &h).is_empty());
+    }
+
+    #[test]
+    fn the_host_summary_takes_medians() {
+        let (m, h) = synthetic(&[2, 1], |_, _| 100.0, 500.0);
+        let (names, s) = host_summary(&m, &h);
+        assert_eq!(names, vec!["node1", "node2"]);
+        assert_eq!(s[0][0], Some(500.0));
+        assert_eq!(s[0][1], Some(100.0));
+        assert_eq!(s[1][0], Some(100.0));
+        assert_eq!(s[1][1], None);
+    }
+}
