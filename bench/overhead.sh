@@ -26,6 +26,8 @@
 #   MPIBENCH         mpibench binary            (default ./target/release/mpibench)
 #   ROUNDS           alternating rounds          (default 9; medians are reported)
 #   SIZES            message sizes, K/M suffixes (default 0,8,1K,64K,1M,4M)
+#   ITERS            repetitions for both programs at every size (default: the
+#                    IMB policy above; e.g. ITERS=50000 SIZES=8,1K for latency)
 #   REF_SRC          reference source            (default $REPO/../shared/reference/pingpong.c)
 #   MPICC_OPENMPI    Open MPI compiler wrapper   (default mpicc.openmpi, else mpicc)
 #   MPIEXEC_OPENMPI  Open MPI launcher           (default mpiexec.openmpi, else mpiexec)
@@ -58,6 +60,7 @@ RAW=$OUT/raw.tsv
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 
 [[ "$ROUNDS" =~ ^[1-9][0-9]*$ ]] || die "ROUNDS must be a positive integer, not '$ROUNDS'"
+[[ -z "${ITERS:-}" || "$ITERS" =~ ^[1-9][0-9]*$ ]] || die "ITERS must be a positive integer, not '$ITERS'"
 [[ "$RUN_TIMEOUT" =~ ^[1-9][0-9]*$ ]] || die "RUN_TIMEOUT must be a positive integer, not '$RUN_TIMEOUT'"
 [[ -f "$REF_SRC" ]] || die "reference source not found: $REF_SRC (set REF_SRC)"
 have "$MPICC_OPENMPI" || die "$MPICC_OPENMPI not found (run scripts/install-deps.sh or set MPICC_OPENMPI)"
@@ -80,6 +83,10 @@ to_bytes() {
 }
 # mpibench's IMB repetition policy (see header).
 reps_for() {
+    if [[ -n "${ITERS:-}" ]]; then
+        echo "$ITERS"
+        return
+    fi
     local x=$1 r=1000
     if ((x > 0)); then
         r=$((40 * 1024 * 1024 / x))
@@ -138,7 +145,7 @@ run_reference() {
 run_mpibench() {
     local round=$1 x=$2 json="$OUT/mpibench-round$1-$2.json" rc=0
     rm -f "$json"
-    "${tmo[@]}" "${launch[@]}" "$MPIBENCH" run pingpong --sizes "$x" --json "$json" \
+    "${tmo[@]}" "${launch[@]}" "$MPIBENCH" run pingpong --sizes "$x" --iter "$(reps_for "$x")" --json "$json" \
         >"$OUT/mpibench-round$round.log" 2>&1 || rc=$?
     if ((rc != 0)); then
         echo "overhead: mpibench exited with status $rc in round $round (see $OUT/mpibench-round$round.log):" >&2

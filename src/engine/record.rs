@@ -183,6 +183,12 @@ pub fn row(cx: &RowCx, members: &[&PointRecord]) -> Row {
     row.window_us = c.window_us;
     row.stopped_on_bound = c.stopped_on_bound;
     if c.valid == 0 {
+        // Nothing measured in time: no figure at all (null in the JSON,
+        // "-" in tables), rather than one made of late samples.
+        row.t_min_us = f64::NAN;
+        row.t_max_us = f64::NAN;
+        row.t_avg_us = f64::NAN;
+        row.mbytes_per_sec = None;
         row.note = Some(format!(
             "no valid sample: all {} started late; statistics are null",
             c.invalid
@@ -316,7 +322,11 @@ mod tests {
         assert_eq!(r.t_median_us, None);
         assert_eq!(r.valid, Some(0));
         assert_eq!(r.invalid, Some(1000));
-        assert!(r.note.unwrap().contains("no valid sample"));
+        assert!(r.note.as_ref().unwrap().contains("no valid sample"));
+        assert!(r.t_min_us.is_nan() && r.t_max_us.is_nan() && r.t_avg_us.is_nan());
+        assert_eq!(r.mbytes_per_sec, None);
+        let json = serde_json::to_value(&r).unwrap();
+        assert!(json["t_avg_us"].is_null(), "{json}");
     }
 
     #[test]

@@ -6,7 +6,7 @@
 
 use std::fmt::Write;
 
-use super::{Format, SectionCx};
+use super::{fixed, Format, SectionCx};
 use crate::plan::Plan;
 use crate::results::{BenchResult, Report, Row};
 
@@ -190,11 +190,14 @@ impl Out {
 
 /// IMB's throughput: MB = 10^6 bytes (the rows hold MB = 2^20 bytes).
 fn mb_si(row: &Row) -> f64 {
+    if !row.t_max_us.is_finite() {
+        return f64::NAN; // no valid sample: no figure
+    }
     row.mbytes_per_sec.map_or(0.0, |m| m * 1.048576)
 }
 
 fn cells(out: Out, row: &Row, checked: bool) -> String {
-    let f = |v: f64| format!("{v:>OW$.2}");
+    let f = |v: f64| fixed(v, OW, 2);
     let d = |v: usize| format!("{v:>OW$}");
     let mut s = match out {
         Out::TimeBw => d(row.bytes) + &d(row.repetitions) + &f(row.t_max_us) + &f(mb_si(row)),

@@ -32,6 +32,16 @@ pub trait Format: Sync {
     }
 }
 
+/// `v` right-aligned in `w` columns with `p` decimals, or "-" when there is
+/// no figure (a row without a valid sample carries NaN).
+pub fn fixed(v: f64, w: usize, p: usize) -> String {
+    if v.is_finite() {
+        format!("{v:>w$.p$}")
+    } else {
+        format!("{:>w$}", "-")
+    }
+}
+
 /// What a section needs beyond its result.
 pub struct SectionCx {
     pub world: usize,

@@ -5,7 +5,7 @@
 
 use std::fmt::Write;
 
-use super::{opt, titled_header, Format, SectionCx};
+use super::{fixed, opt, titled_header, Format, SectionCx};
 use crate::plan::Plan;
 use crate::results::{BenchResult, Report, Row};
 
@@ -119,13 +119,15 @@ fn line(r: &BenchResult, row: &Row, sized: bool, mb: bool, stats: bool) -> Strin
     if r.aggregate {
         let _ = write!(
             s,
-            " {:>14.3} {:>12.3} {:>12.3}",
-            row.t_avg_us, row.t_min_us, row.t_max_us
+            " {} {} {}",
+            fixed(row.t_avg_us, 14, 3),
+            fixed(row.t_min_us, 12, 3),
+            fixed(row.t_max_us, 12, 3)
         );
     } else if below {
         let _ = write!(s, " {:>14}", "below res.");
     } else {
-        let _ = write!(s, " {:>14.3}", row.t_avg_us);
+        let _ = write!(s, " {}", fixed(row.t_avg_us, 14, 3));
     }
     if mb {
         match row.mbytes_per_sec {

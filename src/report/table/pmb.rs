@@ -2,7 +2,7 @@
 
 use std::fmt::Write;
 
-use super::{opt, run_lines, Format, SectionCx};
+use super::{fixed, opt, run_lines, Format, SectionCx};
 use crate::plan::Plan;
 use crate::results::{BenchResult, Report, Row};
 
@@ -124,11 +124,13 @@ fn line(r: &BenchResult, row: &Row, group: Option<usize>, stats: bool) -> String
     }
     s.push_str(&format!("{:>12} ", row.repetitions));
     if is_single(r) {
-        s.push_str(&format!("{:>12.2}", row.t_max_us));
+        s.push_str(&fixed(row.t_max_us, 12, 2));
     } else {
         s.push_str(&format!(
-            "{:>12.2} {:>12.2} {:>12.2}",
-            row.t_min_us, row.t_max_us, row.t_avg_us
+            "{} {} {}",
+            fixed(row.t_min_us, 12, 2),
+            fixed(row.t_max_us, 12, 2),
+            fixed(row.t_avg_us, 12, 2)
         ));
     }
     if let Some(mb) = row.mbytes_per_sec {
