@@ -89,7 +89,10 @@ impl Format for Allreduce {
             }
             for (id, _) in &cols {
                 let w = rows.iter().find(|w| algorithm(w) == *id);
-                let t = w.map(|w| crate::bench::allreduce::time(w));
+                // A row without a valid sample has no figure (NaN).
+                let t = w
+                    .map(|w| crate::bench::allreduce::time(w))
+                    .filter(|t| t.is_finite());
                 let _ = write!(s, " {:>13}", opt(t, 3));
                 if cx.stats {
                     let range =

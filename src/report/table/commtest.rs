@@ -6,7 +6,7 @@
 
 use std::fmt::Write;
 
-use super::{opt, titled_header, total_errors, Format, SectionCx};
+use super::{fixed, opt, titled_header, total_errors, Format, SectionCx};
 use crate::bench::commtest::fit;
 use crate::plan::Plan;
 use crate::results::{BenchResult, Fit, LogGp, Report, Row};
@@ -209,9 +209,10 @@ fn block(s: &mut String, rows: &[Row], fit: Option<&Fit>, checked: bool, stats: 
         };
         let _ = write!(
             s,
-            "  {k:>7} {:>11} {t:>13.3} {:>13.3} {:>12}{mark} {:>10} {:>12} {:>12}",
+            "  {k:>7} {:>11} {} {} {:>12}{mark} {:>10} {:>12} {:>12}",
             param_u(row, "packet_bytes"),
-            fit::min_time(row),
+            fixed(t, 13, 3),
+            fixed(fit::min_time(row), 13, 3),
             opt(row.t_global_us, 3),
             opt(fit::mbs(row.bytes, t), 2),
             opt(spot.map(|x| x.alpha_us), 3),
@@ -220,10 +221,10 @@ fn block(s: &mut String, rows: &[Row], fit: Option<&Fit>, checked: bool, stats: 
         if stats {
             let _ = write!(
                 s,
-                " {:>11} {:>11} {:>13.3}",
+                " {:>11} {:>11} {}",
                 opt(row.ci95_lo_us, 3),
                 opt(row.ci95_hi_us, 3),
-                row.t_max_us
+                fixed(row.t_max_us, 13, 3)
             );
         }
         if let Some(e) = row.errors {
