@@ -49,7 +49,7 @@ export OMPI_ALLOW_RUN_AS_ROOT_CONFIRM := 1
 
 DEPS_ARGS := $(if $(filter 0,$(WITH_MPICH)),--openmpi-only,)
 
-.PHONY: all deps deps-test build bench test test-openmpi test-mpich test-robustness test-slurm test-cluster lint overhead clean
+.PHONY: all deps deps-test build bench test test-openmpi test-mpich test-robustness test-slurm test-cluster test-binaries lint overhead clean
 
 all: build
 
@@ -65,6 +65,15 @@ deps-test:
 
 build: deps
 	MPICC=$(MPICC_OPENMPI) $(CARGO) build --release
+
+# The binaries the script tests run: always rebuilt (a no-op when fresh), so
+# that a stale binary from an earlier checkout is never what gets tested.
+test-binaries:
+	MPICC=$(MPICC_OPENMPI) $(CARGO) build --release
+	@if [ "$(WITH_MPICH)" != 0 ]; then \
+		echo "CARGO_TARGET_DIR=$(MPICH_TARGET_DIR) MPICC=$(MPICC_MPICH) $(CARGO) build --release"; \
+		CARGO_TARGET_DIR=$(MPICH_TARGET_DIR) MPICC=$(MPICC_MPICH) $(CARGO) build --release; \
+	fi
 
 # The binary launches itself through mpiexec when not started under a launcher.
 bench: build
@@ -97,15 +106,12 @@ test-mpich:
 # tests/robustness.sh runs once per MPI: with the Open MPI release binary
 # built by test-openmpi, then (unless WITH_MPICH=0) with the MPICH one built by
 # test-mpich. Both legs run even when the first fails; the target fails if any did.
-test-robustness:
+test-robustness: test-binaries
 	@if [ ! -f tests/robustness.sh ]; then echo "tests/robustness.sh not found: skipped"; exit 0; fi; \
 	status=0; \
 	echo "MPIBENCH_MPIEXEC=$(MPIEXEC_OPENMPI) bash tests/robustness.sh ./target/release/mpibench"; \
 	MPIBENCH_MPIEXEC=$(MPIEXEC_OPENMPI) bash tests/robustness.sh ./target/release/mpibench || status=1; \
 	if [ "$(WITH_MPICH)" != 0 ]; then \
-		if [ ! -x $(MPICH_TARGET_DIR)/release/mpibench ]; then \
-			CARGO_TARGET_DIR=$(MPICH_TARGET_DIR) MPICC=$(MPICC_MPICH) $(CARGO) build --release || exit 1; \
-		fi; \
 		echo "MPIBENCH_MPIEXEC=$(MPIEXEC_MPICH) bash tests/robustness.sh ./$(MPICH_TARGET_DIR)/release/mpibench"; \
 		MPIBENCH_MPIEXEC=$(MPIEXEC_MPICH) bash tests/robustness.sh ./$(MPICH_TARGET_DIR)/release/mpibench || status=1; \
 	fi; \
@@ -114,12 +120,12 @@ test-robustness:
 # tests/slurm.sh: starts a private Slurm cluster (scripts/slurm.sh), runs srun and
 # salloc cases with the Open MPI binary (and the MPICH one when test-mpich built
 # it), and stops the cluster on every exit.
-test-slurm:
+test-slurm: test-binaries
 	bash tests/slurm.sh ./target/release/mpibench $(MPICH_TARGET_DIR)/release/mpibench
 
 # tests/cluster.sh: three hosts on this machine (scripts/cluster.sh: network
 # namespaces, one link shaped), both MPIs across them; torn down on every exit.
-test-cluster:
+test-cluster: test-binaries
 	bash tests/cluster.sh ./target/release/mpibench $(MPICH_TARGET_DIR)/release/mpibench
 
 lint:
