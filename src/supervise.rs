@@ -181,6 +181,9 @@ struct Shared {
     /// First signal the parent received (or SIGPIPE for a closed stdout).
     signal: AtomicI32,
     child: AtomicI32,
+    /// We sent mpiexec a signal ourselves: a launcher killed by a signal we
+    /// never sent was killed by somebody else, whatever the ranks then said.
+    signalled: std::sync::atomic::AtomicBool,
     /// Writing the job's output to our stdout failed (not a closed pipe).
     stdout_error: Mutex<Option<std::io::Error>>,
     /// The stdout relay has seen the end of mpiexec's output.
@@ -244,6 +247,7 @@ impl Shared {
     fn kill_child(&self, sig: i32) {
         let pid = self.child.load(Ordering::SeqCst);
         if pid > 0 {
+            self.signalled.store(true, Ordering::SeqCst);
             // SAFETY: kill(2) on our own child, not yet reaped (the pid is
             // cleared before the wait returns to the caller).
             unsafe { libc::kill(pid, sig) };
@@ -277,6 +281,7 @@ pub fn run(mut cmd: Command, l: &Launcher) -> i32 {
         conns: Mutex::new(Vec::new()),
         signal: AtomicI32::new(0),
         child: AtomicI32::new(0),
+        signalled: std::sync::atomic::AtomicBool::new(false),
         stdout_error: Mutex::new(None),
         relay_done: std::sync::atomic::AtomicBool::new(false),
         bar: crate::progress::Bar::wanted().then(crate::progress::Bar::default),
@@ -328,6 +333,7 @@ pub fn run(mut cmd: Command, l: &Launcher) -> i32 {
     }
     if shared.signal.load(Ordering::SeqCst) != 0 {
         // A signal arrived before mpiexec existed.
+        shared.signalled.store(true, Ordering::SeqCst);
         unsafe { libc::kill(child.id() as i32, libc::SIGTERM) };
     }
     // Wait without reaping first, so that the pid the signal thread may
@@ -376,7 +382,14 @@ pub fn run(mut cmd: Command, l: &Launcher) -> i32 {
         return crate::watchdog::EXIT_ABORTED;
     }
     let seen = shared.seen();
-    verdict(&seen, shared.signal.load(Ordering::SeqCst), status, l)
+    let outside = status.signal().is_some() && !shared.signalled.load(Ordering::SeqCst);
+    verdict(
+        &seen,
+        shared.signal.load(Ordering::SeqCst),
+        status,
+        outside,
+        l,
+    )
 }
 
 /// Copies mpiexec's stdout to ours. A closed pipe stops the run quietly
@@ -564,7 +577,15 @@ pub fn address_space_hint() -> String {
 }
 
 /// The exit code (and the one line, when the ranks did not print one).
-fn verdict(seen: &Seen, parent_signal: i32, status: ExitStatus, l: &Launcher) -> i32 {
+///
+/// `outside`: the launcher died of a signal that we did not send.
+fn verdict(
+    seen: &Seen,
+    parent_signal: i32,
+    status: ExitStatus,
+    outside: bool,
+    l: &Launcher,
+) -> i32 {
     if std::env::var_os("MPIBENCH_DEBUG_SUPERVISE").is_some() {
         eprintln!("supervise: {seen:?} signal {parent_signal} {status:?}");
     }
@@ -601,14 +622,28 @@ fn verdict(seen: &Seen, parent_signal: i32, status: ExitStatus, l: &Launcher) ->
         }
         return signals::exit_code(sig);
     }
-    if let (0, Some(sig), false, None) = (
+    // A rank's failure explains a launcher that died of a signal when we
+    // ended it, or when the launcher crashed (SIGSEGV, SIGABRT) after the
+    // rank's line went through it. A kill from outside does not: the ranks
+    // fail because their launcher is gone, and their lines went with it.
+    let killed_outside = outside
+        && status.signal().is_some_and(|s| {
+            [
+                libc::SIGKILL,
+                libc::SIGTERM,
+                libc::SIGINT,
+                libc::SIGHUP,
+                libc::SIGQUIT,
+            ]
+            .contains(&s)
+        });
+    if let (0, Some(sig), false, true) = (
         parent_signal,
         status.signal(),
         seen.started.is_empty(),
-        failed,
+        failed.is_none() || killed_outside,
     ) {
-        // The ranks' own messages went through the launcher that died
-        // (unless a rank's failure explains it: then we ended it).
+        // The ranks' own messages went through the launcher that died.
         eprintln!(
             "error: the launcher '{}' was killed by {} while the job ran; the results are incomplete",
             l.name,
@@ -704,48 +739,64 @@ mod tests {
     #[test]
     fn verdicts() {
         let l = launcher();
-        assert_eq!(verdict(&Seen::default(), SIGINT, exited(1), &l), 130);
-        assert_eq!(verdict(&Seen::default(), 0, exited(0), &l), EXIT_LAUNCHER);
+        assert_eq!(verdict(&Seen::default(), SIGINT, exited(1), false, &l), 130);
+        assert_eq!(
+            verdict(&Seen::default(), 0, exited(0), false, &l),
+            EXIT_LAUNCHER
+        );
         let mut s = Seen::default();
         s.record("start 0 1");
         s.record("start 1 2");
-        assert_eq!(verdict(&s, 0, exited(1), &l), signals::EXIT_MPI_START);
+        assert_eq!(
+            verdict(&s, 0, exited(1), false, &l),
+            signals::EXIT_MPI_START
+        );
         s.record("up 0");
         s.record("up 1");
         s.record("end 0 2");
-        assert_eq!(verdict(&s, 0, exited(2), &l), 2);
+        assert_eq!(verdict(&s, 0, exited(2), false, &l), 2);
         s.ended.clear();
         s.record("stopped 0 SIGHUP");
-        assert_eq!(verdict(&s, 0, exited(1), &l), 129);
+        assert_eq!(verdict(&s, 0, exited(1), false, &l), 129);
         s.record("end 0 3");
         assert_eq!(
-            verdict(&s, 0, exited(1), &l),
+            verdict(&s, 0, exited(1), false, &l),
             3,
             "rank 0's end explains the signal"
         );
         s.ended.clear();
         s.record("crashed 1 3");
         assert_eq!(
-            verdict(&s, 0, exited(1), &l),
+            verdict(&s, 0, exited(1), false, &l),
             3,
             "a crash explains the signal"
         );
         s.record("said 1 3");
         assert_eq!(
-            verdict(&s, 0, exited(3), &l),
+            verdict(&s, 0, exited(3), false, &l),
             3,
             "a failure explains the signal"
         );
         s.record("stalled 1");
         assert_eq!(
-            verdict(&s, 0, ExitStatus::from_raw(libc::SIGKILL), &l),
+            verdict(&s, 0, ExitStatus::from_raw(libc::SIGKILL), false, &l),
             3,
             "after a stall the parent killed the launcher itself"
         );
         assert_eq!(
-            verdict(&s, SIGINT, exited(3), &l),
+            verdict(&s, SIGINT, exited(3), false, &l),
             130,
             "the parent's signal first"
+        );
+        assert_eq!(
+            verdict(&s, 0, ExitStatus::from_raw(libc::SIGKILL), true, &l),
+            EXIT_LAUNCHER,
+            "a launcher killed from outside, whatever the ranks said"
+        );
+        assert_eq!(
+            verdict(&s, 0, ExitStatus::from_raw(libc::SIGSEGV), true, &l),
+            3,
+            "a launcher that crashed after a rank's failure"
         );
     }
 }
