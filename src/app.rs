@@ -702,6 +702,16 @@ fn run_world(world: &Comm, args: &RunArgs) -> Result<i32> {
     if let (Some(p), None) = (&plan.plot, &failure) {
         failure = report::cresta_plot::write(&report, p).err();
     }
+    if let (Some(dir), None) = (&plan.plots, &failure) {
+        match report::cmd::write_plots(vec![("run".into(), &report)], dir, false) {
+            Ok(n) => eprintln!(
+                "mpibench: wrote {n} SVG plot{} to {}",
+                if n == 1 { "" } else { "s" },
+                dir.display()
+            ),
+            Err(e) => failure = Some(e),
+        }
+    }
     if show_table && failure.is_none() {
         failure = tables
             .emit(&home.summary(&report, &cx))

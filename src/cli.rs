@@ -445,6 +445,10 @@ pub struct RunArgs {
     )]
     pub plot: Option<PathBuf>,
 
+    /// After the run, write one SVG plot per figure into DIR (as `mpibench plot`; any suite).
+    #[arg(long, value_name = "DIR")]
+    pub plots: Option<PathBuf>,
+
     /// Set by front ends: the buffer limit per rank in bytes (MPITEST's b).
     #[arg(skip)]
     pub buffer_bytes: Option<u64>,

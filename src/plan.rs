@@ -172,6 +172,9 @@ pub struct Plan {
     /// `--plot`: CRESTA's Figure 1 as SVG.
     #[serde(default)]
     pub plot: Option<PathBuf>,
+    /// `--plots DIR`: one SVG per figure of the run, written at the end.
+    #[serde(default)]
+    pub plots: Option<PathBuf>,
     /// Whose definitions the imb benchmarks follow (`--definitions`).
     #[serde(default)]
     pub definitions: Definitions,
@@ -415,6 +418,9 @@ impl Plan {
             }
         }
         crate::output::validate(&args.outputs()).map_err(PlanError::Invalid)?;
+        if let Some(d) = args.plots.as_deref().filter(|d| d.exists() && !d.is_dir()) {
+            return Err(invalid(format!("--plots {}: not a directory", d.display())));
+        }
         if args.plot.is_some() && home.name != crate::bench::cresta::SUITE {
             return Err(invalid(
                 "--plot draws CRESTA's Figure 1: use it with --suite cresta",
@@ -476,6 +482,7 @@ impl Plan {
             fail_mpi_rank: args.fail_mpi_rank,
             frontend: args.frontend.clone(),
             plot: args.plot.clone(),
+            plots: args.plots.clone(),
             definitions,
             call_sync: args.imb_sync.unwrap_or(true),
             off_cache,

@@ -538,3 +538,48 @@ fn run_suite_osu_carries_params() {
         assert!(i[0]["params"][k].as_f64().is_some(), "{k}: {}", i[0]);
     }
 }
+
+/// OSU's `-G png` draws mpibench's SVG plot into the current directory
+/// (no gnuplot); a bad graph type is one line and exit 2.
+#[test]
+fn dash_g_writes_an_svg_plot() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = mpirun(
+        2,
+        &[
+            "osu",
+            "osu_latency",
+            "-G",
+            "png",
+            "-m",
+            "1:64",
+            "-i",
+            "20",
+            "-x",
+            "2",
+        ],
+    )
+    .current_dir(dir.path())
+    .output()
+    .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let svgs: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .filter(|e| e.path().extension().is_some_and(|x| x == "svg"))
+        .collect();
+    assert_eq!(svgs.len(), 1, "{svgs:?}");
+    let svg = std::fs::read_to_string(svgs[0].path()).unwrap();
+    assert!(svg.starts_with("<svg") && svg.contains("</svg>"), "{svg}");
+    assert_eq!(parse(&stdout(&out)).sizes, [1, 2, 4, 8, 16, 32, 64]);
+    let bad = mpirun(2, &["osu", "osu_latency", "-G", "jpeg"])
+        .output()
+        .unwrap();
+    assert_eq!(bad.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&bad.stderr);
+    assert!(err.contains("-G"), "{err}");
+}

@@ -38,10 +38,15 @@ pub const HELP: &str = "OSU Micro-Benchmarks 7.4 flags (OSU's own spelling):
   -R 0|1              Messages/s column of osu_mbw_mr (default 1)
   -T mpi_char         datatype (only MPI_CHAR here)
   -D cont             contiguous data (the only layout here)
+  -G tty|png|pdf[,...] write mpibench's SVG plots (one per figure) into the current
+                      directory instead of gnuplot's (any type gives SVG)
+  -l                  accepted; MPI_IN_PLACE is not used (buffers stay separate)
+  -u N                accepted (0..10); every iteration is validated anyway
+  -a N                accepted; no effect without device buffers
   -h, -v              this help / the version
 Not in this build (one line and exit 2): -d (accelerator buffers), -I (MPI-4 sessions),
   -P (PAPI), -T mpi_int|mpi_float|all, -D vect|indx, -N (neighbourhood topologies),
-  -p (pairs other than P/2), -V (window sweep), -G (use --json and `mpibench plot`).
+  -p (pairs other than P/2), -V (window sweep).
   -w create|allocate|dynamic   one-sided window creation (default allocate)
   -s pscw|fence|lock|flush|flush_local|lock_all   one-sided synchronisation (default flush;
                       osu_put_bibw: pscw or fence, default pscw)
@@ -147,9 +152,24 @@ fn percentiles(v: &str) -> Result<Vec<f64>, String> {
         .collect()
 }
 
+/// `-G tty,png,pdf`: OSU's graph types (mpibench draws SVG for any of them).
+fn graph_types(v: &str) -> Result<(), String> {
+    let ok = |t: &str| {
+        let t = t.to_ascii_lowercase();
+        ["tty", "png", "pdf"].iter().any(|k| t.starts_with(k))
+    };
+    if v.split(',').all(ok) && !v.is_empty() {
+        Ok(())
+    } else {
+        Err(format!(
+            "invalid argument '{v}' for -G (graph types tty, png, pdf; mpibench writes SVG for any)"
+        ))
+    }
+}
+
 /// Flags whose value is the next word.
 const VALUED: &[char] = &[
-    'm', 'i', 'x', 'W', 'M', 'b', 'T', 'D', 'k', 't', 'p', 'R', 'w', 's', 'N', 'd', 'l',
+    'm', 'i', 'x', 'W', 'M', 'b', 'T', 'D', 'k', 't', 'p', 'R', 'w', 's', 'N', 'd', 'G', 'u', 'a',
 ];
 
 /// The run OSU's command line asks for. `params` starts with the program
@@ -218,7 +238,7 @@ pub fn parse(program: &str, params: &[String], argv0: &str) -> Result<Action, St
                 attached.trim_start_matches('=').to_string()
             };
             flags.push((c, Some(v)));
-        } else if attached.is_empty() && "fcGhvVIP".contains(c) {
+        } else if attached.is_empty() && "fchvVIPl".contains(c) {
             flags.push((c, None));
         } else {
             return Err(format!("invalid option -- '{}' (see {name} -h)", body));
@@ -330,7 +350,27 @@ pub fn parse(program: &str, params: &[String], argv0: &str) -> Result<Action, St
                 ))
             }
             'V' => return not_here("-V (window-size sweep)"),
-            'G' => return not_here("-G (write --json FILE and draw it with `mpibench plot FILE`)"),
+            'G' => {
+                graph_types(v)?;
+                args.plots = Some(".".into());
+            }
+            'u' => {
+                let n = number::<usize>(&flag, v, 0, "validation warm-up iterations, 0 to 10")?;
+                if n > 10 {
+                    return Err(format!(
+                        "invalid argument '{v}' for -u (validation warm-up iterations, 0 to 10)"
+                    ));
+                }
+                notes.push(format!(
+                    "-u {n}: every iteration is validated here; no extra warm-up is needed"
+                ));
+            }
+            'a' => {
+                number::<usize>(&flag, v, 1, "device array size >= 1")?;
+                notes.push(format!(
+                    "-a {v} has no effect: this build has no device buffers"
+                ));
+            }
             'w' | 's' if one_sided.is_none() => {
                 return Err(format!(
                     "-{c} applies to the one-sided programs, not {name}"
@@ -350,7 +390,10 @@ pub fn parse(program: &str, params: &[String], argv0: &str) -> Result<Action, St
                 }
                 args.osu.osu_sync = Some(s);
             }
-            'l' => notes.push(format!("-l {v} has no effect here")),
+            'l' => notes.push(
+                "-l: MPI_IN_PLACE is not used here; send and receive buffers stay separate"
+                    .to_string(),
+            ),
             _ => return Err(format!("invalid option -- '{c}' (see {name} -h)")),
         }
     }
@@ -488,6 +531,11 @@ mod tests {
         assert_eq!(a.osu.osu_sync, Some(OsuSync::Fence));
         let a = run("osu_cas_latency", "");
         assert_eq!(a.sizes.as_deref(), Some("0"));
+        // -G takes OSU's graph types and writes SVG here; -l takes no value.
+        let a = run("osu_latency", "-G png,tty -m 1:8");
+        assert_eq!(a.plots.as_deref(), Some(std::path::Path::new(".")));
+        let a = run("osu_allreduce", "-l -m 1:8");
+        assert_eq!(a.sizes.as_deref(), Some("1,2,4,8"));
         // mpibench options mixed in.
         let a = run("osu_bw", "-m 1:8 --json r.json -n 2 --stats");
         assert_eq!(a.np, Some(2));
@@ -520,6 +568,10 @@ mod tests {
             ("osu_put_latency", "-s sometimes", "-s"),
             ("osu_put_bibw", "-s flush", "does not apply"),
             ("osu_bw", "-i", "requires an argument"),
+            ("osu_latency", "-G svg", "-G"),
+            ("osu_latency", "-G", "requires an argument"),
+            ("osu_allreduce", "-u 11", "-u"),
+            ("osu_allreduce", "-a 0", "-a"),
             ("osu_nosuch", "", "unknown OSU program"),
             ("osu_bw", "stray", "unexpected argument"),
             ("osu_bw", "--nosuch", "unexpected argument"),

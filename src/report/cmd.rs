@@ -58,30 +58,8 @@ pub fn plot(args: &PlotArgs) -> Result<i32> {
         Ok(l) => l,
         Err(code) => return Ok(code),
     };
-    let runs = view::runs(loaded.iter().map(|(n, r)| (n.clone(), r)).collect());
-    std::fs::create_dir_all(&args.output)
-        .with_context(|| format!("cannot create '{}'", args.output.display()))?;
-    let mut written = 0;
-    for s in view::sections(&runs) {
-        for f in &s.figures {
-            if args.gnuplot {
-                write_atomic(
-                    &args.output.join(format!("{}.dat", f.id)),
-                    gnuplot::dat(f).as_bytes(),
-                )?;
-                write_atomic(
-                    &args.output.join(format!("{}.gp", f.id)),
-                    gnuplot::script(f).as_bytes(),
-                )?;
-            } else {
-                write_atomic(
-                    &args.output.join(format!("{}.svg", f.id)),
-                    plot::svg(f)?.as_bytes(),
-                )?;
-            }
-            written += 1;
-        }
-    }
+    let reports: Vec<(String, &Report)> = loaded.iter().map(|(n, r)| (n.clone(), r)).collect();
+    let written = write_plots(reports, &args.output, args.gnuplot)?;
     eprintln!(
         "mpibench: wrote {written} {} to {}",
         if args.gnuplot {
@@ -92,6 +70,33 @@ pub fn plot(args: &PlotArgs) -> Result<i32> {
         args.output.display()
     );
     Ok(EXIT_OK)
+}
+
+/// Writes one plot per figure of these runs into `dir` (created if
+/// missing): SVG, or gnuplot data and scripts. Returns how many figures.
+/// `mpibench plot` and a run's `--plots DIR` share it.
+pub fn write_plots(reports: Vec<(String, &Report)>, dir: &Path, gnuplot: bool) -> Result<usize> {
+    let runs = view::runs(reports);
+    std::fs::create_dir_all(dir).with_context(|| format!("cannot create '{}'", dir.display()))?;
+    let mut written = 0;
+    for s in view::sections(&runs) {
+        for f in &s.figures {
+            if gnuplot {
+                write_atomic(
+                    &dir.join(format!("{}.dat", f.id)),
+                    gnuplot::dat(f).as_bytes(),
+                )?;
+                write_atomic(
+                    &dir.join(format!("{}.gp", f.id)),
+                    gnuplot::script(f).as_bytes(),
+                )?;
+            } else {
+                write_atomic(&dir.join(format!("{}.svg", f.id)), plot::svg(f)?.as_bytes())?;
+            }
+            written += 1;
+        }
+    }
+    Ok(written)
 }
 
 pub fn compare(args: &CompareArgs) -> Result<i32> {
