@@ -132,7 +132,12 @@ impl Derived {
             if t.is_empty() || line.starts_with('#') {
                 continue;
             }
-            let num = |s: &str| s.trim().parse::<usize>().ok().filter(|&n| n <= i32::MAX as usize);
+            let num = |s: &str| {
+                s.trim()
+                    .parse::<usize>()
+                    .ok()
+                    .filter(|&n| n <= i32::MAX as usize)
+            };
             let pair = t
                 .split_once(',')
                 .and_then(|(d, l)| Some((num(d)?, num(l)?)));
@@ -282,7 +287,13 @@ mod tests {
     #[test]
     fn vector_is_omb_s() {
         let d = Derived::parse("vect:8:4").unwrap();
-        assert_eq!(d, Derived::Vector { stride: 8, block: 4 });
+        assert_eq!(
+            d,
+            Derived::Vector {
+                stride: 8,
+                block: 4
+            }
+        );
         assert_eq!(d.label(), "vect:8:4");
         // 64 elements: 8 blocks of 4, 8 apart; 32 transmitted, 60 spanned.
         assert_eq!(d.transmit(64), 32);
@@ -291,7 +302,9 @@ mod tests {
         assert_eq!((d.transmit(7), d.span(7)), (0, 0));
         assert_eq!(Derived::parse("cont").unwrap(), Derived::Contiguous);
         assert_eq!(Derived::Contiguous.transmit(10), 10);
-        for bad in ["vect", "vect:8", "vect:0:1", "vect:4:8", "vect:x:1", "blah", "indx:", "cont:1"] {
+        for bad in [
+            "vect", "vect:8", "vect:0:1", "vect:4:8", "vect:x:1", "blah", "indx:", "cont:1",
+        ] {
             let e = Derived::parse(bad).unwrap_err();
             assert!(!e.contains('\n'), "{e}");
         }
@@ -318,7 +331,10 @@ mod tests {
 
     #[test]
     fn typed_points_skip_empty_sizes_and_carry_params() {
-        let d = Derived::Vector { stride: 2, block: 1 };
+        let d = Derived::Vector {
+            stride: 2,
+            block: 1,
+        };
         let info = Info {
             elem: Elem::Int,
             datatype: Some("MPI_INT"),
@@ -334,6 +350,9 @@ mod tests {
         assert_eq!(info.span(32), 32);
         // A barrier has no size and stays.
         assert!(info.typed_point(Point::bytes(0)).is_some());
-        assert_eq!(Info::DEFAULT.typed_point(Point::bytes(1)), Some(Point::bytes(1)));
+        assert_eq!(
+            Info::DEFAULT.typed_point(Point::bytes(1)),
+            Some(Point::bytes(1))
+        );
     }
 }

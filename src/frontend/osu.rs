@@ -335,7 +335,9 @@ pub fn parse(program: &str, params: &[String], argv0: &str) -> Result<Action, St
                 _ => return Err(format!("invalid argument '{v}' for -R (0 or 1)")),
             },
             'T' if !takes_types(name) => {
-                return Err(format!("invalid option -- 'T' ({name} takes no -T in OMB 7.4)"))
+                return Err(format!(
+                    "invalid option -- 'T' ({name} takes no -T in OMB 7.4)"
+                ))
             }
             'T' => {
                 let list = Datatype::from_osu(v).ok_or_else(|| {
@@ -344,7 +346,9 @@ pub fn parse(program: &str, params: &[String], argv0: &str) -> Result<Action, St
                 types.extend(list);
             }
             'D' if !takes_derived(name) => {
-                return Err(format!("invalid option -- 'D' ({name} takes no -D in OMB 7.4)"))
+                return Err(format!(
+                    "invalid option -- 'D' ({name} takes no -D in OMB 7.4)"
+                ))
             }
             'D' => {
                 // cont and vect are checked here; rank 0 reads an index file.
@@ -394,7 +398,9 @@ pub fn parse(program: &str, params: &[String], argv0: &str) -> Result<Action, St
     }
     if derived.is_some() && args.check {
         // OMB: "Derived data type does not support validation".
-        return Err("-D cannot be combined with -c: derived data types are not validated (as OSU)".into());
+        return Err(
+            "-D cannot be combined with -c: derived data types are not validated (as OSU)".into(),
+        );
     }
     if types.iter().any(|&t| t != Datatype::Char) && one_sided.is_some() {
         return not_here("-T other than mpi_char for the one-sided programs");
@@ -562,7 +568,7 @@ mod tests {
             ("osu_allreduce", "-D cont", "invalid option"),
             ("osu_latency", "-D vect:4", "vect"),
             ("osu_latency", "-D vect:4:8", "vect"),
-            ("osu_latency", "-D diag", "-D"),
+            ("osu_latency", "-D diag", "derived datatype"),
             ("osu_latency", "-c -D vect:8:4", "-c"),
             ("osu_bcast", "-D cont -c", "-c"),
             ("osu_bw", "-T long", "-T"),
@@ -605,10 +611,21 @@ mod tests {
         assert_eq!(a.datatype, [Datatype::Int]);
         let a = run("osu_iallgather", "-D cont");
         assert_eq!(a.derived.as_deref(), Some("cont"));
-        for prog in ["osu_mbw_mr", "osu_multi_lat", "osu_bw_persistent", "osu_alltoallv"] {
+        for prog in [
+            "osu_mbw_mr",
+            "osu_multi_lat",
+            "osu_bw_persistent",
+            "osu_alltoallv",
+        ] {
             assert!(run(prog, "-D vect:2:1").derived.is_some(), "{prog}");
         }
-        for prog in ["osu_reduce", "osu_ireduce", "osu_barrier", "osu_put_bw", "osu_reduce_scatter"] {
+        for prog in [
+            "osu_reduce",
+            "osu_ireduce",
+            "osu_barrier",
+            "osu_put_bw",
+            "osu_reduce_scatter",
+        ] {
             assert!(err(prog, "-D cont").contains("invalid option"), "{prog}");
         }
     }

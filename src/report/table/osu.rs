@@ -234,7 +234,10 @@ fn table(r: &BenchResult, cx: &SectionCx, view: &View) -> String {
     }
     let _ = writeln!(s, "# Datatype: {datatype}.");
     let checked = r.rows.iter().any(|row| row.errors.is_some());
-    let transmit = r.rows.iter().any(|row| row.params.contains_key("transmit_bytes"));
+    let transmit = r
+        .rows
+        .iter()
+        .any(|row| row.params.contains_key("transmit_bytes"));
     let cols = columns(p, view, checked, transmit, cx.stats);
     // Barrier has no size: OMB prints the first figure in 17 columns instead.
     let sized = r.rows.iter().any(|row| row.bytes > 0) || !p.name.ends_with("barrier");
@@ -374,7 +377,13 @@ mod tests {
 
     #[test]
     fn later_datatypes_continue_the_table_with_transmit_sizes() {
-        let mut r = result("osu_latency", "osu", "single transfer", 2, vec![row(64, 1.5)]);
+        let mut r = result(
+            "osu_latency",
+            "osu",
+            "single transfer",
+            2,
+            vec![row(64, 1.5)],
+        );
         r.rows[0].errors = None;
         r.rows[0].params.insert("datatype".into(), "MPI_INT".into());
         r.rows[0].params.insert("transmit_bytes".into(), 32.into());
@@ -388,9 +397,14 @@ mod tests {
             "# Datatype: MPI_INT.\n# Size       Avg Latency(us)     Transmit Size\n64                      1.50                32\n"
         );
         // The first datatype's table has the title.
-        r.rows[0].params.insert("datatype".into(), "MPI_CHAR".into());
+        r.rows[0]
+            .params
+            .insert("datatype".into(), "MPI_CHAR".into());
         let t = table(&r, &cx(), &v);
-        assert!(t.starts_with("\n# OSU MPI Latency Test v7.4\n# Datatype: MPI_CHAR.\n"), "{t}");
+        assert!(
+            t.starts_with("\n# OSU MPI Latency Test v7.4\n# Datatype: MPI_CHAR.\n"),
+            "{t}"
+        );
     }
 
     #[test]
