@@ -546,10 +546,13 @@ fn run_suite_osu_carries_params() {
     }
 }
 
-/// The tables of one program's output, one per `# Datatype:` line:
-/// (datatype, column titles, sizes, last column of every row).
-fn datatype_tables(text: &str) -> Vec<(String, Vec<String>, Vec<u64>, Vec<String>)> {
-    let mut v: Vec<(String, Vec<String>, Vec<u64>, Vec<String>)> = Vec::new();
+/// One table of a program's output: (datatype, column titles, sizes, last
+/// column of every row).
+type TypedTable = (String, Vec<String>, Vec<u64>, Vec<String>);
+
+/// The tables of one program's output, one per `# Datatype:` line.
+fn datatype_tables(text: &str) -> Vec<TypedTable> {
+    let mut v: Vec<TypedTable> = Vec::new();
     for line in text.lines() {
         if let Some(d) = line.strip_prefix("# Datatype: ") {
             v.push((d.trim_end_matches('.').to_string(), vec![], vec![], vec![]));
