@@ -308,6 +308,17 @@ pub struct RunArgs {
     #[arg(long, value_name = "MIB|SIZE", value_parser = volume)]
     pub volume: Option<usize>,
 
+    /// Element types of the messages: char, int, float; a comma-separated list runs each (OSU -T;
+    /// default: each benchmark's own).
+    #[arg(long, value_enum, value_delimiter = ',', value_name = "TYPES")]
+    pub datatype: Vec<crate::bench::datatype::Datatype>,
+
+    /// A derived datatype for every message (OSU -D): cont, vect:STRIDE:BLOCK (N/STRIDE blocks
+    /// of BLOCK elements, STRIDE apart) or indx:FILE (lines DISPLACEMENT,BLOCKLENGTH); not with
+    /// --check.
+    #[arg(long, value_name = "SPEC")]
+    pub derived: Option<String>,
+
     /// Validate every transfer (outside the timed region); errors give exit code 1.
     #[arg(long)]
     pub check: bool,

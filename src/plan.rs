@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
 use crate::bench::buf::OffCache;
+use crate::bench::datatype::{self, Datatype, Derived};
 use crate::bench::{Axis, Class, Definitions, Info, Pace};
 use crate::cli::RunArgs;
 use crate::engine::axis::Axes;
@@ -196,6 +197,63 @@ pub struct Plan {
     /// `--fail-on-outlier`.
     #[serde(default)]
     pub fail_on_outlier: bool,
+    /// `--datatype`: the element types every benchmark runs with, one after
+    /// the other (empty: each benchmark's own).
+    #[serde(default)]
+    pub datatypes: Vec<Datatype>,
+    /// `--derived`: the derived datatype of every message (an index file read on rank 0).
+    #[serde(default)]
+    pub derived: Option<Derived>,
+}
+
+/// `--datatype` and `--derived`, checked against every selected benchmark
+/// and size: (datatypes in the order given, derived datatype).
+fn typed(
+    args: &RunArgs,
+    entries: &[Entry],
+    sizes: &[usize],
+) -> Result<(Vec<Datatype>, Option<Derived>), PlanError> {
+    let mut datatypes: Vec<Datatype> = Vec::new();
+    for &d in &args.datatype {
+        if !datatypes.contains(&d) {
+            datatypes.push(d);
+        }
+    }
+    let derived = args
+        .derived
+        .as_deref()
+        .map(Derived::parse)
+        .transpose()
+        .map_err(invalid)?;
+    if derived.is_some() && args.check {
+        return Err(invalid(
+            "--derived: messages of a derived datatype are not validated (OSU refuses -D with -c); drop --check",
+        ));
+    }
+    if datatypes.is_empty() && derived.is_none() {
+        return Ok((datatypes, derived));
+    }
+    let list: Vec<Option<Datatype>> = if datatypes.is_empty() {
+        vec![None]
+    } else {
+        datatypes.iter().copied().map(Some).collect()
+    };
+    for e in entries {
+        for &dt in &list {
+            let t = datatype::retype(*e, dt, derived.as_ref()).map_err(invalid)?;
+            let i = t.info();
+            let k = i.elem.size();
+            // Sizes below one element are skipped (as OSU); others are whole elements.
+            if let Some(bad) = sizes.iter().find(|&&x| x > k && x % k != 0) {
+                return Err(invalid(format!(
+                    "{} with {}: message size {bad} is not a multiple of {k} bytes",
+                    e.qualified(),
+                    i.datatype.unwrap_or(i.elem.mpi_name())
+                )));
+            }
+        }
+    }
+    Ok((datatypes, derived))
 }
 
 pub const IMB_MAX_REPS: usize = 1000;
@@ -269,6 +327,7 @@ impl Plan {
                 }
             }
         }
+        let (datatypes, derived) = typed(args, &entries, &sizes)?;
         if let Some(np) = args.npmin {
             if np == 0 {
                 return Err(invalid("--npmin must be at least 1"));
@@ -490,10 +549,13 @@ impl Plan {
             pairs: args.pairs,
             stall_limit_s: (stall > 0.0).then_some(stall),
             fail_on_outlier: args.fail_on_outlier,
+            datatypes,
+            derived,
         })
     }
 
-    /// The selected benchmarks, resolved.
+    /// The selected benchmarks, resolved: each once per chosen datatype,
+    /// re-declared over it (and the derived datatype).
     pub fn entries(&self) -> Vec<Entry> {
         self.benchmarks
             .iter()
@@ -502,6 +564,22 @@ impl Plan {
                     .ok()
                     .map(|r| r.0)
             })
+            .flat_map(|e| self.typed(e).unwrap_or_default())
+            .collect()
+    }
+
+    /// An entry under the run's datatypes (itself when none is chosen).
+    fn typed(&self, e: Entry) -> Result<Vec<Entry>, String> {
+        if self.datatypes.is_empty() && self.derived.is_none() {
+            return Ok(vec![e]);
+        }
+        let list: Vec<Option<Datatype>> = if self.datatypes.is_empty() {
+            vec![None]
+        } else {
+            self.datatypes.iter().copied().map(Some).collect()
+        };
+        list.into_iter()
+            .map(|dt| datatype::retype(e, dt, self.derived.as_ref()))
             .collect()
     }
 

@@ -411,7 +411,14 @@ fn bad_flags_exit_2_with_one_line() {
         "osu_bw -d cuda",
         "osu_bw -I",
         "osu_bw -P",
-        "osu_bw -T mpi_int",
+        "osu_put_latency -T mpi_int",
+        "osu_latency -T mpi_double",
+        "osu_barrier -T all",
+        "osu_allreduce -D cont",
+        "osu_latency -D vect:8:4 -c",
+        "osu_bcast -c -D vect:8:4",
+        "osu_latency -D vect:4:8",
+        "osu_latency -D indx:/nonexistent/ddt.txt",
         "osu_put_latency -s sometimes",
         "osu_put_bibw -s flush",
         "osu_nosuch",
@@ -537,6 +544,107 @@ fn run_suite_osu_carries_params() {
     ] {
         assert!(i[0]["params"][k].as_f64().is_some(), "{k}: {}", i[0]);
     }
+}
+
+/// One table of a program's output: (datatype, column titles, sizes, last
+/// column of every row).
+type TypedTable = (String, Vec<String>, Vec<u64>, Vec<String>);
+
+/// The tables of one program's output, one per `# Datatype:` line.
+fn datatype_tables(text: &str) -> Vec<TypedTable> {
+    let mut v: Vec<TypedTable> = Vec::new();
+    for line in text.lines() {
+        if let Some(d) = line.strip_prefix("# Datatype: ") {
+            v.push((d.trim_end_matches('.').to_string(), vec![], vec![], vec![]));
+        } else if let (Some(cols), Some(t)) = (line.strip_prefix("# Size"), v.last_mut()) {
+            t.1 = split_columns(cols);
+        } else if let (Some(t), Some(Ok(x))) = (
+            v.last_mut(),
+            line.split_whitespace().next().map(str::parse::<u64>),
+        ) {
+            t.2.push(x);
+            t.3.push(line.split_whitespace().last().unwrap().to_string());
+        }
+    }
+    v
+}
+
+#[test]
+fn datatypes_and_derived_datatypes() {
+    // -T all: three tables under one title, sizes below one element skipped.
+    let text = osu(2, "osu_latency -T all -c -m 1:16 -i 5 -x 1");
+    assert_eq!(
+        text.matches("# OSU MPI Latency Test v7.4").count(),
+        1,
+        "{text}"
+    );
+    let t = datatype_tables(&text);
+    let names: Vec<&str> = t.iter().map(|x| x.0.as_str()).collect();
+    assert_eq!(names, ["MPI_CHAR", "MPI_INT", "MPI_FLOAT"], "{text}");
+    assert_eq!(t[0].2, [1, 2, 4, 8, 16]);
+    for x in &t[1..] {
+        assert_eq!(x.1, ["Avg Latency(us)", "Validation"], "{text}");
+        assert_eq!(x.2, [4, 8, 16], "{text}");
+        assert!(x.3.iter().all(|v| v == "Pass"), "{text}");
+    }
+    // Reductions sum MPI_INT and MPI_FLOAT exactly.
+    let text = osu(
+        2,
+        "osu_allreduce -T mpi_int -T mpi_float -c -m 2:32 -i 5 -x 1",
+    );
+    let t = datatype_tables(&text);
+    assert_eq!(t.len(), 2, "{text}");
+    assert!(t
+        .iter()
+        .all(|x| x.2 == [4, 8, 16, 32] && x.3.iter().all(|v| v == "Pass")));
+    // -D vect:8:4: (N / 8) blocks of 4 elements; Transmit Size in bytes.
+    let text = osu(2, "osu_latency -D vect:8:4 -m 1:64 -i 5 -x 1");
+    let t = datatype_tables(&text);
+    assert_eq!(t[0].1, ["Avg Latency(us)", "Transmit Size"], "{text}");
+    assert_eq!(t[0].2, [1, 2, 4, 8, 16, 32, 64]);
+    assert_eq!(t[0].3, ["0", "0", "0", "4", "8", "16", "32"], "{text}");
+    // A collective: MPI_INT elements, 2 of every 4.
+    let text = osu(2, "osu_allgather -D vect:4:2 -T mpi_int -m 1:64 -i 5 -x 1");
+    let t = datatype_tables(&text);
+    assert_eq!(t[0].0, "MPI_INT");
+    assert_eq!(t[0].1, ["Avg Latency(us)", "Transmit Size"], "{text}");
+    assert_eq!(t[0].2, [4, 8, 16, 32, 64]);
+    assert_eq!(t[0].3, ["0", "0", "8", "16", "32"], "{text}");
+    // The same under `mpibench run --suite osu`: rows carry the datatype.
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("r.json");
+    let out = mpirun(
+        2,
+        &[
+            "run",
+            "--suite",
+            "osu",
+            "osu_bcast",
+            "--datatype",
+            "float",
+            "--derived",
+            "vect:2:1",
+            "--sizes",
+            "4,16",
+            "--iter",
+            "5",
+            "-q",
+            "--json",
+            json.to_str().unwrap(),
+        ],
+    )
+    .output()
+    .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v = read_json(&json);
+    let rows = v["results"][0]["rows"].as_array().unwrap();
+    assert_eq!(rows[1]["params"]["datatype"], "MPI_FLOAT");
+    assert_eq!(rows[1]["params"]["derived"], "vect:2:1");
+    assert_eq!(rows[1]["params"]["transmit_bytes"], 8);
 }
 
 /// OSU's `-G png` draws mpibench's SVG plot into the current directory

@@ -140,6 +140,15 @@ pub trait Pattern: Sync {
     }
     /// Figures that combine the rows, on rank 0 (see [`Benchmark::derive`]).
     fn derive(&self, _r: &mut crate::results::BenchResult) {}
+
+    /// The same pattern over another declaration (see [`Benchmark::retyped`]);
+    /// `None` where its element type is fixed.
+    fn over(&self, _info: &'static Info) -> Option<Self>
+    where
+        Self: Sized,
+    {
+        None
+    }
 }
 
 /// A pattern whose repetition splits into issuing the operation and
@@ -151,13 +160,13 @@ pub trait Phased: Pattern {
     fn complete(&self, op: &mut Op);
 }
 
-impl<P: Pattern> Benchmark for P {
+impl<P: Pattern + 'static> Benchmark for P {
     fn info(&self) -> &'static Info {
         Pattern::info(self)
     }
 
     fn need(&self, p: &Point, q: usize) -> u64 {
-        let l = self.layout(p.bytes, q);
+        let l = self.layout(Pattern::info(self).span(p.bytes), q);
         (l.send + l.recv) as u64
     }
 
@@ -172,6 +181,11 @@ impl<P: Pattern> Benchmark for P {
     fn kernel<'a>(&'a self, s: Setup<'a>, p: &Point) -> Result<Box<dyn Kernel + 'a>> {
         Ok(Box::new(BufKernel::new(self, s, p)?))
     }
+
+    fn retyped(&self, info: &'static Info) -> Option<&'static dyn Benchmark> {
+        let p: &'static P = Box::leak(Box::new(self.over(info)?));
+        Some(p)
+    }
 }
 
 impl<'a, P: Pattern> BufKernel<'a, P> {
@@ -180,7 +194,8 @@ impl<'a, P: Pattern> BufKernel<'a, P> {
         let info = Pattern::info(pat);
         let q = s.comm.size;
         let x = p.bytes;
-        let l = pat.layout(x, q);
+        // A derived datatype may reach beyond X bytes (an index file).
+        let l = pat.layout(info.span(x), q);
         // IMB: -off_cache applies to every benchmark that moves data.
         let cold = s
             .off_cache
@@ -193,7 +208,7 @@ impl<'a, P: Pattern> BufKernel<'a, P> {
             (Some(_), Some(c)) => s.arena.pair(c.alloc(l.send), c.alloc(l.recv))?,
             _ => s.arena.pair(l.send, l.recv)?,
         };
-        let msg = Msg::elems(info.elem, x / info.elem.size()).map_err(anyhow::Error::msg)?;
+        let msg = Msg::of(info, info.elems(x)).map_err(anyhow::Error::msg)?;
         let me = s.comm.rank;
         let mut op = Op {
             comm: s.comm,

@@ -29,6 +29,7 @@ pub mod caf;
 pub mod clock;
 pub mod commtest;
 pub mod cresta;
+pub mod datatype;
 pub mod definitions;
 pub mod imb;
 pub mod mpigraph;
@@ -157,6 +158,13 @@ pub struct Info {
     /// The repetitions this benchmark's definition uses, whatever the
     /// suite default (OSU's iterations per kind of program).
     pub reps: Option<crate::suite::RepsDefault>,
+    /// The name of its element type as its suite prints it and rows carry
+    /// it (`params.datatype`), e.g. OSU's "MPI_CHAR"; set for the datatype
+    /// a run chose ([`datatype::retype`]). `None`: not reported.
+    pub datatype: Option<&'static str>,
+    /// A derived datatype of its messages a run chose (OSU -D): one element
+    /// of it per message instead of N elements of `elem`.
+    pub derived: Option<&'static datatype::Derived>,
 }
 
 impl Info {
@@ -181,6 +189,8 @@ impl Info {
         validated: false,
         default_in: Definitions::BOTH,
         reps: None,
+        datatype: None,
+        derived: None,
     };
 }
 
@@ -309,6 +319,13 @@ pub trait Benchmark: Sync {
     /// (e.g. an overlap from two scenarios, a latency/bandwidth fit over a
     /// packet sweep). Formatting stays with the reporters.
     fn derive(&self, _r: &mut crate::results::BenchResult) {}
+
+    /// The same benchmark over another declaration of itself: `info` is its
+    /// own with the element type and derived datatype a run chose
+    /// ([`datatype::retype`]); `None` where its element type is fixed.
+    fn retyped(&self, _info: &'static Info) -> Option<&'static dyn Benchmark> {
+        None
+    }
 }
 
 /// What one repetition does, and nothing else.

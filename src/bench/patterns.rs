@@ -15,6 +15,16 @@ use crate::engine::axis::Point;
 use crate::engine::placement::Role;
 use crate::results::BenchResult;
 
+/// A pattern over any declaration of itself (the element type and derived
+/// datatype a run chooses): `Pattern::over` for the `P(&'static Info)` patterns.
+macro_rules! retypable {
+    () => {
+        fn over(&self, info: &'static Info) -> Option<Self> {
+            Some(Self(info))
+        }
+    };
+}
+
 /// X bytes as whole elements (reductions drop a partial trailing element, as PMB's X/4).
 fn whole(info: &Info, x: usize) -> usize {
     x / info.elem.size() * info.elem.size()
@@ -75,6 +85,7 @@ impl Pattern for PingPong {
     fn info(&self) -> &'static Info {
         self.0
     }
+    retypable!();
     fn layout(&self, x: usize, _q: usize) -> Layout {
         Layout { send: x, recv: x }
     }
@@ -101,6 +112,7 @@ impl Pattern for PingPing {
     fn info(&self) -> &'static Info {
         self.0
     }
+    retypable!();
     fn layout(&self, x: usize, _q: usize) -> Layout {
         Layout { send: x, recv: x }
     }
@@ -126,6 +138,7 @@ impl Pattern for OneWay {
     fn info(&self) -> &'static Info {
         self.0
     }
+    retypable!();
     fn layout(&self, x: usize, _q: usize) -> Layout {
         Layout { send: x, recv: x }
     }
@@ -155,6 +168,7 @@ impl Pattern for IsendWait {
     fn info(&self) -> &'static Info {
         self.0
     }
+    retypable!();
     fn layout(&self, x: usize, _q: usize) -> Layout {
         Layout { send: x, recv: x }
     }
@@ -182,6 +196,7 @@ impl Pattern for Sendrecv {
     fn info(&self) -> &'static Info {
         self.0
     }
+    retypable!();
     fn layout(&self, x: usize, _q: usize) -> Layout {
         Layout { send: x, recv: x }
     }
@@ -205,6 +220,7 @@ impl Pattern for Exchange {
     fn info(&self) -> &'static Info {
         self.0
     }
+    retypable!();
     fn layout(&self, x: usize, _q: usize) -> Layout {
         Layout {
             send: 2 * x,
@@ -250,6 +266,7 @@ impl Pattern for Barrier {
     fn info(&self) -> &'static Info {
         self.0
     }
+    retypable!();
     fn layout(&self, _x: usize, _q: usize) -> Layout {
         Layout { send: 0, recv: 0 }
     }
@@ -269,6 +286,7 @@ impl Pattern for Bcast {
     fn info(&self) -> &'static Info {
         self.0
     }
+    retypable!();
     fn layout(&self, x: usize, _q: usize) -> Layout {
         Layout { send: x, recv: x }
     }
@@ -298,6 +316,7 @@ impl Pattern for Gather {
     fn info(&self) -> &'static Info {
         self.0
     }
+    retypable!();
     fn layout(&self, x: usize, q: usize) -> Layout {
         Layout {
             send: x,
@@ -325,6 +344,7 @@ impl Pattern for Allgather {
     fn info(&self) -> &'static Info {
         self.0
     }
+    retypable!();
     fn layout(&self, x: usize, q: usize) -> Layout {
         Layout {
             send: x,
@@ -348,6 +368,7 @@ impl Pattern for Allgatherv {
     fn info(&self) -> &'static Info {
         self.0
     }
+    retypable!();
     fn layout(&self, x: usize, q: usize) -> Layout {
         Layout {
             send: x,
@@ -376,6 +397,7 @@ impl Pattern for Alltoall {
     fn info(&self) -> &'static Info {
         self.0
     }
+    retypable!();
     fn layout(&self, x: usize, q: usize) -> Layout {
         Layout {
             send: q * x,
@@ -399,6 +421,7 @@ impl Pattern for Reduce {
     fn info(&self) -> &'static Info {
         self.0
     }
+    retypable!();
     fn layout(&self, x: usize, _q: usize) -> Layout {
         let b = whole(self.0, x);
         Layout { send: b, recv: b }
@@ -427,6 +450,7 @@ impl Pattern for Allreduce {
     fn info(&self) -> &'static Info {
         self.0
     }
+    retypable!();
     fn layout(&self, x: usize, _q: usize) -> Layout {
         let b = whole(self.0, x);
         Layout { send: b, recv: b }
@@ -452,6 +476,7 @@ impl Pattern for ReduceScatter {
     fn info(&self) -> &'static Info {
         self.0
     }
+    retypable!();
     fn layout(&self, x: usize, q: usize) -> Layout {
         let e = self.0.elem.size();
         let first = split_counts(x / e, q).first().copied().unwrap_or(0);
@@ -487,6 +512,7 @@ impl Pattern for Gatherv {
     fn info(&self) -> &'static Info {
         self.0
     }
+    retypable!();
     fn layout(&self, x: usize, q: usize) -> Layout {
         Gather(self.0).layout(x, q)
     }
@@ -512,6 +538,7 @@ impl Pattern for Scatter {
     fn info(&self) -> &'static Info {
         self.0
     }
+    retypable!();
     fn layout(&self, x: usize, q: usize) -> Layout {
         Layout {
             send: q * x,
@@ -540,6 +567,7 @@ impl Pattern for Scatterv {
     fn info(&self) -> &'static Info {
         self.0
     }
+    retypable!();
     fn layout(&self, x: usize, q: usize) -> Layout {
         Scatter(self.0).layout(x, q)
     }
@@ -565,6 +593,7 @@ impl Pattern for Alltoallv {
     fn info(&self) -> &'static Info {
         self.0
     }
+    retypable!();
     fn layout(&self, x: usize, q: usize) -> Layout {
         Alltoall(self.0).layout(x, q)
     }
@@ -591,6 +620,7 @@ impl Pattern for ReduceLocal {
     fn info(&self) -> &'static Info {
         self.0
     }
+    retypable!();
     fn layout(&self, x: usize, _q: usize) -> Layout {
         let b = whole(self.0, x);
         Layout { send: b, recv: b }
@@ -631,6 +661,7 @@ impl Pattern for ReduceScatterEach {
     fn info(&self) -> &'static Info {
         self.0
     }
+    retypable!();
     fn layout(&self, x: usize, q: usize) -> Layout {
         each_rank_x(self.0, x, q)
     }
@@ -657,6 +688,7 @@ impl Pattern for ReduceScatterBlock {
     fn info(&self) -> &'static Info {
         self.0
     }
+    retypable!();
     fn layout(&self, x: usize, q: usize) -> Layout {
         each_rank_x(self.0, x, q)
     }
@@ -712,6 +744,7 @@ macro_rules! nonblocking {
             fn info(&self) -> &'static Info {
                 self.0
             }
+            retypable!();
             fn layout(&self, x: usize, q: usize) -> Layout {
                 $blocking(self.0).layout(x, q)
             }

@@ -17,6 +17,7 @@ use serde::{Deserialize, Serialize};
 
 pub mod buffer;
 pub mod coll;
+mod derived;
 pub mod error;
 pub mod modes;
 mod nbc;

@@ -182,6 +182,7 @@ impl<'a> Engine<'a> {
             .definitions
             .points(info, b.points(&sweep))
             .into_iter()
+            .filter_map(|p| info.typed_point(p))
             .filter(|p| {
                 let why = b.refuse(p, q).or_else(|| {
                     let need = b.need(p, q);

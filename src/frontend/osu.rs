@@ -12,6 +12,7 @@
 
 use std::path::Path;
 
+use crate::bench::datatype::{Datatype, Derived};
 use crate::bench::osu::rma::OsuSync;
 use crate::bench::osu::{self, Kind};
 use crate::cli::RunArgs;
@@ -36,8 +37,14 @@ pub const HELP: &str = "OSU Micro-Benchmarks 7.4 flags (OSU's own spelling):
   -t N                MPI_Test calls during the computation (osu_i*; default 0)
   -k fixed:0|rotate   root of rooted collectives: rank 0 or rotating
   -R 0|1              Messages/s column of osu_mbw_mr (default 1)
-  -T mpi_char         datatype (only MPI_CHAR here)
-  -D cont             contiguous data (the only layout here)
+  -T TYPE             mpi_char (default), mpi_int, mpi_float or all (the three); repeatable:
+                      one table per type, sizes in bytes, count = size / type size (sizes
+                      below one element skipped); not osu_barrier/osu_ibarrier; one-sided:
+                      mpi_char only here
+  -D cont|vect:STRIDE:BLOCK|indx:FILE   derived datatype, one per message, and a Transmit
+                      Size column (bytes sent): vect = N/STRIDE blocks of BLOCK elements
+                      STRIDE apart; FILE = lines DISPLACEMENT,BLOCKLENGTH in elements ('#'
+                      comments). Point-to-point and the non-reducing collectives; not with -c
   -G tty|png|pdf[,...] write mpibench's SVG plots (one per figure) into the current
                       directory instead of gnuplot's (any type gives SVG)
   -l                  accepted; MPI_IN_PLACE is not used (buffers stay separate)
@@ -45,7 +52,7 @@ pub const HELP: &str = "OSU Micro-Benchmarks 7.4 flags (OSU's own spelling):
   -a N                accepted; no effect without device buffers
   -h, -v              this help / the version
 Not in this build (one line and exit 2): -d (accelerator buffers), -I (MPI-4 sessions),
-  -P (PAPI), -T mpi_int|mpi_float|all, -D vect|indx, -N (neighbourhood topologies),
+  -P (PAPI), -N (neighbourhood topologies), -T mpi_int|mpi_float|all for one-sided programs,
   -p (pairs other than P/2), -V (window sweep).
   -w create|allocate|dynamic   one-sided window creation (default allocate)
   -s pscw|fence|lock|flush|flush_local|lock_all   one-sided synchronisation (default flush;
@@ -167,6 +174,37 @@ fn graph_types(v: &str) -> Result<(), String> {
     }
 }
 
+/// Programs whose OMB 7.4 option string has -T (all but the barriers; the
+/// one-sided programs take MPI_CHAR only here).
+fn takes_types(name: &str) -> bool {
+    !matches!(name, "osu_barrier" | "osu_ibarrier") && !osu::STARTUP.contains(&name)
+}
+
+/// Programs whose OMB 7.4 option string has -D: point-to-point, and the
+/// collectives that move data without reducing it.
+fn takes_derived(name: &str) -> bool {
+    matches!(
+        osu::program(name).map(|p| p.kind),
+        Some(Kind::Latency | Kind::Bandwidth { .. } | Kind::MessageRate)
+    ) || matches!(
+        name,
+        "osu_allgather"
+            | "osu_allgatherv"
+            | "osu_alltoall"
+            | "osu_alltoallv"
+            | "osu_bcast"
+            | "osu_gather"
+            | "osu_gatherv"
+            | "osu_scatter"
+            | "osu_scatterv"
+            | "osu_iallgather"
+            | "osu_ialltoall"
+            | "osu_ibcast"
+            | "osu_igather"
+            | "osu_iscatter"
+    )
+}
+
 /// Flags whose value is the next word.
 const VALUED: &[char] = &[
     'm', 'i', 'x', 'W', 'M', 'b', 'T', 'D', 'k', 't', 'p', 'R', 'w', 's', 'N', 'd', 'G', 'u', 'a',
@@ -266,6 +304,8 @@ pub fn parse(program: &str, params: &[String], argv0: &str) -> Result<Action, St
         Some(Kind::Bandwidth { .. } | Kind::MessageRate | Kind::OneSided { bw: true })
     );
     let not_here = |what: &str| Err(format!("{what} is not supported by this build of mpibench"));
+    let mut types: Vec<Datatype> = Vec::new();
+    let mut derived: Option<String> = None;
     for (c, v) in &flags {
         let v = v.as_deref().unwrap_or("");
         let flag = format!("-{c}");
@@ -314,28 +354,30 @@ pub fn parse(program: &str, params: &[String], argv0: &str) -> Result<Action, St
                 "0" => args.osu.osu_no_rate = true,
                 _ => return Err(format!("invalid argument '{v}' for -R (0 or 1)")),
             },
-            'T' => match v {
-                "mpi_char" => {}
-                "mpi_int" | "mpi_float" | "all" => {
-                    return not_here(&format!("-T {v} (only mpi_char)"))
+            'T' if !takes_types(name) => {
+                return Err(format!(
+                    "invalid option -- 'T' ({name} takes no -T in OMB 7.4)"
+                ))
+            }
+            'T' => {
+                let list = Datatype::from_osu(v).ok_or_else(|| {
+                    format!("invalid argument '{v}' for -T (mpi_char, mpi_int, mpi_float or all)")
+                })?;
+                types.extend(list);
+            }
+            'D' if !takes_derived(name) => {
+                return Err(format!(
+                    "invalid option -- 'D' ({name} takes no -D in OMB 7.4)"
+                ))
+            }
+            'D' => {
+                // cont and vect are checked here; rank 0 reads an index file.
+                let indx = v.len() > 5 && v[..5].eq_ignore_ascii_case("indx:");
+                if !indx {
+                    Derived::parse(v)?;
                 }
-                _ => {
-                    return Err(format!(
-                        "invalid argument '{v}' for -T (mpi_char, mpi_int, mpi_float or all)"
-                    ))
-                }
-            },
-            'D' => match v {
-                "cont" => {}
-                _ if v.starts_with("vect:") || v.starts_with("indx:") => {
-                    return not_here(&format!("-D {v} (derived datatypes; only cont)"))
-                }
-                _ => {
-                    return Err(format!(
-                        "invalid argument '{v}' for -D (cont, vect:STRIDE:BLOCK or indx:FILE)"
-                    ))
-                }
-            },
+                derived = Some(v.to_string());
+            }
             'd' => {
                 return not_here(&format!(
                     "-d {v} (accelerator buffers: this build has no CUDA, OpenACC or ROCm)"
@@ -397,6 +439,19 @@ pub fn parse(program: &str, params: &[String], argv0: &str) -> Result<Action, St
             _ => return Err(format!("invalid option -- '{c}' (see {name} -h)")),
         }
     }
+    if derived.is_some() && args.check {
+        // OMB: "Derived data type does not support validation".
+        return Err(
+            "-D cannot be combined with -c: derived data types are not validated (as OSU)".into(),
+        );
+    }
+    if types.iter().any(|&t| t != Datatype::Char) && one_sided.is_some() {
+        return not_here("-T other than mpi_char for the one-sided programs");
+    }
+    if types.iter().any(|&t| t != Datatype::Char) || derived.is_some() {
+        args.datatype = types;
+    }
+    args.derived = derived;
     if !args.osu.osu_tail.is_empty() && matches!(kind, Some(Kind::Latency | Kind::Bandwidth { .. }))
     {
         // Tail percentiles need a clock pair per iteration (back to back, one sync).
@@ -556,7 +611,14 @@ mod tests {
             ("osu_bw", "-b double", "-b"),
             ("osu_bw", "-z150", "-z"),
             ("osu_bw", "-Q", "invalid option"),
-            ("osu_bw", "-T mpi_int", "not supported"),
+            ("osu_put_latency", "-T mpi_int", "not supported"),
+            ("osu_barrier", "-T mpi_int", "invalid option"),
+            ("osu_allreduce", "-D cont", "invalid option"),
+            ("osu_latency", "-D vect:4", "vect"),
+            ("osu_latency", "-D vect:4:8", "vect"),
+            ("osu_latency", "-D diag", "derived datatype"),
+            ("osu_latency", "-c -D vect:8:4", "-c"),
+            ("osu_bcast", "-D cont -c", "-c"),
             ("osu_bw", "-T long", "-T"),
             ("osu_bw", "-d cuda", "accelerator"),
             ("osu_bw", "-I", "sessions"),
@@ -578,6 +640,45 @@ mod tests {
         ] {
             let e = err(prog, args);
             assert!(e.contains(want), "{prog} {args}: {e}");
+        }
+    }
+
+    #[test]
+    fn types_and_derived_datatypes() {
+        let a = run("osu_latency", "-T all -m 1:64");
+        assert_eq!(a.datatype, Datatype::ALL);
+        assert_eq!(a.derived, None);
+        let a = run("osu_allreduce", "-T MPI_INT -T mpi_float");
+        assert_eq!(a.datatype, [Datatype::Int, Datatype::Float]);
+        // MPI_CHAR alone is OSU's default: nothing changes.
+        let a = run("osu_bw", "-T mpi_char");
+        assert!(a.datatype.is_empty());
+        let a = run("osu_put_latency", "-T mpi_char");
+        assert!(a.datatype.is_empty());
+        let a = run("osu_bcast", "-D vect:8:4");
+        assert_eq!(a.derived.as_deref(), Some("vect:8:4"));
+        assert!(a.datatype.is_empty());
+        let a = run("osu_latency", "-D indx:/some/file -T mpi_int");
+        assert_eq!(a.derived.as_deref(), Some("indx:/some/file"));
+        assert_eq!(a.datatype, [Datatype::Int]);
+        let a = run("osu_iallgather", "-D cont");
+        assert_eq!(a.derived.as_deref(), Some("cont"));
+        for prog in [
+            "osu_mbw_mr",
+            "osu_multi_lat",
+            "osu_bw_persistent",
+            "osu_alltoallv",
+        ] {
+            assert!(run(prog, "-D vect:2:1").derived.is_some(), "{prog}");
+        }
+        for prog in [
+            "osu_reduce",
+            "osu_ireduce",
+            "osu_barrier",
+            "osu_put_bw",
+            "osu_reduce_scatter",
+        ] {
+            assert!(err(prog, "-D cont").contains("invalid option"), "{prog}");
         }
     }
 

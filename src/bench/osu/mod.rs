@@ -72,6 +72,8 @@ pub const WINDOW: usize = 64;
 pub const INFO: Info = Info {
     suite: SUITE,
     reps: Some(COLL_REPS),
+    // OMB's default -T: rows carry params.datatype = "MPI_CHAR".
+    datatype: Some("MPI_CHAR"),
     ..Info::DEFAULT
 };
 
@@ -307,8 +309,14 @@ pub fn window_rates(r: &mut crate::results::BenchResult, factor: f64) {
             .unwrap_or(WINDOW as u64) as f64;
         if row.t_avg_us > 0.0 {
             let msgs = factor * w / (row.t_avg_us * 1e-6);
-            row.msg_per_sec = Some(msgs);
-            row.mbytes_per_sec = Some(msgs * row.bytes as f64 / 1e6);
+            let mb = msgs * row.bytes as f64 / 1e6;
+            row.mbytes_per_sec = Some(mb);
+            // OSU -D: messages/s = bytes/s over the bytes a message transmits.
+            let transmit = row.params.get("transmit_bytes").and_then(|v| v.as_f64());
+            row.msg_per_sec = Some(match transmit {
+                Some(t) if t > 0.0 => mb * 1e6 / t,
+                _ => msgs,
+            });
         }
     }
 }

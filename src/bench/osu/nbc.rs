@@ -73,7 +73,7 @@ nonblocking! {
     ISCATTER, ISCATTER_INFO, Iscatter, Info { rooted: true, ..nbc("osu_iscatter", "OSU MPI_Iscatter from rank 0: overall, compute, pure, overlap") };
 }
 
-impl<P: Phased> Benchmark for Overlapped<P> {
+impl<P: Phased + 'static> Benchmark for Overlapped<P> {
     fn info(&self) -> &'static Info {
         self.0.info()
     }
@@ -92,6 +92,11 @@ impl<P: Phased> Benchmark for Overlapped<P> {
 
     fn refuse(&self, p: &Point, q: usize) -> Option<String> {
         Benchmark::refuse(&self.0, p, q)
+    }
+
+    fn retyped(&self, info: &'static Info) -> Option<&'static dyn Benchmark> {
+        let b: &'static Self = Box::leak(Box::new(Overlapped(self.0.over(info)?)));
+        Some(b)
     }
 
     fn kernel<'a>(&'a self, s: Setup<'a>, p: &Point) -> Result<Box<dyn Kernel + 'a>> {

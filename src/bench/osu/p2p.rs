@@ -152,13 +152,23 @@ impl Benchmark for PersistentPingPong {
     }
 
     fn need(&self, p: &Point, _q: usize) -> u64 {
-        2 * p.bytes as u64
+        2 * self.info.span(p.bytes) as u64
+    }
+
+    fn refuse(&self, p: &Point, _q: usize) -> Option<String> {
+        let i = self.info;
+        Msg::count_error(i.elem, i.elems(p.bytes)).map(|e| format!("{}: {e}", i.name))
+    }
+
+    fn retyped(&self, info: &'static Info) -> Option<&'static dyn Benchmark> {
+        Some(Box::leak(Box::new(PersistentPingPong { info })))
     }
 
     fn kernel<'a>(&'a self, s: Setup<'a>, p: &Point) -> Result<Box<dyn Kernel + 'a>> {
         let x = p.bytes;
-        let (sbuf, rbuf) = s.arena.pair(x, x)?;
-        let msg = Msg::bytes(x);
+        let span = self.info.span(x);
+        let (sbuf, rbuf) = s.arena.pair(span, span)?;
+        let msg = Msg::of(self.info, self.info.elems(x)).map_err(anyhow::Error::msg)?;
         let peer = s.role.to.unwrap_or(s.comm.rank);
         let mut reqs = [comm::request_null(), comm::request_null()];
         if s.role.active {
@@ -259,7 +269,8 @@ fn send_slots(p: &Point, w: usize) -> usize {
 impl Windowed {
     fn lens(&self, p: &Point) -> (usize, usize) {
         let w = window_of(p);
-        let x = p.bytes;
+        // One slot per message: X bytes, or what a derived datatype spans.
+        let x = self.info.span(p.bytes);
         // Send: X (or W slots of X), at least the acknowledgement's byte;
         // receive: W slots of X, then the acknowledgement.
         ((x * send_slots(p, w)).max(1), w * x + 1)
@@ -295,20 +306,26 @@ impl Benchmark for Windowed {
     }
 
     fn refuse(&self, p: &Point, _q: usize) -> Option<String> {
-        Msg::count_error(Elem::Byte, p.bytes).map(|e| format!("{}: {e}", self.info.name))
+        let i = self.info;
+        Msg::count_error(i.elem, i.elems(p.bytes)).map(|e| format!("{}: {e}", i.name))
+    }
+
+    fn retyped(&self, info: &'static Info) -> Option<&'static dyn Benchmark> {
+        Some(Box::leak(Box::new(Windowed { info, ..*self })))
     }
 
     fn kernel<'a>(&'a self, s: Setup<'a>, p: &Point) -> Result<Box<dyn Kernel + 'a>> {
         let w = window_of(p);
         let (send_len, recv_len) = self.lens(p);
         let (sbuf, rbuf) = s.arena.pair(send_len, recv_len)?;
-        let msg = Msg::bytes(p.bytes);
+        let msg = Msg::of(self.info, self.info.elems(p.bytes)).map_err(anyhow::Error::msg)?;
         let mut k = WindowKernel {
             comm: s.comm,
             peer: s.role.to.unwrap_or(s.comm.rank),
             role: s.role,
             both: self.both,
             x: p.bytes,
+            slot: self.info.span(p.bytes),
             w,
             slots: send_slots(p, w),
             sbuf,
@@ -346,6 +363,8 @@ struct WindowKernel<'a> {
     peer: usize,
     both: bool,
     x: usize,
+    /// Bytes between the window's messages in a buffer (X, or what a derived datatype spans).
+    slot: usize,
     w: usize,
     slots: usize,
     sbuf: &'a mut Buffer,
@@ -372,17 +391,17 @@ impl WindowKernel<'_> {
         if self.recvs() {
             for k in 0..self.w {
                 segs.push(Segment {
-                    offset: k * self.x,
+                    offset: k * self.slot,
                     len: self.x,
                     sender: self.peer,
-                    sender_offset: if self.slots > 1 { k * self.x } else { 0 },
+                    sender_offset: if self.slots > 1 { k * self.slot } else { 0 },
                 });
             }
         }
         if self.role.active && !self.both && self.role.initiator {
             // The acknowledgement: the first byte of the partner's send buffer.
             segs.push(Segment {
-                offset: self.w * self.x,
+                offset: self.w * self.slot,
                 len: 1,
                 sender: self.peer,
                 sender_offset: 0,
@@ -406,7 +425,7 @@ impl WindowKernel<'_> {
         let mut n = 0;
         if self.recvs() {
             for k in 0..self.w {
-                let slot = r.wrapping_add(k * self.x);
+                let slot = r.wrapping_add(k * self.slot);
                 let req = &mut self.reqs[n];
                 if persistent {
                     self.comm.recv_init(slot, &self.msg, self.peer, 100, req);
@@ -418,7 +437,7 @@ impl WindowKernel<'_> {
         }
         if self.sends() {
             for k in 0..self.w {
-                let slot = s.wrapping_add(k % self.slots * self.x);
+                let slot = s.wrapping_add(k % self.slots * self.slot);
                 let req = &mut self.reqs[n];
                 if persistent {
                     self.comm.send_init(slot, &self.msg, self.peer, 100, req);
@@ -450,7 +469,7 @@ impl Kernel for WindowKernel<'_> {
         let mut n = 0;
         if self.recvs() {
             for k in 0..self.w {
-                let slot = r.wrapping_add(k * self.x);
+                let slot = r.wrapping_add(k * self.slot);
                 self.comm
                     .irecv(slot, &self.msg, self.peer, 100, &mut self.reqs[n]);
                 n += 1;
@@ -458,7 +477,7 @@ impl Kernel for WindowKernel<'_> {
         }
         if self.sends() {
             for k in 0..self.w {
-                let slot = s.wrapping_add(k % self.slots * self.x);
+                let slot = s.wrapping_add(k % self.slots * self.slot);
                 self.comm
                     .isend(slot, &self.msg, self.peer, 100, &mut self.reqs[n]);
                 n += 1;
@@ -467,7 +486,7 @@ impl Kernel for WindowKernel<'_> {
         comm::waitall(&mut self.reqs[..n]);
         if !self.both {
             if self.role.initiator {
-                let at = r.wrapping_add(self.w * self.x);
+                let at = r.wrapping_add(self.w * self.slot);
                 self.comm.recv(at, &self.ack, self.peer, 101);
             } else {
                 self.comm.send(s, &self.ack, self.peer, 101);

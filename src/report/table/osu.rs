@@ -26,6 +26,9 @@ struct View {
     full: bool,
     tail: Vec<f64>,
     no_rate: bool,
+    /// The run's datatypes (OSU -T), in order: a program's table for the
+    /// second and later ones continues its first (no title or preamble).
+    datatypes: Vec<&'static str>,
 }
 
 thread_local! {
@@ -38,6 +41,7 @@ impl View {
             full: osu::one(&plan.axes, axis::FULL).is_some(),
             tail: plan.axes.get(axis::TAIL).cloned().unwrap_or_default(),
             no_rate: osu::one(&plan.axes, axis::NO_RATE).is_some(),
+            datatypes: plan.datatypes.iter().map(|d| d.name()).collect(),
         }
     }
 }
@@ -111,7 +115,7 @@ fn latencies(r: &Row) -> Vec<f64> {
     v
 }
 
-fn columns(p: &Program, view: &View, checked: bool, stats: bool) -> Vec<Col> {
+fn columns(p: &Program, view: &View, checked: bool, transmit: bool, stats: bool) -> Vec<Col> {
     let mut c = Vec::new();
     match p.kind {
         Kind::Latency => c.push(col("Avg Latency(us)", |r| Some(r.t_avg_us))),
@@ -183,6 +187,17 @@ fn columns(p: &Program, view: &View, checked: bool, stats: bool) -> Vec<Col> {
             }));
         }
     }
+    if transmit {
+        // OSU -D: the bytes a message transmits.
+        c.push(Col {
+            title: "Transmit Size".into(),
+            width: W,
+            value: Box::new(|r| match param(r, "transmit_bytes") {
+                Some(v) => format!("{:>W$}", v as u64),
+                None => format!("{:>W$}", "-"),
+            }),
+        });
+    }
     if stats {
         c.push(col("Median(us)", |r| r.t_median_us));
         c.push(col("CI95 Lo(us)", |r| r.ci95_lo_us));
@@ -202,40 +217,28 @@ fn table(r: &BenchResult, cx: &SectionCx, view: &View) -> String {
         return s;
     }
     let one_sided = matches!(p.kind, Kind::OneSided { .. } | Kind::Atomic);
+    let datatype = r
+        .rows
+        .first()
+        .and_then(|row| row.params.get("datatype"))
+        .and_then(|v| v.as_str())
+        .unwrap_or("MPI_CHAR");
+    // OSU -T: the tables of the second and later datatypes continue the first.
+    let continued = view.datatypes.iter().position(|d| *d == datatype) > Some(0);
     // OMB prints no blank line before these titles.
-    if p.kind != Kind::MessageRate && !one_sided {
+    if p.kind != Kind::MessageRate && !one_sided && !continued {
         s.push('\n');
     }
-    let _ = writeln!(s, "# {} v{VERSION}", p.title);
-    if one_sided {
-        let first = r.rows.first();
-        let str_of = |k: &str| {
-            first
-                .and_then(|row| row.params.get(k))
-                .and_then(|v| v.as_str())
-                .unwrap_or("")
-                .to_string()
-        };
-        let win = WindowKind::from_name(&str_of("win")).unwrap_or(WindowKind::Allocate);
-        let sync = OsuSync::from_name(&str_of("sync")).unwrap_or(OsuSync::Flush);
-        let _ = writeln!(s, "# Window creation: {}", rma::window_call(win));
-        let _ = writeln!(s, "# Synchronization: {}", sync.calls());
+    if !continued {
+        preamble(&mut s, p, r, one_sided);
     }
-    if p.kind == Kind::NonBlocking {
-        s.push_str("# Overall = Coll. Init + Compute + MPI_Test + MPI_Wait\n\n");
-    }
-    if p.kind == Kind::MessageRate {
-        let w = r
-            .rows
-            .first()
-            .and_then(|row| row.params.get("window"))
-            .and_then(|v| v.as_u64())
-            .unwrap_or(osu::WINDOW as u64);
-        let _ = writeln!(s, "# [ pairs: {} ] [ window size: {w} ]", r.processes / 2);
-    }
-    s.push_str("# Datatype: MPI_CHAR.\n");
+    let _ = writeln!(s, "# Datatype: {datatype}.");
     let checked = r.rows.iter().any(|row| row.errors.is_some());
-    let cols = columns(p, view, checked, cx.stats);
+    let transmit = r
+        .rows
+        .iter()
+        .any(|row| row.params.contains_key("transmit_bytes"));
+    let cols = columns(p, view, checked, transmit, cx.stats);
     // Barrier has no size: OMB prints the first figure in 17 columns instead.
     let sized = r.rows.iter().any(|row| row.bytes > 0) || !p.name.ends_with("barrier");
     let mut head = String::new();
@@ -270,6 +273,37 @@ fn table(r: &BenchResult, cx: &SectionCx, view: &View) -> String {
         let _ = writeln!(s, "{line}");
     }
     s
+}
+
+/// The title and the lines before the first `# Datatype:` line.
+fn preamble(s: &mut String, p: &Program, r: &BenchResult, one_sided: bool) {
+    let _ = writeln!(s, "# {} v{VERSION}", p.title);
+    if one_sided {
+        let first = r.rows.first();
+        let str_of = |k: &str| {
+            first
+                .and_then(|row| row.params.get(k))
+                .and_then(|v| v.as_str())
+                .unwrap_or("")
+                .to_string()
+        };
+        let win = WindowKind::from_name(&str_of("win")).unwrap_or(WindowKind::Allocate);
+        let sync = OsuSync::from_name(&str_of("sync")).unwrap_or(OsuSync::Flush);
+        let _ = writeln!(s, "# Window creation: {}", rma::window_call(win));
+        let _ = writeln!(s, "# Synchronization: {}", sync.calls());
+    }
+    if p.kind == Kind::NonBlocking {
+        s.push_str("# Overall = Coll. Init + Compute + MPI_Test + MPI_Wait\n\n");
+    }
+    if p.kind == Kind::MessageRate {
+        let w = r
+            .rows
+            .first()
+            .and_then(|row| row.params.get("window"))
+            .and_then(|v| v.as_u64())
+            .unwrap_or(osu::WINDOW as u64);
+        let _ = writeln!(s, "# [ pairs: {} ] [ window size: {w} ]", r.processes / 2);
+    }
 }
 
 #[cfg(test)]
@@ -339,6 +373,38 @@ mod tests {
         let mut r = result("osu_barrier", "osu", "collective", 4, vec![row(0, 1.5)]);
         r.rows[0].errors = None;
         insta::assert_snapshot!(table(&r, &cx(), &View::default()));
+    }
+
+    #[test]
+    fn later_datatypes_continue_the_table_with_transmit_sizes() {
+        let mut r = result(
+            "osu_latency",
+            "osu",
+            "single transfer",
+            2,
+            vec![row(64, 1.5)],
+        );
+        r.rows[0].errors = None;
+        r.rows[0].params.insert("datatype".into(), "MPI_INT".into());
+        r.rows[0].params.insert("transmit_bytes".into(), 32.into());
+        let v = View {
+            datatypes: vec!["MPI_CHAR", "MPI_INT"],
+            ..View::default()
+        };
+        let t = table(&r, &cx(), &v);
+        assert_eq!(
+            t,
+            "# Datatype: MPI_INT.\n# Size       Avg Latency(us)     Transmit Size\n64                      1.50                32\n"
+        );
+        // The first datatype's table has the title.
+        r.rows[0]
+            .params
+            .insert("datatype".into(), "MPI_CHAR".into());
+        let t = table(&r, &cx(), &v);
+        assert!(
+            t.starts_with("\n# OSU MPI Latency Test v7.4\n# Datatype: MPI_CHAR.\n"),
+            "{t}"
+        );
     }
 
     #[test]

@@ -1,0 +1,358 @@
+//! The element type and the derived datatype a run chooses for its
+//! benchmarks (OSU's `-T` and `-D`; `mpibench run --datatype/--derived`).
+//!
+//! A benchmark is declared once with its own [`Info`]; a run that chooses
+//! another element type or a derived layout re-declares it: rank 0 puts the
+//! choice into the plan (reading an index file there), every rank resolves
+//! the benchmarks by name and then asks each for itself over an `Info` with
+//! the chosen `elem`, `datatype` and `derived` ([`retype`], leaked once per
+//! run and benchmark). Kernels build the message from the `Info`
+//! ([`Msg::of`](crate::comm::Msg)) outside the timed region.
+//!
+//! OMB 7.4's definitions (c/util/osu_util.c, osu_util_mpi.c):
+//! * `-T mpi_char|mpi_int|mpi_float|all`: sizes stay bytes; a size carries
+//!   size / (type size) elements and sizes where that is 0 are skipped.
+//! * `-D cont`: MPI_Type_contiguous(N) of the base type, sent as one element.
+//! * `-D vect:STRIDE:BLOCK`: MPI_Type_vector(N / STRIDE blocks of BLOCK
+//!   elements, STRIDE elements apart), one element; it transmits
+//!   (N / STRIDE) · BLOCK elements.
+//! * `-D indx:FILE`: MPI_Type_indexed over the file's lines
+//!   `DISPLACEMENT,BLOCKLENGTH` (in elements of the base type; lines
+//!   starting with `#` are comments), the same at every size; it transmits
+//!   the sum of the block lengths.
+//! * "Transmit Size" = elements transmitted × type size, in bytes.
+
+use std::sync::Mutex;
+
+use serde::{Deserialize, Serialize};
+
+use super::Info;
+use crate::comm::Elem;
+use crate::engine::axis::Point;
+use crate::suite::Entry;
+
+/// An element type a run can choose (OSU's -T).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
+#[serde(rename_all = "snake_case")]
+pub enum Datatype {
+    /// MPI_CHAR: byte-sized elements (transfers as MPI_BYTE, sums as MPI_UNSIGNED_CHAR).
+    Char,
+    /// MPI_INT.
+    Int,
+    /// MPI_FLOAT.
+    Float,
+}
+
+impl Datatype {
+    /// OMB's `-T all`.
+    pub const ALL: [Datatype; 3] = [Datatype::Char, Datatype::Int, Datatype::Float];
+
+    /// The name OSU prints (`# Datatype: MPI_INT.`) and rows carry.
+    pub fn name(self) -> &'static str {
+        match self {
+            Datatype::Char => "MPI_CHAR",
+            Datatype::Int => "MPI_INT",
+            Datatype::Float => "MPI_FLOAT",
+        }
+    }
+
+    /// The element type of a benchmark's messages under this datatype.
+    pub fn elem(self, reduction: bool) -> Elem {
+        match self {
+            Datatype::Char if reduction => Elem::UChar,
+            Datatype::Char => Elem::Byte,
+            Datatype::Int => Elem::Int,
+            Datatype::Float => Elem::Float,
+        }
+    }
+
+    /// OSU's `-T` value (case-insensitive): one type, or the three of `all`.
+    pub fn from_osu(v: &str) -> Option<Vec<Datatype>> {
+        match v.to_ascii_lowercase().as_str() {
+            "mpi_char" => Some(vec![Datatype::Char]),
+            "mpi_int" => Some(vec![Datatype::Int]),
+            "mpi_float" => Some(vec![Datatype::Float]),
+            "all" => Some(Datatype::ALL.to_vec()),
+            _ => None,
+        }
+    }
+}
+
+/// A derived datatype over N elements of the base type (OSU's -D).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Derived {
+    /// N contiguous elements.
+    Contiguous,
+    /// N / stride blocks of `block` elements, `stride` elements apart.
+    Vector { stride: usize, block: usize },
+    /// Blocks (displacement, length) in elements, whatever N.
+    Indexed { blocks: Vec<(usize, usize)> },
+}
+
+impl Derived {
+    /// `cont`, `vect:STRIDE:BLOCK` or `indx:FILE` (the file is read here).
+    pub fn parse(spec: &str) -> Result<Derived, String> {
+        let (kind, rest) = match spec.split_once(':') {
+            Some((k, r)) => (k, Some(r)),
+            None => (spec, None),
+        };
+        match (kind.to_ascii_lowercase().as_str(), rest) {
+            ("cont", None) => Ok(Derived::Contiguous),
+            ("vect", Some(r)) => {
+                let bad = || {
+                    format!("invalid derived datatype '{spec}' (vect:STRIDE:BLOCK, 1 <= BLOCK <= STRIDE)")
+                };
+                let (s, b) = r.split_once(':').ok_or_else(bad)?;
+                let num = |t: &str| t.trim().parse::<usize>().ok().filter(|&n| n >= 1);
+                let (stride, block) = (num(s).ok_or_else(bad)?, num(b).ok_or_else(bad)?);
+                // A receive type whose blocks overlap is erroneous in MPI.
+                if block > stride || stride > i32::MAX as usize {
+                    return Err(bad());
+                }
+                Ok(Derived::Vector { stride, block })
+            }
+            ("indx", Some(path)) if !path.is_empty() => {
+                let text = std::fs::read_to_string(path)
+                    .map_err(|e| format!("cannot read the index file '{path}': {e}"))?;
+                Derived::indexed(&text).map_err(|e| format!("index file '{path}': {e}"))
+            }
+            _ => Err(format!(
+                "invalid derived datatype '{spec}' (cont, vect:STRIDE:BLOCK or indx:FILE)"
+            )),
+        }
+    }
+
+    /// An index file: one `DISPLACEMENT,BLOCKLENGTH` per line (elements),
+    /// `#` comments and blank lines skipped.
+    pub fn indexed(text: &str) -> Result<Derived, String> {
+        let mut blocks = Vec::new();
+        for (i, line) in text.lines().enumerate() {
+            let t = line.trim();
+            if t.is_empty() || line.starts_with('#') {
+                continue;
+            }
+            let num = |s: &str| {
+                s.trim()
+                    .parse::<usize>()
+                    .ok()
+                    .filter(|&n| n <= i32::MAX as usize)
+            };
+            let pair = t
+                .split_once(',')
+                .and_then(|(d, l)| Some((num(d)?, num(l)?)));
+            let Some(b) = pair else {
+                return Err(format!(
+                    "line {}: '{t}' is not DISPLACEMENT,BLOCKLENGTH",
+                    i + 1
+                ));
+            };
+            blocks.push(b);
+        }
+        if blocks.is_empty() {
+            return Err("no DISPLACEMENT,BLOCKLENGTH line".into());
+        }
+        Ok(Derived::Indexed { blocks })
+    }
+
+    /// As OSU spells it (`vect:8:4`); an index file by its block count.
+    pub fn label(&self) -> String {
+        match self {
+            Derived::Contiguous => "cont".into(),
+            Derived::Vector { stride, block } => format!("vect:{stride}:{block}"),
+            Derived::Indexed { blocks } => format!("indx:{}", blocks.len()),
+        }
+    }
+
+    /// Elements one message of N elements transmits.
+    pub fn transmit(&self, n: usize) -> usize {
+        match self {
+            Derived::Contiguous => n,
+            Derived::Vector { stride, block } => n / stride * block,
+            Derived::Indexed { blocks } => blocks.iter().map(|b| b.1).sum(),
+        }
+    }
+
+    /// Elements from the start of the buffer one message touches (its
+    /// upper bound): buffers hold at least this many.
+    pub fn span(&self, n: usize) -> usize {
+        match self {
+            Derived::Contiguous => n,
+            Derived::Vector { stride, block } => match n / stride {
+                0 => 0,
+                c => (c - 1) * stride + block,
+            },
+            Derived::Indexed { blocks } => blocks
+                .iter()
+                .filter(|b| b.1 > 0)
+                .map(|b| b.0 + b.1)
+                .max()
+                .unwrap_or(0),
+        }
+    }
+}
+
+impl Info {
+    /// Elements of this benchmark's type in X bytes.
+    pub fn elems(&self, x: usize) -> usize {
+        x / self.elem.size()
+    }
+
+    /// Bytes one message of X bytes touches in a buffer: X, or more where a
+    /// derived datatype reaches beyond it (an index file).
+    pub fn span(&self, x: usize) -> usize {
+        match self.derived {
+            Some(d) => x.max(d.span(self.elems(x)) * self.elem.size()),
+            None => x,
+        }
+    }
+
+    /// A point under the run's datatype: its `datatype` (and derived
+    /// datatype, transmitted bytes) in `params`; `None` where X bytes hold
+    /// no element of a chosen type (OSU skips those sizes).
+    pub fn typed_point(&self, p: Point) -> Option<Point> {
+        let Some(name) = self.datatype else {
+            return Some(p);
+        };
+        if p.bytes > 0 && self.elems(p.bytes) == 0 {
+            return None;
+        }
+        let mut p = p.with("datatype", name);
+        if let Some(d) = self.derived {
+            let n = self.elems(p.bytes);
+            p = p
+                .with("derived", d.label())
+                .with("transmit_bytes", (d.transmit(n) * self.elem.size()) as u64);
+        }
+        Some(p)
+    }
+}
+
+/// Benchmarks re-declared in this process: (key, benchmark), each leaked once.
+static RETYPED: Mutex<Vec<(String, Entry)>> = Mutex::new(Vec::new());
+
+/// A benchmark over the run's element type and derived datatype (`None`:
+/// its own element type). Every rank gets the same benchmark for the same
+/// choice; it is re-declared once per process.
+pub fn retype(e: Entry, dt: Option<Datatype>, derived: Option<&Derived>) -> Result<Entry, String> {
+    let Entry::Bench(b) = e else {
+        return Err(format!(
+            "{} measures the clocks: --datatype and --derived do not apply",
+            e.qualified()
+        ));
+    };
+    let base = b.info();
+    let key = format!("{}|{dt:?}|{derived:?}", e.qualified());
+    let mut cache = RETYPED.lock().unwrap_or_else(|p| p.into_inner());
+    if let Some((_, hit)) = cache.iter().find(|(k, _)| *k == key) {
+        return Ok(*hit);
+    }
+    let elem = dt.map_or(base.elem, |t| t.elem(base.reduction));
+    if elem.size() > 1 && base.axis == super::Axis::Elems {
+        return Err(format!("{} counts its own elements", e.qualified()));
+    }
+    let info: &'static Info = Box::leak(Box::new(Info {
+        elem,
+        datatype: dt.map(Datatype::name).or(base.datatype),
+        derived: derived.map(|d| &*Box::leak(Box::new(d.clone()))),
+        ..*base
+    }));
+    let Some(nb) = b.retyped(info) else {
+        return Err(format!(
+            "{} has a fixed element type: --datatype and --derived do not apply to it",
+            e.qualified()
+        ));
+    };
+    let entry = Entry::Bench(nb);
+    cache.push((key, entry));
+    Ok(entry)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn osu_type_names() {
+        assert_eq!(Datatype::from_osu("MPI_INT"), Some(vec![Datatype::Int]));
+        assert_eq!(Datatype::from_osu("mpi_float"), Some(vec![Datatype::Float]));
+        assert_eq!(Datatype::from_osu("all").unwrap().len(), 3);
+        assert_eq!(Datatype::from_osu("mpi_double"), None);
+        assert_eq!(Datatype::Int.name(), "MPI_INT");
+        assert_eq!(Datatype::Char.elem(true), Elem::UChar);
+        assert_eq!(Datatype::Char.elem(false), Elem::Byte);
+        assert_eq!(Datatype::Float.elem(true), Elem::Float);
+    }
+
+    #[test]
+    fn vector_is_omb_s() {
+        let d = Derived::parse("vect:8:4").unwrap();
+        assert_eq!(
+            d,
+            Derived::Vector {
+                stride: 8,
+                block: 4
+            }
+        );
+        assert_eq!(d.label(), "vect:8:4");
+        // 64 elements: 8 blocks of 4, 8 apart; 32 transmitted, 60 spanned.
+        assert_eq!(d.transmit(64), 32);
+        assert_eq!(d.span(64), 60);
+        // Fewer elements than the stride: an empty type.
+        assert_eq!((d.transmit(7), d.span(7)), (0, 0));
+        assert_eq!(Derived::parse("cont").unwrap(), Derived::Contiguous);
+        assert_eq!(Derived::Contiguous.transmit(10), 10);
+        for bad in [
+            "vect", "vect:8", "vect:0:1", "vect:4:8", "vect:x:1", "blah", "indx:", "cont:1",
+        ] {
+            let e = Derived::parse(bad).unwrap_err();
+            assert!(!e.contains('\n'), "{e}");
+        }
+    }
+
+    #[test]
+    fn index_files_are_displacement_blocklength_lines() {
+        let d = Derived::indexed("# displacement,block length\n0,2\n10, 3\n\n4,1\n").unwrap();
+        assert_eq!(
+            d,
+            Derived::Indexed {
+                blocks: vec![(0, 2), (10, 3), (4, 1)]
+            }
+        );
+        assert_eq!(d.transmit(1), 6);
+        assert_eq!(d.span(1), 13);
+        assert_eq!(d.label(), "indx:3");
+        assert!(Derived::indexed("0;2\n").unwrap_err().contains("line 1"));
+        assert!(Derived::indexed("# nothing\n").is_err());
+        assert!(Derived::indexed("-1,2\n").is_err());
+        let e = Derived::parse("indx:/nonexistent/file").unwrap_err();
+        assert!(e.contains("cannot read"), "{e}");
+    }
+
+    #[test]
+    fn typed_points_skip_empty_sizes_and_carry_params() {
+        let d = Derived::Vector {
+            stride: 2,
+            block: 1,
+        };
+        let info = Info {
+            elem: Elem::Int,
+            datatype: Some("MPI_INT"),
+            derived: Some(Box::leak(Box::new(d))),
+            ..Info::DEFAULT
+        };
+        assert_eq!(info.typed_point(Point::bytes(2)), None);
+        let p = info.typed_point(Point::bytes(32)).unwrap();
+        assert_eq!(p.str("datatype"), Some("MPI_INT"));
+        assert_eq!(p.str("derived"), Some("vect:2:1"));
+        // 8 ints: 4 blocks of 1 int.
+        assert_eq!(p.u64("transmit_bytes"), Some(16));
+        assert_eq!(info.span(32), 32);
+        // A barrier has no size and stays.
+        assert!(info.typed_point(Point::bytes(0)).is_some());
+        assert_eq!(
+            Info::DEFAULT.typed_point(Point::bytes(1)),
+            Some(Point::bytes(1))
+        );
+    }
+}
