@@ -20,6 +20,7 @@ pub mod coll;
 pub mod error;
 pub mod modes;
 mod nbc;
+pub mod pcoll;
 pub mod persistent;
 pub mod progress;
 pub mod rma;

@@ -51,7 +51,10 @@ Programs: osu_latency osu_bw osu_bibw osu_mbw_mr osu_multi_lat osu_init osu_hell
   reduce_scatter reduce_scatter_block scatter scatterv (osu_ prefix), and the osu_i* forms of
   allgather allreduce alltoall barrier bcast gather reduce reduce_scatter_block scatter,
   osu_put_latency osu_get_latency osu_put_bw osu_get_bw osu_put_bibw osu_acc_latency
-  osu_get_acc_latency osu_fop_latency osu_cas_latency.
+  osu_get_acc_latency osu_fop_latency osu_cas_latency,
+  and the persistent forms (MPI-4 MPI_Xxx_init, or Open MPI 4.1's MPIX_Xxx_init) of
+  allgather allgatherv allreduce alltoall alltoallv barrier bcast gather gatherv reduce
+  reduce_scatter scatter scatterv (osu_ prefix, _persistent suffix).
 mpibench options may be mixed in: -n N (self-launch), --json FILE, --csv FILE, --stats,
   --report FILE, --check. MB = 10^6 bytes, as OSU.";
 
@@ -233,6 +236,10 @@ pub fn parse(program: &str, params: &[String], argv0: &str) -> Result<Action, St
             env!("CARGO_PKG_VERSION")
         )));
     }
+    // A library without MPI-4 persistent collectives: one line, exit 2.
+    if let Some(why) = osu::pcoll::refused(name) {
+        return Err(why);
+    }
     let (_, opts) = super::split_options(&rest);
     let mut args = super::parse_options(&opts)?;
     args.suite = Some(osu::SUITE.to_string());
@@ -359,7 +366,8 @@ pub fn parse(program: &str, params: &[String], argv0: &str) -> Result<Action, St
         // Tail percentiles need a clock pair per iteration (back to back, one sync).
         args.timing.get_or_insert(Method::PerCallOnce);
     }
-    let sizes = if name == "osu_barrier" || name == "osu_ibarrier" || kind == Some(Kind::Atomic) {
+    let barrier = ["osu_barrier", "osu_ibarrier", "osu_barrier_persistent"].contains(&name);
+    let sizes = if barrier || kind == Some(Kind::Atomic) {
         vec![0]
     } else {
         size_list(min, max)
@@ -527,6 +535,20 @@ mod tests {
             let e = err(prog, args);
             assert!(e.contains(want), "{prog} {args}: {e}");
         }
+    }
+
+    #[test]
+    fn persistent_collectives_parse() {
+        // Both libraries here have them (MPICH 4: MPI_, Open MPI 4.1: MPIX_).
+        let a = run("osu_allreduce_persistent", "-f -m 4:4096 -c");
+        assert_eq!(a.benchmarks, ["osu_allreduce_persistent"]);
+        assert!(a.osu.osu_full && a.check);
+        assert!(a.sizes.as_deref().unwrap().starts_with("4,8,"));
+        let a = run("osu_bcast_persistent", "");
+        assert!(a.sizes.as_deref().unwrap().ends_with(",1048576"));
+        let a = run("osu_barrier_persistent", "-f");
+        assert_eq!(a.sizes.as_deref(), Some("0"));
+        assert!(err("osu_bcast_persistent", "-W 4").contains("-W applies"));
     }
 
     #[test]
