@@ -285,6 +285,20 @@ fn every_program_validates() {
         "osu_get_acc_latency",
         "osu_fop_latency",
         "osu_cas_latency",
+        // Persistent collectives (MPI_Xxx_init; Open MPI 4.1: MPIX_Xxx_init).
+        "osu_allgather_persistent",
+        "osu_allgatherv_persistent",
+        "osu_allreduce_persistent",
+        "osu_alltoall_persistent",
+        "osu_alltoallv_persistent",
+        "osu_barrier_persistent",
+        "osu_bcast_persistent",
+        "osu_gather_persistent",
+        "osu_gatherv_persistent",
+        "osu_reduce_persistent",
+        "osu_reduce_scatter_persistent",
+        "osu_scatter_persistent",
+        "osu_scatterv_persistent",
     ];
     let pairs = ["osu_mbw_mr", "osu_multi_lat"];
     let runs = programs
@@ -309,7 +323,7 @@ fn every_program_validates() {
             "{p} on {np}:\n{text}"
         );
         assert!(
-            !t.sizes.is_empty() || p.ends_with("barrier"),
+            !t.sizes.is_empty() || p.contains("barrier"),
             "{p} on {np}:\n{text}"
         );
         let passes = t.figures.iter().filter(|f| *f == "Pass").count();
@@ -340,6 +354,32 @@ fn validation_catches_a_corrupted_message() {
         assert_eq!(out.status.code(), Some(1), "{p}");
         assert!(stdout(&out).contains("Fail"), "{p}: {}", stdout(&out));
     }
+}
+
+#[test]
+fn persistent_validation_catches_a_corrupted_message() {
+    // Rotating roots: one request per root, each validated.
+    let out = mpirun(
+        4,
+        &[
+            "osu",
+            "osu_reduce_persistent",
+            "-c",
+            "-k",
+            "rotate",
+            "-m",
+            "8:16",
+            "-i",
+            "3",
+            "-x",
+            "1",
+            "--corrupt",
+        ],
+    )
+    .output()
+    .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stdout(&out).contains("Fail"), "{}", stdout(&out));
 }
 
 #[test]
