@@ -60,3 +60,112 @@ int mpibench_sendrecv_c(const void *s, size_t n, int dest, void *r, int src, int
 int mpibench_bcast_c(void *b, size_t n, int root, MPI_Comm c)
 { (void)b; (void)n; (void)root; (void)c; return MPI_ERR_OTHER; }
 #endif
+
+/* Persistent collectives (MPI_Xxx_init, MPI-4): MPICH 4 has them in mpi.h;
+ * Open MPI 4.1 only as MPIX_Xxx_init in its pcollreq extension (mpi-ext.h,
+ * OMPI_HAVE_MPI_EXT_PCOLLREQ). mpibench_pcoll() says which: 4 (MPI_), 1 (MPIX_)
+ * or 0 (neither: the init calls return MPI_ERR_OTHER and are never made). */
+#if MPI_VERSION >= 4
+#define MPIBENCH_PCOLL 4
+#define PCOLL(name) MPI_##name##_init
+#elif defined(OPEN_MPI) && OPEN_MPI
+#include <mpi-ext.h>
+#if defined(OMPI_HAVE_MPI_EXT_PCOLLREQ) && OMPI_HAVE_MPI_EXT_PCOLLREQ
+#define MPIBENCH_PCOLL 1
+#define PCOLL(name) MPIX_##name##_init
+#endif
+#endif
+#ifndef MPIBENCH_PCOLL
+#define MPIBENCH_PCOLL 0
+#endif
+
+int mpibench_pcoll(void) { return MPIBENCH_PCOLL; }
+
+#if MPIBENCH_PCOLL
+#define PCALL(name, ...) return PCOLL(name)(__VA_ARGS__, MPI_INFO_NULL, r)
+#else
+#define PCALL(name, ...) return MPI_ERR_OTHER
+#endif
+
+/* Unused arguments when the library has no persistent collectives. */
+#define UNUSED(x) (void)(x)
+
+int mpibench_barrier_init(MPI_Comm c, MPI_Request *r)
+{
+    UNUSED(c); UNUSED(r);
+    PCALL(Barrier, c);
+}
+int mpibench_bcast_init(void *b, int n, MPI_Datatype t, int root, MPI_Comm c, MPI_Request *r)
+{
+    UNUSED(b); UNUSED(n); UNUSED(t); UNUSED(root); UNUSED(c); UNUSED(r);
+    PCALL(Bcast, b, n, t, root, c);
+}
+int mpibench_gather_init(const void *s, int n, MPI_Datatype t, void *rb, int root, MPI_Comm c,
+                         MPI_Request *r)
+{
+    UNUSED(s); UNUSED(n); UNUSED(t); UNUSED(rb); UNUSED(root); UNUSED(c); UNUSED(r);
+    PCALL(Gather, s, n, t, rb, n, t, root, c);
+}
+int mpibench_gatherv_init(const void *s, int n, MPI_Datatype t, void *rb, const int *counts,
+                          const int *displs, MPI_Datatype u, int root, MPI_Comm c, MPI_Request *r)
+{
+    UNUSED(s); UNUSED(n); UNUSED(t); UNUSED(rb); UNUSED(counts); UNUSED(displs); UNUSED(u);
+    UNUSED(root); UNUSED(c); UNUSED(r);
+    PCALL(Gatherv, s, n, t, rb, counts, displs, u, root, c);
+}
+int mpibench_scatter_init(const void *s, int n, MPI_Datatype t, void *rb, int root, MPI_Comm c,
+                          MPI_Request *r)
+{
+    UNUSED(s); UNUSED(n); UNUSED(t); UNUSED(rb); UNUSED(root); UNUSED(c); UNUSED(r);
+    PCALL(Scatter, s, n, t, rb, n, t, root, c);
+}
+int mpibench_scatterv_init(const void *s, const int *counts, const int *displs, MPI_Datatype u,
+                           void *rb, int n, MPI_Datatype t, int root, MPI_Comm c, MPI_Request *r)
+{
+    UNUSED(s); UNUSED(counts); UNUSED(displs); UNUSED(u); UNUSED(rb); UNUSED(n); UNUSED(t);
+    UNUSED(root); UNUSED(c); UNUSED(r);
+    PCALL(Scatterv, s, counts, displs, u, rb, n, t, root, c);
+}
+int mpibench_allgather_init(const void *s, int n, MPI_Datatype t, void *rb, MPI_Comm c,
+                            MPI_Request *r)
+{
+    UNUSED(s); UNUSED(n); UNUSED(t); UNUSED(rb); UNUSED(c); UNUSED(r);
+    PCALL(Allgather, s, n, t, rb, n, t, c);
+}
+int mpibench_allgatherv_init(const void *s, int n, MPI_Datatype t, void *rb, const int *counts,
+                             const int *displs, MPI_Datatype u, MPI_Comm c, MPI_Request *r)
+{
+    UNUSED(s); UNUSED(n); UNUSED(t); UNUSED(rb); UNUSED(counts); UNUSED(displs); UNUSED(u);
+    UNUSED(c); UNUSED(r);
+    PCALL(Allgatherv, s, n, t, rb, counts, displs, u, c);
+}
+int mpibench_alltoall_init(const void *s, int n, MPI_Datatype t, void *rb, MPI_Comm c,
+                           MPI_Request *r)
+{
+    UNUSED(s); UNUSED(n); UNUSED(t); UNUSED(rb); UNUSED(c); UNUSED(r);
+    PCALL(Alltoall, s, n, t, rb, n, t, c);
+}
+int mpibench_alltoallv_init(const void *s, void *rb, const int *counts, const int *displs,
+                            MPI_Datatype u, MPI_Comm c, MPI_Request *r)
+{
+    UNUSED(s); UNUSED(rb); UNUSED(counts); UNUSED(displs); UNUSED(u); UNUSED(c); UNUSED(r);
+    PCALL(Alltoallv, s, counts, displs, u, rb, counts, displs, u, c);
+}
+int mpibench_reduce_init(const void *s, void *rb, int n, MPI_Datatype t, MPI_Op op, int root,
+                         MPI_Comm c, MPI_Request *r)
+{
+    UNUSED(s); UNUSED(rb); UNUSED(n); UNUSED(t); UNUSED(op); UNUSED(root); UNUSED(c); UNUSED(r);
+    PCALL(Reduce, s, rb, n, t, op, root, c);
+}
+int mpibench_allreduce_init(const void *s, void *rb, int n, MPI_Datatype t, MPI_Op op,
+                            MPI_Comm c, MPI_Request *r)
+{
+    UNUSED(s); UNUSED(rb); UNUSED(n); UNUSED(t); UNUSED(op); UNUSED(c); UNUSED(r);
+    PCALL(Allreduce, s, rb, n, t, op, c);
+}
+int mpibench_reduce_scatter_init(const void *s, void *rb, const int *counts, MPI_Datatype t,
+                                 MPI_Op op, MPI_Comm c, MPI_Request *r)
+{
+    UNUSED(s); UNUSED(rb); UNUSED(counts); UNUSED(t); UNUSED(op); UNUSED(c); UNUSED(r);
+    PCALL(Reduce_scatter, s, rb, counts, t, op, c);
+}

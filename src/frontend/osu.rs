@@ -63,7 +63,10 @@ Programs: osu_latency osu_bw osu_bibw osu_mbw_mr osu_multi_lat osu_init osu_hell
   reduce_scatter reduce_scatter_block scatter scatterv (osu_ prefix), and the osu_i* forms of
   allgather allreduce alltoall barrier bcast gather reduce reduce_scatter_block scatter,
   osu_put_latency osu_get_latency osu_put_bw osu_get_bw osu_put_bibw osu_acc_latency
-  osu_get_acc_latency osu_fop_latency osu_cas_latency.
+  osu_get_acc_latency osu_fop_latency osu_cas_latency,
+  and the persistent forms (MPI-4 MPI_Xxx_init, or Open MPI 4.1's MPIX_Xxx_init) of
+  allgather allgatherv allreduce alltoall alltoallv barrier bcast gather gatherv reduce
+  reduce_scatter scatter scatterv (osu_ prefix, _persistent suffix).
 mpibench options may be mixed in: -n N (self-launch), --json FILE, --csv FILE, --stats,
   --report FILE, --check. MB = 10^6 bytes, as OSU.";
 
@@ -181,13 +184,20 @@ fn takes_types(name: &str) -> bool {
 }
 
 /// Programs whose OMB 7.4 option string has -D: point-to-point, and the
-/// collectives that move data without reducing it.
+/// collectives that move data without reducing it, in their blocking,
+/// non-blocking (`osu_i*`) and persistent (`*_persistent`) forms.
 fn takes_derived(name: &str) -> bool {
+    let kind = osu::program(name).map(|p| p.kind);
+    let base = name.trim_end_matches("_persistent");
+    let base = match (kind, base.strip_prefix("osu_i")) {
+        (Some(Kind::NonBlocking), Some(rest)) => format!("osu_{rest}"),
+        _ => base.to_string(),
+    };
     matches!(
-        osu::program(name).map(|p| p.kind),
+        kind,
         Some(Kind::Latency | Kind::Bandwidth { .. } | Kind::MessageRate)
     ) || matches!(
-        name,
+        base.as_str(),
         "osu_allgather"
             | "osu_allgatherv"
             | "osu_alltoall"
@@ -197,11 +207,6 @@ fn takes_derived(name: &str) -> bool {
             | "osu_gatherv"
             | "osu_scatter"
             | "osu_scatterv"
-            | "osu_iallgather"
-            | "osu_ialltoall"
-            | "osu_ibcast"
-            | "osu_igather"
-            | "osu_iscatter"
     )
 }
 
@@ -290,6 +295,10 @@ pub fn parse(program: &str, params: &[String], argv0: &str) -> Result<Action, St
             "# OSU MPI Micro-Benchmarks v{VERSION} (mpibench {})",
             env!("CARGO_PKG_VERSION")
         )));
+    }
+    // A library without MPI-4 persistent collectives: one line, exit 2.
+    if let Some(why) = osu::pcoll::refused(name) {
+        return Err(why);
     }
     let (_, opts) = super::split_options(&rest);
     let mut args = super::parse_options(&opts)?;
@@ -457,7 +466,8 @@ pub fn parse(program: &str, params: &[String], argv0: &str) -> Result<Action, St
         // Tail percentiles need a clock pair per iteration (back to back, one sync).
         args.timing.get_or_insert(Method::PerCallOnce);
     }
-    let sizes = if name == "osu_barrier" || name == "osu_ibarrier" || kind == Some(Kind::Atomic) {
+    let barrier = ["osu_barrier", "osu_ibarrier", "osu_barrier_persistent"].contains(&name);
+    let sizes = if barrier || kind == Some(Kind::Atomic) {
         vec![0]
     } else {
         size_list(min, max)
@@ -668,6 +678,8 @@ mod tests {
             "osu_multi_lat",
             "osu_bw_persistent",
             "osu_alltoallv",
+            "osu_bcast_persistent",
+            "osu_ialltoall",
         ] {
             assert!(run(prog, "-D vect:2:1").derived.is_some(), "{prog}");
         }
@@ -677,9 +689,24 @@ mod tests {
             "osu_barrier",
             "osu_put_bw",
             "osu_reduce_scatter",
+            "osu_allreduce_persistent",
         ] {
             assert!(err(prog, "-D cont").contains("invalid option"), "{prog}");
         }
+    }
+
+    #[test]
+    fn persistent_collectives_parse() {
+        // Both libraries here have them (MPICH 4: MPI_, Open MPI 4.1: MPIX_).
+        let a = run("osu_allreduce_persistent", "-f -m 4:4096 -c");
+        assert_eq!(a.benchmarks, ["osu_allreduce_persistent"]);
+        assert!(a.osu.osu_full && a.check);
+        assert!(a.sizes.as_deref().unwrap().starts_with("4,8,"));
+        let a = run("osu_bcast_persistent", "");
+        assert!(a.sizes.as_deref().unwrap().ends_with(",1048576"));
+        let a = run("osu_barrier_persistent", "-f");
+        assert_eq!(a.sizes.as_deref(), Some("0"));
+        assert!(err("osu_bcast_persistent", "-W 4").contains("-W applies"));
     }
 
     #[test]

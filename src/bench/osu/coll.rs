@@ -10,7 +10,7 @@ use crate::comm::Elem;
 use crate::method::Method;
 
 /// A blocking OSU collective's declaration.
-const fn coll(name: &'static str, description: &'static str) -> Info {
+pub(super) const fn coll(name: &'static str, description: &'static str) -> Info {
     Info {
         name,
         class: Class::Collective,
@@ -23,12 +23,12 @@ const fn coll(name: &'static str, description: &'static str) -> Info {
 }
 
 /// Rooted at rank 0 (OSU -k rotate: `--root-shift`).
-const fn rooted(i: Info) -> Info {
+pub(super) const fn rooted(i: Info) -> Info {
     Info { rooted: true, ..i }
 }
 
 /// Sums MPI_CHAR-sized elements (validated as exact small sums).
-const fn reduction(i: Info) -> Info {
+pub(super) const fn reduction(i: Info) -> Info {
     Info {
         elem: Elem::UChar,
         reduction: true,

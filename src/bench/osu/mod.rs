@@ -18,6 +18,7 @@ use crate::suite::{Defaults, ProcSweep, RepsDefault};
 pub mod coll;
 pub mod nbc;
 pub mod p2p;
+pub mod pcoll;
 pub mod rma;
 
 pub const SUITE: &str = "osu";
@@ -143,6 +144,19 @@ programs! {
     "osu_ireduce", "OSU MPI Non-blocking Reduce Latency Test", Kind::NonBlocking;
     "osu_ireduce_scatter_block", "OSU MPI Non-blocking Reduce_scatter_block Latency Test", Kind::NonBlocking;
     "osu_iscatter", "OSU MPI Non-blocking Scatter Latency Test", Kind::NonBlocking;
+    "osu_allgather_persistent", "OSU MPI Allgather Persistent Latency Test", Kind::Collective;
+    "osu_allgatherv_persistent", "OSU MPI Allgatherv Persistent Latency Test", Kind::Collective;
+    "osu_allreduce_persistent", "OSU MPI Allreduce Persistent Latency Test", Kind::Collective;
+    "osu_alltoall_persistent", "OSU MPI All-to-All Personalized Exchange Persistent Latency Test", Kind::Collective;
+    "osu_alltoallv_persistent", "OSU MPI All-to-Allv Personalized Exchange Persistent Latency Test", Kind::Collective;
+    "osu_barrier_persistent", "OSU MPI Barrier Persistent Latency Test", Kind::Collective;
+    "osu_bcast_persistent", "OSU MPI Broadcast Persistent Latency Test", Kind::Collective;
+    "osu_gather_persistent", "OSU MPI Gather Persistent Latency Test", Kind::Collective;
+    "osu_gatherv_persistent", "OSU MPI Gatherv Persistent Latency Test", Kind::Collective;
+    "osu_reduce_persistent", "OSU MPI Reduce Persistent Latency Test", Kind::Collective;
+    "osu_reduce_scatter_persistent", "OSU MPI Reduce_scatter Persistent Latency Test", Kind::Collective;
+    "osu_scatter_persistent", "OSU MPI Scatter Persistent Latency Test", Kind::Collective;
+    "osu_scatterv_persistent", "OSU MPI Scatterv Persistent Latency Test", Kind::Collective;
     "osu_put_latency", "OSU MPI_Put Latency Test", Kind::OneSided { bw: false };
     "osu_get_latency", "OSU MPI_Get latency Test", Kind::OneSided { bw: false };
     "osu_put_bw", "OSU MPI_Put Bandwidth Test", Kind::OneSided { bw: true };
@@ -176,6 +190,7 @@ pub fn benchmarks() -> Vec<&'static dyn Benchmark> {
     ];
     v.extend(coll::benchmarks());
     v.extend(nbc::benchmarks());
+    v.extend(pcoll::benchmarks());
     v.extend(rma::benchmarks());
     v
 }

@@ -240,7 +240,8 @@ fn table(r: &BenchResult, cx: &SectionCx, view: &View) -> String {
         .any(|row| row.params.contains_key("transmit_bytes"));
     let cols = columns(p, view, checked, transmit, cx.stats);
     // Barrier has no size: OMB prints the first figure in 17 columns instead.
-    let sized = r.rows.iter().any(|row| row.bytes > 0) || !p.name.ends_with("barrier");
+    let sized = r.rows.iter().any(|row| row.bytes > 0)
+        || !p.name.trim_end_matches("_persistent").ends_with("barrier");
     let mut head = String::new();
     for (i, c) in cols.iter().enumerate() {
         if i == 0 && !sized {
