@@ -20,6 +20,7 @@ pub mod coll;
 pub mod error;
 pub mod modes;
 mod nbc;
+pub mod neighbor;
 pub mod persistent;
 pub mod progress;
 pub mod rma;

@@ -202,6 +202,10 @@ fn table(r: &BenchResult, cx: &SectionCx, view: &View) -> String {
         return s;
     }
     let one_sided = matches!(p.kind, Kind::OneSided { .. } | Kind::Atomic);
+    // OMB's neighbourhood programs print their grid first.
+    if let Some(dims) = r.rows.first().and_then(osu::neighbor::preamble) {
+        s.push_str(&dims);
+    }
     // OMB prints no blank line before these titles.
     if p.kind != Kind::MessageRate && !one_sided {
         s.push('\n');
