@@ -178,7 +178,7 @@ pub fn cart_fits(dims: &[usize], r: usize, q: usize) -> Result<(), String> {
     if min == 0 || r > (min - 1) / 2 {
         let shown: Vec<String> = dims.iter().map(usize::to_string).collect();
         return Err(format!(
-            "-N cart:{}:{r}: radius {r} does not fit the {} grid of {q} processes (at most (smallest dimension - 1)/2 = {}); use more processes or a smaller dimension count or radius",
+            "-N cart:{}:{r}: radius {r} does not fit the grid of {q} processes with dimensions {} (at most (smallest dimension - 1)/2 = {}); use more processes or a smaller dimension count or radius",
             dims.len(),
             shown.join("x"),
             min.saturating_sub(1) / 2
@@ -405,7 +405,6 @@ fn refuse(info: &Info, p: &Point, q: usize) -> Option<String> {
             )
         })
     })
-    .map(|w| format!("{}: {w}", info.name))
 }
 
 /// Blocks from every source in order: the same X bytes of each (allgather)
