@@ -285,7 +285,21 @@ fn every_program_validates() {
         "osu_get_acc_latency",
         "osu_fop_latency",
         "osu_cas_latency",
+        "osu_neighbor_allgather",
+        "osu_neighbor_allgatherv",
+        "osu_neighbor_alltoall",
+        "osu_neighbor_alltoallv",
+        "osu_neighbor_alltoallw",
+        "osu_ineighbor_allgather",
+        "osu_ineighbor_allgatherv",
+        "osu_ineighbor_alltoall",
+        "osu_ineighbor_alltoallv",
+        "osu_ineighbor_alltoallw",
     ];
+    // Two ranks have no room for OMB's default grid (cart:1:1): a ring graph.
+    let dir = tempfile::tempdir().unwrap();
+    let ring = dir.path().join("ring.txt");
+    std::fs::write(&ring, "# 0 <-> 1\n0,1\n1,0\n").unwrap();
     let pairs = ["osu_mbw_mr", "osu_multi_lat"];
     let runs = programs
         .iter()
@@ -300,7 +314,10 @@ fn every_program_validates() {
             "osu_get_bw",
             "osu_put_bibw",
         ];
-        let w = if windowed.contains(&p) { " -W 4" } else { "" };
+        let mut w = if windowed.contains(&p) { " -W 4" } else { "" }.to_string();
+        if p.contains("neighbor_") && np == 2 {
+            w = format!(" -N graph:{}", ring.display());
+        }
         let text = osu(np, &format!("{p} -c -m 1:64 -i 3 -x 1{w}"));
         let t = parse(&text);
         assert_eq!(
@@ -334,6 +351,20 @@ fn validation_catches_a_corrupted_message() {
                 "1",
                 "--corrupt",
             ],
+        )
+        .output()
+        .unwrap();
+        assert_eq!(out.status.code(), Some(1), "{p}");
+        assert!(stdout(&out).contains("Fail"), "{p}: {}", stdout(&out));
+    }
+}
+
+#[test]
+fn neighbour_validation_catches_a_corrupted_block() {
+    for p in ["osu_neighbor_alltoallw", "osu_ineighbor_allgather"] {
+        let out = mpirun(
+            4,
+            &["osu", p, "-c", "-m", "8:16", "-i", "3", "-x", "1", "--corrupt"],
         )
         .output()
         .unwrap();
@@ -415,6 +446,11 @@ fn bad_flags_exit_2_with_one_line() {
         "osu_put_latency -s sometimes",
         "osu_put_bibw -s flush",
         "osu_nosuch",
+        "osu_bw -N cart:1:1",
+        "osu_neighbor_alltoall -N cart:0:1",
+        "osu_neighbor_alltoall -N graph:/nonexistent/graph.txt",
+        "osu_neighbor_alltoall -N cart:1:1 -n 2",
+        "osu_neighbor_alltoall -N graph:tests/fixtures/osu/graph-ranks-0-7.txt -n 2",
     ] {
         let mut a = vec!["osu"];
         a.extend(args.split_whitespace());

@@ -48,7 +48,14 @@ impl Neighbourhood {
     ) -> Neighbourhood {
         let g = comm.dist_graph_adjacent(&sources, &destinations);
         let n = m.count;
-        let blocks = |k: usize| -> (Vec<c_int>, Vec<c_int>, Vec<ffi::MPI_Aint>, Vec<ffi::MPI_Datatype>) {
+        // Every array holds max(indegree, outdegree, 1) entries (the extra
+        // ones unused): MPICH 4.0's MPI_Neighbor_alltoallw reads the send
+        // arrays with the in-degree and the receive arrays with the
+        // out-degree (pmodels/mpich#6233, fixed after 4.0.2), which must
+        // give wrong data that --check reports, not a crash.
+        let most = sources.len().max(destinations.len()).max(1);
+        let k = most;
+        let blocks = || -> (Vec<c_int>, Vec<c_int>, Vec<ffi::MPI_Aint>, Vec<ffi::MPI_Datatype>) {
             (
                 vec![n; k],
                 (0..k).map(|i| i as c_int * n).collect(),
@@ -56,8 +63,8 @@ impl Neighbourhood {
                 vec![m.dt; k],
             )
         };
-        let (recvcounts, rdispls, rdispls_w, recvtypes) = blocks(sources.len());
-        let (sendcounts, sdispls, sdispls_w, sendtypes) = blocks(destinations.len());
+        let (recvcounts, rdispls, rdispls_w, recvtypes) = blocks();
+        let (sendcounts, sdispls, sdispls_w, sendtypes) = blocks();
         Neighbourhood {
             comm: g,
             sources,
