@@ -318,7 +318,21 @@ fn every_program_validates() {
         "osu_reduce_scatter_persistent",
         "osu_scatter_persistent",
         "osu_scatterv_persistent",
+        "osu_neighbor_allgather",
+        "osu_neighbor_allgatherv",
+        "osu_neighbor_alltoall",
+        "osu_neighbor_alltoallv",
+        "osu_neighbor_alltoallw",
+        "osu_ineighbor_allgather",
+        "osu_ineighbor_allgatherv",
+        "osu_ineighbor_alltoall",
+        "osu_ineighbor_alltoallv",
+        "osu_ineighbor_alltoallw",
     ];
+    // Two ranks have no room for OMB's default grid (cart:1:1): a ring graph.
+    let dir = tempfile::tempdir().unwrap();
+    let ring = dir.path().join("ring.txt");
+    std::fs::write(&ring, "# 0 <-> 1\n0,1\n1,0\n").unwrap();
     let pairs = ["osu_mbw_mr", "osu_multi_lat"];
     let runs = programs
         .iter()
@@ -333,7 +347,10 @@ fn every_program_validates() {
             "osu_get_bw",
             "osu_put_bibw",
         ];
-        let w = if windowed.contains(&p) { " -W 4" } else { "" };
+        let mut w = if windowed.contains(&p) { " -W 4" } else { "" }.to_string();
+        if p.contains("neighbor_") && np == 2 {
+            w = format!(" -N graph:{}", ring.display());
+        }
         let env = if p.ends_with("_persistent") && !is_open_mpi(&mpiexec()) {
             MPICH_PERSISTENT_ALGORITHMS
         } else {
@@ -404,6 +421,57 @@ fn persistent_validation_catches_a_corrupted_message() {
     .unwrap();
     assert_eq!(out.status.code(), Some(1));
     assert!(stdout(&out).contains("Fail"), "{}", stdout(&out));
+}
+
+#[test]
+fn bad_topologies_exit_2_with_one_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let far = dir.path().join("far.txt");
+    std::fs::write(&far, "0,1\n1,7\n").unwrap();
+    let bad = dir.path().join("bad.txt");
+    std::fs::write(&bad, "0;1\n").unwrap();
+    let (far, bad) = (far.display().to_string(), bad.display().to_string());
+    for (args, want) in [
+        ("-N graph:/nonexistent/graph.txt", "cannot read"),
+        (&*format!("-N graph:{far}"), "rank 7"),
+        (&*format!("-N graph:{bad}"), "line 1"),
+        ("", "radius 1 does not fit"),
+        ("-N cart:2:1", "radius 1 does not fit"),
+    ] {
+        let mut a = vec!["osu", "osu_neighbor_alltoall", "-n", "2"];
+        a.extend(args.split_whitespace());
+        let out = self_launched(&a).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(err.trim_end().lines().count(), 1, "{args}: {err}");
+        assert!(err.contains(want), "{args}: {err}");
+        assert!(out.stdout.is_empty(), "{args}");
+    }
+}
+
+#[test]
+fn neighbour_validation_catches_a_corrupted_block() {
+    for p in ["osu_neighbor_alltoallw", "osu_ineighbor_allgather"] {
+        let out = mpirun(
+            4,
+            &[
+                "osu",
+                p,
+                "-c",
+                "-m",
+                "8:16",
+                "-i",
+                "3",
+                "-x",
+                "1",
+                "--corrupt",
+            ],
+        )
+        .output()
+        .unwrap();
+        assert_eq!(out.status.code(), Some(1), "{p}");
+        assert!(stdout(&out).contains("Fail"), "{p}: {}", stdout(&out));
+    }
 }
 
 #[test]
@@ -486,6 +554,8 @@ fn bad_flags_exit_2_with_one_line() {
         "osu_put_latency -s sometimes",
         "osu_put_bibw -s flush",
         "osu_nosuch",
+        "osu_bw -N cart:1:1",
+        "osu_neighbor_alltoall -N cart:0:1",
     ] {
         let mut a = vec!["osu"];
         a.extend(args.split_whitespace());

@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 use super::{Benchmark, Info, Kernel, Setup};
 use crate::check::{self, Expect};
 use crate::comm::{request_null, Buffer, Comm, Msg, Request};
-use crate::engine::axis::Point;
+use crate::engine::axis::{Point, SweepCx};
 use crate::engine::placement::Role;
 
 /// Buffer needs of one rank for message length X in a group of Q (bytes).
@@ -51,6 +51,9 @@ pub struct Op<'a> {
     /// [`Op::sp`] and [`Op::rp`].
     pub soff: usize,
     pub roff: usize,
+    /// The topology communicator of the neighbourhood collectives, built
+    /// by the pattern's `prepare` (None for every other pattern).
+    pub topo: Option<crate::comm::neighbor::Neighbourhood>,
 }
 
 impl Op<'_> {
@@ -126,11 +129,30 @@ pub trait Pattern: Sync {
     /// Per-point preparation outside the timed region (counts, units, requests).
     fn prepare(&self, _op: &mut Op) {}
 
+    /// [`Pattern::prepare`] for patterns that read the point's params or can
+    /// fail (a topology communicator from `-N`); by default `prepare`.
+    fn prepare_point(&self, op: &mut Op, _p: &Point) -> Result<()> {
+        self.prepare(op);
+        Ok(())
+    }
+
     /// One repetition: MPI calls only.
     fn run(&self, op: &mut Op);
 
     /// What `op.rbuf` holds on `rank` after a repetition with `root`.
     fn expect(&self, x: usize, q: usize, rank: usize, root: usize, role: &Role) -> Expect;
+
+    /// What `op.rbuf` holds after a repetition with `root`, for patterns
+    /// whose answer depends on what `prepare` resolved (the neighbours of
+    /// a topology); by default [`Pattern::expect`].
+    fn expect_in(&self, op: &Op, root: usize) -> Expect {
+        self.expect(op.x, op.size, op.rank, root, &op.role)
+    }
+
+    /// The points of its sweep (default: from [`Info::axis`]).
+    fn points(&self, cx: &SweepCx) -> Vec<Point> {
+        cx.default_points(self.info())
+    }
 
     /// Why a point cannot run, beyond the memory limit (e.g. a reduction
     /// beyond the MPI count range); by default, element counts beyond 2^31 − 1.
@@ -163,6 +185,10 @@ pub trait Phased: Pattern {
 impl<P: Pattern + 'static> Benchmark for P {
     fn info(&self) -> &'static Info {
         Pattern::info(self)
+    }
+
+    fn points(&self, cx: &SweepCx) -> Vec<Point> {
+        Pattern::points(self, cx)
     }
 
     fn need(&self, p: &Point, q: usize) -> u64 {
@@ -228,8 +254,9 @@ impl<'a, P: Pattern> BufKernel<'a, P> {
             reqs: vec![request_null(); 4],
             soff: 0,
             roff: 0,
+            topo: None,
         };
-        pat.prepare(&mut op);
+        pat.prepare_point(&mut op, p)?;
         Ok(BufKernel {
             pat,
             op,
@@ -275,9 +302,7 @@ impl<P: Pattern> BufKernel<'_, P> {
     }
 
     fn expect(&self, rep: usize) -> Expect {
-        let op = &self.op;
-        self.pat
-            .expect(op.x, op.size, op.rank, self.root_of(rep), &op.role)
+        self.pat.expect_in(&self.op, self.root_of(rep))
     }
 
     fn reduction(&self) -> Option<crate::comm::Elem> {

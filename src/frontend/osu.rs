@@ -35,6 +35,10 @@ pub const HELP: &str = "OSU Micro-Benchmarks 7.4 flags (OSU's own spelling):
   -c                  validate every message byte for byte (Validation column)
   -z[P,...]           tail percentiles per iteration (default 50,90,99)
   -t N                MPI_Test calls during the computation (osu_i*; default 0)
+  -N cart:D:R|graph:FILE  topology of the neighbourhood programs (default cart:1:1):
+                      a periodic D-dimensional grid (MPI_Dims_create) with the neighbours
+                      within radius R (R <= (smallest dimension - 1)/2), or the directed
+                      edges SOURCE,DESTINATION, one per line, of FILE ('#' comments)
   -k fixed:0|rotate   root of rooted collectives: rank 0 or rotating
   -R 0|1              Messages/s column of osu_mbw_mr (default 1)
   -T TYPE             mpi_char (default), mpi_int, mpi_float or all (the three); repeatable:
@@ -52,7 +56,7 @@ pub const HELP: &str = "OSU Micro-Benchmarks 7.4 flags (OSU's own spelling):
   -a N                accepted; no effect without device buffers
   -h, -v              this help / the version
 Not in this build (one line and exit 2): -d (accelerator buffers), -I (MPI-4 sessions),
-  -P (PAPI), -N (neighbourhood topologies), -T mpi_int|mpi_float|all for one-sided programs,
+  -P (PAPI), -T mpi_int|mpi_float|all for one-sided programs,
   -p (pairs other than P/2), -V (window sweep).
   -w create|allocate|dynamic   one-sided window creation (default allocate)
   -s pscw|fence|lock|flush|flush_local|lock_all   one-sided synchronisation (default flush;
@@ -62,6 +66,8 @@ Programs: osu_latency osu_bw osu_bibw osu_mbw_mr osu_multi_lat osu_init osu_hell
   osu_allgather allgatherv allreduce alltoall alltoallv barrier bcast gather gatherv reduce
   reduce_scatter reduce_scatter_block scatter scatterv (osu_ prefix), and the osu_i* forms of
   allgather allreduce alltoall barrier bcast gather reduce reduce_scatter_block scatter,
+  osu_neighbor_allgather allgatherv alltoall alltoallv alltoallw and their osu_ineighbor_*
+  forms (on the -N topology),
   osu_put_latency osu_get_latency osu_put_bw osu_get_bw osu_put_bibw osu_acc_latency
   osu_get_acc_latency osu_fop_latency osu_cas_latency,
   and the persistent forms (MPI-4 MPI_Xxx_init, or Open MPI 4.1's MPIX_Xxx_init) of
@@ -394,7 +400,15 @@ pub fn parse(program: &str, params: &[String], argv0: &str) -> Result<Action, St
             }
             'I' => return not_here("-I (MPI-4 sessions: mpibench initialises MPI with MPI_Init)"),
             'P' => return not_here("-P (PAPI counters: this build has no PAPI)"),
-            'N' => return not_here(&format!("-N {v} (neighbourhood collectives)")),
+            'N' if !osu::neighbor::is_neighbour(name) => {
+                return Err(format!(
+                    "-N applies to the neighbourhood programs (osu_neighbor_*, osu_ineighbor_*), not {name}"
+                ))
+            }
+            'N' => {
+                osu::neighbor::Spec::parse(v)?;
+                args.osu.osu_topology = Some(v.to_string());
+            }
             'p' => {
                 return not_here(&format!(
                     "-p {v} (pairs: the pairs programs pair all P processes as i <-> i+P/2)"

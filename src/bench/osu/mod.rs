@@ -17,6 +17,7 @@ use crate::suite::{Defaults, ProcSweep, RepsDefault};
 
 pub mod coll;
 pub mod nbc;
+pub mod neighbor;
 pub mod p2p;
 pub mod pcoll;
 pub mod rma;
@@ -157,6 +158,16 @@ programs! {
     "osu_reduce_scatter_persistent", "OSU MPI Reduce_scatter Persistent Latency Test", Kind::Collective;
     "osu_scatter_persistent", "OSU MPI Scatter Persistent Latency Test", Kind::Collective;
     "osu_scatterv_persistent", "OSU MPI Scatterv Persistent Latency Test", Kind::Collective;
+    "osu_neighbor_allgather", "OSU MPI Neighbor Allgather Latency Test", Kind::Collective;
+    "osu_neighbor_allgatherv", "OSU MPI Neighbor Allgatherv Latency Test", Kind::Collective;
+    "osu_neighbor_alltoall", "OSU MPI Neighbor Alltoall Latency Test", Kind::Collective;
+    "osu_neighbor_alltoallv", "OSU MPI Neighbor Alltoallv Latency Test", Kind::Collective;
+    "osu_neighbor_alltoallw", "OSU MPI Neighbor Alltoallw Latency Test", Kind::Collective;
+    "osu_ineighbor_allgather", "OSU MPI Non-blocking Neighbor Allgather Latency Test", Kind::NonBlocking;
+    "osu_ineighbor_allgatherv", "OSU MPI Non-blocking Neighbor Allgatherv Latency Test", Kind::NonBlocking;
+    "osu_ineighbor_alltoall", "OSU MPI Non-blocking Neighbor Alltoall Latency Test", Kind::NonBlocking;
+    "osu_ineighbor_alltoallv", "OSU MPI Non-blocking Neighbor Alltoallv Latency Test", Kind::NonBlocking;
+    "osu_ineighbor_alltoallw", "OSU MPI Non-blocking Neighbor Alltoallw Latency Test", Kind::NonBlocking;
     "osu_put_latency", "OSU MPI_Put Latency Test", Kind::OneSided { bw: false };
     "osu_get_latency", "OSU MPI_Get latency Test", Kind::OneSided { bw: false };
     "osu_put_bw", "OSU MPI_Put Bandwidth Test", Kind::OneSided { bw: true };
@@ -191,6 +202,7 @@ pub fn benchmarks() -> Vec<&'static dyn Benchmark> {
     v.extend(coll::benchmarks());
     v.extend(nbc::benchmarks());
     v.extend(pcoll::benchmarks());
+    v.extend(neighbor::benchmarks());
     v.extend(rma::benchmarks());
     v
 }
@@ -244,6 +256,10 @@ pub struct OsuArgs {
     /// OSU -t: MPI_Test calls during the computation of non-blocking collectives (default 0).
     #[arg(long, value_name = "N", help_heading = "OSU (--suite osu)")]
     pub osu_tests: Option<usize>,
+
+    /// OSU -N: topology of the neighbourhood collectives, cart:DIMENSIONS:RADIUS or graph:FILE (default cart:1:1).
+    #[arg(long, value_name = "SPEC", help_heading = "OSU (--suite osu)")]
+    pub osu_topology: Option<String>,
 }
 
 /// Axis names of the plan (values beyond bytes).
@@ -268,7 +284,8 @@ pub fn axes(args: &RunArgs, involved: bool, _world: usize, _mem: u64) -> Result<
         || o.osu_no_rate
         || o.osu_win.is_some()
         || o.osu_sync.is_some()
-        || o.osu_tests.is_some();
+        || o.osu_tests.is_some()
+        || o.osu_topology.is_some();
     let mut a = Axes::new();
     if !involved {
         if given {
@@ -309,6 +326,7 @@ pub fn axes(args: &RunArgs, involved: bool, _world: usize, _mem: u64) -> Result<
         a.insert(axis::TAIL.into(), o.osu_tail.clone());
     }
     a.insert(axis::TESTS.into(), vec![o.osu_tests.unwrap_or(0) as f64]);
+    neighbor::axes(args, _world, &mut a)?;
     Ok(a)
 }
 

@@ -80,7 +80,7 @@ impl<P: Phased + 'static> Benchmark for Overlapped<P> {
 
     fn points(&self, cx: &SweepCx) -> Vec<Point> {
         let tests = super::one(cx.axes, axis::TESTS).unwrap_or(0.0) as u64;
-        cx.default_points(self.info())
+        crate::bench::buf::Pattern::points(&self.0, cx)
             .into_iter()
             .map(|p| p.with("tests", tests))
             .collect()

@@ -225,6 +225,15 @@ fn table(r: &BenchResult, cx: &SectionCx, view: &View) -> String {
         .unwrap_or("MPI_CHAR");
     // OSU -T: the tables of the second and later datatypes continue the first.
     let continued = view.datatypes.iter().position(|d| *d == datatype) > Some(0);
+    // OMB's neighbourhood programs print their grid first.
+    if let Some(dims) = r
+        .rows
+        .first()
+        .and_then(osu::neighbor::preamble)
+        .filter(|_| !continued)
+    {
+        s.push_str(&dims);
+    }
     // OMB prints no blank line before these titles.
     if p.kind != Kind::MessageRate && !one_sided && !continued {
         s.push('\n');
