@@ -27,7 +27,8 @@ pub const HELP: &str = "OSU Micro-Benchmarks 7.4 flags (OSU's own spelling):
                       100/20 bandwidth, 1000/100 collectives; the second above 8192 bytes)
   -x N                warm-up iterations at every size (default 100/10, 10/2, 100/10)
   -W N                messages per window (osu_bw, osu_bibw, osu_mbw_mr, their persistent
-                      forms, osu_put_bw, osu_get_bw, osu_put_bibw; default 64)
+                      forms, osu_bw_fan_in, osu_bw_fan_out, osu_put_bw, osu_get_bw,
+                      osu_put_bibw; default 64)
   -b single|multiple  one send buffer for a window, or one per message
   -M BYTES            memory per process; larger sizes are skipped
   -f                  full table: min and max latency over ranks, iterations
@@ -47,6 +48,7 @@ Not in this build (one line and exit 2): -d (accelerator buffers), -I (MPI-4 ses
                       osu_put_bibw: pscw or fence, default pscw)
 Programs: osu_latency osu_bw osu_bibw osu_mbw_mr osu_multi_lat osu_init osu_hello,
   osu_latency_persistent osu_bw_persistent osu_bibw_persistent,
+  osu_bw_fan_in osu_bw_fan_out,
   osu_allgather allgatherv allreduce alltoall alltoallv barrier bcast gather gatherv reduce
   reduce_scatter reduce_scatter_block scatter scatterv (osu_ prefix), and the osu_i* forms of
   allgather allreduce alltoall barrier bcast gather reduce reduce_scatter_block scatter,

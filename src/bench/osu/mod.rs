@@ -16,6 +16,7 @@ use crate::plan::Split;
 use crate::suite::{Defaults, ProcSweep, RepsDefault};
 
 pub mod coll;
+pub mod fan;
 pub mod nbc;
 pub mod p2p;
 pub mod rma;
@@ -118,6 +119,8 @@ programs! {
     "osu_latency_persistent", "OSU MPI Latency Persistent Test", Kind::Latency;
     "osu_bw_persistent", "OSU MPI Bandwidth Persistent Test", Kind::Bandwidth { both: false };
     "osu_bibw_persistent", "OSU MPI Bi-Directional Bandwidth Persistent Test", Kind::Bandwidth { both: true };
+    "osu_bw_fan_in", "OSU MPI Bandwidth Test", Kind::Bandwidth { both: false };
+    "osu_bw_fan_out", "OSU MPI Bandwidth Test", Kind::Bandwidth { both: false };
     "osu_allgather", "OSU MPI Allgather Latency Test", Kind::Collective;
     "osu_allgatherv", "OSU MPI Allgatherv Latency Test", Kind::Collective;
     "osu_allreduce", "OSU MPI Allreduce Latency Test", Kind::Collective;
@@ -171,6 +174,8 @@ pub fn benchmarks() -> Vec<&'static dyn Benchmark> {
         &p2p::LATENCY_PERSISTENT,
         &p2p::BW_PERSISTENT,
         &p2p::BIBW_PERSISTENT,
+        &fan::FAN_IN,
+        &fan::FAN_OUT,
     ];
     v.extend(coll::benchmarks());
     v.extend(nbc::benchmarks());

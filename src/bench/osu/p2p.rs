@@ -243,12 +243,12 @@ impl Drop for PersistentKernel<'_> {
 }
 
 /// The window size of a point.
-fn window_of(p: &Point) -> usize {
+pub(super) fn window_of(p: &Point) -> usize {
     p.u64("window").map_or(WINDOW, |w| w as usize).max(1)
 }
 
 /// Slots of the send buffer: one per message with `-b multiple`.
-fn send_slots(p: &Point, w: usize) -> usize {
+pub(super) fn send_slots(p: &Point, w: usize) -> usize {
     if p.u64("buffers") == Some(w as u64) {
         w
     } else {
