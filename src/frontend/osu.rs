@@ -37,12 +37,16 @@ pub const HELP: &str = "OSU Micro-Benchmarks 7.4 flags (OSU's own spelling):
   -t N                MPI_Test calls during the computation (osu_i*; default 0)
   -k fixed:0|rotate   root of rooted collectives: rank 0 or rotating
   -R 0|1              Messages/s column of osu_mbw_mr (default 1)
+  -p N                pairs i <-> i+N of osu_mbw_mr and osu_multi_lat, 1 <= N <= P/2
+                      (default P/2); the other processes idle
+  -V                  osu_mbw_mr at every window size 1, 2, 4, ..., 128: OSU's
+                      bandwidth and message-rate profiles (not with -W)
   -T mpi_char         datatype (only MPI_CHAR here)
   -D cont             contiguous data (the only layout here)
   -h, -v              this help / the version
 Not in this build (one line and exit 2): -d (accelerator buffers), -I (MPI-4 sessions),
   -P (PAPI), -T mpi_int|mpi_float|all, -D vect|indx, -N (neighbourhood topologies),
-  -p (pairs other than P/2), -V (window sweep), -G (use --json and `mpibench plot`).
+  -G (use --json and `mpibench plot`).
   -w create|allocate|dynamic   one-sided window creation (default allocate)
   -s pscw|fence|lock|flush|flush_local|lock_all   one-sided synchronisation (default flush;
                       osu_put_bibw: pscw or fence, default pscw)
@@ -248,6 +252,7 @@ pub fn parse(program: &str, params: &[String], argv0: &str) -> Result<Action, St
         Some(Kind::Bandwidth { .. } | Kind::MessageRate | Kind::OneSided { bw: true })
     );
     let not_here = |what: &str| Err(format!("{what} is not supported by this build of mpibench"));
+    let pairs_kind = name == "osu_mbw_mr" || name == "osu_multi_lat";
     for (c, v) in &flags {
         let v = v.as_deref().unwrap_or("");
         let flag = format!("-{c}");
@@ -326,12 +331,16 @@ pub fn parse(program: &str, params: &[String], argv0: &str) -> Result<Action, St
             'I' => return not_here("-I (MPI-4 sessions: mpibench initialises MPI with MPI_Init)"),
             'P' => return not_here("-P (PAPI counters: this build has no PAPI)"),
             'N' => return not_here(&format!("-N {v} (neighbourhood collectives)")),
+            'p' if pairs_kind => {
+                args.osu.osu_pairs = Some(number::<usize>(&flag, v, 1, "pairs >= 1")?)
+            }
             'p' => {
-                return not_here(&format!(
-                    "-p {v} (pairs: the pairs programs pair all P processes as i <-> i+P/2)"
+                return Err(format!(
+                    "-p applies to osu_mbw_mr and osu_multi_lat, not {name}"
                 ))
             }
-            'V' => return not_here("-V (window-size sweep)"),
+            'V' if name == "osu_mbw_mr" => args.osu.osu_vary_window = true,
+            'V' => return Err(format!("-V applies to osu_mbw_mr, not {name}")),
             'G' => return not_here("-G (write --json FILE and draw it with `mpibench plot FILE`)"),
             'w' | 's' if one_sided.is_none() => {
                 return Err(format!(
@@ -355,6 +364,9 @@ pub fn parse(program: &str, params: &[String], argv0: &str) -> Result<Action, St
             'l' => notes.push(format!("-l {v} has no effect here")),
             _ => return Err(format!("invalid option -- '{c}' (see {name} -h)")),
         }
+    }
+    if args.osu.osu_vary_window && args.osu.osu_window.is_some() {
+        return Err("-V (vary the window size) cannot be used with -W".into());
     }
     if !args.osu.osu_tail.is_empty() && matches!(kind, Some(Kind::Latency | Kind::Bandwidth { .. }))
     {

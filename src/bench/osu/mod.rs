@@ -232,7 +232,18 @@ pub struct OsuArgs {
     /// OSU -t: MPI_Test calls during the computation of non-blocking collectives (default 0).
     #[arg(long, value_name = "N", help_heading = "OSU (--suite osu)")]
     pub osu_tests: Option<usize>,
+
+    /// OSU -p: pairs i <-> i+N of osu_mbw_mr and osu_multi_lat, 1 <= N <= P/2 (default P/2).
+    #[arg(long, value_name = "N", help_heading = "OSU (--suite osu)")]
+    pub osu_pairs: Option<usize>,
+
+    /// OSU -V: osu_mbw_mr at every window size 1, 2, 4, ..., 128 (not with --osu-window).
+    #[arg(long, help_heading = "OSU (--suite osu)")]
+    pub osu_vary_window: bool,
 }
+
+/// OSU's window sizes of `-V` (WINDOW_SIZES).
+pub const VARIED_WINDOWS: [usize; 8] = [1, 2, 4, 8, 16, 32, 64, 128];
 
 /// Axis names of the plan (values beyond bytes).
 pub mod axis {
@@ -244,10 +255,12 @@ pub mod axis {
     pub const NO_RATE: &str = "osu_no_rate";
     pub const WIN: &str = "osu_win";
     pub const SYNC: &str = "osu_sync";
+    pub const PAIRS: &str = "osu_pairs";
+    pub const VARY_WINDOW: &str = "osu_vary_window";
 }
 
 /// The suite's own options → plan axes.
-pub fn axes(args: &RunArgs, involved: bool, _world: usize, _mem: u64) -> Result<Axes, String> {
+pub fn axes(args: &RunArgs, involved: bool, world: usize, _mem: u64) -> Result<Axes, String> {
     let o = &args.osu;
     let given = o.osu_window.is_some()
         || o.osu_multiple_buffers
@@ -256,7 +269,9 @@ pub fn axes(args: &RunArgs, involved: bool, _world: usize, _mem: u64) -> Result<
         || o.osu_no_rate
         || o.osu_win.is_some()
         || o.osu_sync.is_some()
-        || o.osu_tests.is_some();
+        || o.osu_tests.is_some()
+        || o.osu_pairs.is_some()
+        || o.osu_vary_window;
     let mut a = Axes::new();
     if !involved {
         if given {
@@ -269,6 +284,16 @@ pub fn axes(args: &RunArgs, involved: bool, _world: usize, _mem: u64) -> Result<
         return Err("--osu-window must be at least 1".into());
     }
     a.insert(axis::WINDOW.into(), vec![w as f64]);
+    if o.osu_vary_window {
+        if o.osu_window.is_some() {
+            return Err("-V/--osu-vary-window cannot be used with -W/--osu-window".into());
+        }
+        a.insert(axis::VARY_WINDOW.into(), vec![1.0]);
+    }
+    if let Some(n) = o.osu_pairs {
+        check_pairs(n, world)?;
+        a.insert(axis::PAIRS.into(), vec![n as f64]);
+    }
     if o.osu_multiple_buffers {
         a.insert(axis::MULTIPLE.into(), vec![1.0]);
     }
@@ -305,17 +330,33 @@ pub fn axes(args: &RunArgs, involved: bool, _world: usize, _mem: u64) -> Result<
 /// directions × pairs).
 pub fn window_rates(r: &mut crate::results::BenchResult, factor: f64) {
     for row in &mut r.rows {
-        let w = row
-            .params
-            .get("window")
-            .and_then(|v| v.as_u64())
-            .unwrap_or(WINDOW as u64) as f64;
-        if row.t_avg_us > 0.0 {
-            let msgs = factor * w / (row.t_avg_us * 1e-6);
-            row.msg_per_sec = Some(msgs);
-            row.mbytes_per_sec = Some(msgs * row.bytes as f64 / 1e6);
-        }
+        window_rate(row, factor);
     }
+}
+
+/// [`window_rates`] of one row.
+pub fn window_rate(row: &mut crate::results::Row, factor: f64) {
+    let w = row
+        .params
+        .get("window")
+        .and_then(|v| v.as_u64())
+        .unwrap_or(WINDOW as u64) as f64;
+    if row.t_avg_us > 0.0 {
+        let msgs = factor * w / (row.t_avg_us * 1e-6);
+        row.msg_per_sec = Some(msgs);
+        row.mbytes_per_sec = Some(msgs * row.bytes as f64 / 1e6);
+    }
+}
+
+/// OSU -p N on P processes: 1 <= N <= P/2 (OMB: PAIRS > P/2 is bad usage).
+pub fn check_pairs(n: usize, procs: usize) -> Result<(), String> {
+    if n == 0 || n > procs / 2 {
+        return Err(format!(
+            "-p/--osu-pairs {n}: the pairs i <-> i+{n} need 1 <= {n} <= P/2 = {} on {procs} processes",
+            procs / 2
+        ));
+    }
+    Ok(())
 }
 
 /// A single value of a plan axis.
