@@ -272,6 +272,8 @@ fn every_program_validates() {
         "osu_latency_persistent",
         "osu_bw_persistent",
         "osu_bibw_persistent",
+        "osu_bw_fan_in",
+        "osu_bw_fan_out",
         "osu_allgather",
         "osu_allgatherv",
         "osu_allreduce",
@@ -343,6 +345,8 @@ fn every_program_validates() {
             "osu_bw",
             "osu_bibw",
             "osu_mbw_mr",
+            "osu_bw_fan_in",
+            "osu_bw_fan_out",
             "osu_put_bw",
             "osu_get_bw",
             "osu_put_bibw",
@@ -556,6 +560,10 @@ fn bad_flags_exit_2_with_one_line() {
         "osu_nosuch",
         "osu_bw -N cart:1:1",
         "osu_neighbor_alltoall -N cart:0:1",
+        "osu_bw -p 1",
+        "osu_mbw_mr -p 0",
+        "osu_mbw_mr -V -W 4",
+        "osu_latency -V",
     ] {
         let mut a = vec!["osu"];
         a.extend(args.split_whitespace());
@@ -824,4 +832,47 @@ fn dash_g_writes_an_svg_plot() {
     assert_eq!(bad.status.code(), Some(2));
     let err = String::from_utf8_lossy(&bad.stderr);
     assert!(err.contains("-G"), "{err}");
+}
+
+/// OSU -p N (pairs i <-> i+N, the rest idle) and osu_mbw_mr -V (every
+/// window of 1..128: OMB's bandwidth and message-rate profiles), validated.
+#[test]
+fn pairs_and_varied_windows() {
+    let text = osu(4, "osu_mbw_mr -p 1 -c -m 1:8 -i 3 -x 1 -W 4");
+    let t = parse(&text);
+    assert_eq!(t.preamble[0], "# [ pairs: 1 ] [ window size: 4 ]", "{text}");
+    assert_eq!(t.columns, ["MB/s", "Messages/s", "Validation"], "{text}");
+    assert_eq!(
+        t.figures.iter().filter(|f| *f == "Pass").count(),
+        4,
+        "{text}"
+    );
+    let text = osu(4, "osu_multi_lat -p 1 -c -m 1:8 -i 3 -x 1");
+    let t = parse(&text);
+    assert_eq!(
+        t.figures.iter().filter(|f| *f == "Pass").count(),
+        4,
+        "{text}"
+    );
+    let text = osu(4, "osu_mbw_mr -V -c -m 1:4 -i 3 -x 1");
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines[1], "# [ pairs: 2 ] [ window size: varied ]", "{text}");
+    assert_eq!(lines[3], "# Uni-directional Bandwidth (MB/sec)", "{text}");
+    let head: Vec<&str> = lines[5].split_whitespace().collect();
+    assert_eq!(
+        head,
+        ["#", "1", "2", "4", "8", "16", "32", "64", "128"],
+        "{text}"
+    );
+    // Sizes 1, 2, 4, each with a figure per window, twice (bandwidth, message rate).
+    let rows: Vec<&&str> = lines
+        .iter()
+        .filter(|l| l.starts_with(|c: char| c.is_ascii_digit()))
+        .collect();
+    assert_eq!(rows.len(), 6, "{text}");
+    assert!(
+        rows.iter().all(|l| l.split_whitespace().count() == 9),
+        "{text}"
+    );
+    assert!(text.contains("\n# Message Rate Profile\n"), "{text}");
 }

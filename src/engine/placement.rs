@@ -39,6 +39,13 @@ pub enum Placement {
     /// ranks, the same on every rank for the same seed, so that all
     /// neighbour lists match up (the coarray suite's "sync images random").
     RandomRing(usize, u64),
+    /// Pairs i ↔ i + n for i < n, i initiating; ranks from 2n on idle
+    /// (OSU's `-p n` of osu_mbw_mr and osu_multi_lat; n = Q/2 is `Halves`).
+    FirstPairs(usize),
+    /// Rank 0 is the hub, every other rank a leaf that partners only the
+    /// hub (OSU's fan-in and fan-out with one process per node): the hub
+    /// initiates and lists the leaves in `neighbours`, in rank order.
+    Star,
 }
 
 /// Position in a 3-D periodic grid.
@@ -112,6 +119,8 @@ impl Placement {
             Placement::Cart3d => "cart3d".into(),
             Placement::Ring(k) => format!("r<->r+-1..{k}"),
             Placement::RandomRing(k, _) => format!("random ring +-1..{k}"),
+            Placement::FirstPairs(n) => format!("i<->i+{n}"),
+            Placement::Star => "0<->all".into(),
         }
     }
 
@@ -124,6 +133,29 @@ impl Placement {
                 initiator: rank == 0,
                 ..Role::default()
             },
+            Placement::FirstPairs(n) => {
+                if n == 0 || rank >= 2 * n || 2 * n > q {
+                    Role::idle()
+                } else if rank < n {
+                    Role::pair(rank + n, true)
+                } else {
+                    Role::pair(rank - n, false)
+                }
+            }
+            Placement::Star => {
+                if q < 2 {
+                    Role::idle()
+                } else if rank == 0 {
+                    Role {
+                        active: true,
+                        initiator: true,
+                        neighbours: (1..q).collect(),
+                        ..Role::default()
+                    }
+                } else {
+                    Role::pair(0, false)
+                }
+            }
             Placement::Halves | Placement::Crossing => {
                 let h = q / 2;
                 if h == 0 || rank >= 2 * h {
@@ -590,6 +622,30 @@ mod tests {
                 role.peer().map(|x| (r, x, role.initiator))
             })
             .collect()
+    }
+
+    #[test]
+    fn first_pairs_and_star() {
+        assert_eq!(
+            pairs(Placement::FirstPairs(1), 4),
+            vec![(0, 1, true), (1, 0, false)]
+        );
+        assert_eq!(
+            pairs(Placement::FirstPairs(2), 5),
+            pairs(Placement::Halves, 5)
+        );
+        assert_eq!(Placement::FirstPairs(2).active(6), vec![0, 1, 2, 3]);
+        // More pairs than the group holds: nobody.
+        assert!(Placement::FirstPairs(3).active(4).is_empty());
+        let hub = Placement::Star.role(0, 4);
+        assert!(hub.active && hub.initiator);
+        assert_eq!(hub.neighbours, vec![1, 2, 3]);
+        assert_eq!(
+            pairs(Placement::Star, 3),
+            vec![(1, 0, false), (2, 0, false)]
+        );
+        assert!(Placement::Star.active(1).is_empty());
+        assert_eq!(Placement::Star.edges(4), Some(vec![(0, 1), (0, 2), (0, 3)]));
     }
 
     #[test]

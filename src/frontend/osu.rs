@@ -28,7 +28,8 @@ pub const HELP: &str = "OSU Micro-Benchmarks 7.4 flags (OSU's own spelling):
                       100/20 bandwidth, 1000/100 collectives; the second above 8192 bytes)
   -x N                warm-up iterations at every size (default 100/10, 10/2, 100/10)
   -W N                messages per window (osu_bw, osu_bibw, osu_mbw_mr, their persistent
-                      forms, osu_put_bw, osu_get_bw, osu_put_bibw; default 64)
+                      forms, osu_bw_fan_in, osu_bw_fan_out, osu_put_bw, osu_get_bw,
+                      osu_put_bibw; default 64)
   -b single|multiple  one send buffer for a window, or one per message
   -M BYTES            memory per process; larger sizes are skipped
   -f                  full table: min and max latency over ranks, iterations
@@ -41,6 +42,10 @@ pub const HELP: &str = "OSU Micro-Benchmarks 7.4 flags (OSU's own spelling):
                       edges SOURCE,DESTINATION, one per line, of FILE ('#' comments)
   -k fixed:0|rotate   root of rooted collectives: rank 0 or rotating
   -R 0|1              Messages/s column of osu_mbw_mr (default 1)
+  -p N                pairs i <-> i+N of osu_mbw_mr and osu_multi_lat, 1 <= N <= P/2
+                      (default P/2); the other processes idle
+  -V                  osu_mbw_mr at every window size 1, 2, 4, ..., 128: OSU's
+                      bandwidth and message-rate profiles (not with -W)
   -T TYPE             mpi_char (default), mpi_int, mpi_float or all (the three); repeatable:
                       one table per type, sizes in bytes, count = size / type size (sizes
                       below one element skipped); not osu_barrier/osu_ibarrier; one-sided:
@@ -56,13 +61,13 @@ pub const HELP: &str = "OSU Micro-Benchmarks 7.4 flags (OSU's own spelling):
   -a N                accepted; no effect without device buffers
   -h, -v              this help / the version
 Not in this build (one line and exit 2): -d (accelerator buffers), -I (MPI-4 sessions),
-  -P (PAPI), -T mpi_int|mpi_float|all for one-sided programs,
-  -p (pairs other than P/2), -V (window sweep).
+  -P (PAPI), -T mpi_int|mpi_float|all for one-sided programs.
   -w create|allocate|dynamic   one-sided window creation (default allocate)
   -s pscw|fence|lock|flush|flush_local|lock_all   one-sided synchronisation (default flush;
                       osu_put_bibw: pscw or fence, default pscw)
 Programs: osu_latency osu_bw osu_bibw osu_mbw_mr osu_multi_lat osu_init osu_hello,
   osu_latency_persistent osu_bw_persistent osu_bibw_persistent,
+  osu_bw_fan_in osu_bw_fan_out,
   osu_allgather allgatherv allreduce alltoall alltoallv barrier bcast gather gatherv reduce
   reduce_scatter reduce_scatter_block scatter scatterv (osu_ prefix), and the osu_i* forms of
   allgather allreduce alltoall barrier bcast gather reduce reduce_scatter_block scatter,
@@ -321,6 +326,7 @@ pub fn parse(program: &str, params: &[String], argv0: &str) -> Result<Action, St
     let not_here = |what: &str| Err(format!("{what} is not supported by this build of mpibench"));
     let mut types: Vec<Datatype> = Vec::new();
     let mut derived: Option<String> = None;
+    let pairs_kind = name == "osu_mbw_mr" || name == "osu_multi_lat";
     for (c, v) in &flags {
         let v = v.as_deref().unwrap_or("");
         let flag = format!("-{c}");
@@ -409,12 +415,16 @@ pub fn parse(program: &str, params: &[String], argv0: &str) -> Result<Action, St
                 osu::neighbor::Spec::parse(v)?;
                 args.osu.osu_topology = Some(v.to_string());
             }
+            'p' if pairs_kind => {
+                args.osu.osu_pairs = Some(number::<usize>(&flag, v, 1, "pairs >= 1")?)
+            }
             'p' => {
-                return not_here(&format!(
-                    "-p {v} (pairs: the pairs programs pair all P processes as i <-> i+P/2)"
+                return Err(format!(
+                    "-p applies to osu_mbw_mr and osu_multi_lat, not {name}"
                 ))
             }
-            'V' => return not_here("-V (window-size sweep)"),
+            'V' if name == "osu_mbw_mr" => args.osu.osu_vary_window = true,
+            'V' => return Err(format!("-V applies to osu_mbw_mr, not {name}")),
             'G' => {
                 graph_types(v)?;
                 args.plots = Some(".".into());
@@ -475,6 +485,9 @@ pub fn parse(program: &str, params: &[String], argv0: &str) -> Result<Action, St
         args.datatype = types;
     }
     args.derived = derived;
+    if args.osu.osu_vary_window && args.osu.osu_window.is_some() {
+        return Err("-V (vary the window size) cannot be used with -W".into());
+    }
     if !args.osu.osu_tail.is_empty() && matches!(kind, Some(Kind::Latency | Kind::Bandwidth { .. }))
     {
         // Tail percentiles need a clock pair per iteration (back to back, one sync).

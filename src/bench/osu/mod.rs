@@ -16,6 +16,7 @@ use crate::plan::Split;
 use crate::suite::{Defaults, ProcSweep, RepsDefault};
 
 pub mod coll;
+pub mod fan;
 pub mod nbc;
 pub mod neighbor;
 pub mod p2p;
@@ -122,6 +123,8 @@ programs! {
     "osu_latency_persistent", "OSU MPI Latency Persistent Test", Kind::Latency;
     "osu_bw_persistent", "OSU MPI Bandwidth Persistent Test", Kind::Bandwidth { both: false };
     "osu_bibw_persistent", "OSU MPI Bi-Directional Bandwidth Persistent Test", Kind::Bandwidth { both: true };
+    "osu_bw_fan_in", "OSU MPI Bandwidth Test", Kind::Bandwidth { both: false };
+    "osu_bw_fan_out", "OSU MPI Bandwidth Test", Kind::Bandwidth { both: false };
     "osu_allgather", "OSU MPI Allgather Latency Test", Kind::Collective;
     "osu_allgatherv", "OSU MPI Allgatherv Latency Test", Kind::Collective;
     "osu_allreduce", "OSU MPI Allreduce Latency Test", Kind::Collective;
@@ -198,6 +201,8 @@ pub fn benchmarks() -> Vec<&'static dyn Benchmark> {
         &p2p::LATENCY_PERSISTENT,
         &p2p::BW_PERSISTENT,
         &p2p::BIBW_PERSISTENT,
+        &fan::FAN_IN,
+        &fan::FAN_OUT,
     ];
     v.extend(coll::benchmarks());
     v.extend(nbc::benchmarks());
@@ -260,7 +265,18 @@ pub struct OsuArgs {
     /// OSU -N: topology of the neighbourhood collectives, cart:DIMENSIONS:RADIUS or graph:FILE (default cart:1:1).
     #[arg(long, value_name = "SPEC", help_heading = "OSU (--suite osu)")]
     pub osu_topology: Option<String>,
+
+    /// OSU -p: pairs i <-> i+N of osu_mbw_mr and osu_multi_lat, 1 <= N <= P/2 (default P/2).
+    #[arg(long, value_name = "N", help_heading = "OSU (--suite osu)")]
+    pub osu_pairs: Option<usize>,
+
+    /// OSU -V: osu_mbw_mr at every window size 1, 2, 4, ..., 128 (not with --osu-window).
+    #[arg(long, help_heading = "OSU (--suite osu)")]
+    pub osu_vary_window: bool,
 }
+
+/// OSU's window sizes of `-V` (WINDOW_SIZES).
+pub const VARIED_WINDOWS: [usize; 8] = [1, 2, 4, 8, 16, 32, 64, 128];
 
 /// Axis names of the plan (values beyond bytes).
 pub mod axis {
@@ -272,10 +288,12 @@ pub mod axis {
     pub const NO_RATE: &str = "osu_no_rate";
     pub const WIN: &str = "osu_win";
     pub const SYNC: &str = "osu_sync";
+    pub const PAIRS: &str = "osu_pairs";
+    pub const VARY_WINDOW: &str = "osu_vary_window";
 }
 
 /// The suite's own options → plan axes.
-pub fn axes(args: &RunArgs, involved: bool, _world: usize, _mem: u64) -> Result<Axes, String> {
+pub fn axes(args: &RunArgs, involved: bool, world: usize, _mem: u64) -> Result<Axes, String> {
     let o = &args.osu;
     let given = o.osu_window.is_some()
         || o.osu_multiple_buffers
@@ -285,7 +303,9 @@ pub fn axes(args: &RunArgs, involved: bool, _world: usize, _mem: u64) -> Result<
         || o.osu_win.is_some()
         || o.osu_sync.is_some()
         || o.osu_tests.is_some()
-        || o.osu_topology.is_some();
+        || o.osu_topology.is_some()
+        || o.osu_pairs.is_some()
+        || o.osu_vary_window;
     let mut a = Axes::new();
     if !involved {
         if given {
@@ -298,6 +318,16 @@ pub fn axes(args: &RunArgs, involved: bool, _world: usize, _mem: u64) -> Result<
         return Err("--osu-window must be at least 1".into());
     }
     a.insert(axis::WINDOW.into(), vec![w as f64]);
+    if o.osu_vary_window {
+        if o.osu_window.is_some() {
+            return Err("-V/--osu-vary-window cannot be used with -W/--osu-window".into());
+        }
+        a.insert(axis::VARY_WINDOW.into(), vec![1.0]);
+    }
+    if let Some(n) = o.osu_pairs {
+        check_pairs(n, world)?;
+        a.insert(axis::PAIRS.into(), vec![n as f64]);
+    }
     if o.osu_multiple_buffers {
         a.insert(axis::MULTIPLE.into(), vec![1.0]);
     }
@@ -326,7 +356,7 @@ pub fn axes(args: &RunArgs, involved: bool, _world: usize, _mem: u64) -> Result<
         a.insert(axis::TAIL.into(), o.osu_tail.clone());
     }
     a.insert(axis::TESTS.into(), vec![o.osu_tests.unwrap_or(0) as f64]);
-    neighbor::axes(args, _world, &mut a)?;
+    neighbor::axes(args, world, &mut a)?;
     Ok(a)
 }
 
@@ -335,23 +365,39 @@ pub fn axes(args: &RunArgs, involved: bool, _world: usize, _mem: u64) -> Result<
 /// directions × pairs).
 pub fn window_rates(r: &mut crate::results::BenchResult, factor: f64) {
     for row in &mut r.rows {
-        let w = row
-            .params
-            .get("window")
-            .and_then(|v| v.as_u64())
-            .unwrap_or(WINDOW as u64) as f64;
-        if row.t_avg_us > 0.0 {
-            let msgs = factor * w / (row.t_avg_us * 1e-6);
-            let mb = msgs * row.bytes as f64 / 1e6;
-            row.mbytes_per_sec = Some(mb);
-            // OSU -D: messages/s = bytes/s over the bytes a message transmits.
-            let transmit = row.params.get("transmit_bytes").and_then(|v| v.as_f64());
-            row.msg_per_sec = Some(match transmit {
-                Some(t) if t > 0.0 => mb * 1e6 / t,
-                _ => msgs,
-            });
-        }
+        window_rate(row, factor);
     }
+}
+
+/// [`window_rates`] of one row.
+pub fn window_rate(row: &mut crate::results::Row, factor: f64) {
+    let w = row
+        .params
+        .get("window")
+        .and_then(|v| v.as_u64())
+        .unwrap_or(WINDOW as u64) as f64;
+    if row.t_avg_us > 0.0 {
+        let msgs = factor * w / (row.t_avg_us * 1e-6);
+        let mb = msgs * row.bytes as f64 / 1e6;
+        row.mbytes_per_sec = Some(mb);
+        // OSU -D: messages/s = bytes/s over the bytes a message transmits.
+        let transmit = row.params.get("transmit_bytes").and_then(|v| v.as_f64());
+        row.msg_per_sec = Some(match transmit {
+            Some(t) if t > 0.0 => mb * 1e6 / t,
+            _ => msgs,
+        });
+    }
+}
+
+/// OSU -p N on P processes: 1 <= N <= P/2 (OMB: PAIRS > P/2 is bad usage).
+pub fn check_pairs(n: usize, procs: usize) -> Result<(), String> {
+    if n == 0 || n > procs / 2 {
+        return Err(format!(
+            "-p/--osu-pairs {n}: the pairs i <-> i+{n} need 1 <= {n} <= P/2 = {} on {procs} processes",
+            procs / 2
+        ));
+    }
+    Ok(())
 }
 
 /// A single value of a plan axis.

@@ -48,7 +48,71 @@ static MULTI_LAT_INFO: Info = Info {
     ..LATENCY_INFO
 };
 
-pub static MULTI_LAT: patterns::PingPong = patterns::PingPong(&MULTI_LAT_INFO);
+pub static MULTI_LAT: MultiLat = MultiLat(patterns::PingPong(&MULTI_LAT_INFO));
+
+/// osu_multi_lat: the shared ping-pong on the pairs i <-> i + N (OSU -p N,
+/// default P/2), each row with its `pairs`.
+pub struct MultiLat(pub patterns::PingPong);
+
+impl Benchmark for MultiLat {
+    fn info(&self) -> &'static Info {
+        self.0 .0
+    }
+
+    fn points(&self, cx: &SweepCx) -> Vec<Point> {
+        let n = pairs_of(cx) as u64;
+        cx.default_points(self.info())
+            .into_iter()
+            .map(|p| p.with("pairs", n))
+            .collect()
+    }
+
+    fn placement(&self, p: &Point) -> Placement {
+        pair_placement(self.info(), p)
+    }
+
+    fn need(&self, p: &Point, q: usize) -> u64 {
+        Benchmark::need(&self.0, p, q)
+    }
+
+    fn refuse(&self, p: &Point, q: usize) -> Option<String> {
+        Benchmark::refuse(&self.0, p, q).or_else(|| pairs_refused(self.info(), p, q))
+    }
+
+    fn kernel<'a>(&'a self, s: Setup<'a>, p: &Point) -> Result<Box<dyn Kernel + 'a>> {
+        Benchmark::kernel(&self.0, s, p)
+    }
+
+    fn derive(&self, r: &mut BenchResult) {
+        Benchmark::derive(&self.0, r)
+    }
+
+    fn retyped(&self, info: &'static Info) -> Option<&'static dyn Benchmark> {
+        Some(Box::leak(Box::new(MultiLat(patterns::PingPong(info)))))
+    }
+}
+
+/// The pairs of a pairs program on `cx.q` processes: OSU -p, or P/2.
+fn pairs_of(cx: &SweepCx) -> usize {
+    super::one(cx.axes, axis::PAIRS).map_or(cx.q / 2, |n| n as usize)
+}
+
+/// The pairs programs pair i <-> i + N (`pairs` of the point); the others
+/// keep their one placement.
+fn pair_placement(info: &Info, p: &Point) -> Placement {
+    match (info.placement, p.u64("pairs")) {
+        (Placement::Halves, Some(n)) => Placement::FirstPairs(n as usize),
+        (pl, _) => pl,
+    }
+}
+
+/// Why a point of a pairs program cannot run on `q` processes: more pairs than q/2.
+fn pairs_refused(info: &Info, p: &Point, q: usize) -> Option<String> {
+    let n = p.u64("pairs")? as usize;
+    super::check_pairs(n, q)
+        .err()
+        .map(|e| format!("{}: {e}", info.name))
+}
 
 /// A windowed bandwidth program.
 pub struct Windowed {
@@ -253,12 +317,12 @@ impl Drop for PersistentKernel<'_> {
 }
 
 /// The window size of a point.
-fn window_of(p: &Point) -> usize {
+pub(super) fn window_of(p: &Point) -> usize {
     p.u64("window").map_or(WINDOW, |w| w as usize).max(1)
 }
 
 /// Slots of the send buffer: one per message with `-b multiple`.
-fn send_slots(p: &Point, w: usize) -> usize {
+pub(super) fn send_slots(p: &Point, w: usize) -> usize {
     if p.u64("buffers") == Some(w as u64) {
         w
     } else {
@@ -285,19 +349,31 @@ impl Benchmark for Windowed {
     fn points(&self, cx: &SweepCx) -> Vec<Point> {
         let w = super::one(cx.axes, axis::WINDOW).map_or(WINDOW, |w| w as usize);
         let multiple = super::one(cx.axes, axis::MULTIPLE).is_some();
-        cx.sizes
-            .iter()
-            .map(|&x| {
+        let halves = self.info.placement == Placement::Halves;
+        // OSU -V (osu_mbw_mr): every size at every window of WINDOW_SIZES.
+        let windows: Vec<usize> = if halves && super::one(cx.axes, axis::VARY_WINDOW).is_some() {
+            super::VARIED_WINDOWS.to_vec()
+        } else {
+            vec![w]
+        };
+        let mut v = Vec::new();
+        for &x in cx.sizes {
+            for &w in &windows {
                 let mut p = Point::bytes(x).with("window", w as u64);
-                if self.info.placement == Placement::Halves {
-                    p = p.with("pairs", (cx.q / 2) as u64);
+                if halves {
+                    p = p.with("pairs", pairs_of(cx) as u64);
                 }
                 if multiple {
                     p = p.with("buffers", w as u64);
                 }
-                p
-            })
-            .collect()
+                v.push(p);
+            }
+        }
+        v
+    }
+
+    fn placement(&self, p: &Point) -> Placement {
+        pair_placement(self.info, p)
     }
 
     fn need(&self, p: &Point, _q: usize) -> u64 {
@@ -305,9 +381,11 @@ impl Benchmark for Windowed {
         (s + r) as u64
     }
 
-    fn refuse(&self, p: &Point, _q: usize) -> Option<String> {
+    fn refuse(&self, p: &Point, q: usize) -> Option<String> {
         let i = self.info;
-        Msg::count_error(i.elem, i.elems(p.bytes)).map(|e| format!("{}: {e}", i.name))
+        Msg::count_error(i.elem, i.elems(p.bytes))
+            .map(|e| format!("{}: {e}", i.name))
+            .or_else(|| pairs_refused(i, p, q))
     }
 
     fn retyped(&self, info: &'static Info) -> Option<&'static dyn Benchmark> {
@@ -348,12 +426,19 @@ impl Benchmark for Windowed {
     /// = pairs · W / t.
     fn derive(&self, r: &mut BenchResult) {
         let ways = if self.both { 2.0 } else { 1.0 };
-        let pairs = if self.info.placement == Placement::Halves {
-            (r.processes / 2) as f64
-        } else {
-            1.0
-        };
-        super::window_rates(r, ways * pairs);
+        let halves = self.info.placement == Placement::Halves;
+        let all = (r.processes / 2) as u64;
+        for row in &mut r.rows {
+            let pairs = if halves {
+                row.params
+                    .get("pairs")
+                    .and_then(|v| v.as_u64())
+                    .unwrap_or(all)
+            } else {
+                1
+            };
+            super::window_rate(row, ways * pairs as f64);
+        }
     }
 }
 

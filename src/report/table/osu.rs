@@ -241,6 +241,12 @@ fn table(r: &BenchResult, cx: &SectionCx, view: &View) -> String {
     if !continued {
         preamble(&mut s, p, r, one_sided);
     }
+    // osu_mbw_mr -V: OSU's bandwidth and message-rate profiles instead of the table.
+    let windows = windows_of(r);
+    if p.kind == Kind::MessageRate && windows.len() > 1 {
+        varied(&mut s, r, datatype, &windows, view);
+        return s;
+    }
     let _ = writeln!(s, "# Datatype: {datatype}.");
     let checked = r.rows.iter().any(|row| row.errors.is_some());
     let transmit = r
@@ -306,13 +312,84 @@ fn preamble(s: &mut String, p: &Program, r: &BenchResult, one_sided: bool) {
         s.push_str("# Overall = Coll. Init + Compute + MPI_Test + MPI_Wait\n\n");
     }
     if p.kind == Kind::MessageRate {
-        let w = r
-            .rows
-            .first()
-            .and_then(|row| row.params.get("window"))
-            .and_then(|v| v.as_u64())
-            .unwrap_or(osu::WINDOW as u64);
-        let _ = writeln!(s, "# [ pairs: {} ] [ window size: {w} ]", r.processes / 2);
+        let first = |k: &str| {
+            r.rows
+                .first()
+                .and_then(|row| row.params.get(k))
+                .and_then(|v| v.as_u64())
+        };
+        let pairs = first("pairs").unwrap_or(r.processes as u64 / 2);
+        if windows_of(r).len() > 1 {
+            let _ = writeln!(s, "# [ pairs: {pairs} ] [ window size: varied ]");
+        } else {
+            let w = first("window").unwrap_or(osu::WINDOW as u64);
+            let _ = writeln!(s, "# [ pairs: {pairs} ] [ window size: {w} ]");
+        }
+    }
+}
+
+/// The distinct window sizes of a result's rows, in order.
+fn windows_of(r: &BenchResult) -> Vec<u64> {
+    let mut v: Vec<u64> = Vec::new();
+    for row in &r.rows {
+        if let Some(w) = row.params.get("window").and_then(|v| v.as_u64()) {
+            if !v.contains(&w) {
+                v.push(w);
+            }
+        }
+    }
+    v
+}
+
+/// osu_mbw_mr -V (OMB 7.4): a bandwidth profile (a row per size, a column
+/// per window) and, unless -R 0, the message-rate profile.
+fn varied(s: &mut String, r: &BenchResult, datatype: &str, windows: &[u64], view: &View) {
+    let _ = writeln!(
+        s,
+        "\n# Uni-directional Bandwidth (MB/sec)\n# Datatype: {datatype}."
+    );
+    let head = |s: &mut String| {
+        s.push_str("#      ");
+        for w in windows {
+            let _ = write!(s, "  {w:>10}");
+        }
+        s.push('\n');
+    };
+    let mut sizes: Vec<usize> = Vec::new();
+    for row in &r.rows {
+        if !sizes.contains(&row.bytes) {
+            sizes.push(row.bytes);
+        }
+    }
+    let profile = |s: &mut String, f: &dyn Fn(&Row) -> Option<f64>| {
+        head(s);
+        for &x in &sizes {
+            let _ = write!(s, "{x:<7}");
+            for &w in windows {
+                let v = r
+                    .rows
+                    .iter()
+                    .find(|row| {
+                        row.bytes == x
+                            && row.params.get("window").and_then(|v| v.as_u64()) == Some(w)
+                    })
+                    .and_then(f);
+                match v {
+                    Some(v) if v.is_finite() => {
+                        let _ = write!(s, "  {v:>10.2}");
+                    }
+                    _ => {
+                        let _ = write!(s, "  {:>10}", "-");
+                    }
+                }
+            }
+            s.push('\n');
+        }
+    };
+    profile(s, &|row: &Row| row.mbytes_per_sec);
+    if !view.no_rate {
+        s.push_str("\n# Message Rate Profile\n");
+        profile(s, &|row: &Row| row.msg_per_sec);
     }
 }
 
@@ -415,6 +492,32 @@ mod tests {
             t.starts_with("\n# OSU MPI Latency Test v7.4\n# Datatype: MPI_CHAR.\n"),
             "{t}"
         );
+    }
+
+    #[test]
+    fn varied_window_profiles_are_omb_7_4() {
+        let mut rows = Vec::new();
+        for x in [1usize, 2] {
+            for w in [1u64, 2] {
+                let mut r = row(x, 1.0);
+                r.errors = None;
+                r.params.insert("window".into(), w.into());
+                r.params.insert("pairs".into(), 1.into());
+                r.mbytes_per_sec = Some((x as u64 * w) as f64);
+                r.msg_per_sec = Some(1e6 * w as f64);
+                rows.push(r);
+            }
+        }
+        let r = result("osu_mbw_mr", "osu", "single transfer", 4, rows);
+        let t = table(&r, &cx(), &View::default());
+        insta::assert_snapshot!(t);
+        assert!(t.starts_with(&format!("# OSU MPI Multiple Bandwidth / Message Rate Test v7.4\n# [ pairs: 1 ] [ window size: varied ]\n\n# Uni-directional Bandwidth (MB/sec)\n# Datatype: MPI_CHAR.\n#{}1           2\n1              1.00        2.00\n", " ".repeat(17))), "{t}");
+        assert!(t.contains("\n# Message Rate Profile\n"), "{t}");
+        let v = View {
+            no_rate: true,
+            ..View::default()
+        };
+        assert!(!table(&r, &cx(), &v).contains("Message Rate Profile"));
     }
 
     #[test]
