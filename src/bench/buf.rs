@@ -45,6 +45,8 @@ pub struct Op<'a> {
     /// Per-rank counts and displacements (Allgatherv, Reduce_scatter).
     pub counts: Vec<c_int>,
     pub displs: Vec<c_int>,
+    /// Per-rank datatypes (Alltoallw), built in the pattern's `prepare`.
+    pub types: Vec<mpi::ffi::MPI_Datatype>,
     pub reqs: Vec<Request>,
     /// `--off-cache`: where this repetition's data starts in the send and
     /// receive buffers (0 otherwise). Patterns address data through
@@ -251,6 +253,7 @@ impl<'a, P: Pattern> BufKernel<'a, P> {
             role: s.role,
             counts: Vec::new(),
             displs: Vec::new(),
+            types: Vec::new(),
             reqs: vec![request_null(); 4],
             soff: 0,
             roff: 0,

@@ -7,6 +7,8 @@
 //! Partners come from the placement's [`Role`]; element counts from the
 //! point's message (`op.msg`), resolved outside the timed region.
 
+use std::ffi::c_int;
+
 use crate::bench::buf::{split_counts, Layout, Op, Pattern, Phased};
 use crate::bench::Info;
 use crate::check::{Expect, Segment};
@@ -611,6 +613,57 @@ impl Pattern for Alltoallv {
     }
 }
 
+/// Byte displacements k·X of Q blocks, while every one fits an int
+/// (MPI_Alltoallw's displacements count bytes, whatever the datatypes).
+fn byte_displs(x: usize, q: usize) -> Option<Vec<c_int>> {
+    (0..q)
+        .map(|k| k.checked_mul(x).and_then(|d| c_int::try_from(d).ok()))
+        .collect()
+}
+
+/// MPI_Alltoallw of X bytes to every rank, equal counts (OSU): one X-byte
+/// message of the benchmark's type per peer at byte displacement k·X, the
+/// same for sending and receiving. The per-peer counts, displacements and
+/// datatype arrays are built in `prepare`, outside the timed region.
+pub struct Alltoallw(pub &'static Info);
+
+impl Pattern for Alltoallw {
+    retypable!();
+    fn info(&self) -> &'static Info {
+        self.0
+    }
+    fn layout(&self, x: usize, q: usize) -> Layout {
+        Alltoall(self.0).layout(x, q)
+    }
+    fn prepare(&self, op: &mut Op) {
+        // Points whose displacements leave the int range are refused before this.
+        op.displs = byte_displs(op.x, op.size).unwrap_or_default();
+        op.counts = vec![op.msg.count; op.size];
+        op.types = vec![op.msg.dt; op.size];
+    }
+    #[inline(always)]
+    fn run(&self, op: &mut Op) {
+        let r = op.rp();
+        op.comm
+            .alltoallw(op.sp(), r, &op.counts, &op.displs, &op.types);
+    }
+    fn expect(&self, x: usize, q: usize, rank: usize, root: usize, role: &Role) -> Expect {
+        Alltoall(self.0).expect(x, q, rank, root, role)
+    }
+    fn refuse(&self, p: &Point, q: usize) -> Option<String> {
+        let i = self.0;
+        if byte_displs(p.bytes, q).is_none() {
+            return Some(format!(
+                "{}: byte displacements up to {} x {} exceed the MPI int range (2^31 - 1)",
+                i.name,
+                q.saturating_sub(1),
+                p.bytes
+            ));
+        }
+        Msg::count_error(i.elem, p.bytes / i.elem.size()).map(|e| format!("{}: {e}", i.name))
+    }
+}
+
 /// MPI_Reduce_local with MPI_SUM of X bytes of elements: receive buffer +=
 /// send buffer, on every rank, without communication. Nothing is
 /// transferred, so nothing is validated.
@@ -759,6 +812,9 @@ macro_rules! nonblocking {
             fn expect(&self, x: usize, q: usize, rank: usize, root: usize, role: &Role) -> Expect {
                 $blocking(self.0).expect(x, q, rank, root, role)
             }
+            fn refuse(&self, p: &Point, q: usize) -> Option<String> {
+                $blocking(self.0).refuse(p, q)
+            }
         }
 
         impl Phased for $name {
@@ -847,6 +903,82 @@ nonblocking!(
     }
 );
 
+nonblocking!(
+    /// MPI_Iallgatherv of X bytes per rank, equal counts (OSU).
+    Iallgatherv, Allgatherv, |op| {
+        let r = op.rp();
+        let unit = op.unit.as_ref().unwrap_or(&op.msg);
+        op.comm
+            .iallgatherv(op.sp(), &op.msg, r, &op.counts, &op.displs, unit, &mut op.reqs[0]);
+    }
+);
+
+nonblocking!(
+    /// MPI_Ialltoallv of X bytes to every rank, equal counts (OSU).
+    Ialltoallv, Alltoallv, |op| {
+        let r = op.rp();
+        let unit = op.unit.as_ref().unwrap_or(&op.msg);
+        op.comm
+            .ialltoallv(op.sp(), r, &op.counts, &op.displs, unit, &mut op.reqs[0]);
+    }
+);
+
+nonblocking!(
+    /// MPI_Ialltoallw of X bytes to every rank, equal counts, byte
+    /// displacements and one datatype per peer (OSU).
+    Ialltoallw, Alltoallw, |op| {
+        let r = op.rp();
+        op.comm
+            .ialltoallw(op.sp(), r, &op.counts, &op.displs, &op.types, &mut op.reqs[0]);
+    }
+);
+
+nonblocking!(
+    /// MPI_Igatherv of X bytes from every rank to the root, equal counts (OSU).
+    Igatherv, Gatherv, |op| {
+        let r = op.rp();
+        let unit = op.unit.as_ref().unwrap_or(&op.msg);
+        op.comm.igatherv(
+            op.sp(),
+            &op.msg,
+            r,
+            &op.counts,
+            &op.displs,
+            unit,
+            op.root,
+            &mut op.reqs[0],
+        );
+    }
+);
+
+nonblocking!(
+    /// MPI_Iscatterv of X bytes from the root to every rank, equal counts (OSU).
+    Iscatterv, Scatterv, |op| {
+        let r = op.rp();
+        let unit = op.unit.as_ref().unwrap_or(&op.msg);
+        op.comm.iscatterv(
+            op.sp(),
+            &op.counts,
+            &op.displs,
+            unit,
+            r,
+            &op.msg,
+            op.root,
+            &mut op.reqs[0],
+        );
+    }
+);
+
+nonblocking!(
+    /// MPI_Ireduce_scatter with MPI_SUM of X bytes of elements, L = X/size
+    /// elements split as PMB §4.4.2 and OSU (the first L mod Q ranks one more).
+    IreduceScatter, ReduceScatter, |op| {
+        let r = op.rp();
+        op.comm
+            .ireduce_scatter(op.sp(), r, &op.counts, &op.msg, &mut op.reqs[0]);
+    }
+);
+
 /// The whole send buffer of a reduce-scatter is one array of typed elements.
 fn reduce_all_refused(info: &Info, p: &Point, q: usize) -> Option<String> {
     Msg::count_error(info.elem, q * (p.bytes / info.elem.size()))
@@ -931,5 +1063,70 @@ impl Pattern for Window {
                 row.mbytes_per_sec = Some(per_sec * row.bytes as f64 / 1_048_576.0);
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    static W: Info = Info {
+        name: "w",
+        ..Info::DEFAULT
+    };
+
+    #[test]
+    fn alltoallw_displacements_are_bytes_within_int() {
+        assert_eq!(byte_displs(8, 4), Some(vec![0, 8, 16, 24]));
+        assert_eq!(byte_displs(0, 2), Some(vec![0, 0]));
+        let x = 1 << 30;
+        // Q = 2: the last block starts at 2^30, still an int; Q = 3: 2^31 is not.
+        assert_eq!(byte_displs(x, 2), Some(vec![0, 1 << 30]));
+        assert_eq!(byte_displs(x, 3), None);
+        assert_eq!(byte_displs(usize::MAX, 3), None);
+        assert!(Alltoallw(&W).refuse(&Point::bytes(x), 2).is_none());
+        let e = Alltoallw(&W).refuse(&Point::bytes(x), 3).unwrap();
+        assert!(e.starts_with("w: byte displacements"), "{e}");
+        // The non-blocking form refuses what its blocking form refuses.
+        assert_eq!(
+            Pattern::refuse(&Ialltoallw(&W), &Point::bytes(x), 3),
+            Some(e)
+        );
+        assert_eq!(Alltoallw(&W).layout(8, 3), Layout { send: 24, recv: 24 });
+    }
+
+    #[test]
+    fn v_forms_receive_what_their_plain_forms_receive() {
+        let role = Role::default();
+        let x = 5;
+        for q in 2..5 {
+            for rank in 0..q {
+                let a = Alltoall(&W).expect(x, q, rank, 0, &role);
+                assert_eq!(Alltoallw(&W).expect(x, q, rank, 0, &role), a);
+                assert_eq!(Ialltoallw(&W).expect(x, q, rank, 0, &role), a);
+                assert_eq!(Ialltoallv(&W).expect(x, q, rank, 0, &role), a);
+                let g = Gather(&W).expect(x, q, rank, 1, &role);
+                assert_eq!(Igatherv(&W).expect(x, q, rank, 1, &role), g);
+                let s = Scatter(&W).expect(x, q, rank, 1, &role);
+                assert_eq!(Iscatterv(&W).expect(x, q, rank, 1, &role), s);
+                let ag = Allgather(&W).expect(x, q, rank, 0, &role);
+                assert_eq!(Iallgatherv(&W).expect(x, q, rank, 0, &role), ag);
+            }
+        }
+        // Every byte of the receive buffer is some sender's: Q blocks of X.
+        let Expect::Bytes(segs) = Alltoallw(&W).expect(x, 3, 2, 0, &role) else {
+            panic!()
+        };
+        assert_eq!(segs.iter().map(|s| s.len).sum::<usize>(), 3 * x);
+        assert!(segs.iter().all(|s| s.sender_offset == 2 * x));
+        // Reduce_scatter as OSU: 6 elements over 4 ranks are 2, 2, 1, 1.
+        assert_eq!(
+            IreduceScatter(&W).expect(6, 4, 2, 0, &role),
+            Expect::Sum { first: 4, count: 1 }
+        );
+        assert_eq!(
+            IreduceScatter(&W).expect(2, 4, 3, 0, &role),
+            Expect::Sum { first: 2, count: 0 }
+        );
     }
 }

@@ -21,6 +21,7 @@ mod derived;
 pub mod error;
 pub mod modes;
 mod nbc;
+mod nbcv;
 pub mod neighbor;
 pub mod pcoll;
 pub mod persistent;

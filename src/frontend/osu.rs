@@ -73,6 +73,8 @@ Programs: osu_latency osu_bw osu_bibw osu_mbw_mr osu_multi_lat osu_init osu_hell
   allgather allreduce alltoall barrier bcast gather reduce reduce_scatter_block scatter,
   osu_neighbor_allgather allgatherv alltoall alltoallv alltoallw and their osu_ineighbor_*
   forms (on the -N topology),
+  osu_alltoallw,
+  osu_iallgatherv osu_ialltoallv osu_ialltoallw osu_igatherv osu_ireduce_scatter osu_iscatterv,
   osu_put_latency osu_get_latency osu_put_bw osu_get_bw osu_put_bibw osu_acc_latency
   osu_get_acc_latency osu_fop_latency osu_cas_latency,
   and the persistent forms (MPI-4 MPI_Xxx_init, or Open MPI 4.1's MPIX_Xxx_init) of

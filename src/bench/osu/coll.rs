@@ -55,6 +55,7 @@ blocking! {
     ALLREDUCE, ALLREDUCE_INFO, Allreduce, reduction(coll("osu_allreduce", "OSU MPI_Allreduce (MPI_SUM) latency, per call"));
     ALLTOALL, ALLTOALL_INFO, Alltoall, coll("osu_alltoall", "OSU MPI_Alltoall latency, per call");
     ALLTOALLV, ALLTOALLV_INFO, Alltoallv, coll("osu_alltoallv", "OSU MPI_Alltoallv latency, per call");
+    ALLTOALLW, ALLTOALLW_INFO, Alltoallw, coll("osu_alltoallw", "OSU MPI_Alltoallw latency, per call");
     BARRIER, BARRIER_INFO, Barrier, Info { axis: crate::bench::Axis::None, ..coll("osu_barrier", "OSU MPI_Barrier latency, per call") };
     BCAST, BCAST_INFO, Bcast, rooted(coll("osu_bcast", "OSU MPI_Bcast latency from rank 0, per call"));
     GATHER, GATHER_INFO, Gather, rooted(coll("osu_gather", "OSU MPI_Gather latency to rank 0, per call"));

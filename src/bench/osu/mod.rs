@@ -130,6 +130,7 @@ programs! {
     "osu_allreduce", "OSU MPI Allreduce Latency Test", Kind::Collective;
     "osu_alltoall", "OSU MPI All-to-All Personalized Exchange Latency Test", Kind::Collective;
     "osu_alltoallv", "OSU MPI All-to-Allv Personalized Exchange Latency Test", Kind::Collective;
+    "osu_alltoallw", "OSU MPI All-to-Allw Personalized Exchange Latency Test", Kind::Collective;
     "osu_barrier", "OSU MPI Barrier Latency Test", Kind::Collective;
     "osu_bcast", "OSU MPI Broadcast Latency Test", Kind::Collective;
     "osu_gather", "OSU MPI Gather Latency Test", Kind::Collective;
@@ -171,6 +172,12 @@ programs! {
     "osu_ineighbor_alltoall", "OSU MPI Non-blocking Neighbor Alltoall Latency Test", Kind::NonBlocking;
     "osu_ineighbor_alltoallv", "OSU MPI Non-blocking Neighbor Alltoallv Latency Test", Kind::NonBlocking;
     "osu_ineighbor_alltoallw", "OSU MPI Non-blocking Neighbor Alltoallw Latency Test", Kind::NonBlocking;
+    "osu_iallgatherv", "OSU MPI Non-blocking Allgatherv Latency Test", Kind::NonBlocking;
+    "osu_ialltoallv", "OSU MPI Non-blocking All-to-Allv Personalized Exchange Latency Test", Kind::NonBlocking;
+    "osu_ialltoallw", "OSU MPI Non-blocking All-to-Allw Personalized Exchange Latency Test", Kind::NonBlocking;
+    "osu_igatherv", "OSU MPI Non-blocking Gatherv Latency Test", Kind::NonBlocking;
+    "osu_ireduce_scatter", "OSU MPI Non-blocking Reduce_scatter Latency Test", Kind::NonBlocking;
+    "osu_iscatterv", "OSU MPI Non-blocking Scatterv Latency Test", Kind::NonBlocking;
     "osu_put_latency", "OSU MPI_Put Latency Test", Kind::OneSided { bw: false };
     "osu_get_latency", "OSU MPI_Get latency Test", Kind::OneSided { bw: false };
     "osu_put_bw", "OSU MPI_Put Bandwidth Test", Kind::OneSided { bw: true };

@@ -21,7 +21,9 @@ use crate::bench::{overlap, patterns, Benchmark, Class, Combine, Figure, Info, K
 use crate::comm::{self, progress, Elem};
 use crate::engine::axis::{Point, SweepCx};
 use crate::method::Method;
+use crate::plan::Split;
 use crate::results::BenchResult;
+use crate::suite::RepsDefault;
 
 /// The figures of a row (µs, in `params`).
 pub const T_PURE: &str = "t_pure_us";
@@ -48,6 +50,17 @@ const fn nbc(name: &'static str, description: &'static str) -> Info {
     }
 }
 
+/// OMB 7.4's osu_igatherv and osu_iscatterv warm up with the large-message
+/// count (10) at every size: their size loop sets the warm-up to it below
+/// 8192 bytes as well. Iterations as the other collectives.
+const V_ROOTED_REPS: RepsDefault = match COLL_REPS {
+    RepsDefault::Split(s) => RepsDefault::Split(Split {
+        warm_small: s.warm_large,
+        ..s
+    }),
+    r => r,
+};
+
 macro_rules! nonblocking {
     ($($stat:ident, $info:ident, $pattern:ident, $decl:expr;)*) => {
         $(
@@ -71,6 +84,12 @@ nonblocking! {
     IREDUCE, IREDUCE_INFO, Ireduce, Info { elem: Elem::UChar, reduction: true, rooted: true, ..nbc("osu_ireduce", "OSU MPI_Ireduce (MPI_SUM) to rank 0: overall, compute, pure, overlap") };
     IREDUCE_SCATTER_BLOCK, IREDUCE_SCATTER_BLOCK_INFO, IreduceScatterBlock, Info { elem: Elem::UChar, reduction: true, ..nbc("osu_ireduce_scatter_block", "OSU MPI_Ireduce_scatter_block (MPI_SUM): overall, compute, pure, overlap") };
     ISCATTER, ISCATTER_INFO, Iscatter, Info { rooted: true, ..nbc("osu_iscatter", "OSU MPI_Iscatter from rank 0: overall, compute, pure, overlap") };
+    IALLGATHERV, IALLGATHERV_INFO, Iallgatherv, nbc("osu_iallgatherv", "OSU MPI_Iallgatherv: overall, compute, pure, overlap");
+    IALLTOALLV, IALLTOALLV_INFO, Ialltoallv, nbc("osu_ialltoallv", "OSU MPI_Ialltoallv: overall, compute, pure, overlap");
+    IALLTOALLW, IALLTOALLW_INFO, Ialltoallw, nbc("osu_ialltoallw", "OSU MPI_Ialltoallw: overall, compute, pure, overlap");
+    IGATHERV, IGATHERV_INFO, Igatherv, Info { rooted: true, reps: Some(V_ROOTED_REPS), ..nbc("osu_igatherv", "OSU MPI_Igatherv to rank 0: overall, compute, pure, overlap") };
+    IREDUCE_SCATTER, IREDUCE_SCATTER_INFO, IreduceScatter, Info { elem: Elem::UChar, reduction: true, ..nbc("osu_ireduce_scatter", "OSU MPI_Ireduce_scatter (MPI_SUM): overall, compute, pure, overlap") };
+    ISCATTERV, ISCATTERV_INFO, Iscatterv, Info { rooted: true, reps: Some(V_ROOTED_REPS), ..nbc("osu_iscatterv", "OSU MPI_Iscatterv from rank 0: overall, compute, pure, overlap") };
 }
 
 impl<P: Phased + 'static> Benchmark for Overlapped<P> {
@@ -224,5 +243,39 @@ impl<P: Phased> Kernel for OverlapKernel<'_, P> {
         self.sums = [0.0; 4];
         self.n = 0;
         v
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn igatherv_and_iscatterv_warm_up_as_omb() {
+        let RepsDefault::Split(s) = V_ROOTED_REPS else {
+            panic!("{V_ROOTED_REPS:?}")
+        };
+        // 1000 iterations after 10 warm-ups up to 8192 bytes, 100 after 10 above.
+        assert_eq!((s.at(8), s.at(16384)), ((1000, 10), (100, 10)));
+        for b in [&IGATHERV as &dyn Benchmark, &ISCATTERV] {
+            assert_eq!(b.info().reps, Some(V_ROOTED_REPS), "{}", b.info().name);
+        }
+        assert_eq!(IALLGATHERV.info().reps, Some(COLL_REPS));
+    }
+
+    #[test]
+    fn every_program_has_its_benchmark() {
+        let all = super::super::benchmarks();
+        for p in super::super::PROGRAMS {
+            let b = all.iter().filter(|b| b.info().name == p.name).count();
+            assert_eq!(b, 1, "{}", p.name);
+        }
+        for b in &all {
+            assert!(
+                super::super::program(b.info().name).is_some(),
+                "{}",
+                b.info().name
+            );
+        }
     }
 }
