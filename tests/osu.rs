@@ -319,6 +319,7 @@ fn every_program_validates() {
         "osu_allreduce_persistent",
         "osu_alltoall_persistent",
         "osu_alltoallv_persistent",
+        "osu_alltoallw_persistent",
         "osu_barrier_persistent",
         "osu_bcast_persistent",
         "osu_gather_persistent",

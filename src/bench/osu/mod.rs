@@ -154,6 +154,7 @@ programs! {
     "osu_allreduce_persistent", "OSU MPI Allreduce Persistent Latency Test", Kind::Collective;
     "osu_alltoall_persistent", "OSU MPI All-to-All Personalized Exchange Persistent Latency Test", Kind::Collective;
     "osu_alltoallv_persistent", "OSU MPI All-to-Allv Personalized Exchange Persistent Latency Test", Kind::Collective;
+    "osu_alltoallw_persistent", "OSU MPI All-to-Allw Personalized Exchange Persistent Latency Test", Kind::Collective;
     "osu_barrier_persistent", "OSU MPI Barrier Persistent Latency Test", Kind::Collective;
     "osu_bcast_persistent", "OSU MPI Broadcast Persistent Latency Test", Kind::Collective;
     "osu_gather_persistent", "OSU MPI Gather Persistent Latency Test", Kind::Collective;

@@ -11,8 +11,7 @@
 //! patterns (`bench/patterns.rs`); only the init call of each is here
 //! ([`Init`]). With Open MPI 4.1 the calls are its `MPIX_Xxx_init`
 //! (pcollreq extension); a library with neither form refuses the programs
-//! in one line. osu_alltoallw_persistent is not here (no Alltoallw pattern
-//! yet).
+//! in one line.
 //!
 //! Differences: a persistent request is bound to its buffers, so
 //! `--off-cache` does not apply (the data of every repetition stays in
@@ -243,6 +242,14 @@ impl Init for patterns::Alltoallv {
     }
 }
 
+impl Init for patterns::Alltoallw {
+    fn init(&self, op: &mut Op, req: &mut Request) {
+        let r = op.rp();
+        op.comm
+            .alltoallw_init(op.sp(), r, &op.counts, &op.displs, &op.types, req);
+    }
+}
+
 impl Init for patterns::Reduce {
     fn init(&self, op: &mut Op, req: &mut Request) {
         let r = op.rp();
@@ -284,6 +291,7 @@ persistent! {
     ALLREDUCE, ALLREDUCE_INFO, Allreduce, reduction(coll("osu_allreduce_persistent", "OSU MPI_Allreduce_init (MPI_SUM): MPI_Start + MPI_Wait latency, per call"));
     ALLTOALL, ALLTOALL_INFO, Alltoall, coll("osu_alltoall_persistent", "OSU MPI_Alltoall_init: MPI_Start + MPI_Wait latency, per call");
     ALLTOALLV, ALLTOALLV_INFO, Alltoallv, coll("osu_alltoallv_persistent", "OSU MPI_Alltoallv_init: MPI_Start + MPI_Wait latency, per call");
+    ALLTOALLW, ALLTOALLW_INFO, Alltoallw, coll("osu_alltoallw_persistent", "OSU MPI_Alltoallw_init: MPI_Start + MPI_Wait latency, per call");
     BARRIER, BARRIER_INFO, Barrier, Info { axis: Axis::None, ..coll("osu_barrier_persistent", "OSU MPI_Barrier_init: MPI_Start + MPI_Wait latency, per call") };
     BCAST, BCAST_INFO, Bcast, rooted(coll("osu_bcast_persistent", "OSU MPI_Bcast_init from rank 0: MPI_Start + MPI_Wait latency, per call"));
     GATHER, GATHER_INFO, Gather, rooted(coll("osu_gather_persistent", "OSU MPI_Gather_init to rank 0: MPI_Start + MPI_Wait latency, per call"));
@@ -317,7 +325,7 @@ mod tests {
     #[test]
     fn declared_as_the_blocking_collectives() {
         let all = benchmarks();
-        assert_eq!(all.len(), 13);
+        assert_eq!(all.len(), 14);
         for b in all {
             let i = b.info();
             assert!(i.name.starts_with("osu_") && i.name.ends_with("_persistent"));
