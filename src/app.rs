@@ -315,8 +315,10 @@ fn run(args: RunArgs) -> Result<i32> {
     }
     // Panic hook, crash and stop handling, the link to a self-launching parent.
     signals::before_mpi_init();
-    let universe =
-        mpi::initialize().ok_or_else(|| anyhow::anyhow!("MPI was already initialised"))?;
+    let universe = comm::initialize(crate::suite::names_thread_multiple(
+        &args.benchmarks,
+        args.suite.as_deref(),
+    ))?;
     let world = Comm::world();
     signals::mpi_started(&world);
     let code = match crate::slurm::pmi_mismatch(world.size).map_or_else(

@@ -334,6 +334,16 @@ pub fn default_entries(s: &Suite, defs: Definitions) -> Vec<Entry> {
         .collect()
 }
 
+/// Whether any benchmark a command line names calls MPI from several
+/// threads at once ([`Info::thread_multiple`]). Decided on every rank from
+/// its own arguments before `MPI_Init`, so that only such runs ask for
+/// MPI_THREAD_MULTIPLE; names that do not resolve are left to the plan.
+pub fn names_thread_multiple(names: &[String], suite_arg: Option<&str>) -> bool {
+    names
+        .iter()
+        .any(|n| resolve(n, suite_arg).is_ok_and(|(e, _)| e.info().thread_multiple))
+}
+
 /// [`resolve_in`] under PMB's definitions.
 #[cfg_attr(not(test), allow(dead_code))]
 pub fn resolve(name: &str, suite_arg: Option<&str>) -> Result<(Entry, bool), LookupError> {

@@ -181,6 +181,11 @@ const FIXTURES: &[(&str, usize, &str)] = &[
         "osu_get_bw -w create -s fence -m 1:4096",
     ),
     ("np2-osu_cas_latency.txt", 2, "osu_cas_latency"),
+    (
+        "np2-osu_latency_mt.txt",
+        2,
+        "osu_latency_mt -m 0:1024 -i 200 -x 20",
+    ),
 ];
 
 #[test]
@@ -304,6 +309,7 @@ fn every_program_validates() {
         "osu_igatherv",
         "osu_iscatterv",
         "osu_ireduce_scatter",
+        "osu_latency_mt",
         "osu_put_latency",
         "osu_get_latency",
         "osu_put_bw",
@@ -883,4 +889,76 @@ fn pairs_and_varied_windows() {
         "{text}"
     );
     assert!(text.contains("\n# Message Rate Profile\n"), "{text}");
+}
+
+#[test]
+fn latency_mt_validates_every_thread() {
+    // Several senders (tags per iteration) and one sender (any receiver
+    // thread takes the next message): every message both ways checked.
+    for t in ["2:3", "3:2", "1:3"] {
+        let text = osu(2, &format!("osu_latency_mt -c -t {t} -m 1:256 -i 30 -x 2"));
+        let p = parse(&text);
+        let (s, r) = t.split_once(':').unwrap();
+        assert_eq!(
+            p.preamble[0],
+            format!("# Number of Sender threads: {s}"),
+            "{text}"
+        );
+        assert_eq!(
+            p.preamble[1],
+            format!("# Number of Receiver threads: {r}"),
+            "{text}"
+        );
+        assert_eq!(p.columns.last().map(String::as_str), Some("Validation"));
+        assert_eq!(
+            p.figures.iter().filter(|f| *f == "Pass").count(),
+            9,
+            "{text}"
+        );
+    }
+    // The rows carry the thread counts.
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("mt.json");
+    let j = json.to_str().unwrap();
+    osu(
+        2,
+        &format!("osu_latency_mt -t 2:2 -m 8:8 -i 20 -x 2 --json {j}"),
+    );
+    let v = read_json(&json);
+    let row = &v["results"][0]["rows"][0];
+    assert_eq!(row["params"]["threads"], "2:2", "{row}");
+    assert_eq!(row["params"]["sender_threads"], 2, "{row}");
+    assert!(
+        row["params"]["omb_latency_us"].as_f64().unwrap() > 0.0,
+        "{row}"
+    );
+    // A corrupted message is caught.
+    let out = mpirun(
+        2,
+        &[
+            "osu",
+            "osu_latency_mt",
+            "-c",
+            "-m",
+            "8:8",
+            "-i",
+            "5",
+            "-x",
+            "1",
+            "--corrupt",
+        ],
+    )
+    .output()
+    .unwrap();
+    assert_eq!(out.status.code(), Some(1), "{}", stdout(&out));
+    assert!(stdout(&out).contains("Fail"), "{}", stdout(&out));
+    // Bad thread counts: one line, exit 2.
+    for bad in ["0", "128", "2:0", "x"] {
+        let out = mpirun(2, &["osu", "osu_latency_mt", "-t", bad])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "-t {bad}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(err.trim().lines().count(), 1, "-t {bad}: {err}");
+    }
 }

@@ -165,6 +165,9 @@ pub struct Info {
     /// A derived datatype of its messages a run chose (OSU -D): one element
     /// of it per message instead of N elements of `elem`.
     pub derived: Option<&'static datatype::Derived>,
+    /// Calls MPI from several threads at once: MPI is initialised with
+    /// MPI_THREAD_MULTIPLE when a run names it (osu_latency_mt), and only then.
+    pub thread_multiple: bool,
 }
 
 impl Info {
@@ -191,6 +194,7 @@ impl Info {
         reps: None,
         datatype: None,
         derived: None,
+        thread_multiple: false,
     };
 }
 

@@ -175,3 +175,12 @@ int mpibench_reduce_scatter_init(const void *s, void *rb, const int *counts, MPI
     UNUSED(s); UNUSED(rb); UNUSED(counts); UNUSED(t); UNUSED(op); UNUSED(c); UNUSED(r);
     PCALL(Reduce_scatter, s, rb, counts, t, op, c);
 }
+
+/* MPI_TAG_UB of a communicator: the largest tag it takes (at least 32767). */
+int mpibench_tag_ub(MPI_Comm c)
+{
+    int *v = NULL, flag = 0;
+    if (MPI_Comm_get_attr(c, MPI_TAG_UB, &v, &flag) != MPI_SUCCESS || !flag || !v)
+        return 32767;
+    return *v;
+}

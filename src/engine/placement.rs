@@ -91,13 +91,13 @@ impl Role {
     }
 
     /// The partner of a pair (same rank both ways).
-    #[cfg(test)]
     pub fn peer(&self) -> Option<usize> {
         self.to.filter(|t| Some(*t) == self.from)
     }
 }
 
-fn gcd(a: usize, b: usize) -> usize {
+/// Greatest common divisor.
+pub fn gcd(a: usize, b: usize) -> usize {
     if b == 0 {
         a
     } else {

@@ -363,6 +363,11 @@ pub fn parse(program: &str, params: &[String], argv0: &str) -> Result<Action, St
                     percentiles(v)?
                 };
             }
+            // osu_latency_mt: sender and receiver threads; elsewhere MPI_Test calls.
+            't' if name == "osu_latency_mt" => {
+                osu::latency_mt::parse_threads(v).map_err(|e| format!("invalid argument for -t: {e}"))?;
+                args.osu.osu_threads = Some(v.to_string());
+            }
             't' => args.osu.osu_tests = Some(number::<usize>(&flag, v, 0, "MPI_Test calls >= 0")?),
             'k' => match v {
                 "rotate" => args.root_shift = true,

@@ -118,7 +118,10 @@ fn latencies(r: &Row) -> Vec<f64> {
 fn columns(p: &Program, view: &View, checked: bool, transmit: bool, stats: bool) -> Vec<Col> {
     let mut c = Vec::new();
     match p.kind {
-        Kind::Latency => c.push(col("Avg Latency(us)", |r| Some(r.t_avg_us))),
+        // osu_latency_mt with several senders: OSU's own figure (see latency_mt).
+        Kind::Latency => c.push(col("Avg Latency(us)", |r| {
+            Some(param(r, osu::latency_mt::OMB_LATENCY).unwrap_or(r.t_avg_us))
+        })),
         Kind::OneSided { bw: false } | Kind::Atomic => {
             c.push(col("Latency (us)", |r| Some(r.t_avg_us)))
         }
@@ -233,6 +236,17 @@ fn table(r: &BenchResult, cx: &SectionCx, view: &View) -> String {
         .filter(|_| !continued)
     {
         s.push_str(&dims);
+    }
+    // osu_latency_mt prints its thread counts first (with OMB's trailing space).
+    if let Some(row) = r.rows.first().filter(|_| !continued) {
+        let threads = |k| row.params.get(k).and_then(|v| v.as_u64());
+        if let (Some(st), Some(rt)) = (
+            threads(osu::latency_mt::SENDERS),
+            threads(osu::latency_mt::RECEIVERS),
+        ) {
+            let _ = writeln!(s, "# Number of Sender threads: {st} ");
+            let _ = writeln!(s, "# Number of Receiver threads: {rt}");
+        }
     }
     // OMB prints no blank line before these titles.
     if p.kind != Kind::MessageRate && !one_sided && !continued {
