@@ -467,6 +467,10 @@ fn new_report(
                 "derived-datatype"
             }
             .into(),
+            warmup: plan.policy.warmup,
+            off_cache: plan.off_cache,
+            msg_pause: plan.msg_pause,
+            imb_map: plan.imb_map.map(|(p, q)| format!("{p}x{q}")),
         },
         results: Vec::new(),
         slurm: crate::slurm::job(),

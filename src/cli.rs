@@ -298,6 +298,16 @@ pub struct RunArgs {
     #[arg(long, value_name = "CACHE_MB[,LINE]", allow_negative_numbers = true)]
     pub off_cache: Option<String>,
 
+    /// IMB -window_size: messages per window of Uniband and Biband (default 256 with
+    /// --definitions imb2021, as IMB 2021.2 and later; 64 with pmb, as IMB 4.1 to 2021.1).
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = window_size)]
+    pub imb_window: Option<usize>,
+
+    /// IMB -msg_pause: after each message length every rank sleeps a tenth of the time it
+    /// spent measuring that length (at least 0.1 s), outside every timed region.
+    #[arg(long)]
+    pub msg_pause: bool,
+
     /// IMB iteration policy: dynamic (volume and --time caps), off (always --max-iter), multiple-np, auto.
     #[arg(long, value_enum, value_name = "POLICY")]
     pub iter_policy: Option<crate::plan::IterPolicy>,
@@ -471,6 +481,16 @@ pub struct RunArgs {
     /// Set by front ends: the table format to print (e.g. imb2021) instead of the suite's.
     #[arg(skip)]
     pub table: Option<String>,
+
+    /// Set by `mpibench imb`: IMB's `-map PxQ`, the ranks renumbered so that
+    /// consecutive new ranks lie P apart ("inter node first").
+    #[arg(skip)]
+    pub imb_map: Option<(usize, usize)>,
+
+    /// Set by `mpibench imb`: an npmin above the process count runs on all
+    /// processes (IMB), instead of being a usage error (`--npmin`).
+    #[arg(skip)]
+    pub npmin_up_to_world: bool,
 }
 
 impl RunArgs {
@@ -511,6 +531,19 @@ fn at_least_0(s: &str) -> Result<usize, String> {
 
 fn at_least_1(s: &str) -> Result<usize, String> {
     count(s, 1)
+}
+
+/// The most messages per window of Uniband and Biband (IMB -window_size).
+pub const MAX_IMB_WINDOW: usize = 1 << 20;
+
+/// `--imb-window` / IMB's `-window_size`: 1 ..= [`MAX_IMB_WINDOW`].
+pub fn window_size(s: &str) -> Result<usize, String> {
+    match s.trim().parse::<i128>() {
+        Ok(n) if (1..=MAX_IMB_WINDOW as i128).contains(&n) => Ok(n as usize),
+        _ => Err(format!(
+            "must be a whole number of messages from 1 to {MAX_IMB_WINDOW}"
+        )),
+    }
 }
 
 /// `--volume`: a bare number is MiB (IMB's unit), else a size (64K, 2M, 1000B).
