@@ -283,7 +283,8 @@ pub struct GroupRows {
 pub struct Row {
     pub bytes: usize,
     /// Axis values beyond bytes, e.g. `{"n": 10}`, `{"t_delay_us": 64, ...}`,
-    /// `{"protocol": "(0,3)", "packets": 16, ...}`. Empty for IMB.
+    /// `{"protocol": "(0,3)", "packets": 16, ...}`. Empty for IMB, but for the
+    /// window of Uniband and Biband (`{"window": 256}`).
     #[serde(default)]
     pub params: Params,
     pub repetitions: usize,
