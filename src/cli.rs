@@ -189,9 +189,12 @@ pub struct RunArgs {
     #[arg(long, value_enum, value_name = "WHERE", default_value = "any")]
     pub pairs: Pairs,
 
-    /// Stall limit S in seconds (default 60): a rank that finishes no repetition for
-    /// max(S, 20 x its slowest repetition so far in the benchmark) ends the job with exit code 3,
-    /// naming what hung; 0 turns it off.
+    /// Stall limit S in seconds (default 60; 0 turns it off). Every rank watches itself: it is
+    /// stalled when it finishes no repetition for max(S, 20 x its slowest repetition so far in
+    /// the benchmark), or, waiting outside the group of a point, for twice the point's expected
+    /// time plus S. The stalled rank names the benchmark, size, process count and hosts, rank 0
+    /// marks the JSON "aborted" (the finished benchmarks kept), and every rank ends its process
+    /// with exit code 3 after a short grace for MPI_Abort.
     #[arg(long, value_name = "S", allow_negative_numbers = true)]
     pub stall_limit: Option<f64>,
 
