@@ -347,19 +347,22 @@ const FINALIZE_LIMIT: std::time::Duration = std::time::Duration::from_secs(5);
 /// The results are written when `MPI_Finalize` starts: a finalize that
 /// never returns (MPICH over UCX's TCP transport, with several ranks per
 /// host, can spin in it forever) must not keep the job. After
-/// [`FINALIZE_LIMIT`] the rank says so in one line and exits with the
-/// run's code.
+/// [`FINALIZE_LIMIT`] the rank says so in one line (silently after a usage
+/// error, which stays one line) and exits with the run's code.
 fn finalize_limit(code: i32) {
     // The outcome is decided: the parent knows it even if the launcher
     // ends this rank while another rank leaves a stuck finalize.
     crate::supervise::tell(&format!("end {} {code}", signals::rank()));
     signals::spawn(move || {
         std::thread::sleep(FINALIZE_LIMIT);
-        eprintln!(
-            "warning: rank {}: MPI_Finalize did not return within {} s; ending the process (the results are complete)",
-            signals::rank(),
-            FINALIZE_LIMIT.as_secs()
-        );
+        // A usage error stays one line: there are no results to speak of.
+        if code != EXIT_USAGE {
+            eprintln!(
+                "warning: rank {}: MPI_Finalize did not return within {} s; ending the process (the results are complete)",
+                signals::rank(),
+                FINALIZE_LIMIT.as_secs()
+            );
+        }
         // SAFETY: ends the process without running destructors (MPI is stuck in one).
         unsafe { libc::_exit(code) }
     });
@@ -469,6 +472,10 @@ fn new_report(
                 "derived-datatype"
             }
             .into(),
+            warmup: plan.policy.warmup,
+            off_cache: plan.off_cache,
+            msg_pause: plan.msg_pause,
+            imb_map: plan.imb_map.map(|(p, q)| format!("{p}x{q}")),
         },
         results: Vec::new(),
         slurm: crate::slurm::job(),

@@ -70,6 +70,18 @@ pub struct Settings {
     pub timeout_s: Option<f64>,
     /// How messages of 2 GiB and more are sent: "mpi4-large-count" or "derived-datatype".
     pub large_messages: String,
+    /// `--warmup` (IMB `-warm_up off`: 1); absent: the default, a tenth of the repetitions.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub warmup: Option<usize>,
+    /// `--off-cache` (IMB `-off_cache`): the cache size and line the data avoids.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub off_cache: Option<crate::bench::buf::OffCache>,
+    /// `--msg-pause` (IMB `-msg_pause on`): a pause after every message length.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub msg_pause: bool,
+    /// IMB's `-map PxQ`, as "PxQ": the ranks renumbered "inter node first".
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub imb_map: Option<String>,
 }
 
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
@@ -271,7 +283,8 @@ pub struct GroupRows {
 pub struct Row {
     pub bytes: usize,
     /// Axis values beyond bytes, e.g. `{"n": 10}`, `{"t_delay_us": 64, ...}`,
-    /// `{"protocol": "(0,3)", "packets": 16, ...}`. Empty for IMB.
+    /// `{"protocol": "(0,3)", "packets": 16, ...}`. Empty for IMB, but for the
+    /// window of Uniband and Biband (`{"window": 256}`).
     #[serde(default)]
     pub params: Params,
     pub repetitions: usize,

@@ -139,7 +139,7 @@ pub static SUITES: &[Suite] = &[
         title: "PMB-MPI1 v2.2 (Pallas MPI Benchmarks) and IMB-MPI1 2021 (--definitions imb2021)",
         entries: imb_entries,
         defaults: PMB_DEFAULTS,
-        axes: None,
+        axes: Some(imb::axes),
     },
     Suite {
         name: mpitest::SUITE,

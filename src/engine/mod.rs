@@ -219,8 +219,13 @@ impl<'a> Engine<'a> {
         } else {
             plan.pairs
         };
-        // Which world ranks form each group, and in which order (--pairs).
-        let members = match placement::arrange(&links, q, groups, &self.host_of, pairs) {
+        // Which world ranks form each group, and in which order (--pairs,
+        // or IMB's -map, which excludes --pairs inter|intra).
+        let arranged = match plan.imb_map {
+            Some((p, pq)) => Ok(placement::imb_map_groups(p, pq, q, groups, world.size)),
+            None => placement::arrange(&links, q, groups, &self.host_of, pairs),
+        };
+        let members = match arranged {
             Ok(m) => m,
             Err(reason) => {
                 return Ok((world.rank == 0).then(|| {
@@ -441,12 +446,16 @@ impl<'a> Engine<'a> {
             }
             self.agree(&failure)?;
             let mut bad = false;
+            // Seconds this rank spent measuring the point (IMB -msg_pause).
+            let mut spent_s = 0.0;
             if mine.is_none() {
                 // Outside the group: told how long to wait (see `announce`).
                 watchdog::waiting(self.announce(0.0));
             }
             if let (Some(k), Some((g, role)), Some(sc)) = (kernel.as_mut(), mine, sync_comm) {
+                let started = std::time::Instant::now();
                 let (mut prec, samples) = self.measure(info, p, q, role, sc, clock, k.as_mut());
+                spent_s = started.elapsed().as_secs_f64();
                 prec.group_rank = Some(g.rank);
                 bad = prec.errors > 0;
                 if plan.raw.is_some() {
@@ -471,6 +480,13 @@ impl<'a> Engine<'a> {
             // length (with --strict, an agreement on errors instead).
             if self.end_of_point(bad) {
                 return Err(self.strict_failure(info, p, q, &rec));
+            }
+            if plan.msg_pause {
+                // IMB -msg_pause: after the barrier that ends the length,
+                // outside every timed region; the watchdog is told.
+                let pause = msg_pause_s(spent_s);
+                watchdog::waiting(pause);
+                std::thread::sleep(std::time::Duration::from_secs_f64(pause));
             }
             watchdog::waiting(0.0);
         }
@@ -1024,10 +1040,23 @@ pub fn skipped(info: &Info, q: usize, multi: bool, reason: String) -> BenchResul
     }
 }
 
+/// IMB's `-msg_pause`: after a message length a rank sleeps a tenth of the
+/// time it spent on it, and at least 0.1 s (seconds).
+fn msg_pause_s(spent_s: f64) -> f64 {
+    (spent_s / 10.0).max(0.1)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::bench::imb;
+
+    #[test]
+    fn msg_pause_is_a_tenth_and_at_least_a_tenth_of_a_second() {
+        assert_eq!(msg_pause_s(0.0), 0.1);
+        assert_eq!(msg_pause_s(0.5), 0.1);
+        assert!((msg_pause_s(3.0) - 0.3).abs() < 1e-12);
+    }
 
     #[test]
     fn long_loops_split_into_equal_chunks() {

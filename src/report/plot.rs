@@ -862,6 +862,10 @@ pub mod tests {
             mem_limit_bytes: 1 << 30,
             timeout_s: None,
             large_messages: "derived-datatype".into(),
+            warmup: None,
+            off_cache: None,
+            msg_pause: false,
+            imb_map: None,
         }
     }
 
