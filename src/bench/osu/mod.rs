@@ -235,7 +235,7 @@ pub struct OsuArgs {
     #[arg(long, help_heading = "OSU (--suite osu)")]
     pub osu_full: bool,
 
-    /// OSU -z: tail percentiles in the OSU table, e.g. 50,90,99 (per-iteration timing).
+    /// OSU -z: tail percentiles in the OSU table, e.g. 50,90,99, each in (0, 100] (per-iteration timing).
     #[arg(
         long,
         value_name = "P,...",
@@ -298,6 +298,8 @@ pub mod axis {
     pub const SYNC: &str = "osu_sync";
     pub const PAIRS: &str = "osu_pairs";
     pub const VARY_WINDOW: &str = "osu_vary_window";
+    /// `--iter` (OSU -i): the iterations of the non-blocking programs' pure loop.
+    pub const ITER: &str = "osu_iter";
 }
 
 /// The suite's own options → plan axes.
@@ -355,15 +357,16 @@ pub fn axes(args: &RunArgs, involved: bool, world: usize, _mem: u64) -> Result<A
     if o.osu_full {
         a.insert(axis::FULL.into(), vec![1.0]);
     }
-    if let Some(p) = o.osu_tail.iter().find(|p| !(**p > 0.0 && **p < 100.0)) {
-        return Err(format!(
-            "--osu-tail: percentile {p} is not between 0 and 100"
-        ));
+    if let Some(p) = o.osu_tail.iter().find(|p| !(**p > 0.0 && **p <= 100.0)) {
+        return Err(format!("--osu-tail: percentile {p} is not in (0, 100]"));
     }
     if !o.osu_tail.is_empty() {
         a.insert(axis::TAIL.into(), o.osu_tail.clone());
     }
     a.insert(axis::TESTS.into(), vec![o.osu_tests.unwrap_or(0) as f64]);
+    if let Some(n) = args.iter {
+        a.insert(axis::ITER.into(), vec![n as f64]);
+    }
     neighbor::axes(args, world, &mut a)?;
     Ok(a)
 }
