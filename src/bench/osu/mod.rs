@@ -334,6 +334,12 @@ pub fn axes(args: &RunArgs, involved: bool, world: usize, _mem: u64) -> Result<A
         }
         a.insert(axis::VARY_WINDOW.into(), vec![1.0]);
     }
+    if let Some(r) = args.root.filter(|&r| r >= world) {
+        // OMB: "Root rank('-k') cannot be more than number of processes".
+        return Err(format!(
+            "-k fixed:{r}/--root {r}: root {r} is not one of the {world} processes"
+        ));
+    }
     if let Some(n) = o.osu_pairs {
         check_pairs(n, world)?;
         a.insert(axis::PAIRS.into(), vec![n as f64]);
