@@ -947,7 +947,9 @@ fn version_and_help_are_the_programs() {
         assert!(out.status.success());
         assert_eq!(stdout(&out), format!("{title}\n"));
     }
-    let out = self_launched(&["osu", "osu_bcast", "--help"]).output().unwrap();
+    let out = self_launched(&["osu", "osu_bcast", "--help"])
+        .output()
+        .unwrap();
     assert!(out.status.success());
     let h = stdout(&out);
     assert!(h.starts_with("Usage: osu_bcast "), "{h}");
@@ -956,7 +958,10 @@ fn version_and_help_are_the_programs() {
     let out = self_launched(&["osu", "-h"]).output().unwrap();
     let h = stdout(&out);
     let (flags, lacking) = h.split_once("Not in this build").unwrap();
-    assert!(flags.contains("-w create") && flags.contains("-s pscw"), "{h}");
+    assert!(
+        flags.contains("-w create") && flags.contains("-s pscw"),
+        "{h}"
+    );
     assert!(!lacking.contains("-w create"), "{h}");
 }
 
@@ -990,7 +995,10 @@ fn grouped_and_long_flags_and_barriers() {
         let text = osu_env(2, &format!("{prog} -f -i 3 -x 1"), env);
         assert!(!text.contains("# Datatype"), "{prog}:\n{text}");
         let t = parse(&text);
-        assert!(!t.columns.is_empty() && t.figures.len() > 1, "{prog}:\n{text}");
+        assert!(
+            !t.columns.is_empty() && t.figures.len() > 1,
+            "{prog}:\n{text}"
+        );
         figures_are_osu_numbers(&t, prog);
     }
 }
@@ -1091,10 +1099,7 @@ fn no_warm_up_still_gives_a_pure_time() {
     let json = dir.path().join("r.json");
     let text = osu(
         4,
-        &format!(
-            "osu_iallreduce -x 0 -i 5 -m 4:16 --json {}",
-            json.display()
-        ),
+        &format!("osu_iallreduce -x 0 -i 5 -m 4:16 --json {}", json.display()),
     );
     let t = parse(&text);
     assert_eq!(t.columns[2], "Pure Comm.(us)", "{text}");
