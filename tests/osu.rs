@@ -126,6 +126,16 @@ const MPICH_PERSISTENT_ALGORITHMS: &[(&str, &str)] = &[
     ("MPIR_CVAR_ISCATTER_INTRA_ALGORITHM", "tsp_tree"),
 ];
 
+/// The environment a program's ranks need: MPICH's working persistent
+/// algorithms for the persistent collectives.
+fn env_for(prog: &str) -> &'static [(&'static str, &'static str)] {
+    if prog.ends_with("_persistent") && !is_open_mpi(&mpiexec()) {
+        MPICH_PERSISTENT_ALGORITHMS
+    } else {
+        &[]
+    }
+}
+
 /// [`osu`] with environment variables for the ranks.
 fn osu_env(np: usize, args: &str, env: &[(&str, &str)]) -> String {
     let mut a = vec!["osu"];
@@ -145,6 +155,21 @@ fn osu_env(np: usize, args: &str, env: &[(&str, &str)]) -> String {
         String::from_utf8_lossy(&out.stderr)
     );
     stdout(&out)
+}
+
+/// `mpiexec -n P mpibench ARGS -q --json FILE` (exit 0 asserted): the JSON.
+fn run_json(np: usize, args: &[&str]) -> serde_json::Value {
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("r.json");
+    let mut a = args.to_vec();
+    a.extend(["-q", "--json", json.to_str().unwrap()]);
+    let out = mpirun(np, &a).output().unwrap();
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    read_json(&json)
 }
 
 /// Every figure reads as OSU prints it.
@@ -363,12 +388,7 @@ fn every_program_validates() {
         if p.contains("neighbor_") && np == 2 {
             w = format!(" -N graph:{}", ring.display());
         }
-        let env = if p.ends_with("_persistent") && !is_open_mpi(&mpiexec()) {
-            MPICH_PERSISTENT_ALGORITHMS
-        } else {
-            &[]
-        };
-        let text = osu_env(np, &format!("{p} -c -m 1:64 -i 3 -x 1{w}"), env);
+        let text = osu_env(np, &format!("{p} -c -m 1:64 -i 3 -x 1{w}"), env_for(p));
         let t = parse(&text);
         assert_eq!(
             t.columns.last().map(String::as_str),
@@ -636,9 +656,7 @@ fn json_csv_and_stats_beside_the_table() {
 
 #[test]
 fn run_suite_osu_carries_params() {
-    let dir = tempfile::tempdir().unwrap();
-    let json = dir.path().join("r.json");
-    let out = mpirun(
+    let v = run_json(
         4,
         &[
             "run",
@@ -665,19 +683,8 @@ fn run_suite_osu_carries_params() {
             "--osu-tests",
             "2",
             "--check",
-            "-q",
-            "--json",
-            json.to_str().unwrap(),
         ],
-    )
-    .output()
-    .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
     );
-    let v = read_json(&json);
     let rows = |b: &str| -> Vec<serde_json::Value> {
         v["results"]
             .as_array()
@@ -782,9 +789,7 @@ fn datatypes_and_derived_datatypes() {
     assert_eq!(t[0].2, [4, 8, 16, 32, 64]);
     assert_eq!(t[0].3, ["0", "0", "8", "16", "32"], "{text}");
     // The same under `mpibench run --suite osu`: rows carry the datatype.
-    let dir = tempfile::tempdir().unwrap();
-    let json = dir.path().join("r.json");
-    let out = mpirun(
+    let v = run_json(
         2,
         &[
             "run",
@@ -799,19 +804,8 @@ fn datatypes_and_derived_datatypes() {
             "4,16",
             "--iter",
             "5",
-            "-q",
-            "--json",
-            json.to_str().unwrap(),
         ],
-    )
-    .output()
-    .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
     );
-    let v = read_json(&json);
     let rows = v["results"][0]["rows"].as_array().unwrap();
     assert_eq!(rows[1]["params"]["datatype"], "MPI_FLOAT");
     assert_eq!(rows[1]["params"]["derived"], "vect:2:1");
@@ -877,9 +871,7 @@ fn pairs_and_varied_windows() {
         "{text}"
     );
     // OMB 7.4's osu_multi_lat has no -p: the run option.
-    let dir = tempfile::tempdir().unwrap();
-    let json = dir.path().join("r.json");
-    let out = mpirun(
+    let v = run_json(
         4,
         &[
             "run",
@@ -895,19 +887,8 @@ fn pairs_and_varied_windows() {
             "--warmup",
             "1",
             "--check",
-            "-q",
-            "--json",
-            json.to_str().unwrap(),
         ],
-    )
-    .output()
-    .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
     );
-    let v = read_json(&json);
     for row in v["results"][0]["rows"].as_array().unwrap() {
         assert_eq!(row["params"]["pairs"], 1, "{row}");
         assert_eq!(row["errors"], 0, "{row}");
@@ -987,12 +968,7 @@ fn grouped_and_long_flags_and_barriers() {
     );
     assert_eq!(t.sizes, [4, 8, 16], "{text}");
     for prog in ["osu_barrier", "osu_ibarrier", "osu_barrier_persistent"] {
-        let env = if is_open_mpi(&mpiexec()) {
-            &[][..]
-        } else {
-            MPICH_PERSISTENT_ALGORITHMS
-        };
-        let text = osu_env(2, &format!("{prog} -f -i 3 -x 1"), env);
+        let text = osu_env(2, &format!("{prog} -f -i 3 -x 1"), env_for(prog));
         assert!(!text.contains("# Datatype"), "{prog}:\n{text}");
         let t = parse(&text);
         assert!(
@@ -1045,15 +1021,10 @@ fn fixed_roots() {
         assert_eq!(passes, t.widths.len(), "{prog}:\n{text}");
     }
     // The persistent forms under `--root` (their OMB string has no -k).
-    let env = if is_open_mpi(&mpiexec()) {
-        &[][..]
-    } else {
-        MPICH_PERSISTENT_ALGORITHMS
-    };
     let text = osu_env(
         4,
         "osu_gather_persistent --root 2 -c -m 1:16 -i 3 -x 1",
-        env,
+        env_for("osu_gather_persistent"),
     );
     let t = parse(&text);
     let passes = t.figures.iter().filter(|f| *f == "Pass").count();
