@@ -140,7 +140,9 @@ fn env_for(prog: &str) -> &'static [(&'static str, &'static str)] {
 fn osu_env(np: usize, args: &str, env: &[(&str, &str)]) -> String {
     let mut a = vec!["osu"];
     a.extend(args.split_whitespace());
-    if few_iterations(np) && !a.contains(&"-i") {
+    // (osu_init and osu_hello take no -i or -x, as OMB's.)
+    let startup = ["osu_init", "osu_hello"].contains(&a[1]);
+    if few_iterations(np) && !a.contains(&"-i") && !startup {
         a.extend(["-i", "20", "-x", "2"]);
     }
     let mut cmd = mpirun(np, &a);

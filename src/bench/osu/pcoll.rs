@@ -15,8 +15,9 @@
 //!
 //! Differences: a persistent request is bound to its buffers, so
 //! `--off-cache` does not apply (the data of every repetition stays in
-//! place); with OSU's `-k rotate` one request per root is made before the
-//! timed loop and the repetition's root's request is started.
+//! place); with `--root-shift` (OMB 7.4's persistent programs have no
+//! `-k`) one request per root is made before the timed loop and the
+//! repetition's root's request is started; with `--root R` one, rooted at R.
 
 use anyhow::Result;
 
