@@ -177,12 +177,9 @@ fn osu(program: &str, params: Vec<String>, argv0: &str) -> Result<i32> {
     };
     match frontend::osu::parse(program, &params, &calling) {
         Err(msg) => Ok(usage(&msg)),
-        Ok(Action::Help(name)) => {
+        Ok(Action::Help(text)) => {
             if root {
-                println!(
-                    "Usage: {name} [OSU flags] [mpibench options]\n\n{}",
-                    frontend::osu::HELP
-                );
+                println!("{text}");
             }
             Ok(EXIT_OK)
         }
@@ -460,6 +457,7 @@ fn new_report(
             iter: plan.policy.iter,
             time_limit_s: plan.policy.time_limit_s,
             root_shift: plan.root_shift,
+            root: plan.root,
             min_iter: plan.policy.min_reps,
             max_iter: plan.policy.max_reps,
             precision: plan.policy.precision,

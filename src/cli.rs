@@ -289,6 +289,10 @@ pub struct RunArgs {
     #[arg(long)]
     pub root_shift: bool,
 
+    /// Root of rooted collectives (default 0; with --root-shift the roots rotate from it).
+    #[arg(long, value_name = "R")]
+    pub root: Option<usize>,
+
     /// Whose definitions the imb benchmarks follow: PMB-MPI1 v2.2 (pmb) or IMB-MPI1 2021 (imb2021).
     #[arg(long, value_enum, value_name = "DEFS")]
     pub definitions: Option<crate::bench::Definitions>,

@@ -144,6 +144,8 @@ pub struct Plan {
     /// Runs of the whole list (MPITEST's R).
     pub repeats: usize,
     pub root_shift: bool,
+    /// Root of rooted collectives (`--root`, OSU `-k fixed:R`).
+    pub root: usize,
     pub check: bool,
     pub corrupt: bool,
     pub json: Option<PathBuf>,
@@ -542,6 +544,7 @@ impl Plan {
             },
             repeats: args.repeats.unwrap_or(1),
             root_shift: args.root_shift,
+            root: args.root.unwrap_or(0),
             check: args.check,
             corrupt: args.corrupt,
             json: args.json.clone(),

@@ -62,6 +62,9 @@ pub struct Settings {
     pub iter: Option<usize>,
     pub time_limit_s: f64,
     pub root_shift: bool,
+    /// Root of rooted collectives (`--root`), when not 0.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub root: usize,
     pub min_iter: usize,
     pub max_iter: usize,
     pub precision: Option<f64>,
@@ -373,6 +376,10 @@ pub struct Row {
     /// mean time until its sends and until its receives completed (µs).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sides_us: Option<Vec<[f64; 2]>>,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 /// Reads a number or null (NaN): statistics are null when a row had no

@@ -184,10 +184,21 @@ impl<'a> Engine<'a> {
             .into_iter()
             .filter_map(|p| info.typed_point(p))
             .filter(|p| {
-                let why = b.refuse(p, q).or_else(|| {
-                    let need = b.need(p, q);
-                    (need > plan.mem_bytes).then(|| self.too_big(info, p, q, need))
-                });
+                let why = b
+                    .refuse(p, q)
+                    .or_else(|| {
+                        // --root (OSU -k fixed:R): a rank of the group.
+                        (info.rooted && plan.root >= q).then(|| {
+                            format!(
+                                "{}: root {} is not one of the {q} processes",
+                                info.name, plan.root
+                            )
+                        })
+                    })
+                    .or_else(|| {
+                        let need = b.need(p, q);
+                        (need > plan.mem_bytes).then(|| self.too_big(info, p, q, need))
+                    });
                 if let Some(w) = why {
                     note.get_or_insert(w);
                     false
@@ -454,7 +465,9 @@ impl<'a> Engine<'a> {
             }
             if let (Some(k), Some((g, role)), Some(sc)) = (kernel.as_mut(), mine, sync_comm) {
                 let started = std::time::Instant::now();
-                let (mut prec, samples) = self.measure(info, p, q, role, sc, clock, k.as_mut());
+                let time_scale = b.time_scale(p);
+                let (mut prec, samples) =
+                    self.measure(info, p, q, time_scale, role, sc, clock, k.as_mut());
                 spent_s = started.elapsed().as_secs_f64();
                 prec.group_rank = Some(g.rank);
                 bad = prec.errors > 0;
@@ -498,6 +511,7 @@ impl<'a> Engine<'a> {
             comm: g,
             role: role.clone(),
             root_shift: self.plan.root_shift,
+            root: self.plan.root,
             off_cache: self.plan.off_cache,
             arena,
         }
@@ -524,6 +538,7 @@ impl<'a> Engine<'a> {
         info: &Info,
         p: &Point,
         q: usize,
+        time_scale: f64,
         role: &Role,
         sc: &Comm,
         clock: Option<ClockModel>,
@@ -534,7 +549,7 @@ impl<'a> Engine<'a> {
         let method = plan.method_for(info);
         let sync = plan.sync_for(info);
         let reps = plan.reps_for(info);
-        let scale = info.time_scale * 1e6;
+        let scale = time_scale * 1e6;
         // For single transfers timed per repetition only the initiator's clock
         // pair counts: it spans the whole round trip, while its partner's also
         // spans waiting for the initiator to leave the synchronisation.
@@ -732,7 +747,7 @@ impl<'a> Engine<'a> {
                 let g = c.valid(v, per, 1e6);
                 (!g.is_empty()).then(|| stats::summarize(&g).median)
             };
-            comb.global_us = median(&c.global).map(|g| g * info.time_scale);
+            comb.global_us = median(&c.global).map(|g| g * time_scale);
             comb.skew_us = median(&c.skew);
             comb.window_us = cx.window().map(|w| w.widest * 1e6);
             comb.stopped_on_bound = stopped;

@@ -238,7 +238,7 @@ pub struct OsuArgs {
     #[arg(long, help_heading = "OSU (--suite osu)")]
     pub osu_full: bool,
 
-    /// OSU -z: tail percentiles in the OSU table, e.g. 50,90,99 (per-iteration timing).
+    /// OSU -z: tail percentiles in the OSU table, e.g. 50,90,99, each in (0, 100] (per-iteration timing).
     #[arg(
         long,
         value_name = "P,...",
@@ -307,6 +307,8 @@ pub mod axis {
     pub const VARY_WINDOW: &str = "osu_vary_window";
     pub const SENDERS: &str = "osu_sender_threads";
     pub const RECEIVERS: &str = "osu_receiver_threads";
+    /// `--iter` (OSU -i): the iterations of the non-blocking programs' pure loop.
+    pub const ITER: &str = "osu_iter";
 }
 
 /// The suite's own options → plan axes.
@@ -342,6 +344,12 @@ pub fn axes(args: &RunArgs, involved: bool, world: usize, _mem: u64) -> Result<A
         }
         a.insert(axis::VARY_WINDOW.into(), vec![1.0]);
     }
+    if let Some(r) = args.root.filter(|&r| r >= world) {
+        // OMB: "Root rank('-k') cannot be more than number of processes".
+        return Err(format!(
+            "-k fixed:{r}/--root {r}: root {r} is not one of the {world} processes"
+        ));
+    }
     if let Some(n) = o.osu_pairs {
         check_pairs(n, world)?;
         a.insert(axis::PAIRS.into(), vec![n as f64]);
@@ -370,15 +378,16 @@ pub fn axes(args: &RunArgs, involved: bool, world: usize, _mem: u64) -> Result<A
     if o.osu_full {
         a.insert(axis::FULL.into(), vec![1.0]);
     }
-    if let Some(p) = o.osu_tail.iter().find(|p| !(**p > 0.0 && **p < 100.0)) {
-        return Err(format!(
-            "--osu-tail: percentile {p} is not between 0 and 100"
-        ));
+    if let Some(p) = o.osu_tail.iter().find(|p| !(**p > 0.0 && **p <= 100.0)) {
+        return Err(format!("--osu-tail: percentile {p} is not in (0, 100]"));
     }
     if !o.osu_tail.is_empty() {
         a.insert(axis::TAIL.into(), o.osu_tail.clone());
     }
     a.insert(axis::TESTS.into(), vec![o.osu_tests.unwrap_or(0) as f64]);
+    if let Some(n) = args.iter {
+        a.insert(axis::ITER.into(), vec![n as f64]);
+    }
     neighbor::axes(args, world, &mut a)?;
     Ok(a)
 }

@@ -15,8 +15,9 @@
 //!
 //! Differences: a persistent request is bound to its buffers, so
 //! `--off-cache` does not apply (the data of every repetition stays in
-//! place); with OSU's `-k rotate` one request per root is made before the
-//! timed loop and the repetition's root's request is started.
+//! place); with `--root-shift` (OMB 7.4's persistent programs have no
+//! `-k`) one request per root is made before the timed loop and the
+//! repetition's root's request is started; with `--root R` one, rooted at R.
 
 use anyhow::Result;
 
@@ -76,10 +77,12 @@ impl<P: Init + 'static> Benchmark for Persistent<P> {
     }
 
     fn kernel<'a>(&'a self, s: Setup<'a>, p: &Point) -> Result<Box<dyn Kernel + 'a>> {
-        let roots = if s.root_shift && self.info().rooted {
-            s.comm.size
+        // Every root when rotating (a request per root, indexed by it), else `--root`'s.
+        let base = s.root;
+        let roots: Vec<usize> = if s.root_shift && self.info().rooted {
+            (0..s.comm.size).collect()
         } else {
-            1
+            vec![base]
         };
         // The request is bound to the buffers: no per-repetition offsets.
         let s = Setup {
@@ -87,12 +90,12 @@ impl<P: Init + 'static> Benchmark for Persistent<P> {
             ..s
         };
         let mut inner = BufKernel::new(&self.0, s, p)?;
-        let mut reqs = vec![comm::request_null(); roots];
-        for (root, req) in reqs.iter_mut().enumerate() {
+        let mut reqs = vec![comm::request_null(); roots.len()];
+        for (&root, req) in roots.iter().zip(reqs.iter_mut()) {
             inner.op.root = root;
             self.0.init(&mut inner.op, req);
         }
-        inner.op.root = 0;
+        inner.op.root = base;
         Ok(Box::new(PersistentKernel { inner, reqs }))
     }
 
@@ -118,7 +121,12 @@ impl<P: Init> Kernel for PersistentKernel<'_, P> {
     #[inline(always)]
     fn run(&mut self, rep: usize) {
         self.inner.begin(rep);
-        let req = &mut self.reqs[self.inner.op.root];
+        let i = if self.reqs.len() > 1 {
+            self.inner.op.root
+        } else {
+            0
+        };
+        let req = &mut self.reqs[i];
         pcoll::start(req);
         comm::wait(req);
     }

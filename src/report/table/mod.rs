@@ -189,6 +189,7 @@ pub(crate) mod fixtures {
                 iter: None,
                 time_limit_s: 10.0,
                 root_shift: false,
+                root: 0,
                 min_iter: 1,
                 max_iter: 1000,
                 precision: None,
