@@ -44,6 +44,9 @@ impl DelaySubtraction {
                 if with_op {
                     measured = t1 - t0;
                     if b.check {
+                        if b.corrupt && o == 0 {
+                            k.corrupt();
+                        }
                         s.errors += u64::from(k.verify(o) > 0);
                     }
                 } else {
