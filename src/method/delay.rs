@@ -88,6 +88,25 @@ mod tests {
     }
 
     #[test]
+    fn checked_rounds_validate_and_corrupt_the_first() {
+        let clock = Clock::default();
+        let mut k = FakeKernel::new(&clock, |_| 1e-6);
+        k.bad_reps = vec![2];
+        let mut cx = FakeCtx::new(&clock);
+        let b = RepBatch {
+            inner: 3,
+            check: true,
+            corrupt: true,
+            ..RepBatch::new(0, 4)
+        };
+        let s = DelaySubtraction::sample(&mut k, &mut cx, &b);
+        // One prepare per measured round; --corrupt once, in the first.
+        assert_eq!((k.prepared, k.corrupted, s.errors), (4, 1, 1));
+        // Validation stays outside the clock pairs.
+        assert!(s.dur.iter().all(|&d| close(d, 3e-6)), "{:?}", s.dur);
+    }
+
+    #[test]
     fn no_overhead_gives_zero_not_a_positive_figure() {
         let clock = Clock::default();
         let mut k = FakeKernel::new(&clock, |_| 0.0);
