@@ -37,6 +37,9 @@ const SYNC: [&str; 8] = [
     "sync critical",
 ];
 
+/// The shortest delay subtraction worth running: 3 × 2 repetitions of 1 µs.
+const SHORT_SYNC: [&str; 6] = ["--outer", "3", "--inner", "2", "--delay-us", "1"];
+
 fn open_mpi() -> bool {
     is_open_mpi(&mpiexec())
 }
@@ -472,39 +475,23 @@ fn a_broken_lock_word_is_reported_not_spun_on() {
         assert!(rows(&v)[0].1["errors"].as_u64().unwrap() > 0);
     }
     // Without --check the lock word is validated all the same.
-    let (code, _, stderr, v) = caf(
-        2,
-        &[
-            "sync lock",
-            "--outer",
-            "3",
-            "--inner",
-            "2",
-            "--delay-us",
-            "1",
-        ],
-    );
+    let mut args = vec!["sync lock"];
+    args.extend_from_slice(&SHORT_SYNC);
+    let (code, _, stderr, v) = caf(2, &args);
     assert_eq!(code, 0, "{stderr}");
     assert_eq!(rows(&v)[0].1["errors"], 0);
 }
 
 #[test]
 fn synchronisation_on_two_ranks_skips_what_needs_more() {
-    let (code, stdout, stderr, v) = caf(
-        2,
-        &[
-            "sync all",
-            "sync images ring",
-            "sync images pairwise",
-            "sync lock",
-            "--outer",
-            "3",
-            "--inner",
-            "2",
-            "--delay-us",
-            "1",
-        ],
-    );
+    let mut args = vec![
+        "sync all",
+        "sync images ring",
+        "sync images pairwise",
+        "sync lock",
+    ];
+    args.extend_from_slice(&SHORT_SYNC);
+    let (code, stdout, stderr, v) = caf(2, &args);
     assert_eq!(code, 0, "{stderr}");
     let ring = &v["results"][1];
     assert!(

@@ -376,14 +376,7 @@ impl Kernel for SyncKernel<'_> {
                     if let Some(co) = self.co.as_ref() {
                         let mark = self.me as i32 + 1;
                         // lock(caflock[1]): spin until the variable on image 0 was free.
-                        let got = acquire(
-                            || co.win.compare_and_swap(mark, 0, 0, 0),
-                            mark,
-                            self.q,
-                            LOCK_LIMIT_S,
-                            crate::comm::wtime,
-                        );
-                        match got {
+                        match lock(co, mark, self.q) {
                             Ok(()) => {
                                 self.delay.run();
                                 let held = co.win.compare_and_swap(0, mark, 0, 0);
@@ -426,15 +419,21 @@ impl Kernel for SyncKernel<'_> {
     /// keeps it (the others must report it, not spin forever).
     fn corrupt(&mut self) {
         if let (SyncType::Lock, Some(co), 0) = (self.ty, self.co.as_ref(), self.me) {
-            let _ = acquire(
-                || co.win.compare_and_swap(FOREIGN_MARK, 0, 0, 0),
-                FOREIGN_MARK,
-                self.q,
-                LOCK_LIMIT_S,
-                crate::comm::wtime,
-            );
+            let _ = lock(co, FOREIGN_MARK, self.q);
         }
     }
+}
+
+/// lock(l[1]) with `mark` on the lock word at the start of image 0's window.
+#[inline(always)]
+fn lock(co: &Coarray<'_>, mark: i32, images: usize) -> Result<(), LockFailure> {
+    acquire(
+        || co.win.compare_and_swap(mark, 0, 0, 0),
+        mark,
+        images,
+        LOCK_LIMIT_S,
+        crate::comm::wtime,
+    )
 }
 
 /// The error line of a lock not acquired.
