@@ -142,13 +142,12 @@ pub struct BenchResult {
     /// as top-level fields of the result (`fits`, `best`, `loggp`).
     #[serde(flatten, default)]
     pub figures: Figures,
-    /// A model fitted to the rows (COMMTEST): one object, or an array of them.
-    /// Known fields: `alpha_us` (latency), `beta_mbs` (bandwidth, MB = 2^20 B),
-    /// `r2`, and `params` (the row parameters the fit belongs to; absent: all
-    /// rows). The model is t_us = alpha_us + bytes / (beta_mbs · 1.048576), with
-    /// bytes = params.packets · params.packet_bytes (or the row's `bytes`).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub fit: Option<serde_json::Value>,
+    /// Keys of the rows' `params` that are measured values rather than
+    /// chosen ones (LogGP's PRTT medians, the figures a kernel reports such
+    /// as CRESTA's achieved t_calc): never an axis of a plot, never part of
+    /// the key `compare` matches rows by.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub measured_params: Vec<String>,
     /// mpiGraph: `ranks`, `hosts` and per-pair matrices (rows = senders), e.g.
     /// `send_mbs`, `recv_mbs`, `latency_us`; every 2-D numeric array is drawn
     /// as a heatmap.

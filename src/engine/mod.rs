@@ -30,7 +30,7 @@ use crate::method::{
 };
 use crate::plan::{Plan, Reps};
 use crate::report::raw::RawSink;
-use crate::results::{BenchResult, GroupRows};
+use crate::results::{BenchResult, GroupRows, Row};
 use crate::stats;
 use crate::watchdog::{self, Watchdog};
 
@@ -327,6 +327,7 @@ impl<'a> Engine<'a> {
             r.placement = Some(n);
         }
         b.derive(&mut r);
+        r.measured_params = measured_params(&points, &r.rows);
         Ok(Some(r))
     }
 
@@ -954,7 +955,7 @@ impl<'a> Engine<'a> {
             }
             r
         };
-        let rows = (0..points.len()).map(|pi| row(pi, None)).collect();
+        let rows: Vec<Row> = (0..points.len()).map(|pi| row(pi, None)).collect();
         let group_rows = if plan.multi && plan.multi_detail {
             (0..groups)
                 .map(|gi| GroupRows {
@@ -996,6 +997,20 @@ impl<'a> Engine<'a> {
             ..BenchResult::default()
         }
     }
+}
+
+/// The keys of the rows' params that no point chose: the figures the
+/// kernels measured ([`crate::bench::Kernel::figures`]) and those
+/// [`Benchmark::derive`] added (CRESTA's t_sc1_us, overlaps).
+fn measured_params(points: &[Point], rows: &[Row]) -> Vec<String> {
+    let chosen: std::collections::BTreeSet<&String> =
+        points.iter().flat_map(|p| p.params.keys()).collect();
+    let measured: std::collections::BTreeSet<&String> = rows
+        .iter()
+        .flat_map(|r| r.params.keys())
+        .filter(|k| !chosen.contains(k))
+        .collect();
+    measured.into_iter().cloned().collect()
 }
 
 /// `n` repetitions in batches of at most `max` (None: one batch), of equal
@@ -1086,6 +1101,34 @@ mod tests {
                 assert!(c.iter().all(|&x| x <= m && x + 1 >= c[0]));
             }
         }
+    }
+
+    #[test]
+    fn measured_params_are_the_keys_no_point_chose() {
+        let points = vec![
+            Point::bytes(0).with("t_calc_us", 64u64),
+            Point::bytes(0).with("t_calc_us", 128u64),
+        ];
+        let rows: Vec<Row> = points
+            .iter()
+            .enumerate()
+            .map(|(i, p)| {
+                let mut params = p.params.clone();
+                params.insert("t_calc_achieved_us".into(), 65.0.into());
+                if i == 1 {
+                    params.insert("b_extra".into(), 1.0.into());
+                }
+                Row {
+                    params,
+                    ..Row::default()
+                }
+            })
+            .collect();
+        assert_eq!(
+            measured_params(&points, &rows),
+            ["b_extra", "t_calc_achieved_us"]
+        );
+        assert!(measured_params(&points, &[]).is_empty());
     }
 
     #[test]
