@@ -1,7 +1,8 @@
 //! Robust summary statistics for timing samples.
 //!
 //! Everything here is pure, allocation-light and dependency-free. All
-//! functions are total: they never panic on any input and never return NaN.
+//! functions are total: they never panic on any input and never return NaN
+//! (where there is no figure at all, [`min_max_avg`] says so with `None`).
 //!
 //! Conventions:
 //!
@@ -230,8 +231,9 @@ pub fn ci_contains_zero(s: &Summary) -> bool {
 
 /// Minimum, maximum and average of per-rank values (the across-rank
 /// reduction). Non-finite values are ignored; an empty (or all-non-finite)
-/// slice gives `(0.0, 0.0, 0.0)`.
-pub fn min_max_avg(values: &[f64]) -> (f64, f64, f64) {
+/// slice has no figure: `None`, which callers report as null with a note,
+/// never as 0.
+pub fn min_max_avg(values: &[f64]) -> Option<(f64, f64, f64)> {
     let mut count = 0usize;
     let mut min = f64::INFINITY;
     let mut max = f64::NEG_INFINITY;
@@ -243,9 +245,9 @@ pub fn min_max_avg(values: &[f64]) -> (f64, f64, f64) {
         sum += v;
     }
     if count == 0 {
-        return (0.0, 0.0, 0.0);
+        return None;
     }
-    (min, max, finite_or_zero(sum / count as f64))
+    Some((min, max, finite_or_zero(sum / count as f64)))
 }
 
 /// Median absolute deviation (unscaled): `median(|x_i - median(x)|)` of an
@@ -457,7 +459,7 @@ mod tests {
         assert_eq!(summarize(&[f64::NAN, f64::NAN]), Summary::default());
         assert_eq!(median_ci95(&[]), (0.0, 0.0));
         assert_eq!(mad(&[]), 0.0);
-        assert_eq!(min_max_avg(&[]), (0.0, 0.0, 0.0));
+        assert_eq!(min_max_avg(&[]), None);
         assert_eq!(relative_ci_halfwidth(&Summary::default()), f64::INFINITY);
     }
 
@@ -506,8 +508,8 @@ mod tests {
         assert_eq!(s.n, 3);
         let s = summarize(&[1.0, f64::INFINITY, 2.0, f64::NEG_INFINITY]);
         assert_eq!(s, summarize(&[1.0, 2.0]));
-        assert_eq!(min_max_avg(&[1.0, f64::NAN, 3.0]), (1.0, 3.0, 2.0));
-        assert_eq!(min_max_avg(&[f64::NAN]), (0.0, 0.0, 0.0));
+        assert_eq!(min_max_avg(&[1.0, f64::NAN, 3.0]), Some((1.0, 3.0, 2.0)));
+        assert_eq!(min_max_avg(&[f64::NAN, f64::INFINITY]), None);
     }
 
     #[test]
@@ -655,8 +657,8 @@ mod tests {
 
     #[test]
     fn min_max_avg_reduction() {
-        assert_eq!(min_max_avg(&[3.0, 1.0, 2.0]), (1.0, 3.0, 2.0));
-        assert_eq!(min_max_avg(&[-1.0]), (-1.0, -1.0, -1.0));
+        assert_eq!(min_max_avg(&[3.0, 1.0, 2.0]), Some((1.0, 3.0, 2.0)));
+        assert_eq!(min_max_avg(&[-1.0]), Some((-1.0, -1.0, -1.0)));
     }
 
     #[test]
@@ -688,8 +690,9 @@ mod tests {
             );
             let r = relative_ci_halfwidth(&s);
             assert!(!r.is_nan());
-            let (a, b, c) = min_max_avg(v);
-            assert!(!a.is_nan() && !b.is_nan() && !c.is_nan());
+            if let Some((a, b, c)) = min_max_avg(v) {
+                assert!(!a.is_nan() && !b.is_nan() && !c.is_nan());
+            }
             let mut sorted: Vec<f64> = v.iter().copied().filter(|x| x.is_finite()).collect();
             sorted.sort_by(f64::total_cmp);
             assert!(!mad(&sorted).is_nan());

@@ -79,6 +79,30 @@ pub fn message(call: &str, rc: c_int) -> String {
     format!("{call} failed on rank {rank}{during}: {}", error_string(rc))
 }
 
+/// Checks the return code of a call that frees a handle in a `Drop`: as
+/// [`check`], except while the thread unwinds from a panic, when the failure
+/// is reported on one line and the drop goes on (the panic is what ends the
+/// run; aborting here would hide it).
+pub fn check_in_drop(rc: c_int, call: &'static str) {
+    if rc == 0 {
+        return;
+    }
+    if std::thread::panicking() {
+        eprintln!("error: {} (while unwinding)", message(call, rc));
+        return;
+    }
+    failed(call, rc)
+}
+
+/// Whether MPI is running: initialised and not yet finalised.
+fn mpi_running() -> bool {
+    let (mut init, mut fin): (c_int, c_int) = (0, 0);
+    // SAFETY: both may be called at any time, before MPI_Init and after
+    // MPI_Finalize. Should either fail, MPI is taken as not running.
+    let ok = unsafe { ffi::MPI_Initialized(&mut init) == 0 && ffi::MPI_Finalized(&mut fin) == 0 };
+    ok && init != 0 && fin == 0
+}
+
 #[cold]
 #[inline(never)]
 fn failed(call: &'static str, rc: c_int) -> ! {
@@ -86,6 +110,11 @@ fn failed(call: &'static str, rc: c_int) -> ! {
     eprintln!("error: {msg}");
     if let Some(f) = ON_FATAL.lock().unwrap_or_else(|e| e.into_inner()).take() {
         f(&msg);
+    }
+    if !mpi_running() {
+        // Before MPI_Init (the self-launcher reads the library version) or
+        // after MPI_Finalize, MPI_Abort may not be called.
+        std::process::exit(EXIT_MPI_ERROR)
     }
     super::abort(EXIT_MPI_ERROR)
 }

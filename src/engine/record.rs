@@ -10,6 +10,10 @@ use crate::method::{Method, Spread};
 use crate::results::Row;
 use crate::stats::{self, Summary};
 
+/// Minimum, maximum and average where there is no figure: NaN (null in the
+/// JSON, "-" in tables), never 0.
+pub const NO_FIGURE: (f64, f64, f64) = (f64::NAN, f64::NAN, f64::NAN);
+
 /// At most this many values per row are kept in `samples_us`.
 pub const KEEP_SAMPLES: usize = 1024;
 
@@ -146,7 +150,8 @@ pub fn row(cx: &RowCx, members: &[&PointRecord]) -> Row {
     let per_rep = cx.method.per_repetition();
     let (t_min, t_max, t_avg) = match (cx.method.spread(), &comb) {
         (Spread::OverReps, Some(c)) if c.n > 0 => (c.min, c.max, c.mean),
-        _ => stats::min_max_avg(&counted.iter().map(|r| r.t_mean_us).collect::<Vec<_>>()),
+        _ => stats::min_max_avg(&counted.iter().map(|r| r.t_mean_us).collect::<Vec<_>>())
+            .unwrap_or(NO_FIGURE),
     };
     let reps = members.iter().map(|r| r.reps).max().unwrap_or(0);
     let x = cx.point.bytes;
@@ -157,7 +162,7 @@ pub fn row(cx: &RowCx, members: &[&PointRecord]) -> Row {
         t_min_us: t_min,
         t_max_us: t_max,
         t_avg_us: t_avg,
-        mbytes_per_sec: cx.info.throughput.map(|f| mbytes_per_sec(f, x, t_max)),
+        mbytes_per_sec: cx.info.throughput.and_then(|f| mbytes_per_sec(f, x, t_max)),
         errors: cx.checked.then(|| members.iter().map(|r| r.errors).sum()),
         ..Row::default()
     };
@@ -201,6 +206,9 @@ pub fn row(cx: &RowCx, members: &[&PointRecord]) -> Row {
     if c.valid == 0 && c.invalid == 0 {
         // No combined samples here (a -multi group's own row): the times
         // over ranks stand, without statistics.
+        if !row.t_avg_us.is_finite() {
+            row.note = Some("no valid sample: no rank measured this point".to_string());
+        }
         return row;
     }
     if c.valid == 0 {
@@ -232,8 +240,7 @@ pub fn row(cx: &RowCx, members: &[&PointRecord]) -> Row {
         row.samples_us = Some(c.samples.clone());
         row.samples_n = Some(c.n as u64);
         let medians: Vec<f64> = counted.iter().filter_map(|r| r.rank_median_us).collect();
-        if !medians.is_empty() {
-            let (lo, hi, avg) = stats::min_max_avg(&medians);
+        if let Some((lo, hi, avg)) = stats::min_max_avg(&medians) {
             row.t_median_min_us = Some(lo);
             row.t_median_max_us = Some(hi);
             row.t_median_avg_us = Some(avg);
@@ -244,6 +251,8 @@ pub fn row(cx: &RowCx, members: &[&PointRecord]) -> Row {
         row.below_resolution = Some(below);
         if below {
             row.note = Some("below resolution: the 95% CI of the median contains zero".to_string());
+            // A throughput from a time that cannot be told from zero means nothing.
+            row.mbytes_per_sec = None;
         }
     }
     row
@@ -267,7 +276,7 @@ fn combine_figures(members: &[&PointRecord]) -> Vec<(String, f64)> {
                 .filter(|f| f.name == name)
                 .map(|f| f.value)
                 .collect();
-            let (lo, hi, avg) = stats::min_max_avg(&v);
+            let (lo, hi, avg) = stats::min_max_avg(&v).unwrap_or(NO_FIGURE);
             let value = match how {
                 Combine::Mean => avg,
                 Combine::Min => lo,
