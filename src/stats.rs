@@ -229,6 +229,20 @@ pub fn ci_contains_zero(s: &Summary) -> bool {
     s.n > 0 && s.ci95_lo <= 0.0 && s.ci95_hi >= 0.0
 }
 
+/// Why a difference of times is below the resolution of the measurement,
+/// if it is: the 95% CI of its median contains zero, or, where the figure
+/// reported is the mean (`mean_is_figure`, MPITEST's t), the mean is not
+/// positive. Either way the figure is not a time.
+pub fn below_resolution(s: &Summary, mean_is_figure: bool) -> Option<&'static str> {
+    if ci_contains_zero(s) {
+        Some("the 95% CI of the median contains zero")
+    } else if mean_is_figure && s.n > 0 && s.mean <= 0.0 {
+        Some("the mean is not positive")
+    } else {
+        None
+    }
+}
+
 /// Minimum, maximum and average of per-rank values (the across-rank
 /// reduction). Non-finite values are ignored; an empty (or all-non-finite)
 /// slice has no figure: `None`, which callers report as null with a note,
@@ -419,6 +433,24 @@ mod tests {
         assert_eq!(order_statistics(&[3.0, 1.0], 5), vec![1.0, 3.0]);
         assert!(ci_contains_zero(&summarize(&[-1.0, 0.5, 1.0, -0.2, 0.1])));
         assert!(!ci_contains_zero(&summarize(&[1.0, 2.0, 3.0])));
+        assert_eq!(below_resolution(&summarize(&[1.0, 2.0, 3.0]), true), None);
+        assert!(
+            below_resolution(&summarize(&[-1.0, 0.5, 1.0, -0.2, 0.1]), false)
+                .unwrap()
+                .contains("CI")
+        );
+        // A positive median whose CI is clear of zero, but a mean dragged
+        // below zero by a few large negative values.
+        let mut skewed: Vec<f64> = (0..29).map(|i| 0.1 + 0.001 * f64::from(i)).collect();
+        skewed.push(-50.0);
+        assert!(!ci_contains_zero(&summarize(&skewed)));
+        assert_eq!(
+            below_resolution(&summarize(&skewed), true),
+            Some("the mean is not positive")
+        );
+        // Where the median is the figure, it stands.
+        assert_eq!(below_resolution(&summarize(&skewed), false), None);
+        assert_eq!(below_resolution(&summarize(&[]), true), None);
     }
 
     #[test]

@@ -14,6 +14,7 @@
 //!   the pooled median contains zero. Such a row has no throughput.
 
 use super::record::{KEEP_SAMPLES, NO_FIGURE};
+use crate::method::Method;
 use crate::results::{BenchResult, Row};
 use crate::stats;
 
@@ -39,10 +40,11 @@ pub fn aggregates(results: &[BenchResult]) -> Vec<BenchResult> {
             .iter()
             .filter(|x| x.repeat.is_some() && x.skipped.is_none() && key(x) == key(r))
             .collect();
+        let mean_is_figure = r.method.as_deref() == Some(Method::Mpitest.name());
         let rows = (0..r.rows.len())
             .map(|i| {
                 let same: Vec<&Row> = runs.iter().filter_map(|x| x.rows.get(i)).collect();
-                row(&same)
+                row(&same, mean_is_figure)
             })
             .collect();
         let mean = |f: fn(&BenchResult) -> Option<f64>| {
@@ -63,12 +65,27 @@ pub fn aggregates(results: &[BenchResult]) -> Vec<BenchResult> {
     out
 }
 
-/// One aggregate row from the same row of every run (at least one).
-pub fn row(same: &[&Row]) -> Row {
+/// One aggregate row from the same row of every run (at least one);
+/// `mean_is_figure`: the runs' figure is their mean (MPITEST's t), so a
+/// mean at or below zero is below resolution too.
+pub fn row(same: &[&Row], mean_is_figure: bool) -> Row {
     let first = same[0];
     let runs = same.len();
     let t: Vec<f64> = same.iter().map(|x| x.t_avg_us).collect();
-    let figure = stats::min_max_avg(&t);
+    let below_run = |x: &Row| x.below_resolution == Some(true);
+    let resolved: Vec<f64> = same
+        .iter()
+        .filter(|x| !below_run(x))
+        .map(|x| x.t_avg_us)
+        .collect();
+    let left_out = same
+        .iter()
+        .filter(|x| below_run(x) && x.t_avg_us.is_finite())
+        .count();
+    // Every run with a figure is below resolution: their figures stay (in
+    // the JSON), and the row is below resolution too.
+    let all_below = stats::min_max_avg(&resolved).is_none() && left_out > 0;
+    let figure = stats::min_max_avg(if all_below { &t } else { &resolved });
     let (lo, hi, avg) = figure.unwrap_or(NO_FIGURE);
     let sum = |f: fn(&Row) -> Option<u64>| -> Option<u64> {
         same.iter().filter_map(|x| f(x)).reduce(|a, b| a + b)
@@ -103,34 +120,41 @@ pub fn row(same: &[&Row]) -> Row {
         row.samples_n = sum(|x| x.samples_n);
         row.samples_us = Some(stats::order_statistics(&pooled, KEEP_SAMPLES));
     }
+    let mut why: Option<String> = None;
     if same.iter().any(|x| x.below_resolution.is_some()) {
-        row.below_resolution = Some(match &summary {
-            Some(s) => stats::ci_contains_zero(s),
-            None => same.iter().any(|x| x.below_resolution == Some(true)),
-        });
+        why = summary
+            .as_ref()
+            .and_then(|s| stats::below_resolution(s, false))
+            .map(|w| format!("{w} (the repeats' samples pooled)"))
+            .or_else(|| {
+                (mean_is_figure && avg <= 0.0)
+                    .then(|| "the mean over the repeats is not positive".into())
+            })
+            .or_else(|| all_below.then(|| "every repeat was below resolution".into()));
+        row.below_resolution = Some(why.is_some());
     }
-    let below = row.below_resolution == Some(true);
     let mb: Vec<f64> = same.iter().filter_map(|x| x.mbytes_per_sec).collect();
     row.mbytes_per_sec = stats::min_max_avg(&mb)
         .map(|m| m.2)
-        .filter(|_| !below && avg.is_finite() && avg > 0.0);
+        .filter(|_| why.is_none() && avg.is_finite() && avg > 0.0);
     let empty = t.iter().filter(|x| !x.is_finite()).count();
-    row.note = if figure.is_none() {
-        Some(format!(
+    let mut notes: Vec<String> = Vec::new();
+    if figure.is_none() {
+        notes.push(format!(
             "no valid sample in any of the {runs} repeats: statistics are null"
-        ))
-    } else if below {
-        Some(
-            "below resolution: the 95% CI of the median of the pooled samples contains zero"
-                .to_string(),
-        )
+        ));
     } else if empty > 0 {
-        Some(format!(
-            "{empty} of {runs} repeats had no valid sample: the figures are over the others"
-        ))
-    } else {
-        None
-    };
+        notes.push(format!("{empty} of {runs} repeats had no valid sample"));
+    }
+    if left_out > 0 && !all_below {
+        notes.push(format!(
+            "{left_out} of {runs} repeats below resolution, left out of t_min/t_max/t_avg"
+        ));
+    }
+    if let Some(w) = why {
+        notes.push(format!("below resolution: {w}"));
+    }
+    row.note = (!notes.is_empty()).then(|| notes.join("; "));
     row
 }
 
@@ -160,7 +184,7 @@ mod tests {
     fn means_over_runs_and_statistics_of_the_pooled_samples() {
         let a = run(2.0, &[1.0, 2.0, 3.0], Some(false));
         let b = run(4.0, &[3.0, 4.0, 5.0], Some(false));
-        let r = row(&[&a, &b]);
+        let r = row(&[&a, &b], true);
         assert_eq!((r.t_min_us, r.t_max_us, r.t_avg_us), (2.0, 4.0, 3.0));
         assert_eq!(r.t_median_us, Some(3.0));
         assert_eq!(r.samples_n, Some(6));
@@ -177,14 +201,14 @@ mod tests {
         // Each run's mean is positive, the pooled CI of the median is not.
         let a = run(0.05, &[-0.2, 0.1, 0.3, -0.1, 0.2], Some(true));
         let b = run(0.02, &[0.1, -0.3, 0.2, 0.0, 0.1], Some(true));
-        let r = row(&[&a, &b]);
+        let r = row(&[&a, &b], true);
         assert_eq!(r.below_resolution, Some(true));
         let (lo, hi) = (r.ci95_lo_us.unwrap(), r.ci95_hi_us.unwrap());
         assert!(lo <= 0.0 && hi >= 0.0, "{lo} {hi}");
         assert_eq!(r.mbytes_per_sec, None);
-        assert!(r.note.unwrap().contains("below resolution"));
+        assert!(r.note.unwrap().contains("below resolution: the 95% CI"));
         // A method that does not subtract says nothing about resolution.
-        let r = row(&[&run(1.0, &[1.0], None)]);
+        let r = row(&[&run(1.0, &[1.0], None)], false);
         assert_eq!(r.below_resolution, None);
     }
 
@@ -195,7 +219,7 @@ mod tests {
         a.mbytes_per_sec = None;
         let mut b = a.clone();
         b.valid = Some(0);
-        let r = row(&[&a, &b]);
+        let r = row(&[&a, &b], true);
         assert!(r.t_avg_us.is_nan() && r.t_min_us.is_nan() && r.t_max_us.is_nan());
         assert_eq!(r.mbytes_per_sec, None);
         assert_eq!(r.t_median_us, None);
@@ -208,7 +232,7 @@ mod tests {
         assert!(json["t_avg_us"].is_null(), "{json}");
         // One run of two without a figure: the other's, with a note.
         let c = run(5.0, &[5.0], Some(false));
-        let r = row(&[&a, &c]);
+        let r = row(&[&a, &c], true);
         assert_eq!((r.t_min_us, r.t_max_us, r.t_avg_us), (5.0, 5.0, 5.0));
         assert!(r
             .note
@@ -243,5 +267,29 @@ mod tests {
         // DT and DB are calibrated per run: the aggregate shows their mean.
         assert!((agg[0].dt_us.unwrap() - 0.03).abs() < 1e-12);
         assert_eq!(agg[0].db_us, None);
+    }
+
+    #[test]
+    fn runs_below_resolution_are_left_out_of_the_figures_while_others_are_not() {
+        let a = run(-0.7, &[0.4, 0.5, 0.45], Some(true));
+        let b = run(2.0, &[1.9, 2.0, 2.1], Some(false));
+        let c = run(4.0, &[3.9, 4.0, 4.1], Some(false));
+        let r = row(&[&a, &b, &c], true);
+        assert_eq!((r.t_min_us, r.t_max_us, r.t_avg_us), (2.0, 4.0, 3.0));
+        assert_eq!(r.below_resolution, Some(false));
+        assert!(r.note.unwrap().contains("1 of 3 repeats below resolution"));
+        // All of them below: the figures stay (the JSON), flagged.
+        let d = run(0.3, &[0.5, 0.6, 0.55], Some(true));
+        let r = row(&[&a, &d], true);
+        assert_eq!(r.below_resolution, Some(true));
+        assert!((r.t_avg_us - -0.2).abs() < 1e-12);
+        assert_eq!(r.mbytes_per_sec, None);
+        assert!(r.note.unwrap().contains("not positive"));
+        let r = row(&[&d, &d], true);
+        assert_eq!(r.below_resolution, Some(true));
+        assert!(r
+            .note
+            .unwrap()
+            .contains("every repeat was below resolution"));
     }
 }

@@ -247,10 +247,10 @@ pub fn row(cx: &RowCx, members: &[&PointRecord]) -> Row {
         }
     }
     if cx.method.subtracts() {
-        let below = stats::ci_contains_zero(&c.summary());
-        row.below_resolution = Some(below);
-        if below {
-            row.note = Some("below resolution: the 95% CI of the median contains zero".to_string());
+        let why = stats::below_resolution(&c.summary(), cx.method.figure_is_mean());
+        row.below_resolution = Some(why.is_some());
+        if let Some(why) = why {
+            row.note = Some(format!("below resolution: {why}"));
             // A throughput from a time that cannot be told from zero means nothing.
             row.mbytes_per_sec = None;
         }
@@ -378,6 +378,58 @@ mod tests {
         let r = row(&cx, &[&a]);
         assert_eq!(r.below_resolution, Some(false));
         assert_eq!(r.samples_n, Some(7));
+    }
+
+    #[test]
+    fn below_resolution_and_non_positive_times_have_no_throughput() {
+        let info = crate::bench::mpitest::find("BLOCKING SEND").unwrap().info();
+        assert!(info.throughput.is_some());
+        let p = Point::bytes(400).with("n", 100);
+        let cx = RowCx {
+            info,
+            method: Method::Mpitest,
+            point: &p,
+            checked: false,
+        };
+        let mut a = rec(1.0, true);
+        a.combined = Some(Combined::of(&[2.0, 2.1, 1.9, 2.2, 2.05, 1.95, 2.0], 0));
+        let r = row(&cx, &[&a]);
+        assert_eq!(r.below_resolution, Some(false));
+        assert!(r.mbytes_per_sec.unwrap() > 0.0);
+        // The CI of the median contains zero.
+        a.combined = Some(Combined::of(&[-0.2, 0.1, -0.05, 0.3, 0.0, -0.1, 0.2], 0));
+        let r = row(&cx, &[&a]);
+        assert_eq!(r.below_resolution, Some(true));
+        assert_eq!(r.mbytes_per_sec, None, "{r:?}");
+        // A median clear of zero, a mean below it: the printed t is no time.
+        let mut skewed: Vec<f64> = (0..29).map(|i| 0.1 + 0.001 * f64::from(i)).collect();
+        skewed.push(-50.0);
+        a.combined = Some(Combined::of(&skewed, 0));
+        let r = row(&cx, &[&a]);
+        assert_eq!(r.below_resolution, Some(true));
+        assert!(r.note.unwrap().contains("mean is not positive"));
+        assert_eq!(r.mbytes_per_sec, None);
+        // Every sample at or below zero: the max is no time either.
+        a.combined = Some(Combined::of(&[-3.0, -2.0, -2.5, -2.2, -2.9, -2.1, -2.4], 0));
+        let r = row(&cx, &[&a]);
+        assert_eq!(r.mbytes_per_sec, None);
+    }
+
+    #[test]
+    fn a_group_row_without_counted_ranks_is_null_with_a_note() {
+        let info = imb::find("Sendrecv").unwrap().info();
+        let p = Point::bytes(8);
+        let cx = RowCx {
+            info,
+            method: Method::Loop,
+            point: &p,
+            checked: false,
+        };
+        let idle = rec(0.5, false);
+        let r = row(&cx, &[&idle]);
+        assert!(r.t_avg_us.is_nan() && r.t_min_us.is_nan() && r.t_max_us.is_nan());
+        assert_eq!(r.mbytes_per_sec, None);
+        assert!(r.note.unwrap().contains("no valid sample"));
     }
 
     #[test]

@@ -100,7 +100,7 @@ impl Format for Mpitest {
             };
             let _ = writeln!(
                 s,
-                "# below resolution: the 95% CI of the median of t{pooled} contains zero; see t_avg_us in the JSON"
+                "# below resolution: the 95% CI of the median of t{pooled} contains zero, or the mean t is not positive; see t_avg_us and the note in the JSON"
             );
         }
         s
