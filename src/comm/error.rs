@@ -84,14 +84,29 @@ pub fn message(call: &str, rc: c_int) -> String {
 /// is reported on one line and the drop goes on (the panic is what ends the
 /// run; aborting here would hide it).
 pub fn check_in_drop(rc: c_int, call: &'static str) {
-    if rc == 0 {
-        return;
+    match in_drop(rc, std::thread::panicking()) {
+        InDrop::Fine => {}
+        InDrop::Report => eprintln!("error: {} (while unwinding)", message(call, rc)),
+        InDrop::Fail => failed(call, rc),
     }
-    if std::thread::panicking() {
-        eprintln!("error: {} (while unwinding)", message(call, rc));
-        return;
+}
+
+/// What [`check_in_drop`] does with a return code.
+#[derive(Debug, PartialEq, Eq)]
+enum InDrop {
+    Fine,
+    /// Unwinding already: one line, and the drop goes on.
+    Report,
+    /// As [`check`]: one line and exit code 3.
+    Fail,
+}
+
+fn in_drop(rc: c_int, unwinding: bool) -> InDrop {
+    match (rc, unwinding) {
+        (0, _) => InDrop::Fine,
+        (_, true) => InDrop::Report,
+        (_, false) => InDrop::Fail,
     }
-    failed(call, rc)
 }
 
 /// Whether MPI is running: initialised and not yet finalised.
@@ -117,4 +132,29 @@ fn failed(call: &'static str, rc: c_int) -> ! {
         std::process::exit(EXIT_MPI_ERROR)
     }
     super::abort(EXIT_MPI_ERROR)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_failed_free_in_a_drop_ends_the_run_unless_a_panic_is_unwinding() {
+        assert_eq!(in_drop(0, false), InDrop::Fine);
+        assert_eq!(in_drop(0, true), InDrop::Fine);
+        assert_eq!(in_drop(5, false), InDrop::Fail);
+        assert_eq!(in_drop(5, true), InDrop::Report);
+        // A successful free while unwinding says nothing and returns.
+        let r = std::panic::catch_unwind(|| {
+            struct Guard;
+            impl Drop for Guard {
+                fn drop(&mut self) {
+                    check_in_drop(0, "MPI_Comm_free");
+                }
+            }
+            let _g = Guard;
+            panic!("the real failure");
+        });
+        assert!(r.is_err());
+    }
 }

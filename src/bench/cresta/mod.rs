@@ -408,10 +408,6 @@ impl<P> Scenario<P> {
         }
     }
 
-    pub fn outbound(&self) -> Outbound {
-        self.outbound
-    }
-
     /// The block X of the pattern for m bytes on `q` participants.
     pub fn block(&self, m: usize, q: usize) -> usize {
         match self.outbound {
@@ -876,9 +872,7 @@ mod tests {
             assert!(p.iter().all(|x| x.u64(BLOCK).is_none()), "{name}");
             assert_eq!(b.refuse(&p[0], 4), None, "{name}");
         }
-        assert_eq!(ALLTOALL.outbound(), Outbound::Split);
         assert_eq!(ALLTOALL.block(1000, 3), 333);
-        assert_eq!(BCAST.outbound(), Outbound::Whole);
         assert_eq!(BCAST.block(1000, 3), 1000);
     }
 
