@@ -101,9 +101,6 @@ pub const SCENARIO: &str = "scenario";
 pub const T_DELAY: &str = "t_delay_us";
 pub const T_CALC: &str = "t_calc_us";
 pub const DELAYED_RANK: &str = "delayed_rank";
-/// Alltoall, Scatter, Reduce_scatter_block: the block of m/P bytes each
-/// participant gets (m is the outbound buffer).
-pub const BLOCK: &str = "block_bytes";
 /// Measured in the scenario: the delay D busy-waited (mean, median), the
 /// calc time of the participants (mean, median: means over the
 /// participants; shortest).
@@ -431,17 +428,7 @@ impl<P: Phased> Benchmark for Scenario<P> {
     }
 
     fn points(&self, cx: &SweepCx) -> Vec<Point> {
-        let pts = points(Pattern::info(&self.pat), cx);
-        match self.outbound {
-            Outbound::Whole => pts,
-            Outbound::Split => pts
-                .into_iter()
-                .map(|p| {
-                    let b = self.block(p.bytes, cx.q);
-                    p.with(BLOCK, b)
-                })
-                .collect(),
-        }
+        points(Pattern::info(&self.pat), cx)
     }
 
     fn need(&self, p: &Point, q: usize) -> u64 {
@@ -848,12 +835,10 @@ mod tests {
             .chain(["Reduce_scatter_block", "Ireduce_scatter_block"]);
         for name in split {
             let b = find(name);
+            // The points (and rows) keep m; the pattern moves blocks of m/P.
             let p = b.points(&cx(&[2, 8, 1024], &axes, 4));
             let m8 = p.iter().find(|x| x.bytes == 8).unwrap();
-            // The row keeps m; the pattern moves blocks of m/P.
-            assert_eq!(m8.u64(BLOCK), Some(2), "{name}");
             let m1k = p.iter().find(|x| x.bytes == 1024).unwrap();
-            assert_eq!(m1k.u64(BLOCK), Some(256), "{name}");
             // Send and receive buffers of a rank: m out, m in (Scatter:
             // m at the root, a block elsewhere; both are allocated).
             assert!(b.need(m1k, 4) <= 2 * 1024, "{name}: {}", b.need(m1k, 4));
@@ -868,9 +853,10 @@ mod tests {
         // The others send m as it is.
         for name in ["Bcast", "Gather", "Allgather", "Allreduce", "Ireduce"] {
             let b = find(name);
-            let p = b.points(&cx(&[2], &axes, 4));
-            assert!(p.iter().all(|x| x.u64(BLOCK).is_none()), "{name}");
+            let p = b.points(&cx(&[2, 1024], &axes, 4));
             assert_eq!(b.refuse(&p[0], 4), None, "{name}");
+            // Send and receive buffers hold at least m each (Gather's root: P·m).
+            assert!(b.need(&p[1], 4) >= 2 * 1024, "{name}");
         }
         assert_eq!(ALLTOALL.block(1000, 3), 333);
         assert_eq!(BCAST.block(1000, 3), 1000);
