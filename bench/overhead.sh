@@ -24,7 +24,7 @@
 #
 # Environment overrides:
 #   MPIBENCH         mpibench binary            (default ./target/release/mpibench)
-#   ROUNDS           alternating rounds          (default 9; medians are reported)
+#   ROUNDS           alternating rounds          (default and minimum 9; medians are reported)
 #   SIZES            message sizes, K/M suffixes (default 0,8,1K,64K,1M,4M)
 #   ITERS            repetitions for both programs at every size (default: the
 #                    IMB policy above; e.g. ITERS=50000 SIZES=8,1K for latency)
@@ -60,6 +60,9 @@ RAW=$OUT/raw.tsv
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 
 [[ "$ROUNDS" =~ ^[1-9][0-9]*$ ]] || die "ROUNDS must be a positive integer, not '$ROUNDS'"
+# Medians of fewer interleaved launches are not a yardstick (the target is
+# set on 9 rounds at least).
+(( ROUNDS >= 9 )) || die "ROUNDS must be at least 9 (interleaved launches per size), not $ROUNDS"
 [[ -z "${ITERS:-}" || "$ITERS" =~ ^[1-9][0-9]*$ ]] || die "ITERS must be a positive integer, not '$ITERS'"
 [[ "$RUN_TIMEOUT" =~ ^[1-9][0-9]*$ ]] || die "RUN_TIMEOUT must be a positive integer, not '$RUN_TIMEOUT'"
 [[ -f "$REF_SRC" ]] || die "reference source not found: $REF_SRC (set REF_SRC)"

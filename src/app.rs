@@ -14,7 +14,7 @@ use crate::output::{self, Format};
 use crate::plan::Plan;
 use crate::report::raw::RawSink;
 use crate::report::table::{self, SectionCx};
-use crate::results::{BenchResult, MpiInfo, Report, Row, Settings, SCHEMA};
+use crate::results::{BenchResult, MpiInfo, Report, Settings, SCHEMA};
 use crate::suite::{self, Entry};
 use crate::watchdog::Watchdog;
 use crate::{launch, report, signals};
@@ -615,6 +615,7 @@ fn run_world(world: &Comm, args: &RunArgs) -> Result<i32> {
     };
     let mut outcome: Result<()> = Ok(());
     'repeats: for rep in 1..=plan.repeats {
+        engine.next_repeat();
         for (i, entry) in entries.iter().enumerate() {
             let step = (rep - 1) * entries.len() + i;
             let results = match run_entry(&engine, &plan, world, entry, |q| {
@@ -682,7 +683,7 @@ fn run_world(world: &Comm, args: &RunArgs) -> Result<i32> {
         return Ok(output::agree(world, None).unwrap_or(EXIT_OK));
     }
     if plan.repeats > 1 {
-        for r in aggregates(&report.results) {
+        for r in crate::engine::aggregate::aggregates(&report.results) {
             if show_table {
                 let _ = tables.emit(&format_of(&r.suite).section(&r, &cx));
             }
@@ -784,64 +785,6 @@ fn run_entry(
             }
         },
     }
-}
-
-/// The aggregate of R runs of each (benchmark, process count): per row, the
-/// mean, minimum and maximum over the runs of each run's t_avg.
-fn aggregates(results: &[BenchResult]) -> Vec<BenchResult> {
-    let mut out: Vec<BenchResult> = Vec::new();
-    let key = |r: &BenchResult| {
-        (
-            r.suite.clone(),
-            r.benchmark.clone(),
-            r.processes,
-            r.mode.clone(),
-        )
-    };
-    for r in results
-        .iter()
-        .filter(|r| r.repeat.is_some() && r.skipped.is_none())
-    {
-        if out.iter().any(|a| key(a) == key(r)) {
-            continue;
-        }
-        let runs: Vec<&BenchResult> = results
-            .iter()
-            .filter(|x| x.repeat.is_some() && key(x) == key(r))
-            .collect();
-        let rows = r
-            .rows
-            .iter()
-            .enumerate()
-            .map(|(i, first)| {
-                let same: Vec<&Row> = runs.iter().filter_map(|x| x.rows.get(i)).collect();
-                let t: Vec<f64> = same.iter().map(|x| x.t_avg_us).collect();
-                let (lo, hi, avg) = crate::stats::min_max_avg(&t);
-                let mb: Vec<f64> = same.iter().filter_map(|x| x.mbytes_per_sec).collect();
-                Row {
-                    bytes: first.bytes,
-                    params: first.params.clone(),
-                    repetitions: same.iter().map(|x| x.repetitions).sum(),
-                    t_min_us: lo,
-                    t_max_us: hi,
-                    t_avg_us: avg,
-                    mbytes_per_sec: (!mb.is_empty()).then(|| crate::stats::min_max_avg(&mb).2),
-                    errors: first
-                        .errors
-                        .map(|_| same.iter().filter_map(|x| x.errors).sum()),
-                    ..Row::default()
-                }
-            })
-            .collect();
-        out.push(BenchResult {
-            repeat: None,
-            aggregate: true,
-            rows,
-            group_rows: Vec::new(),
-            ..r.clone()
-        });
-    }
-    out
 }
 
 /// Rank 0: rewrites the results (JSON, CSV, HTML report; stdout and

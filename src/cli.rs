@@ -456,7 +456,7 @@ pub struct RunArgs {
     )]
     pub calc_max: Option<f64>,
 
-    /// CRESTA scenario 2: the delayed participant D: first, last or a rank (default first).
+    /// CRESTA scenario 2: the delayed participant D: first, last or a rank from 0 (default first).
     #[arg(
         long,
         value_name = "first|last|RANK",
@@ -476,6 +476,12 @@ pub struct RunArgs {
     /// After the run, write one SVG plot per figure into DIR (as `mpibench plot`; any suite).
     #[arg(long, value_name = "DIR")]
     pub plots: Option<PathBuf>,
+
+    /// Set by front ends: CRESTA's delay_P, the seed's number of the delayed
+    /// participant, from 1 (1 = the first, P_max = the last); `--delayed`
+    /// takes precedence.
+    #[arg(skip)]
+    pub delay_p: Option<String>,
 
     /// Set by front ends: the buffer limit per rank in bytes (MPITEST's b).
     #[arg(skip)]

@@ -131,7 +131,9 @@ pub struct BenchResult {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub repeat: Option<usize>,
     /// The aggregate over R runs: t_min/t_max/t_avg are the minimum, maximum
-    /// and mean over the runs of each run's t_avg.
+    /// and mean over the runs of each run's t_avg; the median, CI and
+    /// `below_resolution` are of the runs' samples pooled
+    /// (`engine::aggregate`).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub aggregate: bool,
     pub rows: Vec<Row>,

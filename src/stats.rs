@@ -1,7 +1,8 @@
 //! Robust summary statistics for timing samples.
 //!
 //! Everything here is pure, allocation-light and dependency-free. All
-//! functions are total: they never panic on any input and never return NaN.
+//! functions are total: they never panic on any input and never return NaN
+//! (where there is no figure at all, [`min_max_avg`] says so with `None`).
 //!
 //! Conventions:
 //!
@@ -228,10 +229,25 @@ pub fn ci_contains_zero(s: &Summary) -> bool {
     s.n > 0 && s.ci95_lo <= 0.0 && s.ci95_hi >= 0.0
 }
 
+/// Why a difference of times is below the resolution of the measurement,
+/// if it is: the 95% CI of its median contains zero, or, where the figure
+/// reported is the mean (`mean_is_figure`, MPITEST's t), the mean is not
+/// positive. Either way the figure is not a time.
+pub fn below_resolution(s: &Summary, mean_is_figure: bool) -> Option<&'static str> {
+    if ci_contains_zero(s) {
+        Some("the 95% CI of the median contains zero")
+    } else if mean_is_figure && s.n > 0 && s.mean <= 0.0 {
+        Some("the mean is not positive")
+    } else {
+        None
+    }
+}
+
 /// Minimum, maximum and average of per-rank values (the across-rank
 /// reduction). Non-finite values are ignored; an empty (or all-non-finite)
-/// slice gives `(0.0, 0.0, 0.0)`.
-pub fn min_max_avg(values: &[f64]) -> (f64, f64, f64) {
+/// slice has no figure: `None`, which callers report as null with a note,
+/// never as 0.
+pub fn min_max_avg(values: &[f64]) -> Option<(f64, f64, f64)> {
     let mut count = 0usize;
     let mut min = f64::INFINITY;
     let mut max = f64::NEG_INFINITY;
@@ -243,9 +259,9 @@ pub fn min_max_avg(values: &[f64]) -> (f64, f64, f64) {
         sum += v;
     }
     if count == 0 {
-        return (0.0, 0.0, 0.0);
+        return None;
     }
-    (min, max, finite_or_zero(sum / count as f64))
+    Some((min, max, finite_or_zero(sum / count as f64)))
 }
 
 /// Median absolute deviation (unscaled): `median(|x_i - median(x)|)` of an
@@ -417,6 +433,24 @@ mod tests {
         assert_eq!(order_statistics(&[3.0, 1.0], 5), vec![1.0, 3.0]);
         assert!(ci_contains_zero(&summarize(&[-1.0, 0.5, 1.0, -0.2, 0.1])));
         assert!(!ci_contains_zero(&summarize(&[1.0, 2.0, 3.0])));
+        assert_eq!(below_resolution(&summarize(&[1.0, 2.0, 3.0]), true), None);
+        assert!(
+            below_resolution(&summarize(&[-1.0, 0.5, 1.0, -0.2, 0.1]), false)
+                .unwrap()
+                .contains("CI")
+        );
+        // A positive median whose CI is clear of zero, but a mean dragged
+        // below zero by a few large negative values.
+        let mut skewed: Vec<f64> = (0..29).map(|i| 0.1 + 0.001 * f64::from(i)).collect();
+        skewed.push(-50.0);
+        assert!(!ci_contains_zero(&summarize(&skewed)));
+        assert_eq!(
+            below_resolution(&summarize(&skewed), true),
+            Some("the mean is not positive")
+        );
+        // Where the median is the figure, it stands.
+        assert_eq!(below_resolution(&summarize(&skewed), false), None);
+        assert_eq!(below_resolution(&summarize(&[]), true), None);
     }
 
     #[test]
@@ -457,7 +491,7 @@ mod tests {
         assert_eq!(summarize(&[f64::NAN, f64::NAN]), Summary::default());
         assert_eq!(median_ci95(&[]), (0.0, 0.0));
         assert_eq!(mad(&[]), 0.0);
-        assert_eq!(min_max_avg(&[]), (0.0, 0.0, 0.0));
+        assert_eq!(min_max_avg(&[]), None);
         assert_eq!(relative_ci_halfwidth(&Summary::default()), f64::INFINITY);
     }
 
@@ -506,8 +540,8 @@ mod tests {
         assert_eq!(s.n, 3);
         let s = summarize(&[1.0, f64::INFINITY, 2.0, f64::NEG_INFINITY]);
         assert_eq!(s, summarize(&[1.0, 2.0]));
-        assert_eq!(min_max_avg(&[1.0, f64::NAN, 3.0]), (1.0, 3.0, 2.0));
-        assert_eq!(min_max_avg(&[f64::NAN]), (0.0, 0.0, 0.0));
+        assert_eq!(min_max_avg(&[1.0, f64::NAN, 3.0]), Some((1.0, 3.0, 2.0)));
+        assert_eq!(min_max_avg(&[f64::NAN, f64::INFINITY]), None);
     }
 
     #[test]
@@ -655,8 +689,8 @@ mod tests {
 
     #[test]
     fn min_max_avg_reduction() {
-        assert_eq!(min_max_avg(&[3.0, 1.0, 2.0]), (1.0, 3.0, 2.0));
-        assert_eq!(min_max_avg(&[-1.0]), (-1.0, -1.0, -1.0));
+        assert_eq!(min_max_avg(&[3.0, 1.0, 2.0]), Some((1.0, 3.0, 2.0)));
+        assert_eq!(min_max_avg(&[-1.0]), Some((-1.0, -1.0, -1.0)));
     }
 
     #[test]
@@ -688,8 +722,9 @@ mod tests {
             );
             let r = relative_ci_halfwidth(&s);
             assert!(!r.is_nan());
-            let (a, b, c) = min_max_avg(v);
-            assert!(!a.is_nan() && !b.is_nan() && !c.is_nan());
+            if let Some((a, b, c)) = min_max_avg(v) {
+                assert!(!a.is_nan() && !b.is_nan() && !c.is_nan());
+            }
             let mut sorted: Vec<f64> = v.iter().copied().filter(|x| x.is_finite()).collect();
             sorted.sort_by(f64::total_cmp);
             assert!(!mad(&sorted).is_nan());

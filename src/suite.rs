@@ -528,11 +528,24 @@ mod tests {
         // --suite it resolves there, without one imb wins. Ambiguity arises
         // only for names outside imb that several other suites share.
         assert_eq!(name(resolve("sendrecv", None)), "imb/Sendrecv");
-        let e = LookupError::Ambiguous {
-            name: "x".into(),
-            candidates: vec!["a/x".into(), "b/X".into()],
-        };
-        assert!(e.to_string().contains("a/x, b/X"));
+        // "timing" is clock/timing and mpitest/TIMING, and not in imb.
+        let e = resolve("timing", None).unwrap_err();
+        assert_eq!(
+            e,
+            LookupError::Ambiguous {
+                name: "timing".into(),
+                candidates: vec!["mpitest/TIMING".into(), "clock/timing".into()],
+            }
+        );
+        let msg = e.to_string();
+        assert!(!msg.contains('\n'), "{msg}");
+        assert!(
+            msg.contains("mpitest/TIMING, clock/timing") && msg.contains("--suite"),
+            "{msg}"
+        );
+        // Either resolves once qualified, or with --suite.
+        assert_eq!(name(resolve("clock/timing", None)), "clock/timing");
+        assert_eq!(name(resolve("timing", Some("mpitest"))), "mpitest/TIMING");
     }
 
     #[test]

@@ -28,6 +28,25 @@ const COLLECTIVES: [&str; 18] = [
     "Ireduce_scatter_block",
 ];
 
+/// The collectives whose outbound buffer holds one block per participant.
+const SPLIT: [&str; 6] = [
+    "Alltoall",
+    "Ialltoall",
+    "Scatter",
+    "Iscatter",
+    "Reduce_scatter_block",
+    "Ireduce_scatter_block",
+];
+
+fn result<'a>(v: &'a Value, name: &str, q: u64) -> &'a Value {
+    v["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["benchmark"] == name && r["processes"] == q)
+        .unwrap_or_else(|| panic!("no {name} on {q}"))
+}
+
 fn run_json(n: usize, args: &[&str]) -> Value {
     let dir = tempfile::tempdir().unwrap();
     let json = dir.path().join("r.json");
@@ -110,8 +129,25 @@ fn check_all(n: usize) {
                 .filter(|(b, p, _)| b == name && *p == q)
                 .map(|(_, _, x)| *x)
                 .collect();
-            let sizes = if name.ends_with("arrier") { 1 } else { 2 };
+            // m is the outbound buffer: the per-partner collectives move
+            // blocks of m/P, and m = 1 on more than one participant is none.
+            let split = SPLIT.contains(&name);
+            let sizes = if name.ends_with("arrier") || (split && q > 1) {
+                1
+            } else {
+                2
+            };
             assert_eq!(mine.len(), 3 * sizes, "{name} on {q}: {mine:?}");
+            if split && q > 1 {
+                let note = result(&v, name, q)["note"]
+                    .as_str()
+                    .unwrap_or_default()
+                    .to_string();
+                assert!(
+                    note.contains("blocks of m/P = 0 bytes"),
+                    "{name} on {q}: {note}"
+                );
+            }
             for s in 1..=3 {
                 assert!(
                     mine.iter().any(|x| param(x, "scenario") == Some(s as f64)),
@@ -306,7 +342,8 @@ fn the_seed_command_line_prints_gnuplot_blocks_and_a_plot() {
             "512",
             "1024",
             "50",
-            "last",
+            // delay_P as the seed numbers it: P_max (3) is D = P, the last.
+            "3",
             "--plot",
             svg.to_str().unwrap(),
             "-q",
@@ -330,7 +367,7 @@ fn the_seed_command_line_prints_gnuplot_blocks_and_a_plot() {
         "{text}"
     );
     assert!(
-        text.contains("# Bcast, scenario 2: participant D (rank 0 of 1, rank 1 of 2, rank 2 of 3)"),
+        text.contains("# Bcast, scenario 2: participant D = 1 of P = 1, rank 0; D = 2 of P = 2, rank 1; D = 3 of P = 3, rank 2 delayed"),
         "{text}"
     );
     assert!(text.contains("Broadcast, scenario 3 overlap:"), "{text}");
@@ -371,27 +408,38 @@ fn usage_error(n: Option<usize>, args: &[&str], want: &str) {
 fn bad_input_is_one_line_and_exit_code_2() {
     usage_error(
         None,
-        &["cresta", "broadcast", "2", "10", "4096", "512", "100", "0"],
+        &["cresta", "broadcast", "2", "10", "4096", "512", "100", "1"],
         "m_min (4096) is larger than m_max (512)",
     );
     usage_error(
         None,
-        &["cresta", "broadcast", "2", "10", "8", "8", "-5", "0"],
+        &["cresta", "broadcast", "2", "10", "8", "8", "-5", "1"],
         "delay must not be negative",
     );
     usage_error(
         None,
-        &["cresta", "allgaher", "2", "10", "8", "8", "5", "0"],
+        &["cresta", "allgaher", "2", "10", "8", "8", "5", "1"],
         "did you mean allGather?",
     );
     usage_error(
         Some(2),
-        &["cresta", "broadcast", "3", "10", "8", "8", "5", "0"],
+        &["cresta", "broadcast", "3", "10", "8", "8", "5", "1"],
         "larger than the 2 processes",
+    );
+    // delay_P numbers the participants from 1 to P_max, as the seed does.
+    usage_error(
+        Some(2),
+        &["cresta", "broadcast", "1", "10", "8", "8", "5", "3"],
+        "outside 1..2",
+    );
+    usage_error(
+        None,
+        &["cresta", "broadcast", "1", "10", "8", "8", "5", "0"],
+        "from 1",
     );
     usage_error(
         Some(2),
-        &["cresta", "broadcast", "1", "10", "8", "8", "5", "2"],
+        &["run", "--suite", "cresta", "--delayed", "2"],
         "outside 0..1",
     );
     usage_error(

@@ -201,6 +201,70 @@ fn bad_parameters_are_one_line_and_exit_2() {
 }
 
 #[test]
+fn an_ambiguous_name_is_one_line_listing_the_candidates_and_exit_2() {
+    let out = mpirun(2, &["run", "timing", "-q"])
+        .assert()
+        .code(2)
+        .get_output()
+        .clone();
+    let err = String::from_utf8_lossy(&out.stderr);
+    let lines: Vec<&str> = err.lines().filter(|l| !l.trim().is_empty()).collect();
+    assert_eq!(lines.len(), 1, "{err}");
+    assert!(lines[0].contains("ambiguous"), "{err}");
+    assert!(lines[0].contains("mpitest/TIMING"), "{err}");
+    assert!(lines[0].contains("clock/timing"), "{err}");
+}
+
+/// MPITEST's b: a length whose buffers do not fit b bytes is skipped, with
+/// a note that says so; the lengths that fit run.
+#[test]
+fn lengths_beyond_the_buffer_b_are_skipped_with_a_note() {
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("b.json");
+    let out = mpirun(
+        2,
+        &[
+            "mpitest",
+            "m1",
+            "M1000",
+            "K10",
+            "T2",
+            "t2",
+            "b2000",
+            "--json",
+            json.to_str().unwrap(),
+            "-q",
+        ],
+    )
+    .assert()
+    .success()
+    .get_output()
+    .clone();
+    let text = String::from_utf8_lossy(&out.stdout);
+    let v = read_json(&json);
+    let r = v["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["benchmark"] == "BLOCKING SEND")
+        .unwrap();
+    let n_of: Vec<u64> = r["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x["params"]["n"].as_u64().unwrap())
+        .collect();
+    // 1000 integers are 4000 bytes: beyond b = 2000.
+    assert_eq!(n_of, vec![1, 10, 100], "{r}");
+    let note = r["note"].as_str().unwrap_or_else(|| panic!("no note: {r}"));
+    assert!(
+        note.contains("skipped") && note.contains("2000 bytes"),
+        "{note}"
+    );
+    assert!(text.contains("# note: points from 4000 bytes"), "{text}");
+}
+
+#[test]
 fn an_mpi_error_is_one_line_and_exit_3() {
     let dir = tempfile::tempdir().unwrap();
     let json = dir.path().join("e.json");

@@ -65,3 +65,21 @@ fn corrupted_buffer_is_detected() {
         assert!(r["rows"][0]["errors"].as_u64().unwrap() > 0, "{r}");
     }
 }
+
+/// bench/overhead.sh takes at least 9 interleaved rounds: fewer are a usage
+/// error before anything is built or launched.
+#[test]
+fn the_overhead_yardstick_refuses_fewer_than_nine_rounds() {
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/bench/overhead.sh");
+    for rounds in ["1", "8"] {
+        let out = std::process::Command::new("bash")
+            .arg(script)
+            .env("ROUNDS", rounds)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "ROUNDS={rounds}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("at least 9"), "ROUNDS={rounds}: {err}");
+        assert_eq!(err.trim().lines().count(), 1, "{err}");
+    }
+}

@@ -429,13 +429,11 @@ impl Figure {
     }
 }
 
-/// Throughput in MB/s (MB = 2^20 bytes) for `factor` × `x` bytes moved in `t_us` microseconds.
-pub fn mbytes_per_sec(factor: f64, x: usize, t_us: f64) -> f64 {
-    if t_us > 0.0 {
-        factor * x as f64 / 1.048576 / t_us
-    } else {
-        0.0
-    }
+/// Throughput in MB/s (MB = 2^20 bytes) for `factor` × `x` bytes moved in
+/// `t_us` microseconds; none (null) where the time is not a positive figure
+/// (no valid sample, or a difference of times at or below zero).
+pub fn mbytes_per_sec(factor: f64, x: usize, t_us: f64) -> Option<f64> {
+    (t_us.is_finite() && t_us > 0.0).then(|| factor * x as f64 / 1.048576 / t_us)
 }
 
 #[cfg(test)]
@@ -445,11 +443,16 @@ mod tests {
     #[test]
     fn throughput_uses_mebibytes() {
         // 1 MiB in 1 second is exactly 1 MB/s.
-        assert!((mbytes_per_sec(1.0, 1 << 20, 1e6) - 1.0).abs() < 1e-12);
+        let mb = |f, x, t| mbytes_per_sec(f, x, t).unwrap();
+        assert!((mb(1.0, 1 << 20, 1e6) - 1.0).abs() < 1e-12);
         // Sendrecv: 2X/1.048576/t; Exchange: 4X/1.048576/t.
-        assert!((mbytes_per_sec(2.0, 1_048_576, 1.0) - 2_000_000.0).abs() < 1e-6);
-        assert!((mbytes_per_sec(4.0, 1000, 2.0) - 4000.0 / 1.048576 / 2.0).abs() < 1e-9);
-        assert_eq!(mbytes_per_sec(1.0, 100, 0.0), 0.0);
+        assert!((mb(2.0, 1_048_576, 1.0) - 2_000_000.0).abs() < 1e-6);
+        assert!((mb(4.0, 1000, 2.0) - 4000.0 / 1.048576 / 2.0).abs() < 1e-9);
+        assert_eq!(mb(1.0, 0, 3.0), 0.0);
+        // No positive time, no throughput: neither 0 nor a huge figure.
+        for t in [0.0, -0.5, -1e-9, f64::NAN, f64::INFINITY] {
+            assert_eq!(mbytes_per_sec(1.0, 100, t), None, "{t}");
+        }
     }
 
     #[test]

@@ -79,6 +79,45 @@ pub fn message(call: &str, rc: c_int) -> String {
     format!("{call} failed on rank {rank}{during}: {}", error_string(rc))
 }
 
+/// Checks the return code of a call that frees a handle in a `Drop`: as
+/// [`check`], except while the thread unwinds from a panic, when the failure
+/// is reported on one line and the drop goes on (the panic is what ends the
+/// run; aborting here would hide it).
+pub fn check_in_drop(rc: c_int, call: &'static str) {
+    match in_drop(rc, std::thread::panicking()) {
+        InDrop::Fine => {}
+        InDrop::Report => eprintln!("error: {} (while unwinding)", message(call, rc)),
+        InDrop::Fail => failed(call, rc),
+    }
+}
+
+/// What [`check_in_drop`] does with a return code.
+#[derive(Debug, PartialEq, Eq)]
+enum InDrop {
+    Fine,
+    /// Unwinding already: one line, and the drop goes on.
+    Report,
+    /// As [`check`]: one line and exit code 3.
+    Fail,
+}
+
+fn in_drop(rc: c_int, unwinding: bool) -> InDrop {
+    match (rc, unwinding) {
+        (0, _) => InDrop::Fine,
+        (_, true) => InDrop::Report,
+        (_, false) => InDrop::Fail,
+    }
+}
+
+/// Whether MPI is running: initialised and not yet finalised.
+fn mpi_running() -> bool {
+    let (mut init, mut fin): (c_int, c_int) = (0, 0);
+    // SAFETY: both may be called at any time, before MPI_Init and after
+    // MPI_Finalize. Should either fail, MPI is taken as not running.
+    let ok = unsafe { ffi::MPI_Initialized(&mut init) == 0 && ffi::MPI_Finalized(&mut fin) == 0 };
+    ok && init != 0 && fin == 0
+}
+
 #[cold]
 #[inline(never)]
 fn failed(call: &'static str, rc: c_int) -> ! {
@@ -87,5 +126,35 @@ fn failed(call: &'static str, rc: c_int) -> ! {
     if let Some(f) = ON_FATAL.lock().unwrap_or_else(|e| e.into_inner()).take() {
         f(&msg);
     }
+    if !mpi_running() {
+        // Before MPI_Init (the self-launcher reads the library version) or
+        // after MPI_Finalize, MPI_Abort may not be called.
+        std::process::exit(EXIT_MPI_ERROR)
+    }
     super::abort(EXIT_MPI_ERROR)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_failed_free_in_a_drop_ends_the_run_unless_a_panic_is_unwinding() {
+        assert_eq!(in_drop(0, false), InDrop::Fine);
+        assert_eq!(in_drop(0, true), InDrop::Fine);
+        assert_eq!(in_drop(5, false), InDrop::Fail);
+        assert_eq!(in_drop(5, true), InDrop::Report);
+        // A successful free while unwinding says nothing and returns.
+        let r = std::panic::catch_unwind(|| {
+            struct Guard;
+            impl Drop for Guard {
+                fn drop(&mut self) {
+                    check_in_drop(0, "MPI_Comm_free");
+                }
+            }
+            let _g = Guard;
+            panic!("the real failure");
+        });
+        assert!(r.is_err());
+    }
 }

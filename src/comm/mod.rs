@@ -30,7 +30,7 @@ pub mod rma;
 pub mod test;
 pub mod topo;
 pub use buffer::Buffer;
-pub use error::check;
+pub use error::{check, check_in_drop};
 
 extern "C" {
     fn mpibench_tag_ub(c: ffi::MPI_Comm) -> c_int;
@@ -253,9 +253,7 @@ impl Msg {
 impl Drop for Msg {
     fn drop(&mut self) {
         if self.owned {
-            unsafe {
-                ffi::MPI_Type_free(&mut self.dt);
-            }
+            check_in_drop(unsafe { ffi::MPI_Type_free(&mut self.dt) }, "MPI_Type_free");
         }
     }
 }
@@ -287,9 +285,10 @@ pub fn initialize(threads: bool) -> anyhow::Result<mpi::environment::Universe> {
 pub fn library_version() -> String {
     let mut buf = vec![0u8; 8192];
     let mut len: c_int = 0;
-    unsafe {
-        ffi::MPI_Get_library_version(buf.as_mut_ptr() as *mut _, &mut len);
-    }
+    check(
+        unsafe { ffi::MPI_Get_library_version(buf.as_mut_ptr() as *mut _, &mut len) },
+        "MPI_Get_library_version",
+    );
     let s = CStr::from_bytes_until_nul(&buf)
         .map(|c| c.to_string_lossy().into_owned())
         .unwrap_or_default();
@@ -303,9 +302,10 @@ pub fn library_version() -> String {
 /// `MPI_Get_version`: the (major, minor) MPI standard version the library implements.
 pub fn mpi_version() -> (i32, i32) {
     let (mut a, mut b) = (0, 0);
-    unsafe {
-        ffi::MPI_Get_version(&mut a, &mut b);
-    }
+    check(
+        unsafe { ffi::MPI_Get_version(&mut a, &mut b) },
+        "MPI_Get_version",
+    );
     (a, b)
 }
 
@@ -387,9 +387,10 @@ pub struct Comm {
 impl Drop for Comm {
     fn drop(&mut self) {
         if self.owned {
-            unsafe {
-                ffi::MPI_Comm_free(&mut self.raw);
-            }
+            check_in_drop(
+                unsafe { ffi::MPI_Comm_free(&mut self.raw) },
+                "MPI_Comm_free",
+            );
         }
     }
 }
@@ -399,9 +400,10 @@ impl Comm {
     /// reaches [`check`].
     pub fn world() -> Comm {
         let raw = unsafe { ffi::RSMPI_COMM_WORLD };
-        unsafe {
-            ffi::MPI_Comm_set_errhandler(raw, ffi::RSMPI_ERRORS_RETURN);
-        }
+        check(
+            unsafe { ffi::MPI_Comm_set_errhandler(raw, ffi::RSMPI_ERRORS_RETURN) },
+            "MPI_Comm_set_errhandler",
+        );
         let c = Comm::wrap(raw, false);
         error::set_world_rank(c.rank);
         c

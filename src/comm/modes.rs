@@ -205,7 +205,7 @@ impl Drop for BsendBuffer {
         let rc = unsafe {
             ffi::MPI_Buffer_detach(&mut addr as *mut *mut c_void as *mut c_void, &mut size)
         };
-        check(rc, "MPI_Buffer_detach");
+        super::check_in_drop(rc, "MPI_Buffer_detach");
         debug_assert_eq!(addr as *const u64, self.mem.as_ptr());
     }
 }

@@ -6,7 +6,7 @@ use std::ffi::{c_int, c_void};
 
 use mpi::ffi;
 
-use super::{check, Comm, Msg, Request};
+use super::{check, check_in_drop, Comm, Msg, Request};
 
 impl Comm {
     /// `MPI_Send_init` of `m` from `buf` to `dest`.
@@ -55,10 +55,11 @@ pub fn startall(reqs: &mut [Request]) {
     );
 }
 
-/// `MPI_Request_free` of every persistent request that is not null.
+/// `MPI_Request_free` of every persistent request that is not null (kernels
+/// call it from `Drop`: see [`check_in_drop`]).
 pub fn free(reqs: &mut [Request]) {
     let null = super::request_null();
     for r in reqs.iter_mut().filter(|r| **r != null) {
-        check(unsafe { ffi::MPI_Request_free(r) }, "MPI_Request_free");
+        check_in_drop(unsafe { ffi::MPI_Request_free(r) }, "MPI_Request_free");
     }
 }

@@ -24,7 +24,7 @@ use std::ffi::{c_int, c_void};
 use mpi::ffi;
 use serde::{Deserialize, Serialize};
 
-use super::{check, waitall, Buffer, Comm, Msg, Request};
+use super::{check, check_in_drop, waitall, Buffer, Comm, Msg, Request};
 
 /// The OSU one-sided programs' calls (shared lock, flush_local, accumulates, atomics).
 mod osu_calls;
@@ -179,9 +179,10 @@ impl Datatype {
 
 impl Drop for Datatype {
     fn drop(&mut self) {
-        unsafe {
-            ffi::MPI_Type_free(&mut self.raw);
-        }
+        check_in_drop(
+            unsafe { ffi::MPI_Type_free(&mut self.raw) },
+            "MPI_Type_free",
+        );
     }
 }
 
@@ -218,9 +219,10 @@ impl Group {
 
 impl Drop for Group {
     fn drop(&mut self) {
-        unsafe {
-            ffi::MPI_Group_free(&mut self.raw);
-        }
+        check_in_drop(
+            unsafe { ffi::MPI_Group_free(&mut self.raw) },
+            "MPI_Group_free",
+        );
     }
 }
 
@@ -559,12 +561,12 @@ impl Window {
 impl Drop for Window {
     fn drop(&mut self) {
         if self.kind == WindowKind::Dynamic {
-            check(
+            check_in_drop(
                 unsafe { ffi::MPI_Win_detach(self.raw, self.base as *const c_void) },
                 "MPI_Win_detach",
             );
         }
-        check(unsafe { ffi::MPI_Win_free(&mut self.raw) }, "MPI_Win_free");
+        check_in_drop(unsafe { ffi::MPI_Win_free(&mut self.raw) }, "MPI_Win_free");
         // `mem` (create, dynamic) is freed after the window that exposed it.
         drop(self.mem.take());
     }

@@ -34,6 +34,7 @@ use crate::results::{BenchResult, GroupRows, Row};
 use crate::stats;
 use crate::watchdog::{self, Watchdog};
 
+pub mod aggregate;
 pub mod axis;
 pub mod placement;
 pub mod record;
@@ -75,8 +76,8 @@ pub struct Engine<'a> {
     pub polite: bool,
     /// This rank's clock model onto world rank 0's clock, once synchronised.
     clock: RefCell<Option<ClockModel>>,
-    /// DT and DB per process count.
-    consts: RefCell<HashMap<usize, Consts>>,
+    /// DT and DB per process count, for the current run of the list.
+    consts: RefCell<PerRun<Consts>>,
     /// The window width the last point of this benchmark ended with (seconds).
     window_hint: std::cell::Cell<f64>,
     /// Host of every world rank (index into `host_names`).
@@ -112,6 +113,36 @@ impl Combo {
     }
 }
 
+/// Values measured once per process count and run of the list (MPITEST's
+/// DT and DB): [`PerRun::next_run`] forgets them, so that each of the R
+/// runs measures its own, as the seed repeats the whole test.
+struct PerRun<T> {
+    by_q: HashMap<usize, T>,
+}
+
+impl<T> Default for PerRun<T> {
+    fn default() -> PerRun<T> {
+        PerRun {
+            by_q: HashMap::new(),
+        }
+    }
+}
+
+impl<T: Copy> PerRun<T> {
+    fn get(&self, q: usize) -> Option<T> {
+        self.by_q.get(&q).copied()
+    }
+
+    /// The value for `q` processes in this run, measured by `f` if not yet.
+    fn get_or(&mut self, q: usize, f: impl FnOnce() -> T) -> T {
+        *self.by_q.entry(q).or_insert_with(f)
+    }
+
+    fn next_run(&mut self) {
+        self.by_q.clear();
+    }
+}
+
 impl<'a> Engine<'a> {
     pub fn new(
         world: &'a Comm,
@@ -127,7 +158,7 @@ impl<'a> Engine<'a> {
             raw,
             polite,
             clock: RefCell::new(None),
-            consts: RefCell::new(HashMap::new()),
+            consts: RefCell::new(PerRun::default()),
             window_hint: std::cell::Cell::new(0.0),
             host_of: vec![0; world.size],
             host_names: vec![String::new()],
@@ -783,10 +814,18 @@ impl<'a> Engine<'a> {
             .max(min)
     }
 
-    /// DT and DB on `q` processes (MPITEST), measured once per process count.
+    /// Starts another run of the whole list (`--repeats`, MPITEST's R): as
+    /// the seed repeats the whole test, DT and DB are measured again. Every
+    /// rank calls it at the same point.
+    pub fn next_repeat(&self) {
+        self.consts.borrow_mut().next_run();
+    }
+
+    /// DT and DB on `q` processes (MPITEST), measured once per process
+    /// count and run of the list (see [`Engine::next_repeat`]).
     fn calibrated(&self, q: usize, sc: &Comm) -> Consts {
-        if let Some(c) = self.consts.borrow().get(&q) {
-            return *c;
+        if let Some(c) = self.consts.borrow().get(q) {
+            return c;
         }
         let n = self
             .plan
@@ -802,9 +841,9 @@ impl<'a> Engine<'a> {
             (0.0, 0.0),
             false,
         );
-        let c = Mpitest::calibrate(&mut cx, n);
-        self.consts.borrow_mut().insert(q, c);
-        c
+        self.consts
+            .borrow_mut()
+            .get_or(q, || Mpitest::calibrate(&mut cx, n))
     }
 
     /// Combines one batch over the synchronised ranks (collective on `sc`),
@@ -967,7 +1006,7 @@ impl<'a> Engine<'a> {
         } else {
             Vec::new()
         };
-        let consts = self.consts.borrow().get(&q).copied();
+        let consts = self.consts.borrow().get(q);
         BenchResult {
             benchmark: info.name.to_string(),
             suite: info.suite.to_string(),
@@ -1129,6 +1168,25 @@ mod tests {
             ["b_extra", "t_calc_achieved_us"]
         );
         assert!(measured_params(&points, &[]).is_empty());
+    }
+
+    #[test]
+    fn calibrations_are_measured_again_in_each_run_of_the_list() {
+        let mut c: PerRun<f64> = PerRun::default();
+        let mut measured = 0;
+        let mut measure = |v: f64| {
+            measured += 1;
+            v
+        };
+        assert_eq!(c.get_or(4, || measure(1.0)), 1.0);
+        assert_eq!(c.get_or(4, || measure(2.0)), 1.0);
+        assert_eq!(c.get_or(2, || measure(3.0)), 3.0);
+        assert_eq!(c.get(4), Some(1.0));
+        // The next repeat measures again.
+        c.next_run();
+        assert_eq!(c.get(4), None);
+        assert_eq!(c.get_or(4, || measure(5.0)), 5.0);
+        assert_eq!(measured, 3);
     }
 
     #[test]

@@ -10,6 +10,10 @@ use crate::method::{Method, Spread};
 use crate::results::Row;
 use crate::stats::{self, Summary};
 
+/// Minimum, maximum and average where there is no figure: NaN (null in the
+/// JSON, "-" in tables), never 0.
+pub const NO_FIGURE: (f64, f64, f64) = (f64::NAN, f64::NAN, f64::NAN);
+
 /// At most this many values per row are kept in `samples_us`.
 pub const KEEP_SAMPLES: usize = 1024;
 
@@ -146,7 +150,8 @@ pub fn row(cx: &RowCx, members: &[&PointRecord]) -> Row {
     let per_rep = cx.method.per_repetition();
     let (t_min, t_max, t_avg) = match (cx.method.spread(), &comb) {
         (Spread::OverReps, Some(c)) if c.n > 0 => (c.min, c.max, c.mean),
-        _ => stats::min_max_avg(&counted.iter().map(|r| r.t_mean_us).collect::<Vec<_>>()),
+        _ => stats::min_max_avg(&counted.iter().map(|r| r.t_mean_us).collect::<Vec<_>>())
+            .unwrap_or(NO_FIGURE),
     };
     let reps = members.iter().map(|r| r.reps).max().unwrap_or(0);
     let x = cx.point.bytes;
@@ -157,7 +162,7 @@ pub fn row(cx: &RowCx, members: &[&PointRecord]) -> Row {
         t_min_us: t_min,
         t_max_us: t_max,
         t_avg_us: t_avg,
-        mbytes_per_sec: cx.info.throughput.map(|f| mbytes_per_sec(f, x, t_max)),
+        mbytes_per_sec: cx.info.throughput.and_then(|f| mbytes_per_sec(f, x, t_max)),
         errors: cx.checked.then(|| members.iter().map(|r| r.errors).sum()),
         ..Row::default()
     };
@@ -201,6 +206,9 @@ pub fn row(cx: &RowCx, members: &[&PointRecord]) -> Row {
     if c.valid == 0 && c.invalid == 0 {
         // No combined samples here (a -multi group's own row): the times
         // over ranks stand, without statistics.
+        if !row.t_avg_us.is_finite() {
+            row.note = Some("no valid sample: no rank measured this point".to_string());
+        }
         return row;
     }
     if c.valid == 0 {
@@ -232,18 +240,19 @@ pub fn row(cx: &RowCx, members: &[&PointRecord]) -> Row {
         row.samples_us = Some(c.samples.clone());
         row.samples_n = Some(c.n as u64);
         let medians: Vec<f64> = counted.iter().filter_map(|r| r.rank_median_us).collect();
-        if !medians.is_empty() {
-            let (lo, hi, avg) = stats::min_max_avg(&medians);
+        if let Some((lo, hi, avg)) = stats::min_max_avg(&medians) {
             row.t_median_min_us = Some(lo);
             row.t_median_max_us = Some(hi);
             row.t_median_avg_us = Some(avg);
         }
     }
     if cx.method.subtracts() {
-        let below = stats::ci_contains_zero(&c.summary());
-        row.below_resolution = Some(below);
-        if below {
-            row.note = Some("below resolution: the 95% CI of the median contains zero".to_string());
+        let why = stats::below_resolution(&c.summary(), cx.method.figure_is_mean());
+        row.below_resolution = Some(why.is_some());
+        if let Some(why) = why {
+            row.note = Some(format!("below resolution: {why}"));
+            // A throughput from a time that cannot be told from zero means nothing.
+            row.mbytes_per_sec = None;
         }
     }
     row
@@ -267,7 +276,7 @@ fn combine_figures(members: &[&PointRecord]) -> Vec<(String, f64)> {
                 .filter(|f| f.name == name)
                 .map(|f| f.value)
                 .collect();
-            let (lo, hi, avg) = stats::min_max_avg(&v);
+            let (lo, hi, avg) = stats::min_max_avg(&v).unwrap_or(NO_FIGURE);
             let value = match how {
                 Combine::Mean => avg,
                 Combine::Min => lo,
@@ -369,6 +378,58 @@ mod tests {
         let r = row(&cx, &[&a]);
         assert_eq!(r.below_resolution, Some(false));
         assert_eq!(r.samples_n, Some(7));
+    }
+
+    #[test]
+    fn below_resolution_and_non_positive_times_have_no_throughput() {
+        let info = crate::bench::mpitest::find("BLOCKING SEND").unwrap().info();
+        assert!(info.throughput.is_some());
+        let p = Point::bytes(400).with("n", 100);
+        let cx = RowCx {
+            info,
+            method: Method::Mpitest,
+            point: &p,
+            checked: false,
+        };
+        let mut a = rec(1.0, true);
+        a.combined = Some(Combined::of(&[2.0, 2.1, 1.9, 2.2, 2.05, 1.95, 2.0], 0));
+        let r = row(&cx, &[&a]);
+        assert_eq!(r.below_resolution, Some(false));
+        assert!(r.mbytes_per_sec.unwrap() > 0.0);
+        // The CI of the median contains zero.
+        a.combined = Some(Combined::of(&[-0.2, 0.1, -0.05, 0.3, 0.0, -0.1, 0.2], 0));
+        let r = row(&cx, &[&a]);
+        assert_eq!(r.below_resolution, Some(true));
+        assert_eq!(r.mbytes_per_sec, None, "{r:?}");
+        // A median clear of zero, a mean below it: the printed t is no time.
+        let mut skewed: Vec<f64> = (0..29).map(|i| 0.1 + 0.001 * f64::from(i)).collect();
+        skewed.push(-50.0);
+        a.combined = Some(Combined::of(&skewed, 0));
+        let r = row(&cx, &[&a]);
+        assert_eq!(r.below_resolution, Some(true));
+        assert!(r.note.unwrap().contains("mean is not positive"));
+        assert_eq!(r.mbytes_per_sec, None);
+        // Every sample at or below zero: the max is no time either.
+        a.combined = Some(Combined::of(&[-3.0, -2.0, -2.5, -2.2, -2.9, -2.1, -2.4], 0));
+        let r = row(&cx, &[&a]);
+        assert_eq!(r.mbytes_per_sec, None);
+    }
+
+    #[test]
+    fn a_group_row_without_counted_ranks_is_null_with_a_note() {
+        let info = imb::find("Sendrecv").unwrap().info();
+        let p = Point::bytes(8);
+        let cx = RowCx {
+            info,
+            method: Method::Loop,
+            point: &p,
+            checked: false,
+        };
+        let idle = rec(0.5, false);
+        let r = row(&cx, &[&idle]);
+        assert!(r.t_avg_us.is_nan() && r.t_min_us.is_nan() && r.t_max_us.is_nan());
+        assert_eq!(r.mbytes_per_sec, None);
+        assert!(r.note.unwrap().contains("no valid sample"));
     }
 
     #[test]

@@ -9,9 +9,11 @@
 //! P_min: fewest participants (then 2·P_min, ... up to P_max, the world);
 //! nreps: repetitions; m_min, m_max: message sizes in bytes, swept in
 //! powers of two; delay: t_delay of scenario 2 in µs (also t_calc of
-//! scenario 3); delay_P: the delayed participant, a rank 0..P_max−1 (or
-//! first / last). mpibench options (`--delay-max`, `--calc-min`, `--json`,
-//! `--plot`, `--check`, `-n`, ...) may be mixed in and take precedence.
+//! scenario 3); delay_P: the delayed participant D, numbered from 1 as the
+//! seed does (§4.2: D = 1 the first, D = P the last; so delay_P = P_max
+//! delays the last participant of every P), or first / last. mpibench
+//! options (`--delay-max`, `--calc-min`, `--delayed`, `--json`, `--plot`,
+//! `--check`, `-n`, ...) may be mixed in and take precedence.
 
 use crate::cli::RunArgs;
 use crate::engine::axis::powers_of_two;
@@ -25,10 +27,12 @@ pub const HELP: &str = "CRESTA parameters, in this order (D4.5.2 section 5):
   m_min    smallest message size in bytes (m sweeps powers of two: m_min, 2*m_min, ...)
   m_max    largest message size in bytes
   delay    t_delay of scenario 2 in microseconds; scenario 3 uses it as t_calc
-  delay_P  the delayed participant of scenario 2: a rank 0..P_max-1, first or last
+  delay_P  the delayed participant D of scenario 2, numbered from 1 as the seed does: 1 is the first,
+           P_max the last participant (of every P of the sweep), k in between is rank k-1;
+           or first or last
 mpibench options may be mixed in: --delay-min/--delay-max and --calc-min/--calc-max (sweep t_delay and
 t_calc in powers of two), --scenarios, --plot FILE.svg, --json FILE, --csv FILE, --check, --stats, -n N, -q.
-Example: mpiexec -n 8 mpibench cresta broadcast 2 100 512 512 100 0 > out.log";
+Example: mpiexec -n 8 mpibench cresta broadcast 2 100 512 512 100 1 > out.log";
 
 /// The seven positional parameters.
 #[derive(Debug, Clone, PartialEq)]
@@ -82,7 +86,8 @@ impl Params {
                 "delay must not be negative, not {delay} microseconds"
             ));
         }
-        crate::bench::cresta::Delayed::parse(&own[6]).map_err(|e| format!("delay_P: {e}"))?;
+        // Its upper end, P_max, is the world: checked with the plan.
+        crate::bench::cresta::Delayed::from_seed(&own[6], usize::MAX)?;
         Ok(Params {
             coll,
             p_min: positive("P_min", &own[1])?,
@@ -119,7 +124,7 @@ pub fn parse(params: &[String]) -> Result<RunArgs, String> {
     args.calc_max = args
         .calc_max
         .or(Some(p.delay.max(args.calc_min.unwrap_or(0.0))));
-    args.delayed = args.delayed.or(Some(p.delay_p.clone()));
+    args.delay_p = Some(p.delay_p.clone());
     args.frontend = Some(own.join(" "));
     Ok(args)
 }
@@ -141,7 +146,7 @@ mod tests {
 
     #[test]
     fn the_seed_command_parses_verbatim() {
-        let a = parse(&v("broadcast 2 100 512 4096 100 0")).unwrap();
+        let a = parse(&v("broadcast 2 100 512 4096 100 1")).unwrap();
         assert_eq!(a.benchmarks, vec!["Bcast"]);
         assert_eq!(a.suite.as_deref(), Some("cresta"));
         assert_eq!(a.npmin, Some(2));
@@ -149,15 +154,17 @@ mod tests {
         assert_eq!(a.sizes.as_deref(), Some("512,1024,2048,4096"));
         assert_eq!((a.delay_min, a.delay_max), (Some(100.0), Some(100.0)));
         assert_eq!((a.calc_min, a.calc_max), (Some(100.0), Some(100.0)));
-        assert_eq!(a.delayed.as_deref(), Some("0"));
+        // delay_P stays the seed's number; --delayed is a rank.
+        assert_eq!(a.delay_p.as_deref(), Some("1"));
+        assert_eq!(a.delayed, None);
         assert_eq!(
             a.frontend.as_deref(),
-            Some("broadcast 2 100 512 4096 100 0")
+            Some("broadcast 2 100 512 4096 100 1")
         );
         let a = parse(&v("iallReduce 1 10 0 4 0 last")).unwrap();
         assert_eq!(a.benchmarks, vec!["Iallreduce"]);
         assert_eq!(a.sizes.as_deref(), Some("0,1,2,4"));
-        assert_eq!(a.delayed.as_deref(), Some("last"));
+        assert_eq!(a.delay_p.as_deref(), Some("last"));
     }
 
     #[test]
@@ -177,22 +184,26 @@ mod tests {
     fn bad_parameters_are_one_line_errors() {
         for (args, want) in [
             (
-                "broadcast 2 100 4096 512 100 0",
+                "broadcast 2 100 4096 512 100 1",
                 "m_min (4096) is larger than m_max (512)",
             ),
-            ("broadcast 2 100 8 8 -5 0", "delay must not be negative"),
-            ("broadcast 2 100 8 8 abc 0", "delay must be a number"),
+            ("broadcast 2 100 8 8 -5 1", "delay must not be negative"),
+            ("broadcast 2 100 8 8 abc 1", "delay must be a number"),
             (
-                "broadcast 0 100 8 8 5 0",
+                "broadcast 0 100 8 8 5 1",
                 "P_min must be a positive integer",
             ),
-            ("broadcast 2 0 8 8 5 0", "nreps must be a positive integer"),
+            ("broadcast 2 0 8 8 5 1", "nreps must be a positive integer"),
             ("broadcast 2 100 8 8 5 -1", "delay_P"),
-            ("broadcast 2 100 8 x 5 0", "m_max must be a size"),
-            ("braodcast 2 100 8 8 5 0", "did you mean broadcast?"),
+            (
+                "broadcast 2 100 8 8 5 0",
+                "delay_P numbers the participants from 1",
+            ),
+            ("broadcast 2 100 8 x 5 1", "m_max must be a size"),
+            ("braodcast 2 100 8 8 5 1", "did you mean broadcast?"),
             ("broadcast 2 100 8", "m_max is missing"),
-            ("broadcast 2 100 8 8 5 0 7", "not 8"),
-            ("broadcast 2 100 8 8 5 0 --nosuch", "unexpected argument"),
+            ("broadcast 2 100 8 8 5 1 7", "not 8"),
+            ("broadcast 2 100 8 8 5 1 --nosuch", "unexpected argument"),
         ] {
             let e = parse(&v(args)).unwrap_err();
             assert!(e.contains(want), "{args}: {e}");

@@ -874,7 +874,8 @@ pub fn startup(name: &str) -> anyhow::Result<i32> {
         };
         let mut out = format!("# OSU MPI {title} Test v{VERSION}\n");
         if name == "osu_init" {
-            let (lo, hi, avg) = crate::stats::min_max_avg(&all);
+            let (lo, hi, avg) =
+                crate::stats::min_max_avg(&all).unwrap_or(crate::engine::record::NO_FIGURE);
             out.push_str(&format!(
                 "nprocs: {}, min: {lo:.0} ms, max: {hi:.0} ms, avg: {avg:.0} ms\n",
                 world.size

@@ -123,6 +123,13 @@ impl Method {
         matches!(self, Method::Mpitest | Method::DelaySubtraction)
     }
 
+    /// The row's figure is the mean of the differences (MPITEST's t,
+    /// averaged over the iterations), not their median: a mean at or below
+    /// zero is below resolution too, whatever the CI of the median.
+    pub fn figure_is_mean(self) -> bool {
+        self == Method::Mpitest
+    }
+
     /// The value per repetition is the global span max(end) − min(start).
     pub fn global_value(self) -> bool {
         self == Method::GlobalCompletion

@@ -15,6 +15,7 @@ static NONBLOCKING: Info = Info {
     ..INFO
 };
 
-pub static ALLGATHER: Scenario<patterns::Allgather> = Scenario(patterns::Allgather(&BLOCKING));
+pub static ALLGATHER: Scenario<patterns::Allgather> =
+    Scenario::whole(patterns::Allgather(&BLOCKING));
 pub static IALLGATHER: Scenario<patterns::Iallgather> =
-    Scenario(patterns::Iallgather(&NONBLOCKING));
+    Scenario::whole(patterns::Iallgather(&NONBLOCKING));

@@ -20,6 +20,7 @@ static NONBLOCKING: Info = Info {
     ..INFO
 };
 
-pub static ALLREDUCE: Scenario<patterns::Allreduce> = Scenario(patterns::Allreduce(&BLOCKING));
+pub static ALLREDUCE: Scenario<patterns::Allreduce> =
+    Scenario::whole(patterns::Allreduce(&BLOCKING));
 pub static IALLREDUCE: Scenario<patterns::Iallreduce> =
-    Scenario(patterns::Iallreduce(&NONBLOCKING));
+    Scenario::whole(patterns::Iallreduce(&NONBLOCKING));

@@ -17,5 +17,6 @@ static NONBLOCKING: Info = Info {
     ..INFO
 };
 
-pub static BARRIER: Scenario<patterns::Barrier> = Scenario(patterns::Barrier(&BLOCKING));
-pub static IBARRIER: Scenario<patterns::Ibarrier> = Scenario(patterns::Ibarrier(&NONBLOCKING));
+pub static BARRIER: Scenario<patterns::Barrier> = Scenario::whole(patterns::Barrier(&BLOCKING));
+pub static IBARRIER: Scenario<patterns::Ibarrier> =
+    Scenario::whole(patterns::Ibarrier(&NONBLOCKING));

@@ -17,5 +17,5 @@ static NONBLOCKING: Info = Info {
     ..INFO
 };
 
-pub static BCAST: Scenario<patterns::Bcast> = Scenario(patterns::Bcast(&BLOCKING));
-pub static IBCAST: Scenario<patterns::Ibcast> = Scenario(patterns::Ibcast(&NONBLOCKING));
+pub static BCAST: Scenario<patterns::Bcast> = Scenario::whole(patterns::Bcast(&BLOCKING));
+pub static IBCAST: Scenario<patterns::Ibcast> = Scenario::whole(patterns::Ibcast(&NONBLOCKING));

@@ -17,5 +17,5 @@ static NONBLOCKING: Info = Info {
     ..INFO
 };
 
-pub static GATHER: Scenario<patterns::Gather> = Scenario(patterns::Gather(&BLOCKING));
-pub static IGATHER: Scenario<patterns::Igather> = Scenario(patterns::Igather(&NONBLOCKING));
+pub static GATHER: Scenario<patterns::Gather> = Scenario::whole(patterns::Gather(&BLOCKING));
+pub static IGATHER: Scenario<patterns::Igather> = Scenario::whole(patterns::Igather(&NONBLOCKING));

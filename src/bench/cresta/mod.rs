@@ -16,8 +16,9 @@
 //! method's start and stop. The payload is m bytes of MPI_BYTE; reductions
 //! (Reduce, Allreduce, Reduce_scatter_block) sum m elements of
 //! MPI_UNSIGNED_CHAR with MPI_SUM, since MPI_SUM is not defined on
-//! MPI_BYTE, so the payload stays m bytes. m is the block per participant
-//! (per partner for Alltoall, Scatter and Reduce_scatter_block, as IMB).
+//! MPI_BYTE, so the payload stays m bytes. m is the outbound buffer (§4.1):
+//! for Alltoall, Scatter and Reduce_scatter_block it holds one block per
+//! participant, so the calls move blocks of m/P ([`Outbound`]).
 
 mod allgather;
 mod allreduce;
@@ -134,6 +135,40 @@ pub enum Delayed {
 }
 
 impl Delayed {
+    /// The seed's delay_P (§5: "the participant number which is being
+    /// delayed"): participants are numbered from 1, D = 1 the first and
+    /// D = P the last (§4.2), on a run of `world` ranks. delay_P = P_max
+    /// (the world) is D = P, the last participant of every P of the sweep;
+    /// 1 < delay_P < P_max is rank delay_P − 1, where it takes part.
+    /// `first` and `last` are read as D = 1 and D = P.
+    pub fn from_seed(s: &str, world: usize) -> Result<Delayed, String> {
+        let t = s.trim().to_ascii_lowercase();
+        if t == "first" || t == "last" {
+            return Delayed::parse(&t);
+        }
+        let d: usize = t.parse().map_err(|_| {
+            format!(
+                "delay_P must be the number of the delayed participant, 1 (the first) to P_max (the last), or first or last, not '{s}'"
+            )
+        })?;
+        if d == 0 {
+            return Err(
+                "delay_P numbers the participants from 1, as the seed does (1 = the first, P_max = the last), not 0"
+                    .to_string(),
+            );
+        }
+        if d > world {
+            return Err(format!(
+                "delay_P {d} is outside 1..{world}: this run has {world} ranks (1 = the first participant, {world} = the last)"
+            ));
+        }
+        Ok(match d {
+            1 => Delayed::First,
+            d if d == world => Delayed::Last,
+            d => Delayed::Rank(d - 1),
+        })
+    }
+
     pub fn parse(s: &str) -> Result<Delayed, String> {
         match s.trim().to_ascii_lowercase().as_str() {
             "first" => Ok(Delayed::First),
@@ -253,14 +288,17 @@ pub fn axes(a: &RunArgs, involved: bool, world: usize, _mem: u64) -> Result<Axes
     scen.push(1.0);
     scen.sort_by(f64::total_cmp);
     scen.dedup();
-    let delayed = match &a.delayed {
-        None => Delayed::First,
-        Some(s) => Delayed::parse(s)?,
+    // --delayed (a rank, from 0) takes precedence over the front end's
+    // delay_P (the seed's participant number, from 1).
+    let delayed = match (&a.delayed, &a.delay_p) {
+        (Some(s), _) => Delayed::parse(s)?,
+        (None, Some(d)) => Delayed::from_seed(d, world)?,
+        (None, None) => Delayed::First,
     };
     if let Delayed::Rank(r) = delayed {
         if r >= world {
             return Err(format!(
-                "the delayed participant (delay_P, --delayed) {r} is outside 0..{}: this run has {world} ranks",
+                "the delayed participant --delayed {r} is outside 0..{}: this run has {world} ranks (--delayed counts ranks from 0)",
                 world - 1
             ));
         }
@@ -331,25 +369,83 @@ pub fn points(info: &Info, cx: &SweepCx) -> Vec<Point> {
     out
 }
 
-/// A collective in CRESTA's scenarios.
-pub struct Scenario<P>(pub P);
+/// What m (§4.1: the elements in the outbound message buffer) is to the
+/// pattern, whose own X is what one participant sends to one partner.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Outbound {
+    /// The outbound buffer is one block: X = m (Bcast's root, Gather,
+    /// Allgather, Reduce, Allreduce; Barrier has none).
+    Whole,
+    /// The outbound buffer holds one block per participant: X = ⌊m/P⌋
+    /// (Alltoall, Scatter's root, Reduce_scatter_block).
+    Split,
+}
+
+/// A collective in CRESTA's scenarios. Rows and points carry m; the
+/// pattern runs, allocates and validates with its block X (see [`Outbound`]).
+pub struct Scenario<P> {
+    pat: P,
+    outbound: Outbound,
+}
+
+impl<P> Scenario<P> {
+    /// m is the pattern's X.
+    pub const fn whole(pat: P) -> Scenario<P> {
+        Scenario {
+            pat,
+            outbound: Outbound::Whole,
+        }
+    }
+
+    /// m is split in P blocks, one per participant.
+    pub const fn split(pat: P) -> Scenario<P> {
+        Scenario {
+            pat,
+            outbound: Outbound::Split,
+        }
+    }
+
+    /// The block X of the pattern for m bytes on `q` participants.
+    pub fn block(&self, m: usize, q: usize) -> usize {
+        match self.outbound {
+            Outbound::Whole => m,
+            Outbound::Split => m / q.max(1),
+        }
+    }
+
+    /// The point as the pattern sees it: its X instead of m.
+    fn inner(&self, p: &Point, q: usize) -> Point {
+        Point {
+            bytes: self.block(p.bytes, q),
+            params: p.params.clone(),
+        }
+    }
+}
 
 impl<P: Phased> Benchmark for Scenario<P> {
     fn info(&self) -> &'static Info {
-        Pattern::info(&self.0)
+        Pattern::info(&self.pat)
     }
 
     fn points(&self, cx: &SweepCx) -> Vec<Point> {
-        points(Pattern::info(&self.0), cx)
+        points(Pattern::info(&self.pat), cx)
     }
 
     fn need(&self, p: &Point, q: usize) -> u64 {
-        let l = self.0.layout(p.bytes, q);
+        let l = self.pat.layout(self.block(p.bytes, q), q);
         (l.send + l.recv) as u64
     }
 
     fn refuse(&self, p: &Point, q: usize) -> Option<String> {
-        Pattern::refuse(&self.0, p, q).or_else(|| {
+        let x = self.block(p.bytes, q);
+        if p.bytes > 0 && x == 0 {
+            return Some(format!(
+                "{}: m = {} bytes is the outbound buffer of {q} participants, blocks of m/P = 0 bytes: skipped",
+                Pattern::info(&self.pat).name,
+                p.bytes
+            ));
+        }
+        Pattern::refuse(&self.pat, &self.inner(p, q), q).or_else(|| {
             let d = p.u64(DELAYED_RANK)? as usize;
             (d >= q).then(|| {
                 format!(
@@ -374,8 +470,9 @@ impl<P: Phased> Benchmark for Scenario<P> {
         } else {
             0
         };
+        let inner = self.inner(p, s.comm.size);
         Ok(Box::new(ScenarioKernel {
-            inner: BufKernel::new(&self.0, s, p)?,
+            inner: BufKernel::new(&self.pat, s, &inner)?,
             delay,
             calc,
             work: Calc::default(),
@@ -563,6 +660,8 @@ mod tests {
     use crate::engine::axis::Axes;
     use crate::method::GlobalCompletion;
     use crate::results::Row;
+    use alltoall::ALLTOALL;
+    use bcast::BCAST;
 
     fn find(name: &str) -> &'static dyn Benchmark {
         benchmarks()
@@ -673,6 +772,94 @@ mod tests {
         };
         assert!(axes(&a, false, 4, 0).unwrap_err().contains("--calc-min"));
         assert!(axes(&RunArgs::default(), false, 4, 0).unwrap().is_empty());
+    }
+
+    #[test]
+    fn delay_p_numbers_participants_from_one_as_the_seed() {
+        // D = 1 is the first participant, D = P (here P_max = 4) the last
+        // of every P; others are rank D − 1.
+        assert_eq!(Delayed::from_seed("1", 4), Ok(Delayed::First));
+        assert_eq!(Delayed::from_seed("4", 4), Ok(Delayed::Last));
+        assert_eq!(Delayed::from_seed("2", 4), Ok(Delayed::Rank(1)));
+        assert_eq!(Delayed::from_seed("1", 1), Ok(Delayed::First));
+        assert_eq!(Delayed::from_seed("Last", 4), Ok(Delayed::Last));
+        assert_eq!(Delayed::from_seed("first", 4), Ok(Delayed::First));
+        assert!(Delayed::from_seed("0", 4).unwrap_err().contains("from 1"));
+        assert!(Delayed::from_seed("5", 4)
+            .unwrap_err()
+            .contains("outside 1..4"));
+        assert!(Delayed::from_seed("-1", 4)
+            .unwrap_err()
+            .contains("1 (the first) to P_max"));
+        // Through the plan's axes: delay_P = P_max delays the last
+        // participant at every P of the sweep, delay_P = 1 the first.
+        let on = |d: &str, q: usize| {
+            let a = RunArgs {
+                delay_p: Some(d.into()),
+                ..RunArgs::default()
+            };
+            let axes = axes(&a, true, 4, 0).unwrap();
+            let p = points(find("Bcast").info(), &cx(&[8], &axes, q));
+            let s2 = p.iter().find(|x| x.u64(SCENARIO) == Some(2)).unwrap();
+            s2.u64(DELAYED_RANK).unwrap()
+        };
+        assert_eq!((on("4", 4), on("4", 2), on("4", 1)), (3, 1, 0));
+        assert_eq!((on("1", 4), on("1", 2)), (0, 0));
+        assert_eq!(on("2", 4), 1);
+        // --delayed (a rank from 0) takes precedence.
+        let a = RunArgs {
+            delay_p: Some("4".into()),
+            delayed: Some("1".into()),
+            ..RunArgs::default()
+        };
+        let axes = axes(&a, true, 4, 0).unwrap();
+        let p = points(find("Bcast").info(), &cx(&[8], &axes, 4));
+        assert!(p
+            .iter()
+            .filter(|x| x.u64(SCENARIO) == Some(2))
+            .all(|x| x.u64(DELAYED_RANK) == Some(1)));
+        let bad = RunArgs {
+            delay_p: Some("5".into()),
+            ..RunArgs::default()
+        };
+        assert!(super::axes(&bad, true, 4, 0)
+            .unwrap_err()
+            .contains("outside 1..4"));
+    }
+
+    #[test]
+    fn m_is_the_outbound_buffer_split_in_blocks_for_the_per_partner_collectives() {
+        let axes = axes(&RunArgs::default(), true, 4, 0).unwrap();
+        let split = ["Alltoall", "Ialltoall", "Scatter", "Iscatter"]
+            .into_iter()
+            .chain(["Reduce_scatter_block", "Ireduce_scatter_block"]);
+        for name in split {
+            let b = find(name);
+            // The points (and rows) keep m; the pattern moves blocks of m/P.
+            let p = b.points(&cx(&[2, 8, 1024], &axes, 4));
+            let m8 = p.iter().find(|x| x.bytes == 8).unwrap();
+            let m1k = p.iter().find(|x| x.bytes == 1024).unwrap();
+            // Send and receive buffers of a rank: m out, m in (Scatter:
+            // m at the root, a block elsewhere; both are allocated).
+            assert!(b.need(m1k, 4) <= 2 * 1024, "{name}: {}", b.need(m1k, 4));
+            assert!(b.need(m1k, 4) >= 1024 + 256, "{name}");
+            // m < P: blocks of 0 bytes, refused with a reason.
+            let m2 = p.iter().find(|x| x.bytes == 2).unwrap();
+            let why = b.refuse(m2, 4).unwrap_or_else(|| panic!("{name}"));
+            assert!(why.contains("blocks of m/P = 0 bytes"), "{why}");
+            assert_eq!(b.refuse(m2, 2), None, "{name}");
+            assert_eq!(b.refuse(m8, 4), None, "{name}");
+        }
+        // The others send m as it is.
+        for name in ["Bcast", "Gather", "Allgather", "Allreduce", "Ireduce"] {
+            let b = find(name);
+            let p = b.points(&cx(&[2, 1024], &axes, 4));
+            assert_eq!(b.refuse(&p[0], 4), None, "{name}");
+            // Send and receive buffers hold at least m each (Gather's root: P·m).
+            assert!(b.need(&p[1], 4) >= 2 * 1024, "{name}");
+        }
+        assert_eq!(ALLTOALL.block(1000, 3), 333);
+        assert_eq!(BCAST.block(1000, 3), 1000);
     }
 
     #[test]

@@ -22,5 +22,5 @@ static NONBLOCKING: Info = Info {
     ..INFO
 };
 
-pub static REDUCE: Scenario<patterns::Reduce> = Scenario(patterns::Reduce(&BLOCKING));
-pub static IREDUCE: Scenario<patterns::Ireduce> = Scenario(patterns::Ireduce(&NONBLOCKING));
+pub static REDUCE: Scenario<patterns::Reduce> = Scenario::whole(patterns::Reduce(&BLOCKING));
+pub static IREDUCE: Scenario<patterns::Ireduce> = Scenario::whole(patterns::Ireduce(&NONBLOCKING));

@@ -46,7 +46,9 @@ impl Format for Cresta {
             "# Scenario 1            : start - issue - sync - stop",
             "# Scenario 2            : participant D: start - delay(t_delay) - issue - sync - stop; the others: scenario 1",
             "# Scenario 3            : start - issue - calc(t_calc) - sync - stop (blocking collectives: calc after the call)",
-            "# Data                  : m bytes of MPI_BYTE; reductions: m MPI_UNSIGNED_CHAR with MPI_SUM",
+            "# Data                  : m bytes of MPI_BYTE in the outbound buffer; reductions: MPI_UNSIGNED_CHAR with MPI_SUM;",
+            "#                         Alltoall, Scatter, Reduce_scatter_block: blocks of m/P to each participant",
+            "# Delayed participant   : D numbered from 1 (delay_P): 1 = the first, P = the last",
             "# Output                : blocks for gnuplot (index n), printed when every process count has run",
         ] {
             let _ = writeln!(s, "{line}");
@@ -200,15 +202,16 @@ fn times(
             let mut d: Vec<String> = Vec::new();
             for (q, x) in block {
                 if let Some(r) = x.params.get(c::DELAYED_RANK).and_then(Value::as_u64) {
-                    let who = format!("rank {r} of {q}");
+                    // The seed numbers participants from 1 (D = 1 .. P).
+                    let who = format!("D = {} of P = {q}, rank {r}", r + 1);
                     if !d.contains(&who) {
                         d.push(who);
                     }
                 }
             }
             format!(
-                "scenario 2: participant D ({}) delayed by t_delay = {} us before issuing",
-                d.join(", "),
+                "scenario 2: participant {} delayed by t_delay = {} us before issuing",
+                d.join("; "),
                 us(v)
             )
         }
@@ -220,11 +223,9 @@ fn times(
     };
     let _ = writeln!(s, "# {name}, {what}");
     let skews: Vec<f64> = block.iter().filter_map(|(_, x)| x.skew_us).collect();
-    let skew = if skews.is_empty() {
-        String::new()
-    } else {
-        let (lo, hi, _) = crate::stats::min_max_avg(&skews);
-        format!("; start skew (median per row) {lo:.2} .. {hi:.2} us")
+    let skew = match crate::stats::min_max_avg(&skews) {
+        None => String::new(),
+        Some((lo, hi, _)) => format!("; start skew (median per row) {lo:.2} .. {hi:.2} us"),
     };
     let _ = writeln!(
         s,

@@ -53,25 +53,24 @@ impl Format for Mpigraph {
                 .map(|j| (0..recv.len()).map(|i| recv[i][j]).collect())
                 .collect();
             for (name, m, dir) in [("Send", &send, "to"), ("Recv", &recv_t, "from")] {
-                let (lo, hi, avg) = min_max_avg(m);
-                let _ = writeln!(s, "{name} max\t{hi:.6}\n{name} avg\t{avg:.6}\n");
+                let [_, hi, avg] = min_max_avg(m, 6);
+                let _ = writeln!(s, "{name} max\t{hi}\n{name} avg\t{avg}\n");
                 s.push_str(&table(name, dir, &labels, m));
-                let _ = lo;
             }
             for (name, m) in [("Send", &send), ("Recv", &recv_t)] {
-                let (lo, hi, avg) = min_max_avg(m);
+                let [lo, hi, avg] = min_max_avg(m, 6);
                 let _ = writeln!(
                     s,
-                    "{name} MB/sec min:\t{lo:.6}\n{name} MB/sec max:\t{hi:.6}\n{name} MB/sec avg:\t{avg:.6}\n"
+                    "{name} MB/sec min:\t{lo}\n{name} MB/sec max:\t{hi}\n{name} MB/sec avg:\t{avg}\n"
                 );
             }
         }
         if let Some(lat) = cells(&m["latency_us"]) {
-            let (lo, hi, avg) = min_max_avg(&lat);
+            let [lo, hi, avg] = min_max_avg(&lat, 3);
             s.push_str(&table("Latency(us)", "to", &labels, &lat));
             let _ = writeln!(
                 s,
-                "Latency us min:\t{lo:.3}\nLatency us max:\t{hi:.3}\nLatency us avg:\t{avg:.3}\n"
+                "Latency us min:\t{lo}\nLatency us max:\t{hi}\nLatency us avg:\t{avg}\n"
             );
         }
         let _ = writeln!(s, "END mpiGraph");
@@ -137,18 +136,19 @@ fn cells(v: &Value) -> Option<Vec<Vec<Option<f64>>>> {
         .collect()
 }
 
-fn min_max_avg(m: &[Vec<Option<f64>>]) -> (f64, f64, f64) {
+/// Minimum, maximum and average of the cells that hold a value, with `prec`
+/// decimals; "-" for each where no cell does (never 0).
+fn min_max_avg(m: &[Vec<Option<f64>>], prec: usize) -> [String; 3] {
     let v: Vec<f64> = m.iter().flatten().flatten().copied().collect();
-    if v.is_empty() {
-        return (0.0, 0.0, 0.0);
+    match crate::stats::min_max_avg(&v) {
+        Some((lo, hi, avg)) => [lo, hi, avg].map(|x| format!("{x:.prec$}")),
+        None => ["-", "-", "-"].map(String::from),
     }
-    let lo = v.iter().copied().fold(f64::INFINITY, f64::min);
-    let hi = v.iter().copied().fold(0.0, f64::max);
-    (lo, hi, v.iter().sum::<f64>() / v.len() as f64)
 }
 
-/// mpiGraph's table: a header of labels, then `label dir` and the values
-/// (0.000 where there is none, as mpiGraph prints its diagonal).
+/// mpiGraph's table: a header of labels, then `label dir` and the values:
+/// 0.000 on the diagonal of a rank table, as mpiGraph prints it; "-" for
+/// any other cell without a value (a pair that was not measured), never 0.
 fn table(name: &str, dir: &str, labels: &[String], m: &[Vec<Option<f64>>]) -> String {
     let mut s = format!("{name}\t");
     for l in labels {
@@ -162,8 +162,12 @@ fn table(name: &str, dir: &str, labels: &[String], m: &[Vec<Option<f64>>]) -> St
         } else {
             let _ = write!(s, "{l} {dir}\t");
         }
-        for v in row {
-            let _ = write!(s, "{:.3}\t", v.unwrap_or(0.0));
+        for (i, v) in row.iter().enumerate() {
+            let _ = match v {
+                Some(v) => write!(s, "{v:.3}\t"),
+                None if i == j && !dir.is_empty() => write!(s, "{:.3}\t", 0.0),
+                None => write!(s, "-\t"),
+            };
         }
         s.push('\n');
     }
@@ -212,5 +216,68 @@ mod tests {
         );
         assert!(s.contains("# Outliers: none"), "{s}");
         assert!(s.contains("END mpiGraph"), "{s}");
+        insta::assert_snapshot!(s);
+    }
+
+    fn cx() -> SectionCx {
+        SectionCx {
+            world: 4,
+            stats: false,
+            repeats: 1,
+        }
+    }
+
+    #[test]
+    fn latency_matrix_hosts_and_empty_matrices() {
+        // Two hosts of two ranks; the round trip to rank + k costs 10·k µs,
+        // plus 5 µs across hosts.
+        let rows = (1..4u64)
+            .map(|k| {
+                let mut row = super::super::fixtures::row(8, 1.0);
+                row.params.insert("step".into(), k.into());
+                let sides = (0..4usize)
+                    .map(|i| {
+                        let across = (i < 2) != ((i + k as usize) % 4 < 2);
+                        let t = 10.0 * k as f64 + if across { 5.0 } else { 0.0 };
+                        [t, t]
+                    })
+                    .collect();
+                row.sides_us = Some(sides);
+                row
+            })
+            .collect();
+        let mut r =
+            super::super::fixtures::result("Latency", "mpigraph", "parallel transfer", 4, rows);
+        r.ranks = vec![0, 1, 2, 3];
+        r.hosts = ["a", "a", "b", "b"].map(String::from).to_vec();
+        derive(Kind::Latency, &mut r);
+        let mut s = Mpigraph.section(&r, &cx());
+        // A bandwidth matrix without a single value: "-", never 0.
+        let mut empty = super::super::fixtures::result(
+            "Bandwidth",
+            "mpigraph",
+            "parallel transfer",
+            2,
+            Vec::new(),
+        );
+        empty.matrix = Some(serde_json::json!({
+            "ranks": [0, 1], "hosts": ["a", "b"], "bytes": 8,
+            "send_mbs": [[null, null], [null, null]],
+            "recv_mbs": [[null, null], [null, null]],
+        }));
+        let e = Mpigraph.section(&empty, &cx());
+        assert!(e.contains("Send MB/sec min:\t-\n"), "{e}");
+        assert!(!e.contains("max\t0.000000"), "{e}");
+        s += &e;
+        let mut skipped = super::super::fixtures::result(
+            "Bandwidth",
+            "mpigraph",
+            "parallel transfer",
+            1,
+            Vec::new(),
+        );
+        skipped.skipped = Some("mpiGraph needs at least 2 processes".into());
+        s += &Mpigraph.section(&skipped, &cx());
+        insta::assert_snapshot!(s);
     }
 }

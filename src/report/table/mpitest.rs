@@ -48,7 +48,12 @@ impl Format for Mpitest {
             let _ = writeln!(s, "# hosts: {h}");
         }
         if let (Some(dt), Some(db)) = (r.dt_us, r.db_us) {
-            let _ = writeln!(s, "# DT = {dt:.4} us, DB = {db:.4} us");
+            let each = if r.aggregate {
+                " (means over the repeats, each calibrated its own)"
+            } else {
+                ""
+            };
+            let _ = writeln!(s, "# DT = {dt:.4} us, DB = {db:.4} us{each}");
         }
         if let Some(n) = &r.note {
             let _ = writeln!(s, "# note: {n}");
@@ -76,7 +81,7 @@ impl Format for Mpitest {
         if checked {
             let _ = write!(head, " {:>8}", "errors");
         }
-        if cx.stats && !r.aggregate {
+        if cx.stats {
             let _ = write!(
                 head,
                 " {:>14} {:>12} {:>12} {:>8}",
@@ -88,9 +93,14 @@ impl Format for Mpitest {
             let _ = writeln!(s, "{}", line(r, row, sized, mb, cx.stats));
         }
         if r.rows.iter().any(|x| x.below_resolution == Some(true)) {
+            let pooled = if r.aggregate {
+                " (the repeats' samples pooled)"
+            } else {
+                ""
+            };
             let _ = writeln!(
                 s,
-                "# below resolution: the 95% CI of the median of t contains zero; see t_avg_us in the JSON"
+                "# below resolution: the 95% CI of the median of t{pooled} contains zero, or the mean t is not positive; see t_avg_us and the note in the JSON"
             );
         }
         s
@@ -119,7 +129,9 @@ fn line(r: &BenchResult, row: &Row, sized: bool, mb: bool, stats: bool) -> Strin
     }
     let _ = write!(s, " {:>12}", row.repetitions);
     let below = row.below_resolution == Some(true);
-    if r.aggregate {
+    if r.aggregate && below {
+        let _ = write!(s, " {:>14} {:>12} {:>12}", "below res.", "-", "-");
+    } else if r.aggregate {
         let _ = write!(
             s,
             " {} {} {}",
@@ -145,7 +157,7 @@ fn line(r: &BenchResult, row: &Row, sized: bool, mb: bool, stats: bool) -> Strin
     if let Some(e) = row.errors {
         let _ = write!(s, " {e:>8}");
     }
-    if stats && !r.aggregate {
+    if stats {
         let _ = write!(
             s,
             " {:>14} {:>12} {:>12} {:>8}",
@@ -187,22 +199,58 @@ mod tests {
         r
     }
 
+    /// A below-resolution row: t near zero, its CI around zero.
+    fn below(r: &mut Row) {
+        r.t_avg_us = 0.012;
+        r.t_min_us = -0.4;
+        r.t_max_us = 0.5;
+        r.t_median_us = Some(0.01);
+        r.ci95_lo_us = Some(-0.08);
+        r.ci95_hi_us = Some(0.11);
+        r.below_resolution = Some(true);
+        r.mbytes_per_sec = None;
+        r.note = Some("below resolution: the 95% CI of the median contains zero".into());
+    }
+
     #[test]
-    fn repeat_and_aggregate_tables() {
+    fn header_repeats_aggregates_skips_and_footer() {
         let cx = SectionCx {
             world: 4,
             stats: true,
             repeats: 2,
         };
+        let seed: Vec<String> = "m1 M100 K10 T100 t100000 R2"
+            .split(' ')
+            .map(String::from)
+            .collect();
+        let args = crate::frontend::mpitest::parse(&seed).unwrap();
+        let plan = Plan::build(&args, vec!["mpibench".into()], 4, 4).unwrap();
+        let mut report = report(4);
         let mut a = construct("BLOCKING SEND", true);
         a.repeat = Some(1);
+        // No valid sample at N = 100: no figure, a note.
+        let null = &mut a.rows[2];
+        (null.t_avg_us, null.t_min_us, null.t_max_us) = (f64::NAN, f64::NAN, f64::NAN);
+        (null.t_median_us, null.ci95_lo_us, null.ci95_hi_us) = (None, None, None);
+        null.mbytes_per_sec = None;
+        null.note = Some("no valid sample: all 1000 started late; statistics are null".into());
         let mut b = construct("BARRIER", false);
         b.repeat = Some(2);
-        b.rows[0].below_resolution = Some(true);
-        b.rows[0].mbytes_per_sec = None;
+        below(&mut b.rows[0]);
+        let mut skip = result("SEND & RECV", "mpitest", "point-to-point", 1, Vec::new());
+        skip.repeat = Some(1);
+        skip.skipped = Some("SEND & RECV needs at least 2 processes".into());
         let mut agg = construct("BLOCKING SEND", true);
         agg.aggregate = true;
-        let s = Mpitest.section(&a, &cx) + &Mpitest.section(&b, &cx) + &Mpitest.section(&agg, &cx);
+        let mut agg_b = construct("BARRIER", false);
+        agg_b.aggregate = true;
+        below(&mut agg_b.rows[0]);
+        report.results = vec![a, b, skip, agg, agg_b];
+        let mut s = Mpitest.header(&report, &plan);
+        for r in &report.results {
+            s += &Mpitest.section(r, &cx);
+        }
+        s += &Mpitest.footer(&report);
         insta::assert_snapshot!(s);
     }
 }

@@ -114,6 +114,11 @@ fn columns(r: &BenchResult, throughput: bool, checked: bool, group: bool, stats:
     s
 }
 
+/// The table has a throughput column: some row has a figure.
+fn has_throughput(r: &BenchResult) -> bool {
+    r.rows.iter().any(|x| x.mbytes_per_sec.is_some())
+}
+
 fn line(r: &BenchResult, row: &Row, group: Option<usize>, stats: bool) -> String {
     let mut s = String::new();
     if let Some(g) = group {
@@ -133,8 +138,12 @@ fn line(r: &BenchResult, row: &Row, group: Option<usize>, stats: bool) -> String
             fixed(row.t_avg_us, 12, 2)
         ));
     }
-    if let Some(mb) = row.mbytes_per_sec {
-        s.push_str(&format!(" {mb:>12.2}"));
+    if has_throughput(r) {
+        // "-" where this row has none (no valid sample, no positive time).
+        s.push_str(&format!(
+            " {}",
+            fixed(row.mbytes_per_sec.unwrap_or(f64::NAN), 12, 2)
+        ));
     }
     if let Some(e) = row.errors {
         s.push_str(&format!(" {e:>8}"));
@@ -256,7 +265,7 @@ fn section(r: &BenchResult, cx: &SectionCx) -> String {
         let _ = writeln!(s, "# hosts: {h}");
     }
     let _ = writeln!(s, "{RULE}");
-    let throughput = r.rows.first().is_some_and(|x| x.mbytes_per_sec.is_some());
+    let throughput = has_throughput(r);
     let checked = r.rows.first().is_some_and(|x| x.errors.is_some());
     if r.group_rows.is_empty() {
         let _ = writeln!(s, "{}", columns(r, throughput, checked, false, stats));
@@ -363,6 +372,64 @@ mod tests {
         r.rows[2].invalid = Some(1000);
         r.rows[2].note = Some("no valid sample: all 1000 started late; statistics are null".into());
         insta::assert_snapshot!(section(&r, &cx(true)));
+    }
+
+    #[test]
+    fn clock_tools_one_line_per_rank() {
+        let rank = |k: usize, f: &dyn Fn(&mut Row)| {
+            let mut r = Row {
+                rank: Some(k),
+                ..Row::default()
+            };
+            f(&mut r);
+            r
+        };
+        let timing = (0..3)
+            .map(|k| {
+                rank(k, &|r: &mut Row| {
+                    r.tick_us = Some(1e-3);
+                    r.resolution_us = Some(0.025 + k as f64 * 0.001);
+                    r.overhead_us = (k != 2).then_some(0.0215);
+                })
+            })
+            .collect();
+        let mut t = result("timing", "clock", "clock", 3, timing);
+        t.class = "clock".into();
+        let sync = (0..3)
+            .map(|k| {
+                rank(k, &|r: &mut Row| {
+                    r.offset_us = Some(-12.5 * k as f64 + 0.0);
+                    r.drift_ppm = (k > 0).then_some(0.75 * k as f64);
+                    r.residual_us = Some(0.1 * k as f64);
+                })
+            })
+            .collect();
+        let mut c = result("clocksync", "clock", "clock", 3, sync);
+        c.class = "clock".into();
+        insta::assert_snapshot!(section(&t, &cx(false)) + &section(&c, &cx(false)));
+    }
+
+    #[test]
+    fn a_throughput_without_figure_is_a_dash() {
+        let mut r = result(
+            "Sendrecv",
+            "imb",
+            "parallel transfer",
+            2,
+            vec![row(0, 1.0), row(1024, 2.0)],
+        );
+        r.rows[0].mbytes_per_sec = None;
+        r.rows[1].mbytes_per_sec = Some(976.56);
+        let s = section(&r, &cx(false));
+        let data: Vec<&str> = s
+            .lines()
+            .filter(|l| !l.is_empty() && !l.contains('#'))
+            .collect();
+        assert_eq!(data.len(), 2, "{s}");
+        let f0: Vec<&str> = data[0].split_whitespace().collect();
+        let f1: Vec<&str> = data[1].split_whitespace().collect();
+        assert_eq!(f0.len(), f1.len(), "{s}");
+        assert_eq!(f0[5], "-", "{s}");
     }
 
     #[test]
