@@ -103,6 +103,8 @@ pub fn before_mpi_init() {
     RANK.store(launch::env_rank() as u32, Ordering::Relaxed);
     EXIT_ENDS_JOB.store(launch::exit_ends_job(), Ordering::Relaxed);
     install_panic_hook();
+    // Also under a launcher that did not start us with it ignored.
+    ignore_sigxfsz();
     fatal::install();
     match signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP, PEER_FAILED_SIGNAL]) {
         Ok(mut signals) => {
@@ -205,7 +207,9 @@ pub fn stop(sig: i32) {
     }
     let ended = ENDED_WITH.load(Ordering::SeqCst);
     if ended != ENDED_NOT_YET {
-        // SAFETY: ends the process; the run's outcome is already decided.
+        // The run's outcome is decided: the parent learns it, not a signal.
+        supervise::tell(&format!("end {} {ended}", RANK.load(Ordering::Relaxed)));
+        // SAFETY: ends the process.
         unsafe { libc::_exit(ended) }
     }
     let rank = RANK.load(Ordering::Relaxed);
@@ -406,9 +410,11 @@ fn install_panic_hook() {
     }));
 }
 
-/// The self-launching parent (no MPI here): a panic prints one line and
-/// exits with code 3; mpiexec follows through its parent-death signal.
-pub fn install_parent_panic_hook() {
+/// Every process from the start of `main` (the subcommands without MPI,
+/// help, the self-launching parent) until a rank installs its own: a panic
+/// prints one line, without a backtrace, and exits with code 3 (a
+/// self-launching parent's mpiexec follows through its parent-death signal).
+pub fn install_process_panic_hook() {
     std::panic::set_hook(Box::new(|info| {
         let msg = info
             .payload()
@@ -416,13 +422,41 @@ pub fn install_parent_panic_hook() {
             .map(|s| s.to_string())
             .or_else(|| info.payload().downcast_ref::<String>().cloned())
             .unwrap_or_else(|| "panic".into());
+        let at = info
+            .location()
+            .map(|l| format!(" at {}:{}", l.file(), l.line()))
+            .unwrap_or_default();
         eprintln!(
-            "error: internal error: {}",
+            "error: internal error: {}{at}",
             msg.lines().next().unwrap_or("")
         );
         // SAFETY: ends the process.
         unsafe { libc::_exit(EXIT_ABORTED) }
     }));
+}
+
+/// The commands that only print (list, help, report, compare, --dry-run)
+/// end at a closed stdout pipe (`| head`) as Unix tools do: killed by
+/// SIGPIPE, quietly. Set at the start of `main`.
+pub fn default_sigpipe() {
+    // SAFETY: signal(2) with a default disposition.
+    unsafe { libc::signal(libc::SIGPIPE, libc::SIG_DFL) };
+}
+
+/// A run (the ranks, the self-launching parent) sees a closed pipe as
+/// EPIPE instead, and ends the job in order (`output::agree`, the parent's
+/// stdout relay).
+pub fn ignore_sigpipe() {
+    // SAFETY: signal(2) with an ignore disposition.
+    unsafe { libc::signal(libc::SIGPIPE, libc::SIG_IGN) };
+}
+
+/// A file size limit (`ulimit -f`) makes a write fail with EFBIG, reported
+/// in one line like any failed write, instead of killing the process with
+/// SIGXFSZ. Set at the start of `main`; mpiexec and the ranks inherit it.
+pub fn ignore_sigxfsz() {
+    // SAFETY: signal(2) with an ignore disposition.
+    unsafe { libc::signal(libc::SIGXFSZ, libc::SIG_IGN) };
 }
 
 /// Async-signal-safe handlers of the fatal signals.

@@ -550,6 +550,34 @@ fn reap_ranks(shared: &Shared) {
     }
 }
 
+/// What the JSON file really holds after an interruption, for the one
+/// line: its status and how many results, or that it was never written.
+/// Only a regular file is read (never a FIFO, a device or stdout).
+fn json_state(path: &std::path::Path) -> String {
+    let shown = path.display();
+    match std::fs::metadata(path) {
+        Ok(m) if m.is_file() => {}
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            return format!("; '{shown}' was not written")
+        }
+        _ => return String::new(),
+    }
+    let v: Option<serde_json::Value> = std::fs::read(path)
+        .ok()
+        .and_then(|b| serde_json::from_slice(&b).ok());
+    let Some(v) = v else {
+        return format!("; '{shown}' holds no readable results");
+    };
+    let n = v["results"].as_array().map_or(0, Vec::len);
+    let status = v["status"].as_str().unwrap_or("unknown");
+    let results = if n == 1 { "result" } else { "results" };
+    if status == "interrupted" {
+        format!("; the {n} {results} finished so far are in '{shown}' (status \"interrupted\")")
+    } else {
+        format!("; '{shown}' holds {n} {results} with status \"{status}\"")
+    }
+}
+
 fn describe(status: ExitStatus) -> String {
     match (status.code(), status.signal()) {
         (Some(c), _) => format!("exited with code {c}"),
@@ -603,17 +631,16 @@ fn verdict(
             .filter(|_| failed.is_none() && !crashed && rank0_end.is_none() && all_up)
             .map(|(r, s)| (Some(r), s)));
     if let Some((rank, sig)) = stop {
+        if let (Some(code), true) = (rank0_end, rank.is_none()) {
+            // Rank 0 had decided how the run ends (its outputs final)
+            // before the signal reached the job: that outcome stands.
+            return code;
+        }
         if sig != SIGPIPE {
             let by = rank
                 .map(|r| format!(" (received by rank {r})"))
                 .unwrap_or_default();
-            let json = match l.json.filter(|p| p.as_os_str() != "-") {
-                Some(p) => format!(
-                    "; the results finished so far are in '{}' with status \"interrupted\"",
-                    p.display()
-                ),
-                None => String::new(),
-            };
+            let json = l.json.map(json_state).unwrap_or_default();
             eprintln!(
                 "mpibench: interrupted by {}{by}{json}; exit code {}",
                 signal_name(sig),
@@ -734,6 +761,37 @@ mod tests {
         assert_eq!(s.ended, vec![(0, 0)]);
         assert_eq!(s.stopped, Some((1, SIGTERM)));
         assert!(s.stalled);
+    }
+
+    #[test]
+    fn the_interruption_line_says_what_the_json_holds() {
+        let d = tempfile::tempdir().unwrap();
+        let f = d.path().join("out.json");
+        assert!(json_state(&f).contains("was not written"));
+        std::fs::write(&f, r#"{"status": "interrupted", "results": [{}, {}]}"#).unwrap();
+        let s = json_state(&f);
+        assert!(s.contains("the 2 results finished so far") && s.contains("\"interrupted\""), "{s}");
+        std::fs::write(&f, r#"{"status": "ok", "complete": true, "results": [{}]}"#).unwrap();
+        let s = json_state(&f);
+        assert!(s.contains("holds 1 result with status \"ok\""), "{s}");
+        std::fs::write(&f, "{").unwrap();
+        assert!(json_state(&f).contains("no readable results"));
+        assert_eq!(json_state(d.path()), "", "a directory is not read");
+    }
+
+    #[test]
+    fn a_signal_after_rank_0_ended_keeps_its_code() {
+        let l = launcher();
+        let mut s = Seen::default();
+        for x in ["start 0 1", "start 1 2", "up 0", "up 1", "end 0 0"] {
+            s.record(x);
+        }
+        assert_eq!(verdict(&s, SIGINT, exited(0), false, &l), 0);
+        s.ended.clear();
+        s.record("end 0 1");
+        assert_eq!(verdict(&s, SIGTERM, exited(1), false, &l), 1);
+        s.ended.clear();
+        assert_eq!(verdict(&s, SIGTERM, exited(1), false, &l), 143);
     }
 
     #[test]
