@@ -747,7 +747,7 @@ pub fn first_file() -> Option<PathBuf> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::os::unix::fs::{symlink, FileTypeExt};
+    use std::os::unix::fs::symlink;
 
     fn tmp() -> tempfile::TempDir {
         tempfile::tempdir().unwrap()
@@ -824,25 +824,138 @@ mod tests {
         let d = tmp();
         let a = d.path().join("o.json");
         let a2 = d.path().join(".").join("o.json");
-        let err = validate(&[("--json", &a), ("--csv", &a2)]).unwrap_err();
+        let f = Output::file;
+        let err = validate(&[f("--json", &a), f("--csv", &a2)], &[]).unwrap_err();
         assert!(err.contains("same file"), "{err}");
         std::fs::write(&a, "").unwrap();
         let hard = d.path().join("hard.json");
         std::fs::hard_link(&a, &hard).unwrap();
-        assert!(validate(&[("--json", &a), ("--raw", &hard)]).is_err());
+        assert!(validate(&[f("--json", &a), f("--raw", &hard)], &[]).is_err());
         let l = d.path().join("l");
         symlink(&a, &l).unwrap();
-        assert!(validate(&[("--csv", &l), ("--json", &a)]).is_err());
+        assert!(validate(&[f("--csv", &l), f("--json", &a)], &[]).is_err());
         let dash = Path::new("-");
-        let err = validate(&[("--json", dash), ("--csv", dash)]).unwrap_err();
+        let err = validate(&[f("--json", dash), f("--csv", dash)], &[]).unwrap_err();
         assert!(err.contains("stdout"), "{err}");
         let b = d.path().join("o.csv");
-        assert!(validate(&[("--json", &a), ("--csv", &b), ("--raw", dash)]).is_ok());
+        assert!(validate(&[f("--json", &a), f("--csv", &b), f("--raw", dash)], &[]).is_ok());
         assert_eq!(
             std::fs::read_dir(d.path()).unwrap().count(),
             3,
             "no probe left"
         );
+    }
+
+    #[test]
+    fn block_devices_sockets_and_directory_names_are_refused() {
+        let d = tmp();
+        let sock = d.path().join("sock");
+        let _l = std::os::unix::net::UnixListener::bind(&sock).unwrap();
+        let e = resolve(&sock).unwrap_err().to_string();
+        assert!(e.starts_with("is a socket"), "{e}");
+        let blk = d.path().join("blk");
+        let c = std::ffi::CString::new(blk.as_os_str().as_encoded_bytes()).unwrap();
+        // An unconnected loop minor of our own (mknod needs root).
+        if unsafe { libc::mknod(c.as_ptr(), libc::S_IFBLK | 0o600, libc::makedev(7, 200)) } == 0 {
+            let e = resolve(&blk).unwrap_err().to_string();
+            assert!(e.starts_with("is a block device"), "{e}");
+            let err = validate(&[Output::file("--json", &blk)], &[]).unwrap_err();
+            assert!(err.contains("is a block device"), "{err}");
+            assert!(std::fs::metadata(&blk)
+                .unwrap()
+                .file_type()
+                .is_block_device());
+        }
+        for p in ["", "new/", "new/.", "new/..", ".", ".."] {
+            assert!(resolve(Path::new(p)).is_err(), "{p:?}");
+        }
+        let new = d.path().join("newdir/");
+        let err = validate(&[Output::file("--json", &new)], &[]).unwrap_err();
+        assert!(err.contains("names a directory"), "{err}");
+        assert!(!d.path().join("newdir").exists());
+    }
+
+    #[test]
+    fn outputs_never_overwrite_inputs() {
+        let d = tmp();
+        let hosts = d.path().join("hosts");
+        std::fs::write(&hosts, "node1\n").unwrap();
+        let l = d.path().join("l");
+        symlink(&hosts, &l).unwrap();
+        for out in [&hosts, &l] {
+            let err =
+                validate(&[Output::file("--json", out)], &[("--hostfile", &hosts)]).unwrap_err();
+            assert!(
+                err.contains("would overwrite the --hostfile input"),
+                "{err}"
+            );
+        }
+        let err = validate(&[Output::file("-o", &hosts)], &[("", &hosts)]).unwrap_err();
+        assert!(err.contains("would overwrite the input"), "{err}");
+        let other = d.path().join("o.json");
+        assert!(validate(&[Output::file("--json", &other)], &[("--hostfile", &hosts)]).is_ok());
+        assert_eq!(std::fs::read_to_string(&hosts).unwrap(), "node1\n");
+    }
+
+    #[test]
+    fn directory_outputs_are_checked_like_files() {
+        let d = tmp();
+        let f = d.path().join("f");
+        std::fs::write(&f, "keep").unwrap();
+        let err = validate(&[Output::dir("--plots", &f)], &[]).unwrap_err();
+        assert!(err.ends_with("not a directory"), "{err}");
+        let deep = d.path().join("a/b/c");
+        assert!(validate(&[Output::dir("--plots", &deep)], &[]).is_ok());
+        assert!(!d.path().join("a").exists(), "nothing created");
+        let p = d.path().join("p");
+        let err = validate(
+            &[Output::file("--json", &p), Output::dir("--plots", &p)],
+            &[],
+        )
+        .unwrap_err();
+        assert!(err.contains("same file"), "{err}");
+        assert_eq!(
+            std::fs::read_dir(d.path()).unwrap().count(),
+            1,
+            "no probe left"
+        );
+    }
+
+    #[test]
+    fn a_failure_at_the_end_leaves_aborted_not_ok() {
+        let d = tmp();
+        let json = d.path().join("o.json");
+        let csv = d.path().join("full");
+        // A CSV output that fails at the end (written in place once): a
+        // copy of /dev/full of our own (mknod needs root).
+        let c = std::ffi::CString::new(csv.as_os_str().as_encoded_bytes()).unwrap();
+        if unsafe { libc::mknod(c.as_ptr(), libc::S_IFCHR | 0o600, libc::makedev(1, 7)) } != 0 {
+            eprintln!("skipped: mknod needs root");
+            return;
+        }
+        init(&[(Some(&json), Format::Json), (Some(&csv), Format::Csv)]);
+        let mut r = crate::report::table::fixtures::report(2);
+        r.complete = true;
+        r.status = Some("ok".into());
+        save(&r).unwrap();
+        let status = || {
+            let v: serde_json::Value =
+                serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
+            (
+                v["status"].as_str().unwrap().to_string(),
+                v["complete"].as_bool(),
+            )
+        };
+        assert_eq!(status(), ("ok".to_string(), Some(true)));
+        assert!(finish().is_err());
+        // What `agree` does on rank 0 after the failure.
+        assert!(end_with(state().as_mut().unwrap(), "aborted", None).is_some());
+        assert_eq!(status(), ("aborted".to_string(), Some(false)));
+        assert!(interrupt("interrupted", Some("SIGINT")).is_none(), "final");
+        assert_eq!(status().0, "aborted");
+        let names: Vec<_> = std::fs::read_dir(d.path()).unwrap().collect();
+        assert_eq!(names.len(), 2, "no temporary file: {names:?}");
+        *state() = None;
     }
 
     #[test]

@@ -770,7 +770,10 @@ mod tests {
         assert!(json_state(&f).contains("was not written"));
         std::fs::write(&f, r#"{"status": "interrupted", "results": [{}, {}]}"#).unwrap();
         let s = json_state(&f);
-        assert!(s.contains("the 2 results finished so far") && s.contains("\"interrupted\""), "{s}");
+        assert!(
+            s.contains("the 2 results finished so far") && s.contains("\"interrupted\""),
+            "{s}"
+        );
         std::fs::write(&f, r#"{"status": "ok", "complete": true, "results": [{}]}"#).unwrap();
         let s = json_state(&f);
         assert!(s.contains("holds 1 result with status \"ok\""), "{s}");

@@ -118,7 +118,11 @@ pub fn write_plots(reports: Vec<(String, &Report)>, dir: &Path, gnuplot: bool) -
 
 pub fn compare(args: &CompareArgs) -> Result<i32> {
     let inputs = [args.a.clone(), args.b.clone()];
-    let outputs: Vec<Output> = args.json.iter().map(|p| Output::file("--json", p)).collect();
+    let outputs: Vec<Output> = args
+        .json
+        .iter()
+        .map(|p| Output::file("--json", p))
+        .collect();
     if let Err(code) = check_outputs(&outputs, &inputs) {
         return Ok(code);
     }
