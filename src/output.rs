@@ -758,6 +758,18 @@ mod tests {
         assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o644) }, 0);
     }
 
+    /// A device node of our own (never a real /dev entry); false (and the
+    /// test's device part skipped) without root.
+    fn mknod(p: &Path, kind: libc::mode_t, (major, minor): (u32, u32)) -> bool {
+        let c = std::ffi::CString::new(p.as_os_str().as_encoded_bytes()).unwrap();
+        // SAFETY: mknod(2) on a NUL-terminated path in a temporary directory.
+        let ok = unsafe { libc::mknod(c.as_ptr(), kind | 0o600, libc::makedev(major, minor)) } == 0;
+        if !ok {
+            eprintln!("skipped the device node part: mknod needs root");
+        }
+        ok
+    }
+
     #[test]
     fn classifies_targets() {
         let d = tmp();
@@ -854,9 +866,8 @@ mod tests {
         let e = resolve(&sock).unwrap_err().to_string();
         assert!(e.starts_with("is a socket"), "{e}");
         let blk = d.path().join("blk");
-        let c = std::ffi::CString::new(blk.as_os_str().as_encoded_bytes()).unwrap();
-        // An unconnected loop minor of our own (mknod needs root).
-        if unsafe { libc::mknod(c.as_ptr(), libc::S_IFBLK | 0o600, libc::makedev(7, 200)) } == 0 {
+        // An unconnected loop minor of our own.
+        if mknod(&blk, libc::S_IFBLK, (7, 200)) {
             let e = resolve(&blk).unwrap_err().to_string();
             assert!(e.starts_with("is a block device"), "{e}");
             let err = validate(&[Output::file("--json", &blk)], &[]).unwrap_err();
@@ -927,10 +938,8 @@ mod tests {
         let json = d.path().join("o.json");
         let csv = d.path().join("full");
         // A CSV output that fails at the end (written in place once): a
-        // copy of /dev/full of our own (mknod needs root).
-        let c = std::ffi::CString::new(csv.as_os_str().as_encoded_bytes()).unwrap();
-        if unsafe { libc::mknod(c.as_ptr(), libc::S_IFCHR | 0o600, libc::makedev(1, 7)) } != 0 {
-            eprintln!("skipped: mknod needs root");
+        // copy of /dev/full of our own.
+        if !mknod(&csv, libc::S_IFCHR, (1, 7)) {
             return;
         }
         init(&[(Some(&json), Format::Json), (Some(&csv), Format::Csv)]);

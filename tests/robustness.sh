@@ -745,6 +745,18 @@ direct_bg() {
     PID=$!
 }
 
+# long_bg MODE(self|direct) ARGS...: LONG_RUN on 2 ranks in the background,
+# self-launched or under mpiexec, with ARGS added; sets PID.
+long_bg() {
+    local mode=$1
+    shift
+    if [[ $mode == self ]]; then
+        self_bg run -n 2 "${LONG_RUN[@]}" "$@"
+    else
+        direct_bg 2 run "${LONG_RUN[@]}" "$@"
+    fi
+}
+
 # self ARGS...: a self-launching run in the foreground, bounded.
 self() {
     self_bg "$@"
@@ -983,12 +995,35 @@ case_same_file_links hardlink
 HAVE_UNSHARE=0
 if [[ $(id -u) -eq 0 ]] && unshare -m true 2>/dev/null; then HAVE_UNSHARE=1; fi
 
+# need_unshare NAME: true when mount namespaces can be made; SKIP otherwise.
+need_unshare() {
+    [[ $HAVE_UNSHARE -eq 1 ]] && return 0
+    echo "SKIP $1 (needs root and unshare -m)"
+    return 1
+}
+
+# ro_run [VAR=VALUE...] -- ARGS...: the self-launching `mpibench ARGS`, in
+# the case directory, with its ./ro bind-mounted read-only in a private
+# mount namespace (the mount never outlives the case); sets RC.
+ro_run() {
+    local envs=()
+    while [[ $1 != -- ]]; do
+        envs+=("$1")
+        shift
+    done
+    shift
+    T0=$(date +%s%N)
+    env MPIBENCH_ROBUSTNESS_CASE="$CASE_DIR" MPIBENCH_MPIEXEC="$MPIEXEC" "${envs[@]}" \
+        timeout -k 5 "$CASE_TIMEOUT" \
+        unshare -m bash -c 'mount --bind -o ro ro ro || exit 99; exec "$@"' _ "$BIN" "$@" \
+        >"$CASE_DIR.out" 2>"$CASE_DIR.err" </dev/null
+    RC=$?
+    finished "$T0"
+}
+
 case_full_tmpfs() { # MODE(self|direct)
     local name="write failure: results on a full 12 KiB tmpfs ($1)"
-    if [[ $HAVE_UNSHARE -ne 1 ]]; then
-        echo "SKIP $name (needs root and unshare -m)"
-        return
-    fi
+    need_unshare "$name" || return
     new_case_dir
     mkdir res
     # All of it in a private mount namespace: the mount never outlives the
@@ -1016,11 +1051,7 @@ case_dir_removed() { # MODE(self|direct)
     local name="write failure: results directory removed mid-run ($1)"
     new_case_dir
     mkdir res
-    if [[ $1 == self ]]; then
-        self_bg run -n 2 "${LONG_RUN[@]}" --json res/out.json
-    else
-        direct_bg 2 run "${LONG_RUN[@]}" --json res/out.json
-    fi
+    long_bg "$1" --json res/out.json
     if ! wait_results res/out.json 1; then
         wait_bounded "$CASE_TIMEOUT"
         check "$name" "the run never wrote a result: rc $RC; $(stderr_excerpt)" "$(no_leftovers)"
@@ -1147,11 +1178,7 @@ case_sigkill_parent 2>/dev/null # (bash reports the SIGKILLed job on stderr)
 case_sigterm_rank() { # RANK MODE(self|direct)
     local name="signal: SIGTERM to rank $1 only ($2)"
     new_case_dir
-    if [[ $2 == self ]]; then
-        self_bg run -n 2 "${LONG_RUN[@]}" --json out.json
-    else
-        direct_bg 2 run "${LONG_RUN[@]}" --json out.json
-    fi
+    long_bg "$2" --json out.json
     wait_results out.json 1
     local victim
     victim=$(rank_pid "$1")
@@ -1365,19 +1392,10 @@ case_ulimit 170000
 
 case_readonly_tmpdir() {
     local name="environment: read-only TMPDIR (self-launched)"
-    if [[ $HAVE_UNSHARE -ne 1 ]]; then
-        echo "SKIP $name (needs root and unshare -m)"
-        return
-    fi
+    need_unshare "$name" || return
     new_case_dir
     mkdir ro
-    T0=$(date +%s%N)
-    MPIBENCH_ROBUSTNESS_CASE=$CASE_DIR MPIBENCH_MPIEXEC=$MPIEXEC TMPDIR=$CASE_DIR/ro timeout -k 5 "$CASE_TIMEOUT" \
-        unshare -m bash -c 'mount --bind -o ro ro ro || exit 99; exec "$@"' _ \
-        "$BIN" run -n 2 pingpong --sizes 8 --iter 5 -q --json out.json \
-        >"$CASE_DIR.out" 2>"$CASE_DIR.err" </dev/null
-    RC=$?
-    finished "$T0"
+    ro_run "TMPDIR=$CASE_DIR/ro" -- run -n 2 pingpong --sizes 8 --iter 5 -q --json out.json
     if [[ $FLAVOUR == openmpi ]]; then
         check "$name" "$(expect_rc 5)" \
             "$(expect_one_line "^error: the temporary directory '.*/ro' is not writable \(Read-only file system")" \
@@ -1647,19 +1665,10 @@ case_plots_checked "--plots ''" "^error: a value is required for '--plots" '' --
 
 case_plots_readonly() {
     local name="output: --plots in a read-only directory: exit 2 before anything runs"
-    if [[ $HAVE_UNSHARE -ne 1 ]]; then
-        echo "SKIP $name (needs root and unshare -m)"
-        return
-    fi
+    need_unshare "$name" || return
     new_case_dir
     mkdir ro
-    T0=$(date +%s%N)
-    MPIBENCH_ROBUSTNESS_CASE=$CASE_DIR MPIBENCH_MPIEXEC=$MPIEXEC timeout -k 5 "$CASE_TIMEOUT" \
-        unshare -m bash -c 'mount --bind -o ro ro ro || exit 99; exec "$@"' _ \
-        "$BIN" run -n 2 pingpong --sizes 8 --iter 5 -q --json out.json --plots ro/plots \
-        >"$CASE_DIR.out" 2>"$CASE_DIR.err" </dev/null
-    RC=$?
-    finished "$T0"
+    ro_run -- run -n 2 pingpong --sizes 8 --iter 5 -q --json out.json --plots ro/plots
     check "$name" "$(expect_rc 2)" \
         "$(expect_one_line "^error: cannot write into 'ro/plots': Read-only file system")" \
         "$( [[ -z $(ls -A ro) ]] || echo "ro holds $(ls -A ro)")" \
@@ -1733,11 +1742,7 @@ case_file_size_limit() { # MODE(self|direct)
         return
     fi
     new_case_dir
-    if [[ $1 == self ]]; then
-        self_bg run -n 2 "${LONG_RUN[@]}" --json out.json
-    else
-        direct_bg 2 run "${LONG_RUN[@]}" --json out.json
-    fi
+    long_bg "$1" --json out.json
     wait_results out.json 1
     local r0
     r0=$(rank_pid 0)
