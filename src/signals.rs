@@ -59,6 +59,9 @@ static PEERS: OnceLock<Vec<i32>> = OnceLock::new();
 /// Ending with `_exit` ends the whole job (see `launch::exit_ends_job`).
 static EXIT_ENDS_JOB: AtomicBool = AtomicBool::new(false);
 
+/// How long a signal waits for the link to the parent to tell that the
+/// parent died (see [`stop`]).
+const PARENT_GONE_WAIT: Duration = Duration::from_millis(300);
 /// Ranks other than 0 wait this long for rank 0 to write and end the job.
 const RANK0_GRACE: Duration = Duration::from_secs(3);
 /// Time for the launcher to pass the one line on before the job ends.
@@ -199,6 +202,16 @@ pub fn mpi_ending(code: i32) {
 /// documentation). Only the first request acts; later ones return at once
 /// on other threads, and never return on the acting one.
 pub fn stop(sig: i32) {
+    // A signal that reaches a rank after the self-launching parent died
+    // (mpiexec passing its parent-death signal on) is the parent's exit.
+    // The signal can overtake the link's end of file (a parent-death
+    // signal follows the end of the thread that started mpiexec, the link
+    // closes with the last thread): the link gets a moment to say so.
+    let sig = if sig != PARENT_DIED && sig != SIGPIPE && supervise::parent_gone(PARENT_GONE_WAIT) {
+        PARENT_DIED
+    } else {
+        sig
+    };
     if STOP
         .compare_exchange(0, sig, Ordering::SeqCst, Ordering::SeqCst)
         .is_err()
@@ -221,8 +234,9 @@ pub fn stop(sig: i32) {
     }
     supervise::tell(&format!("stopped {rank} {}", signal_name(sig)));
     if rank == 0 {
-        stop_peers(sig);
+        // The results first: the launcher may end this process any moment.
         let saved = output::interrupt("interrupted", Some(signal_name(sig)));
+        stop_peers(sig);
         if sig != SIGPIPE && !supervise::parent_speaks() {
             eprintln!("{}", interrupted_line(sig, saved));
         }

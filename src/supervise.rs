@@ -2,9 +2,15 @@
 //!
 //! `mpibench run -n N` without a launcher starts mpiexec and supervises it:
 //!
-//! * mpiexec gets a parent-death signal (SIGKILL) and its own process group,
-//!   so it dies with the parent even when the parent is SIGKILLed, and a
-//!   terminal's Ctrl-C reaches it once, through the parent, not twice.
+//! * mpiexec gets a parent-death signal and its own process group, so it
+//!   dies with the parent even when the parent is SIGKILLed, and a
+//!   terminal's Ctrl-C reaches it once, through the parent, not twice. The
+//!   signal is the launcher's (see [`Launcher::death_signal`]): SIGKILL for
+//!   Open MPI's mpiexec, whose daemons give the ranks time to write;
+//!   SIGTERM for Hydra, whose proxies SIGKILL the ranks at once when their
+//!   mpiexec dies, before rank 0 could write the results "interrupted"
+//!   (SIGTERM is passed on to the ranks; the ranks, which see the parent's
+//!   link close, end the job themselves in any case).
 //! * SIGINT, SIGTERM and SIGHUP to the parent are passed on: the ranks are
 //!   told at once (which signal, over the link below) and mpiexec gets
 //!   SIGTERM, the signal on which both Open MPI's and MPICH's mpiexec end
@@ -96,6 +102,23 @@ pub fn connect(rank: usize) {
 /// about interruptions).
 pub fn parent_speaks() -> bool {
     LINK.get().is_some()
+}
+
+/// True when the link to the parent exists and the parent closed it (died),
+/// now or within `wait`.
+pub fn parent_gone(wait: Duration) -> bool {
+    let fd = LINK_FD.load(Ordering::SeqCst);
+    if fd < 0 {
+        return false;
+    }
+    let mut p = libc::pollfd {
+        fd,
+        events: libc::POLLRDHUP,
+        revents: 0,
+    };
+    // SAFETY: poll on one valid pollfd.
+    let n = unsafe { libc::poll(&mut p, 1, wait.as_millis() as i32) };
+    n == 1 && p.revents & (libc::POLLRDHUP | libc::POLLHUP) != 0
 }
 
 /// Sends one line to the parent (nothing without a link).
@@ -272,6 +295,8 @@ pub struct Launcher<'a> {
     pub name: &'a str,
     /// Where the JSON goes (named in the interruption line).
     pub json: Option<&'a std::path::Path>,
+    /// The signal mpiexec gets when the parent dies (see the module documentation).
+    pub death_signal: i32,
 }
 
 /// Runs `cmd` (mpiexec ...) under supervision; returns mpibench's exit code.
@@ -295,13 +320,14 @@ pub fn run(mut cmd: Command, l: &Launcher) -> i32 {
     watch_signals(&shared);
     watch_stdout(&shared);
     let parent = std::process::id() as i32;
+    let death_signal = l.death_signal;
     // SAFETY: only async-signal-safe calls between fork and exec.
     unsafe {
         cmd.pre_exec(move || {
             // Own process group: a terminal's Ctrl-C reaches mpiexec once, through us.
             libc::setpgid(0, 0);
             // Dies with us, even when we are SIGKILLed.
-            libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
+            libc::prctl(libc::PR_SET_PDEATHSIG, death_signal);
             if libc::getppid() != parent {
                 libc::_exit(EXIT_LAUNCHER);
             }
@@ -737,6 +763,7 @@ mod tests {
         Launcher {
             name: "mpiexec",
             json: None,
+            death_signal: libc::SIGKILL,
         }
     }
 
