@@ -1488,8 +1488,9 @@ case_final_write_stdout
 case_final_plots() {
     local name="final write: --plots DIR that became a file mid-run: the JSON says aborted, exit 3"
     new_case_dir
-    # Runs to its end (a few seconds) after the first result.
-    direct_bg 2 run pingpong pingping sendrecv --sizes 0,1K --iter 20000 -q --json o.json --plots d
+    # LONG_RUN runs to its end here, seconds after the file appeared.
+    local CASE_TIMEOUT=$((CASE_TIMEOUT * 3))
+    long_bg direct --json o.json --plots d
     if ! wait_results o.json 1; then
         wait_bounded "$CASE_TIMEOUT"
         check "$name" "the run never wrote a result: rc $RC; $(stderr_excerpt)" "$(no_leftovers)"
