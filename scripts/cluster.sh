@@ -16,10 +16,10 @@
 # What it makes, and nothing else: network namespaces nodeK (one veth end
 # `eth0` each, address SUBNET.K/24) and mpibench-sw (the bridge and the
 # other veth ends), /etc/netns/nodeK/hosts (so that every host resolves
-# every other by name), and its state directory. No address or interface
-# is added outside these namespaces. `down` kills what still runs inside
-# them, deletes them and the files; it is safe to call any number of times
-# and from traps.
+# every other by name), its state directory and the lock file beside it
+# (STATE.lock). No address or interface is added outside these namespaces.
+# `down` kills what still runs inside them, deletes them and the files, its
+# lock file last; it is safe to call any number of times and from traps.
 #
 # The launcher environment (`exec`, `on`, `env`):
 #   Open MPI  plm_rsh_agent = the agent script (runs orted inside the host's
@@ -67,7 +67,8 @@ need_tools() {
     (( EUID == 0 )) || die "needs root (network namespaces)"
 }
 
-# Serialises up/down of concurrent callers.
+# Serialises up/down of concurrent callers ($STATE.lock, which `down`
+# removes when it is done).
 lock() {
     mkdir -p "$(dirname "$STATE")"
     exec 9>"$STATE.lock"
@@ -380,7 +381,8 @@ main() {
     shift || true
     case $cmd in
         up) need_tools; lock; cmd_up "$@" ;;
-        down) need_tools; lock; cmd_down ;;
+        # `down` removes its own lock file last: nothing `up` or `down` made is left.
+        down) need_tools; lock; cmd_down; rm -f "$STATE.lock" ;;
         slurm) need_tools; cmd_slurm "${1:-}" ;;
         exec) need_tools; cmd_on node1 "$@" ;;
         on) need_tools; cmd_on "$@" ;;

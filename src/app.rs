@@ -177,12 +177,9 @@ fn osu(program: &str, params: Vec<String>, argv0: &str) -> Result<i32> {
     };
     match frontend::osu::parse(program, &params, &calling) {
         Err(msg) => Ok(usage(&msg)),
-        Ok(Action::Help(name)) => {
+        Ok(Action::Help(text)) => {
             if root {
-                println!(
-                    "Usage: {name} [OSU flags] [mpibench options]\n\n{}",
-                    frontend::osu::HELP
-                );
+                println!("{text}");
             }
             Ok(EXIT_OK)
         }
@@ -319,8 +316,10 @@ fn run(args: RunArgs) -> Result<i32> {
     // Panic hook, crash and stop handling, the link to a self-launching parent.
     signals::ignore_sigpipe();
     signals::before_mpi_init();
-    let universe =
-        mpi::initialize().ok_or_else(|| anyhow::anyhow!("MPI was already initialised"))?;
+    let universe = comm::initialize(crate::suite::names_thread_multiple(
+        &args.benchmarks,
+        args.suite.as_deref(),
+    ))?;
     let world = Comm::world();
     signals::mpi_started(&world);
     let code = match crate::slurm::pmi_mismatch(world.size).map_or_else(
@@ -349,19 +348,22 @@ const FINALIZE_LIMIT: std::time::Duration = std::time::Duration::from_secs(5);
 /// The results are written when `MPI_Finalize` starts: a finalize that
 /// never returns (MPICH over UCX's TCP transport, with several ranks per
 /// host, can spin in it forever) must not keep the job. After
-/// [`FINALIZE_LIMIT`] the rank says so in one line and exits with the
-/// run's code.
+/// [`FINALIZE_LIMIT`] the rank says so in one line (silently after a usage
+/// error, which stays one line) and exits with the run's code.
 fn finalize_limit(code: i32) {
     // The outcome is decided: the parent knows it even if the launcher
     // ends this rank while another rank leaves a stuck finalize.
     crate::supervise::tell(&format!("end {} {code}", signals::rank()));
     signals::spawn(move || {
         std::thread::sleep(FINALIZE_LIMIT);
-        eprintln!(
-            "warning: rank {}: MPI_Finalize did not return within {} s; ending the process (the results are complete)",
-            signals::rank(),
-            FINALIZE_LIMIT.as_secs()
-        );
+        // A usage error stays one line: there are no results to speak of.
+        if code != EXIT_USAGE {
+            eprintln!(
+                "warning: rank {}: MPI_Finalize did not return within {} s; ending the process (the results are complete)",
+                signals::rank(),
+                FINALIZE_LIMIT.as_secs()
+            );
+        }
         // SAFETY: ends the process without running destructors (MPI is stuck in one).
         unsafe { libc::_exit(code) }
     });
@@ -459,6 +461,7 @@ fn new_report(
             iter: plan.policy.iter,
             time_limit_s: plan.policy.time_limit_s,
             root_shift: plan.root_shift,
+            root: plan.root,
             min_iter: plan.policy.min_reps,
             max_iter: plan.policy.max_reps,
             precision: plan.policy.precision,
@@ -471,6 +474,10 @@ fn new_report(
                 "derived-datatype"
             }
             .into(),
+            warmup: plan.policy.warmup,
+            off_cache: plan.off_cache,
+            msg_pause: plan.msg_pause,
+            imb_map: plan.imb_map.map(|(p, q)| format!("{p}x{q}")),
         },
         results: Vec::new(),
         slurm: crate::slurm::job(),

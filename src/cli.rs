@@ -189,9 +189,12 @@ pub struct RunArgs {
     #[arg(long, value_enum, value_name = "WHERE", default_value = "any")]
     pub pairs: Pairs,
 
-    /// Stall limit S in seconds (default 60): a rank that finishes no repetition for
-    /// max(S, 20 x its slowest repetition so far in the benchmark) ends the job with exit code 3,
-    /// naming what hung; 0 turns it off.
+    /// Stall limit S in seconds (default 60; 0 turns it off). Every rank watches itself: it is
+    /// stalled when it finishes no repetition for max(S, 20 x its slowest repetition so far in
+    /// the benchmark), or, waiting outside the group of a point, for twice the point's expected
+    /// time plus S. The stalled rank names the benchmark, size, process count and hosts, rank 0
+    /// marks the JSON "aborted" (the finished benchmarks kept), and every rank ends its process
+    /// with exit code 3 after a short grace for MPI_Abort.
     #[arg(long, value_name = "S", allow_negative_numbers = true)]
     pub stall_limit: Option<f64>,
 
@@ -286,6 +289,10 @@ pub struct RunArgs {
     #[arg(long)]
     pub root_shift: bool,
 
+    /// Root of rooted collectives (default 0; with --root-shift the roots rotate from it).
+    #[arg(long, value_name = "R")]
+    pub root: Option<usize>,
+
     /// Whose definitions the imb benchmarks follow: PMB-MPI1 v2.2 (pmb) or IMB-MPI1 2021 (imb2021).
     #[arg(long, value_enum, value_name = "DEFS")]
     pub definitions: Option<crate::bench::Definitions>,
@@ -297,6 +304,16 @@ pub struct RunArgs {
     /// IMB -off_cache: cold data every repetition, in buffers of twice CACHE_MB (-1: 8 MB, 64-byte lines).
     #[arg(long, value_name = "CACHE_MB[,LINE]", allow_negative_numbers = true)]
     pub off_cache: Option<String>,
+
+    /// IMB -window_size: messages per window of Uniband and Biband (default 256 with
+    /// --definitions imb2021, as IMB 2021.2 and later; 64 with pmb, as IMB 4.1 to 2021.1).
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = window_size)]
+    pub imb_window: Option<usize>,
+
+    /// IMB -msg_pause: after each message length every rank sleeps a tenth of the time it
+    /// spent measuring that length (at least 0.1 s), outside every timed region.
+    #[arg(long)]
+    pub msg_pause: bool,
 
     /// IMB iteration policy: dynamic (volume and --time caps), off (always --max-iter), multiple-np, auto.
     #[arg(long, value_enum, value_name = "POLICY")]
@@ -476,6 +493,16 @@ pub struct RunArgs {
     /// -input), as (flag, path), which no output may overwrite.
     #[arg(skip)]
     pub read_files: Vec<(&'static str, PathBuf)>,
+
+    /// Set by `mpibench imb`: IMB's `-map PxQ`, the ranks renumbered so that
+    /// consecutive new ranks lie P apart ("inter node first").
+    #[arg(skip)]
+    pub imb_map: Option<(usize, usize)>,
+
+    /// Set by `mpibench imb`: an npmin above the process count runs on all
+    /// processes (IMB), instead of being a usage error (`--npmin`).
+    #[arg(skip)]
+    pub npmin_up_to_world: bool,
 }
 
 impl RunArgs {
@@ -535,6 +562,19 @@ fn at_least_0(s: &str) -> Result<usize, String> {
 
 fn at_least_1(s: &str) -> Result<usize, String> {
     count(s, 1)
+}
+
+/// The most messages per window of Uniband and Biband (IMB -window_size).
+pub const MAX_IMB_WINDOW: usize = 1 << 20;
+
+/// `--imb-window` / IMB's `-window_size`: 1 ..= [`MAX_IMB_WINDOW`].
+pub fn window_size(s: &str) -> Result<usize, String> {
+    match s.trim().parse::<i128>() {
+        Ok(n) if (1..=MAX_IMB_WINDOW as i128).contains(&n) => Ok(n as usize),
+        _ => Err(format!(
+            "must be a whole number of messages from 1 to {MAX_IMB_WINDOW}"
+        )),
+    }
 }
 
 /// `--volume`: a bare number is MiB (IMB's unit), else a size (64K, 2M, 1000B).

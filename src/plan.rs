@@ -144,6 +144,8 @@ pub struct Plan {
     /// Runs of the whole list (MPITEST's R).
     pub repeats: usize,
     pub root_shift: bool,
+    /// Root of rooted collectives (`--root`, OSU `-k fixed:R`).
+    pub root: usize,
     pub check: bool,
     pub corrupt: bool,
     pub json: Option<PathBuf>,
@@ -204,6 +206,13 @@ pub struct Plan {
     /// `--derived`: the derived datatype of every message (an index file read on rank 0).
     #[serde(default)]
     pub derived: Option<Derived>,
+    /// `--msg-pause` (IMB -msg_pause): a pause after every message length.
+    #[serde(default)]
+    pub msg_pause: bool,
+    /// IMB's `-map PxQ` (`mpibench imb`): the ranks renumbered "inter node
+    /// first" ([`crate::engine::placement::imb_map_order`]).
+    #[serde(default)]
+    pub imb_map: Option<(usize, usize)>,
 }
 
 /// `--datatype` and `--derived`, checked against every selected benchmark
@@ -332,7 +341,7 @@ impl Plan {
             if np == 0 {
                 return Err(invalid("--npmin must be at least 1"));
             }
-            if np > world {
+            if np > world && !args.npmin_up_to_world {
                 return Err(invalid(format!(
                     "--npmin {np} is larger than the {world} processes of this run"
                 )));
@@ -431,6 +440,20 @@ impl Plan {
                 "--imb-sync needs --definitions imb2021 (PMB times collectives in a loop)",
             ));
         }
+        if let Some((p, q)) = args.imb_map {
+            if p * q > world {
+                return Err(invalid(format!(
+                    "-map {p}x{q}: P x Q = {} exceeds the {world} processes of this run (IMB needs P*Q <= NP)",
+                    p * q
+                )));
+            }
+            if args.pairs != crate::engine::placement::Pairs::Any {
+                return Err(invalid(format!(
+                    "-map and --pairs {} both choose the partners: use one",
+                    args.pairs.name()
+                )));
+            }
+        }
         if args.volume == Some(0) {
             return Err(invalid("--volume must be at least 1 byte"));
         }
@@ -518,6 +541,7 @@ impl Plan {
             },
             repeats: args.repeats.unwrap_or(1),
             root_shift: args.root_shift,
+            root: args.root.unwrap_or(0),
             check: args.check,
             corrupt: args.corrupt,
             json: args.json.clone(),
@@ -548,6 +572,8 @@ impl Plan {
             fail_on_outlier: args.fail_on_outlier,
             datatypes,
             derived,
+            msg_pause: args.msg_pause,
+            imb_map: args.imb_map,
         })
     }
 
@@ -891,6 +917,40 @@ mod tests {
             unreachable!()
         };
         Plan::build(&a, vec![], 4, 4)
+    }
+
+    /// A plan from `mpibench imb` arguments in a world of 4.
+    fn imb_plan(args: &str) -> Result<Plan, PlanError> {
+        let argv: Vec<String> = args.split_whitespace().map(String::from).collect();
+        match crate::frontend::imb::parse(&argv, "IMB-MPI1").unwrap() {
+            crate::frontend::imb::Action::Run(a, _) => Plan::build(&a, vec![], 4, 4),
+            _ => unreachable!(),
+        }
+    }
+
+    #[test]
+    fn imb_map_and_npmin_against_the_world() {
+        // IMB: P*Q <= NP; the map and --pairs inter|intra exclude each other.
+        assert_eq!(imb_plan("-map 2x2").unwrap().imb_map, Some((2, 2)));
+        assert_eq!(imb_plan("-map 1x3").unwrap().imb_map, Some((1, 3)));
+        let e = imb_plan("-map 4x2").unwrap_err().to_string();
+        assert!(e.contains("P x Q = 8 exceeds the 4 processes"), "{e}");
+        let e = imb_plan("-map 2x2 --pairs inter").unwrap_err().to_string();
+        assert!(e.contains("-map and --pairs inter"), "{e}");
+        // -npmin above the world runs on all (IMB); --npmin stays a usage error.
+        let p = imb_plan("-npmin 8").unwrap();
+        let allreduce = crate::bench::imb::find("Allreduce").unwrap().info();
+        assert_eq!(p.process_counts(allreduce, 4).unwrap(), vec![4]);
+        assert!(plan(&["--npmin", "8"]).is_err());
+        // -msg_pause and -window_size reach the plan.
+        let p = imb_plan("-msg_pause on -window_size 4 Uniband").unwrap();
+        assert!(p.msg_pause);
+        assert_eq!(p.axes[crate::bench::patterns::WINDOW_AXIS], vec![4.0]);
+        assert_eq!(imb_plan("").unwrap().axes["imb_window"], vec![256.0]);
+        assert_eq!(
+            imb_plan("--definitions pmb").unwrap().axes["imb_window"],
+            vec![64.0]
+        );
     }
 
     #[test]

@@ -62,6 +62,9 @@ pub struct Settings {
     pub iter: Option<usize>,
     pub time_limit_s: f64,
     pub root_shift: bool,
+    /// Root of rooted collectives (`--root`), when not 0.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub root: usize,
     pub min_iter: usize,
     pub max_iter: usize,
     pub precision: Option<f64>,
@@ -70,6 +73,18 @@ pub struct Settings {
     pub timeout_s: Option<f64>,
     /// How messages of 2 GiB and more are sent: "mpi4-large-count" or "derived-datatype".
     pub large_messages: String,
+    /// `--warmup` (IMB `-warm_up off`: 1); absent: the default, a tenth of the repetitions.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub warmup: Option<usize>,
+    /// `--off-cache` (IMB `-off_cache`): the cache size and line the data avoids.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub off_cache: Option<crate::bench::buf::OffCache>,
+    /// `--msg-pause` (IMB `-msg_pause on`): a pause after every message length.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub msg_pause: bool,
+    /// IMB's `-map PxQ`, as "PxQ": the ranks renumbered "inter node first".
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub imb_map: Option<String>,
 }
 
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
@@ -127,13 +142,12 @@ pub struct BenchResult {
     /// as top-level fields of the result (`fits`, `best`, `loggp`).
     #[serde(flatten, default)]
     pub figures: Figures,
-    /// A model fitted to the rows (COMMTEST): one object, or an array of them.
-    /// Known fields: `alpha_us` (latency), `beta_mbs` (bandwidth, MB = 2^20 B),
-    /// `r2`, and `params` (the row parameters the fit belongs to; absent: all
-    /// rows). The model is t_us = alpha_us + bytes / (beta_mbs · 1.048576), with
-    /// bytes = params.packets · params.packet_bytes (or the row's `bytes`).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub fit: Option<serde_json::Value>,
+    /// Keys of the rows' `params` that are measured values rather than
+    /// chosen ones (LogGP's PRTT medians, the figures a kernel reports such
+    /// as CRESTA's achieved t_calc): never an axis of a plot, never part of
+    /// the key `compare` matches rows by.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub measured_params: Vec<String>,
     /// mpiGraph: `ranks`, `hosts` and per-pair matrices (rows = senders), e.g.
     /// `send_mbs`, `recv_mbs`, `latency_us`; every 2-D numeric array is drawn
     /// as a heatmap.
@@ -271,7 +285,8 @@ pub struct GroupRows {
 pub struct Row {
     pub bytes: usize,
     /// Axis values beyond bytes, e.g. `{"n": 10}`, `{"t_delay_us": 64, ...}`,
-    /// `{"protocol": "(0,3)", "packets": 16, ...}`. Empty for IMB.
+    /// `{"protocol": "(0,3)", "packets": 16, ...}`. Empty for IMB, but for the
+    /// window of Uniband and Biband (`{"window": 256}`).
     #[serde(default)]
     pub params: Params,
     pub repetitions: usize,
@@ -360,6 +375,10 @@ pub struct Row {
     /// mean time until its sends and until its receives completed (µs).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sides_us: Option<Vec<[f64; 2]>>,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 /// Reads a number or null (NaN): statistics are null when a row had no

@@ -139,7 +139,7 @@ pub static SUITES: &[Suite] = &[
         title: "PMB-MPI1 v2.2 (Pallas MPI Benchmarks) and IMB-MPI1 2021 (--definitions imb2021)",
         entries: imb_entries,
         defaults: PMB_DEFAULTS,
-        axes: None,
+        axes: Some(imb::axes),
     },
     Suite {
         name: mpitest::SUITE,
@@ -332,6 +332,16 @@ pub fn default_entries(s: &Suite, defs: Definitions) -> Vec<Entry> {
         .into_iter()
         .filter(|e| e.info().default_in.contains(&defs))
         .collect()
+}
+
+/// Whether any benchmark a command line names calls MPI from several
+/// threads at once ([`Info::thread_multiple`]). Decided on every rank from
+/// its own arguments before `MPI_Init`, so that only such runs ask for
+/// MPI_THREAD_MULTIPLE; names that do not resolve are left to the plan.
+pub fn names_thread_multiple(names: &[String], suite_arg: Option<&str>) -> bool {
+    names
+        .iter()
+        .any(|n| resolve(n, suite_arg).is_ok_and(|(e, _)| e.info().thread_multiple))
 }
 
 /// [`resolve_in`] under PMB's definitions.

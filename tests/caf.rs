@@ -37,6 +37,9 @@ const SYNC: [&str; 8] = [
     "sync critical",
 ];
 
+/// The shortest delay subtraction worth running: 3 × 2 repetitions of 1 µs.
+const SHORT_SYNC: [&str; 6] = ["--outer", "3", "--inner", "2", "--delay-us", "1"];
+
 fn open_mpi() -> bool {
     is_open_mpi(&mpiexec())
 }
@@ -318,15 +321,13 @@ fn corrupted_transfers_are_reported() {
     }
 }
 
-#[test]
-fn synchronisation_overheads_on_four_ranks() {
+/// Every synchronisation type on `n` ranks in every window kind given (and
+/// every RMA synchronisation), with --check. A library whose RMA is broken
+/// in a window kind must be reported (errors in that kind's rows, an error
+/// line, exit code 1), never hang in the lock spin: `--timeout` turns a
+/// hang into an abort, which fails the test. The exit code and the results.
+fn sync_matrix(n: usize, windows: &str) -> (String, serde_json::Value) {
     let mut args: Vec<&str> = SYNC.to_vec();
-    let windows = if open_mpi() {
-        "create,dynamic"
-    } else {
-        "create"
-    };
-    let nw = windows.split(',').count();
     args.extend_from_slice(&[
         "--window",
         windows,
@@ -339,16 +340,18 @@ fn synchronisation_overheads_on_four_ranks() {
         "--delay-us",
         "2",
         "--check",
+        "--timeout",
+        "200",
     ]);
-    let (code, stdout, stderr, v) = caf(4, &args);
-    assert_eq!(code, 0, "{stderr}");
+    let (code, stdout, stderr, v) = caf(n, &args);
     let results = v["results"].as_array().unwrap();
     let names: Vec<&str> = results
         .iter()
         .map(|r| r["benchmark"].as_str().unwrap())
         .collect();
-    assert_eq!(names, SYNC.to_vec());
-    for r in results {
+    assert_eq!(names, SYNC.to_vec(), "{stderr}");
+    let mut broken = BTreeSet::new();
+    for r in results.iter().filter(|r| r["skipped"].is_null()) {
         assert_eq!(r["method"], "delay-subtraction", "{r}");
         for row in r["rows"].as_array().unwrap() {
             // outer × inner repetitions, the median difference with its CI,
@@ -367,10 +370,41 @@ fn synchronisation_overheads_on_four_ranks() {
                 lo <= 0.0 && hi >= 0.0,
                 "{row}"
             );
-            assert_eq!(row["errors"], 0);
             assert!(row["params"]["neighbours"].as_u64().is_some());
+            assert_eq!(param(row, "mode"), r["benchmark"].as_str().unwrap());
+            if row["errors"] != 0 {
+                broken.insert(param(row, "window").to_string());
+            }
         }
     }
+    if broken.is_empty() {
+        assert_eq!(code, 0, "{stderr}");
+        assert_eq!(v["status"], "ok");
+    } else {
+        // Reported, in the window kind MPICH 4.0.2 gets wrong only.
+        assert!(!open_mpi(), "Open MPI errors in {broken:?}: {stderr}");
+        assert_eq!(broken, BTreeSet::from(["allocate".to_string()]), "{stderr}");
+        assert_eq!(code, 1, "{stderr}");
+        assert_eq!(v["status"], "validation_errors");
+        assert!(stderr.contains("error: "), "{stderr}");
+    }
+    (stdout, v)
+}
+
+// MPICH busy-polls (see above): its sync legs leave out dynamic windows.
+fn sync_windows() -> (&'static str, usize) {
+    if open_mpi() {
+        ("create,allocate,dynamic", 3)
+    } else {
+        ("create,allocate", 2)
+    }
+}
+
+#[test]
+fn synchronisation_overheads_on_four_ranks() {
+    let (windows, nw) = sync_windows();
+    let (stdout, v) = sync_matrix(4, windows);
+    let results = v["results"].as_array().unwrap();
     // Ring and random: N = 2 on 4 ranks (at most P - 2); the 3-D grid of 4
     // is 2x2x1, two distinct neighbours; every window kind × three modes.
     let ring = &results[3]["rows"];
@@ -393,22 +427,71 @@ fn synchronisation_overheads_on_four_ranks() {
 }
 
 #[test]
+fn synchronisation_in_every_window_kind_on_two_and_three_ranks() {
+    let (windows, nw) = sync_windows();
+    for n in [2, 3] {
+        let (_, v) = sync_matrix(n, windows);
+        let results = v["results"].as_array().unwrap();
+        // Below 4 ranks ring and random are skipped; the others run in
+        // every window kind (lock and critical: one row per kind).
+        assert!(results[3]["skipped"].is_string() && results[4]["skipped"].is_string());
+        assert_eq!(results[0]["rows"].as_array().unwrap().len(), nw * 3, "{n}");
+        assert_eq!(results[6]["rows"].as_array().unwrap().len(), nw, "{n}");
+        assert_eq!(results[7]["rows"].as_array().unwrap().len(), nw, "{n}");
+    }
+}
+
+/// A lock word holding a value no image writes (`--corrupt` makes image 0
+/// take the lock with a foreign mark and keep it, as wrong RMA atomics
+/// would): every image reports it and gives up, the run ends with exit
+/// code 1, and nothing spins for ever (--timeout would abort it).
+#[test]
+fn a_broken_lock_word_is_reported_not_spun_on() {
+    for (n, window) in [(2, "create"), (3, "allocate")] {
+        let (code, _, stderr, v) = caf(
+            n,
+            &[
+                "sync lock",
+                "--window",
+                window,
+                "--outer",
+                "4",
+                "--inner",
+                "3",
+                "--delay-us",
+                "1",
+                "--check",
+                "--corrupt",
+                "--timeout",
+                "120",
+            ],
+        );
+        assert_eq!(code, 1, "{n} ranks: {stderr}");
+        assert_eq!(v["status"], "validation_errors");
+        assert!(
+            stderr.contains("sync lock: rank ") && stderr.contains("a value no image writes"),
+            "{stderr}"
+        );
+        assert!(rows(&v)[0].1["errors"].as_u64().unwrap() > 0);
+    }
+    // Without --check the lock word is validated all the same.
+    let mut args = vec!["sync lock"];
+    args.extend_from_slice(&SHORT_SYNC);
+    let (code, _, stderr, v) = caf(2, &args);
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(rows(&v)[0].1["errors"], 0);
+}
+
+#[test]
 fn synchronisation_on_two_ranks_skips_what_needs_more() {
-    let (code, stdout, stderr, v) = caf(
-        2,
-        &[
-            "sync all",
-            "sync images ring",
-            "sync images pairwise",
-            "sync lock",
-            "--outer",
-            "3",
-            "--inner",
-            "2",
-            "--delay-us",
-            "1",
-        ],
-    );
+    let mut args = vec![
+        "sync all",
+        "sync images ring",
+        "sync images pairwise",
+        "sync lock",
+    ];
+    args.extend_from_slice(&SHORT_SYNC);
+    let (code, stdout, stderr, v) = caf(2, &args);
     assert_eq!(code, 0, "{stderr}");
     let ring = &v["results"][1];
     assert!(
@@ -454,6 +537,7 @@ fn halo_swaps_validate_on_two_three_and_four_ranks() {
         for (name, row) in rows {
             // Always validated, without --check.
             assert_eq!(row["errors"], 0, "{name} {row}");
+            assert_eq!(param(&row, "mode"), &name["halo ".len()..], "{row}");
             let e = row["params"]["n"].as_u64().unwrap();
             assert_eq!(row["params"]["ndata"].as_u64().unwrap(), 6 * e * e);
             assert_eq!(row["bytes"].as_u64().unwrap(), 48 * e * e);

@@ -4,13 +4,14 @@
 # also when a case fails or the script is interrupted. Per MPI:
 #
 #   --hosts node1:2,node2:2        hosts and ranks_per_host in the JSON; --dry-run's mpiexec line
+#   --hostfile (both formats)      the same hosts, run with --stall-limit 0 (off); bad --stall-limit: exit 2
 #   --pairs inter / intra          PingPong at 8 B: TCP at least 3x slower than shared memory (best repetitions)
 #   PingPong 4 MiB over node3      0.90 .. 1.02 of the shaped wire rate (5th percentile time)
 #   mpibench mpigraph              node3 is the one outlier; --fail-on-outlier exits 6
 #   a link set down mid-run        exit 3 within the stall limit + grace, status "aborted",
 #                                  the finished benchmark kept, no process left on any host
 # and once: srun -N 2 -n 4 across two hosts of a Slurm cluster in the namespaces (both MPIs),
-# and `down` is idempotent and leaves no namespace, even after a failed script.
+# and `down` is idempotent and leaves no namespace, state or lock file, even after a failed script.
 #
 # Usage: tests/cluster.sh [OPENMPI_BINARY [MPICH_BINARY]]
 #   defaults: target/release/mpibench, target/mpich/release/mpibench (the
@@ -35,7 +36,8 @@ export MPIBENCH_CLUSTER_STATE=/run/mpibench-cluster-test.$$
 export MPIBENCH_CLUSTER_SUBNET=10.151.77
 cleanup() {
     $cluster down >/dev/null 2>&1 || true
-    rm -rf "$work" "$MPIBENCH_CLUSTER_STATE" "$MPIBENCH_CLUSTER_STATE.lock"
+    # (The lock file is `down`'s to remove: case 7 checks that it does.)
+    rm -rf "$work" "$MPIBENCH_CLUSTER_STATE"
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
@@ -85,6 +87,25 @@ leg() {
     else
         bad "$name: --hosts node1:2,node2:2"; show h.out h.err
     fi
+    # A hostfile in both launchers' line formats (HOST slots=N, HOST:N), and
+    # the stall limit turned off; bad stall limits are usage errors.
+    printf '# two hosts\nnode1 slots=2\nnode2:2\n' >hosts.txt
+    if on1 "$bin" run --hostfile hosts.txt --stall-limit 0 PingPong --sizes 8 --iter 5 --json f.json >f.out 2>f.err &&
+        [[ $(J f.json 'd["hosts"], d["ranks_per_host"], d["status"]') == "['node1', 'node2'] [2, 2] ok" ]]; then
+        ok "$name: --hostfile (slots=2, :2) with --stall-limit 0: hosts [node1, node2], ranks_per_host [2, 2]"
+    else
+        bad "$name: --hostfile with --stall-limit 0"; show f.out f.err
+    fi
+    local v rc
+    for v in -1 x 1e9; do
+        rc=0
+        on1 "$bin" run --hosts node1:1,node2:1 --stall-limit "$v" PingPong --sizes 8 >l.out 2>l.err || rc=$?
+        if [[ $rc == 2 ]] && [[ $(wc -l <l.err) == 1 ]] && grep -q '^error: .*--stall-limit' l.err && [[ ! -s l.out ]]; then
+            ok "$name: --stall-limit $v: exit 2, one line"
+        else
+            bad "$name: --stall-limit $v (rc $rc)"; show l.out l.err
+        fi
+    done
     if on1 "$bin" run --hosts node1:2,node2:2 --dry-run PingPong >d.out 2>&1 &&
         grep -Eq -- "$mpiexec -n 4 .*(--host|-hosts) node1:2,node2:2 " d.out && ! grep -q -- '--dry-run' d.out &&
         ! grep -q -- '-bind-to' d.out; then
@@ -237,10 +258,10 @@ $cluster down && $cluster down
     false
 ) || true
 if ! ip netns list | grep -Eq '^(node[0-9]+|mpibench-sw)( |$)' && [[ ! -e $MPIBENCH_CLUSTER_STATE ]] &&
-    ! pgrep -f "$MPIBENCH_CLUSTER_STATE/slurm" >/dev/null; then
-    ok "down: idempotent, no namespace left, also after a failed script"
+    [[ ! -e $MPIBENCH_CLUSTER_STATE.lock ]] && ! pgrep -f "$MPIBENCH_CLUSTER_STATE/slurm" >/dev/null; then
+    ok "down: idempotent, no namespace, state directory or lock file left, also after a failed script"
 else
-    bad "down left: $(ip netns list | tr '\n' ' ')"
+    bad "down left: $(ip netns list | tr '\n' ' ') $(ls -d "$MPIBENCH_CLUSTER_STATE"* 2>/dev/null | tr '\n' ' ')"
 fi
 
 echo "cluster: $passed passed, $failed failed"

@@ -329,19 +329,118 @@ fn flags_shape_the_run() {
             .unwrap()
             > 0.0
     );
-    assert!(
-        err.contains("mpibench imb: -map 2x2 has no effect here"),
-        "{err}"
-    );
+    // Uniband's window: IMB 2021's 256 by default, in every row's params.
+    for r in results(&v, "Uniband") {
+        for row in r["rows"].as_array().unwrap() {
+            assert_eq!(row["params"]["window"], 256, "{row}");
+        }
+    }
+    // What -root_shift, -off_cache and -map did, in the settings.
+    let set = &v["settings"];
+    assert_eq!(set["root_shift"], true);
     assert_eq!(
-        err.lines().filter(|l| l.contains("-map")).count(),
-        1,
-        "{err}"
+        set["off_cache"],
+        serde_json::json!({"cache_bytes": 1 << 20, "line": 128})
     );
+    assert_eq!(set["imb_map"], "2x2");
+    // -map 2x2: new ranks 0, 1, 2, 3 are world ranks 0, 2, 1, 3 ("inter node first").
+    assert_eq!(results(&v, "Bcast")[0]["ranks"], serde_json::json!([0, 2]));
+    assert_eq!(
+        results(&v, "Bcast")[1]["ranks"],
+        serde_json::json!([0, 2, 1, 3])
+    );
+    assert!(!err.contains("-map"), "{err}");
 
-    // -iter N,VOL: at most VOL MiB per length.
+    // -iter N,VOL: at most VOL MiB per length; without those flags the
+    // settings say so.
     let (v, _, _) = imb_json(2, &["-msglog", "19:20", "-iter", "100,1", "PingPong"]);
     assert_eq!(col(results(&v, "PingPong")[0], "repetitions"), [100, 2, 1]);
+    let set = &v["settings"];
+    assert_eq!(set["root_shift"], false);
+    for absent in ["off_cache", "imb_map", "warmup", "msg_pause"] {
+        assert!(set.get(absent).is_none(), "{absent}: {set}");
+    }
+    assert_eq!(
+        results(&v, "PingPong")[0]["ranks"],
+        serde_json::json!([0, 1])
+    );
+}
+
+#[test]
+fn window_size_msg_pause_map_npmin_and_commas() {
+    // Names separated by commas; -npmin above the process count runs on
+    // all (IMB); -map 2x2 puts PingPong's pair on world ranks 0 and 2;
+    // -window_size 4: the window of every Uniband row; -msg_pause on.
+    let started = std::time::Instant::now();
+    let (v, _, err) = imb_json(
+        4,
+        &[
+            "-map",
+            "2x2",
+            "-window_size",
+            "4",
+            "-msg_pause",
+            "on",
+            "-npmin",
+            "8",
+            "-msglog",
+            "0:1",
+            "-iter",
+            "10",
+            "PingPong,Uniband",
+            "Allreduce",
+        ],
+    );
+    let took = started.elapsed().as_secs_f64();
+    assert!(err.is_empty(), "{err}");
+    let names: Vec<(&str, u64)> = v["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            (
+                r["benchmark"].as_str().unwrap(),
+                r["processes"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(names, [("PingPong", 2), ("Uniband", 4), ("Allreduce", 4)]);
+    assert_eq!(
+        results(&v, "PingPong")[0]["ranks"],
+        serde_json::json!([0, 2])
+    );
+    let ub = results(&v, "Uniband")[0];
+    for row in ub["rows"].as_array().unwrap() {
+        assert_eq!(row["params"]["window"], 4, "{row}");
+        // Msg/sec = window × pairs / t_max: 4 × 2 messages per repetition.
+        let per_rep =
+            row["msg_per_sec"].as_f64().unwrap() * row["t_max_us"].as_f64().unwrap() * 1e-6;
+        assert!((per_rep - 8.0).abs() < 1e-6, "{row}");
+    }
+    assert_eq!(v["settings"]["msg_pause"], true);
+    // At least 0.1 s of pause after each of the 3 + 3 + 2 lengths (a lower
+    // bound that no load can break).
+    assert!(took >= 0.8, "{took} s");
+
+    // Under PMB's definitions: Uniband's window is IMB's old 64, and -sync
+    // (either way) has no effect, said in one line.
+    let (v, _, err) = imb_json(
+        2,
+        &[
+            "--definitions",
+            "pmb",
+            "-sync",
+            "on",
+            "-msglog",
+            "0",
+            "Uniband",
+        ],
+    );
+    assert_eq!(results(&v, "Uniband")[0]["rows"][0]["params"]["window"], 64);
+    assert_eq!(
+        err.trim(),
+        "mpibench imb: -sync on has no effect with --definitions pmb: PMB times collectives in one loop after one barrier"
+    );
 }
 
 #[test]
@@ -383,7 +482,8 @@ fn iteration_policies_time_and_memory() {
         col(results(&v, "Allgather")[0], "repetitions"),
         [100, 100, 100, 100]
     );
-    // -time: repetitions cut to what fits; -warm_up off still runs.
+    // -time: repetitions cut to what fits; -warm_up off: one warm-up
+    // repetition (to size the run), in the settings.
     let (v, _, _) = imb_json(
         2,
         &[
@@ -393,6 +493,7 @@ fn iteration_policies_time_and_memory() {
     assert!(col(results(&v, "Bcast")[0], "repetitions")
         .iter()
         .all(|&n| n < 1000));
+    assert_eq!(v["settings"]["warmup"], 1);
     // -mem: lengths whose buffers do not fit are skipped, with a note in the table.
     let (v, out, _) = imb_json(2, &["-msglog", "10:20", "-mem", "0.0001", "Alltoall"]);
     let r = results(&v, "Alltoall")[0];
@@ -456,22 +557,84 @@ fn help_list_and_bad_values() {
         .get_output()
         .clone();
     assert!(stdout(&out).contains("    Biband (non-default)"));
-    for bad in [
-        &["imb", "-npmin", "0"][..],
-        &["imb", "-multi", "3"],
-        &["imb", "-msglog", "9:2"],
-        &["imb", "-iter_policy", "never"],
-        &["imb", "-sync", "sometimes"],
-        &["imb", "-off_cache", "x"],
-        &["imb", "-nosuch"],
-        &["imb", "PingPang"],
-        &["imb", "-msglen", "/nonexistent"],
-    ] {
-        let out = mpirun(2, bad).assert().code(2).get_output().clone();
+    let one_line = |bad: &[&str], out: &std::process::Output, want: &str| {
         let err = String::from_utf8_lossy(&out.stderr);
         assert_eq!(err.trim().lines().count(), 1, "{bad:?}: {err}");
         assert!(err.starts_with("error: "), "{bad:?}: {err}");
+        assert!(err.contains(want), "{bad:?}: {err}");
         assert!(out.stdout.is_empty(), "{bad:?}");
+    };
+    // Under mpiexec: the command line is read on every rank, one speaks;
+    // -map's P*Q <= NP is checked against the world.
+    for (bad, want) in [
+        (&["imb", "-npmin", "0"][..], "-npmin"),
+        (&["imb", "-multi", "3"], "-multi"),
+        (&["imb", "-msglog", "9:2"], "-msglog"),
+        (&["imb", "-iter_policy", "never"], "-iter_policy"),
+        (&["imb", "-sync", "sometimes"], "-sync"),
+        (&["imb", "-off_cache", "x"], "-off_cache"),
+        (&["imb", "-nosuch"], "-nosuch"),
+        (&["imb", "PingPang"], "PingPang"),
+        (&["imb", "-msglen", "/nonexistent"], "-msglen"),
+        (
+            &["imb", "-map", "2x2", "PingPong"],
+            "P x Q = 4 exceeds the 2 processes",
+        ),
+    ] {
+        let out = mpirun(2, bad).assert().code(2).get_output().clone();
+        one_line(bad, &out, want);
+    }
+    // The other flags' bad values, batched: read before MPI starts, so the
+    // binary alone answers (no launcher needed).
+    let dir = tempfile::tempdir().unwrap();
+    let names = dir.path().join("names.txt");
+    std::fs::write(&names, "PingPong\nNoSuchOne\n").unwrap();
+    let names = names.to_str().unwrap();
+    for (bad, want) in [
+        (&["-iter", "0"][..], "-iter"),
+        (&["-iter", "x"], "-iter"),
+        (&["-iter", "-5"], "-iter"),
+        (&["-iter", "5,"], "-iter"),
+        (&["-iter", ",5"], "-iter"),
+        (&["-iter", "5,0"], "-iter"),
+        (&["-iter", "5,,7"], "-iter"),
+        (&["-iter", "5,x"], "-iter"),
+        (&["-iter", "1,2,3,4"], "-iter"),
+        (&["-time", "0"], "-time"),
+        (&["-time", "-1"], "-time"),
+        (&["-time", "soon"], "-time"),
+        (&["-mem", "0"], "-mem"),
+        (&["-mem", "lots"], "-mem"),
+        (&["-map", "4"], "-map"),
+        (&["-map", "0x2"], "-map"),
+        (&["-map", "2x"], "-map"),
+        (&["-map", "axb"], "-map"),
+        (&["-include", ","], "-include"),
+        (&["-include", "PingPang"], "PingPang"),
+        (&["-exclude", "Nope"], "Nope"),
+        (&["-exclude", ""], "-exclude"),
+        (&["-input", "/nonexistent/list"], "-input"),
+        (&["-input", names], "NoSuchOne"),
+        (&["-root_shift", "maybe"], "-root_shift"),
+        (&["-root_shift", "2"], "-root_shift"),
+        (&["-imb_barrier", "x"], "-imb_barrier"),
+        (&["-warm_up", "sometimes"], "-warm_up"),
+        (&["-window_size", "0"], "-window_size"),
+        (&["-window_size", "-8"], "-window_size"),
+        (&["-window_size", "x"], "-window_size"),
+        (&["-window_size", "99999999"], "-window_size"),
+        (&["-msg_pause", "x"], "-msg_pause"),
+        (&["-window_size"], "missing argument"),
+    ] {
+        let out = bin()
+            .arg("imb")
+            .args(bad)
+            .timeout(std::time::Duration::from_secs(60))
+            .assert()
+            .code(2)
+            .get_output()
+            .clone();
+        one_line(bad, &out, want);
     }
 }
 

@@ -126,11 +126,23 @@ const MPICH_PERSISTENT_ALGORITHMS: &[(&str, &str)] = &[
     ("MPIR_CVAR_ISCATTER_INTRA_ALGORITHM", "tsp_tree"),
 ];
 
+/// The environment a program's ranks need: MPICH's working persistent
+/// algorithms for the persistent collectives.
+fn env_for(prog: &str) -> &'static [(&'static str, &'static str)] {
+    if prog.ends_with("_persistent") && !is_open_mpi(&mpiexec()) {
+        MPICH_PERSISTENT_ALGORITHMS
+    } else {
+        &[]
+    }
+}
+
 /// [`osu`] with environment variables for the ranks.
 fn osu_env(np: usize, args: &str, env: &[(&str, &str)]) -> String {
     let mut a = vec!["osu"];
     a.extend(args.split_whitespace());
-    if few_iterations(np) && !a.contains(&"-i") {
+    // (osu_init and osu_hello take no -i or -x, as OMB's.)
+    let startup = ["osu_init", "osu_hello"].contains(&a[1]);
+    if few_iterations(np) && !a.contains(&"-i") && !startup {
         a.extend(["-i", "20", "-x", "2"]);
     }
     let mut cmd = mpirun(np, &a);
@@ -145,6 +157,21 @@ fn osu_env(np: usize, args: &str, env: &[(&str, &str)]) -> String {
         String::from_utf8_lossy(&out.stderr)
     );
     stdout(&out)
+}
+
+/// `mpiexec -n P mpibench ARGS -q --json FILE` (exit 0 asserted): the JSON.
+fn run_json(np: usize, args: &[&str]) -> serde_json::Value {
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("r.json");
+    let mut a = args.to_vec();
+    a.extend(["-q", "--json", json.to_str().unwrap()]);
+    let out = mpirun(np, &a).output().unwrap();
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    read_json(&json)
 }
 
 /// Every figure reads as OSU prints it.
@@ -181,6 +208,11 @@ const FIXTURES: &[(&str, usize, &str)] = &[
         "osu_get_bw -w create -s fence -m 1:4096",
     ),
     ("np2-osu_cas_latency.txt", 2, "osu_cas_latency"),
+    (
+        "np2-osu_latency_mt.txt",
+        2,
+        "osu_latency_mt -m 0:1024 -i 200 -x 20",
+    ),
 ];
 
 #[test]
@@ -304,6 +336,7 @@ fn every_program_validates() {
         "osu_igatherv",
         "osu_iscatterv",
         "osu_ireduce_scatter",
+        "osu_latency_mt",
         "osu_put_latency",
         "osu_get_latency",
         "osu_put_bw",
@@ -319,6 +352,7 @@ fn every_program_validates() {
         "osu_allreduce_persistent",
         "osu_alltoall_persistent",
         "osu_alltoallv_persistent",
+        "osu_alltoallw_persistent",
         "osu_barrier_persistent",
         "osu_bcast_persistent",
         "osu_gather_persistent",
@@ -362,12 +396,7 @@ fn every_program_validates() {
         if p.contains("neighbor_") && np == 2 {
             w = format!(" -N graph:{}", ring.display());
         }
-        let env = if p.ends_with("_persistent") && !is_open_mpi(&mpiexec()) {
-            MPICH_PERSISTENT_ALGORITHMS
-        } else {
-            &[]
-        };
-        let text = osu_env(np, &format!("{p} -c -m 1:64 -i 3 -x 1{w}"), env);
+        let text = osu_env(np, &format!("{p} -c -m 1:64 -i 3 -x 1{w}"), env_for(p));
         let t = parse(&text);
         assert_eq!(
             t.columns.last().map(String::as_str),
@@ -410,15 +439,15 @@ fn validation_catches_a_corrupted_message() {
 
 #[test]
 fn persistent_validation_catches_a_corrupted_message() {
-    // Rotating roots: one request per root, each validated.
+    // Rotating roots (OMB 7.4's persistent programs have no -k: mpibench's
+    // --root-shift): one request per root, each validated.
     let out = mpirun(
         4,
         &[
             "osu",
             "osu_reduce_persistent",
             "-c",
-            "-k",
-            "rotate",
+            "--root-shift",
             "-m",
             "8:16",
             "-i",
@@ -571,6 +600,18 @@ fn bad_flags_exit_2_with_one_line() {
         "osu_mbw_mr -p 0",
         "osu_mbw_mr -V -W 4",
         "osu_latency -V",
+        // Flags outside the program's OMB 7.4 option string.
+        "osu_latency -f",
+        "osu_bw -R 0",
+        "osu_bcast -k rotate",
+        "osu_put_bw -b multiple",
+        "osu_multi_lat -p 1",
+        "osu_reduce_persistent -k rotate",
+        "osu_latency --window-size 4",
+        "osu_bw --nosuch",
+        // An optional value is attached only (-z50).
+        "osu_bw -z 50",
+        "osu_gather -k fixed:x",
     ] {
         let mut a = vec!["osu"];
         a.extend(args.split_whitespace());
@@ -623,9 +664,7 @@ fn json_csv_and_stats_beside_the_table() {
 
 #[test]
 fn run_suite_osu_carries_params() {
-    let dir = tempfile::tempdir().unwrap();
-    let json = dir.path().join("r.json");
-    let out = mpirun(
+    let v = run_json(
         4,
         &[
             "run",
@@ -634,6 +673,9 @@ fn run_suite_osu_carries_params() {
             "osu_mbw_mr",
             "osu_put_bw",
             "osu_iallreduce",
+            "osu_neighbor_allgather",
+            "--osu-topology",
+            "cart:1:1",
             "--sizes",
             "8,64",
             "--iter",
@@ -649,19 +691,8 @@ fn run_suite_osu_carries_params() {
             "--osu-tests",
             "2",
             "--check",
-            "-q",
-            "--json",
-            json.to_str().unwrap(),
         ],
-    )
-    .output()
-    .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
     );
-    let v = read_json(&json);
     let rows = |b: &str| -> Vec<serde_json::Value> {
         v["results"]
             .as_array()
@@ -673,6 +704,10 @@ fn run_suite_osu_carries_params() {
             .unwrap()
             .clone()
     };
+    let n = rows("osu_neighbor_allgather");
+    assert_eq!(n[0]["params"]["topology"], "cart:1:1");
+    assert_eq!(n[0]["params"]["dims"], serde_json::json!([4]));
+    assert_eq!(n[0]["errors"], 0);
     let m = rows("osu_mbw_mr");
     assert_eq!(m[0]["params"]["window"], 8);
     assert_eq!(m[0]["params"]["pairs"], 2);
@@ -683,6 +718,8 @@ fn run_suite_osu_carries_params() {
     assert_eq!(p[1]["errors"], 0);
     let i = rows("osu_iallreduce");
     assert_eq!(i[0]["params"]["tests"], 2);
+    // t_pure's own loop: --iter iterations.
+    assert_eq!(i[0]["params"]["pure_iterations"], 5);
     for k in [
         "t_pure_us",
         "t_init_us",
@@ -760,9 +797,7 @@ fn datatypes_and_derived_datatypes() {
     assert_eq!(t[0].2, [4, 8, 16, 32, 64]);
     assert_eq!(t[0].3, ["0", "0", "8", "16", "32"], "{text}");
     // The same under `mpibench run --suite osu`: rows carry the datatype.
-    let dir = tempfile::tempdir().unwrap();
-    let json = dir.path().join("r.json");
-    let out = mpirun(
+    let v = run_json(
         2,
         &[
             "run",
@@ -777,19 +812,8 @@ fn datatypes_and_derived_datatypes() {
             "4,16",
             "--iter",
             "5",
-            "-q",
-            "--json",
-            json.to_str().unwrap(),
         ],
-    )
-    .output()
-    .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
     );
-    let v = read_json(&json);
     let rows = v["results"][0]["rows"].as_array().unwrap();
     assert_eq!(rows[1]["params"]["datatype"], "MPI_FLOAT");
     assert_eq!(rows[1]["params"]["derived"], "vect:2:1");
@@ -854,13 +878,29 @@ fn pairs_and_varied_windows() {
         4,
         "{text}"
     );
-    let text = osu(4, "osu_multi_lat -p 1 -c -m 1:8 -i 3 -x 1");
-    let t = parse(&text);
-    assert_eq!(
-        t.figures.iter().filter(|f| *f == "Pass").count(),
+    // OMB 7.4's osu_multi_lat has no -p: the run option.
+    let v = run_json(
         4,
-        "{text}"
+        &[
+            "run",
+            "--suite",
+            "osu",
+            "osu_multi_lat",
+            "--osu-pairs",
+            "1",
+            "--sizes",
+            "1,8",
+            "--iter",
+            "3",
+            "--warmup",
+            "1",
+            "--check",
+        ],
     );
+    for row in v["results"][0]["rows"].as_array().unwrap() {
+        assert_eq!(row["params"]["pairs"], 1, "{row}");
+        assert_eq!(row["errors"], 0, "{row}");
+    }
     let text = osu(4, "osu_mbw_mr -V -c -m 1:4 -i 3 -x 1");
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines[1], "# [ pairs: 2 ] [ window size: varied ]", "{text}");
@@ -882,4 +922,243 @@ fn pairs_and_varied_windows() {
         "{text}"
     );
     assert!(text.contains("\n# Message Rate Profile\n"), "{text}");
+}
+
+#[test]
+fn latency_mt_validates_every_thread() {
+    // Several senders (tags per iteration) and one sender (any receiver
+    // thread takes the next message): every message both ways checked.
+    for t in ["2:3", "3:2", "1:3"] {
+        let text = osu(2, &format!("osu_latency_mt -c -t {t} -m 1:256 -i 30 -x 2"));
+        let p = parse(&text);
+        let (s, r) = t.split_once(':').unwrap();
+        assert_eq!(
+            p.preamble[0],
+            format!("# Number of Sender threads: {s}"),
+            "{text}"
+        );
+        assert_eq!(
+            p.preamble[1],
+            format!("# Number of Receiver threads: {r}"),
+            "{text}"
+        );
+        assert_eq!(p.columns.last().map(String::as_str), Some("Validation"));
+        assert_eq!(
+            p.figures.iter().filter(|f| *f == "Pass").count(),
+            9,
+            "{text}"
+        );
+    }
+    // The rows carry the thread counts.
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("mt.json");
+    let j = json.to_str().unwrap();
+    osu(
+        2,
+        &format!("osu_latency_mt -t 2:2 -m 8:8 -i 20 -x 2 --json {j}"),
+    );
+    let v = read_json(&json);
+    let row = &v["results"][0]["rows"][0];
+    assert_eq!(row["params"]["threads"], "2:2", "{row}");
+    assert_eq!(row["params"]["sender_threads"], 2, "{row}");
+    assert!(
+        row["params"]["omb_latency_us"].as_f64().unwrap() > 0.0,
+        "{row}"
+    );
+    // A corrupted message is caught.
+    let out = mpirun(
+        2,
+        &[
+            "osu",
+            "osu_latency_mt",
+            "-c",
+            "-m",
+            "8:8",
+            "-i",
+            "5",
+            "-x",
+            "1",
+            "--corrupt",
+        ],
+    )
+    .output()
+    .unwrap();
+    assert_eq!(out.status.code(), Some(1), "{}", stdout(&out));
+    assert!(stdout(&out).contains("Fail"), "{}", stdout(&out));
+    // Bad thread counts: one line, exit 2.
+    for bad in ["0", "128", "2:0", "x"] {
+        let out = mpirun(2, &["osu", "osu_latency_mt", "-t", bad])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "-t {bad}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(err.trim().lines().count(), 1, "-t {bad}: {err}");
+    }
+}
+
+/// `-v` prints OMB's print_version_message (the program's title line);
+/// `-h` the program's own flags.
+#[test]
+fn version_and_help_are_the_programs() {
+    for (prog, title) in [
+        ("osu_latency", "# OSU MPI Latency Test v7.4"),
+        ("osu_put_bw", "# OSU MPI_Put Bandwidth Test v7.4"),
+    ] {
+        let out = self_launched(&["osu", prog, "-v"]).output().unwrap();
+        assert!(out.status.success());
+        assert_eq!(stdout(&out), format!("{title}\n"));
+    }
+    let out = self_launched(&["osu", "osu_bcast", "--help"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let h = stdout(&out);
+    assert!(h.starts_with("Usage: osu_bcast "), "{h}");
+    assert!(h.contains("-f, --full"), "{h}");
+    assert!(!h.contains("--root-rank"), "{h}");
+    let out = self_launched(&["osu", "-h"]).output().unwrap();
+    let h = stdout(&out);
+    let (flags, lacking) = h.split_once("Not in this build").unwrap();
+    assert!(
+        flags.contains("-w create") && flags.contains("-s pscw"),
+        "{h}"
+    );
+    assert!(!lacking.contains("-w create"), "{h}");
+}
+
+/// Grouped short flags and OMB's long options, as getopt_long reads them;
+/// OMB 7.4's barriers print no datatype line.
+#[test]
+fn grouped_and_long_flags_and_barriers() {
+    let text = osu(
+        4,
+        "osu_allreduce -fc --message-size 4:16 --iterations=3 --warmup 1",
+    );
+    let t = parse(&text);
+    assert_eq!(
+        t.columns,
+        [
+            "Avg Latency(us)",
+            "Min Latency(us)",
+            "Max Latency(us)",
+            "Iterations",
+            "Validation"
+        ],
+        "{text}"
+    );
+    assert_eq!(t.sizes, [4, 8, 16], "{text}");
+    for prog in ["osu_barrier", "osu_ibarrier", "osu_barrier_persistent"] {
+        let text = osu_env(2, &format!("{prog} -f -i 3 -x 1"), env_for(prog));
+        assert!(!text.contains("# Datatype"), "{prog}:\n{text}");
+        let t = parse(&text);
+        assert!(
+            !t.columns.is_empty() && t.figures.len() > 1,
+            "{prog}:\n{text}"
+        );
+        figures_are_osu_numbers(&t, prog);
+    }
+}
+
+/// -z gives per-iteration figures to every program whose OMB string has
+/// it, the one-sided ones too (they were '-').
+#[test]
+fn tail_percentiles_everywhere() {
+    for prog in [
+        "osu_put_latency",
+        "osu_get_bw -W 4",
+        "osu_fop_latency",
+        "osu_latency",
+        "osu_mbw_mr -W 4",
+        "osu_iallreduce",
+    ] {
+        let np = if prog.starts_with("osu_mbw_mr") || prog.starts_with("osu_iall") {
+            4
+        } else {
+            2
+        };
+        let text = osu(np, &format!("{prog} -z50,99 -m 4:8 -i 10 -x 2"));
+        let t = parse(&text);
+        let tails = t.columns.iter().filter(|c| c.contains("Tail")).count();
+        assert_eq!(tails, 2, "{prog}:\n{text}");
+        figures_are_osu_numbers(&t, prog);
+    }
+}
+
+/// `-k fixed:N`: any root below P, validated; a root beyond P is refused.
+#[test]
+fn fixed_roots() {
+    for prog in [
+        "osu_gather",
+        "osu_scatterv",
+        "osu_reduce",
+        "osu_igather",
+        "osu_ireduce",
+    ] {
+        let text = osu(4, &format!("{prog} -k fixed:3 -c -m 1:16 -i 3 -x 1"));
+        let t = parse(&text);
+        assert_eq!(t.columns.last().map(String::as_str), Some("Validation"));
+        let passes = t.figures.iter().filter(|f| *f == "Pass").count();
+        assert_eq!(passes, t.widths.len(), "{prog}:\n{text}");
+    }
+    // The persistent forms under `--root` (their OMB string has no -k).
+    let text = osu_env(
+        4,
+        "osu_gather_persistent --root 2 -c -m 1:16 -i 3 -x 1",
+        env_for("osu_gather_persistent"),
+    );
+    let t = parse(&text);
+    let passes = t.figures.iter().filter(|f| *f == "Pass").count();
+    assert_eq!(passes, t.widths.len(), "{text}");
+    let out = mpirun(2, &["osu", "osu_gather", "-k", "fixed:2", "-m", "1:4"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", stdout(&out));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("root 2"), "{err}");
+}
+
+/// OMB's one-sided latency programs under fence and pscw: the ranks take
+/// turns, and -c checks both directions (each rank's window holds what the
+/// other one put or accumulated).
+#[test]
+fn one_sided_fence_and_pscw_alternate() {
+    for prog in [
+        "osu_put_latency",
+        "osu_get_latency",
+        "osu_acc_latency",
+        "osu_get_acc_latency",
+        "osu_fop_latency",
+        "osu_cas_latency",
+    ] {
+        for sync in ["fence", "pscw"] {
+            for np in [2, 4] {
+                let text = osu(np, &format!("{prog} -s {sync} -c -m 1:8 -i 3 -x 1"));
+                let t = parse(&text);
+                let passes = t.figures.iter().filter(|f| *f == "Pass").count();
+                assert!(passes > 0, "{prog} -s {sync} on {np}:\n{text}");
+                assert_eq!(passes, t.widths.len(), "{prog} -s {sync} on {np}:\n{text}");
+            }
+        }
+    }
+}
+
+/// Without warm-up the non-blocking programs still time t_pure (in its
+/// own loop), so Pure Comm. and Overlap are figures.
+#[test]
+fn no_warm_up_still_gives_a_pure_time() {
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("r.json");
+    let text = osu(
+        4,
+        &format!("osu_iallreduce -x 0 -i 5 -m 4:16 --json {}", json.display()),
+    );
+    let t = parse(&text);
+    assert_eq!(t.columns[2], "Pure Comm.(us)", "{text}");
+    figures_are_osu_numbers(&t, "osu_iallreduce -x 0");
+    let v = read_json(&json);
+    for row in v["results"][0]["rows"].as_array().unwrap() {
+        assert!(row["params"]["t_pure_us"].as_f64().unwrap() > 0.0, "{row}");
+        assert!(row["params"]["overlap_pct"].as_f64().is_some(), "{row}");
+        assert_eq!(row["params"]["pure_iterations"], 5, "{row}");
+    }
 }

@@ -238,12 +238,13 @@ impl<'a, P: Pattern> BufKernel<'a, P> {
         };
         let msg = Msg::of(info, info.elems(x)).map_err(anyhow::Error::msg)?;
         let me = s.comm.rank;
+        let base = if info.rooted { s.root } else { 0 };
         let mut op = Op {
             comm: s.comm,
             rank: me,
             size: q,
             x,
-            root: 0,
+            root: base,
             sbuf,
             rbuf,
             msg,
@@ -264,6 +265,7 @@ impl<'a, P: Pattern> BufKernel<'a, P> {
             pat,
             op,
             rotate: s.root_shift && info.rooted,
+            base,
             cold,
             send_len: l.send,
             recv_len: l.recv,
@@ -275,7 +277,7 @@ impl<'a, P: Pattern> BufKernel<'a, P> {
     #[inline(always)]
     pub fn begin(&mut self, rep: usize) {
         if self.rotate {
-            self.op.root = rep % self.op.size;
+            self.op.root = (self.base + rep) % self.op.size;
         }
         if let Some(c) = &self.cold {
             (self.op.soff, self.op.roff) = c.offsets(rep);
@@ -290,6 +292,8 @@ pub struct BufKernel<'a, P> {
     pub pat: &'a P,
     pub op: Op<'a>,
     rotate: bool,
+    /// The root (`--root`), or where rotating roots start.
+    base: usize,
     cold: Option<Cold>,
     send_len: usize,
     recv_len: usize,
@@ -298,9 +302,9 @@ pub struct BufKernel<'a, P> {
 impl<P: Pattern> BufKernel<'_, P> {
     fn root_of(&self, rep: usize) -> usize {
         if self.rotate {
-            rep % self.op.size
+            (self.base + rep) % self.op.size
         } else {
-            0
+            self.base
         }
     }
 

@@ -165,6 +165,9 @@ pub struct Info {
     /// A derived datatype of its messages a run chose (OSU -D): one element
     /// of it per message instead of N elements of `elem`.
     pub derived: Option<&'static datatype::Derived>,
+    /// Calls MPI from several threads at once: MPI is initialised with
+    /// MPI_THREAD_MULTIPLE when a run names it (osu_latency_mt), and only then.
+    pub thread_multiple: bool,
 }
 
 impl Info {
@@ -191,6 +194,7 @@ impl Info {
         reps: None,
         datatype: None,
         derived: None,
+        thread_multiple: false,
     };
 }
 
@@ -209,6 +213,9 @@ pub struct Setup<'a> {
     pub role: Role,
     /// Rotate roots every repetition (`--root-shift`).
     pub root_shift: bool,
+    /// Root of rooted collectives (`--root`; the first one when rotating),
+    /// below the group's size.
+    pub root: usize,
     /// `--off-cache`: cold data every repetition (buffer patterns).
     pub off_cache: Option<buf::OffCache>,
     pub arena: &'a mut Arena,
@@ -314,6 +321,13 @@ pub trait Benchmark: Sync {
     /// Builds the kernel of one point, outside any timed region. Collective
     /// over the group only in what it creates (communicators, windows).
     fn kernel<'a>(&'a self, s: Setup<'a>, p: &Point) -> Result<Box<dyn Kernel + 'a>>;
+
+    /// Reported time = measured time per repetition × this at point `p`
+    /// (default: the declaration's `time_scale`; OSU's one-sided latency
+    /// programs halve their round trips under fence and pscw only).
+    fn time_scale(&self, _p: &Point) -> f64 {
+        self.info().time_scale
+    }
 
     /// On rank 0, after the rows are assembled: figures that combine rows
     /// (e.g. an overlap from two scenarios, a latency/bandwidth fit over a

@@ -13,7 +13,7 @@ use crate::bench::buf::{split_counts, Layout, Op, Pattern, Phased};
 use crate::bench::Info;
 use crate::check::{Expect, Segment};
 use crate::comm::{self, Msg};
-use crate::engine::axis::Point;
+use crate::engine::axis::{Point, SweepCx};
 use crate::engine::placement::Role;
 use crate::results::BenchResult;
 
@@ -985,22 +985,47 @@ fn reduce_all_refused(info: &Info, p: &Point, q: usize) -> Option<String> {
         .map(|e| format!("{}: {e}", info.name))
 }
 
-/// Messages in flight per window of Uniband and Biband (IMB's MAX_WIN_SIZE).
-pub const WINDOW: usize = 64;
+/// Messages per window of Uniband and Biband under IMB-MPI1 2021's
+/// definitions: IMB 2021.2 and later (`-window_size`'s default).
+pub const WINDOW_IMB2021: usize = 256;
+/// Messages per window under PMB's definitions, which have no Uniband or
+/// Biband: IMB's fixed MAX_WIN_SIZE from IMB 4.1, where the two appeared,
+/// to IMB 2021.1.
+pub const WINDOW_PMB: usize = 64;
+/// The plan axis that carries the window (`--imb-window`, IMB `-window_size`).
+pub const WINDOW_AXIS: &str = "imb_window";
 
-/// IMB Uniband / Biband: pairs i ↔ i + Q/2; per repetition a window of
-/// [`WINDOW`] nonblocking sends (MPI_Isend) and receives (MPI_Irecv),
-/// MPI_Waitall, then a one-byte acknowledgement from the upper to the
-/// lower rank. One way (Uniband: the lower rank sends) or both ways at once
-/// (Biband). Reported: Mbytes/sec and messages per second.
+/// IMB Uniband / Biband: pairs i ↔ i + Q/2; per repetition a window of W
+/// nonblocking sends (MPI_Isend) and receives (MPI_Irecv), MPI_Waitall,
+/// then a one-byte acknowledgement from the upper to the lower rank. One
+/// way (Uniband: the lower rank sends) or both ways at once (Biband).
+/// Reported: Mbytes/sec and messages per second. W is the point's `window`
+/// (from [`WINDOW_AXIS`]; rows carry it in their params).
 pub struct Window {
     pub info: &'static Info,
     pub both_ways: bool,
 }
 
+/// The window of a point (its `window` param).
+fn window_of(p: &Point) -> usize {
+    p.u64("window")
+        .map_or(WINDOW_IMB2021, |w| w as usize)
+        .max(1)
+}
+
 impl Pattern for Window {
     fn info(&self) -> &'static Info {
         self.info
+    }
+    fn points(&self, cx: &SweepCx) -> Vec<Point> {
+        let w = cx
+            .axis(WINDOW_AXIS)
+            .first()
+            .map_or(WINDOW_IMB2021, |&w| w as usize);
+        cx.default_points(self.info)
+            .into_iter()
+            .map(|p| p.with("window", w as u64))
+            .collect()
     }
     fn layout(&self, x: usize, _q: usize) -> Layout {
         // The acknowledgement arrives after the data, at offset X.
@@ -1009,9 +1034,11 @@ impl Pattern for Window {
             recv: x + 1,
         }
     }
-    fn prepare(&self, op: &mut Op) {
-        op.reqs = vec![comm::request_null(); 2 * WINDOW];
+    fn prepare_point(&self, op: &mut Op, p: &Point) -> anyhow::Result<()> {
+        // W receives and W sends; Uniband uses one half of them.
+        op.reqs = vec![comm::request_null(); 2 * window_of(p)];
         op.unit = Some(Msg::bytes(1));
+        Ok(())
     }
     #[inline(always)]
     fn run(&self, op: &mut Op) {
@@ -1020,21 +1047,22 @@ impl Pattern for Window {
         }
         let (s, r) = (op.sp(), op.rp());
         let peer = op.to;
+        let window = op.reqs.len() / 2;
         let ack = op.unit.as_ref().expect("acknowledgement message");
         let sends = op.role.initiator || self.both_ways;
         let recvs = !op.role.initiator || self.both_ways;
         let mut n = 0;
         if recvs {
-            for k in 0..WINDOW {
+            for k in 0..window {
                 op.comm.irecv(r, &op.msg, peer, 1, &mut op.reqs[k]);
             }
-            n = WINDOW;
+            n = window;
         }
         if sends {
-            for k in n..n + WINDOW {
+            for k in n..n + window {
                 op.comm.isend(s, &op.msg, peer, 1, &mut op.reqs[k]);
             }
-            n += WINDOW;
+            n += window;
         }
         comm::waitall(&mut op.reqs[..n]);
         if op.role.initiator {
@@ -1050,15 +1078,20 @@ impl Pattern for Window {
             from_peer(x, role)
         }
     }
-    /// IMB: messages per second = (1 or 2) × WINDOW × Q/2 / t, over all pairs;
+    /// IMB: messages per second = (1 or 2) × W × Q/2 / t, over all pairs;
     /// throughput = that × X bytes.
     fn derive(&self, r: &mut BenchResult) {
         let ways = if self.both_ways { 2.0 } else { 1.0 };
         let peers = (r.processes / 2) as f64;
         let groups = r.group_rows.iter_mut().flat_map(|g| g.rows.iter_mut());
         for row in r.rows.iter_mut().chain(groups) {
+            let window = row
+                .params
+                .get("window")
+                .and_then(serde_json::Value::as_u64)
+                .map_or(WINDOW_IMB2021, |w| w as usize);
             if row.t_max_us > 0.0 {
-                let per_sec = ways * WINDOW as f64 * peers / (row.t_max_us * 1e-6);
+                let per_sec = ways * window as f64 * peers / (row.t_max_us * 1e-6);
                 row.msg_per_sec = Some(per_sec);
                 row.mbytes_per_sec = Some(per_sec * row.bytes as f64 / 1_048_576.0);
             }

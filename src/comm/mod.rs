@@ -33,6 +33,7 @@ pub use buffer::Buffer;
 pub use error::check;
 
 extern "C" {
+    fn mpibench_tag_ub(c: ffi::MPI_Comm) -> c_int;
     fn mpibench_mpi_byte() -> ffi::MPI_Datatype;
     fn mpibench_mpi_int() -> ffi::MPI_Datatype;
     fn mpibench_mpi_unsigned_char() -> ffi::MPI_Datatype;
@@ -270,6 +271,18 @@ pub fn wtick() -> f64 {
     unsafe { ffi::RSMPI_Wtick() }
 }
 
+/// `MPI_Init`, or `MPI_Init_thread` asking for MPI_THREAD_MULTIPLE when
+/// `threads` (what the library gives is checked by the benchmarks that
+/// need it, through `mpi::environment::threading_support`).
+pub fn initialize(threads: bool) -> anyhow::Result<mpi::environment::Universe> {
+    let u = if threads {
+        mpi::initialize_with_threading(mpi::environment::Threading::Multiple).map(|(u, _)| u)
+    } else {
+        mpi::initialize()
+    };
+    u.ok_or_else(|| anyhow::anyhow!("MPI was already initialised"))
+}
+
 /// `MPI_Get_library_version`: allowed before `MPI_Init`, which the self-launcher uses.
 pub fn library_version() -> String {
     let mut buf = vec![0u8; 8192];
@@ -409,6 +422,11 @@ impl Comm {
     }
 
     /// The raw handle, for calls made elsewhere in `comm`.
+    /// `MPI_TAG_UB`: the largest tag this communicator takes (at least 32767).
+    pub fn tag_ub(&self) -> usize {
+        unsafe { mpibench_tag_ub(self.raw) }.max(32767) as usize
+    }
+
     pub fn raw(&self) -> ffi::MPI_Comm {
         self.raw
     }

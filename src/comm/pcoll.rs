@@ -104,6 +104,15 @@ extern "C" {
         c: Raw,
         r: Req,
     ) -> c_int;
+    fn mpibench_alltoallw_init(
+        s: *const c_void,
+        rb: *mut c_void,
+        counts: *const c_int,
+        displs: *const c_int,
+        types: *const Dt,
+        c: Raw,
+        r: Req,
+    ) -> c_int;
     fn mpibench_reduce_init(
         s: *const c_void,
         rb: *mut c_void,
@@ -378,6 +387,33 @@ impl Comm {
                 )
             },
             call!("Alltoallv"),
+        );
+    }
+
+    /// `MPI_Alltoallw_init` with the same counts, byte displacements and
+    /// datatypes (one per peer) both ways.
+    pub fn alltoallw_init(
+        &self,
+        sbuf: *const u8,
+        rbuf: *mut u8,
+        counts: &[c_int],
+        displs: &[c_int],
+        types: &[Dt],
+        req: &mut Request,
+    ) {
+        check(
+            unsafe {
+                mpibench_alltoallw_init(
+                    cv(sbuf),
+                    mv(rbuf),
+                    counts.as_ptr(),
+                    displs.as_ptr(),
+                    types.as_ptr(),
+                    self.raw(),
+                    req,
+                )
+            },
+            call!("Alltoallw"),
         );
     }
 

@@ -151,6 +151,12 @@ int mpibench_alltoallv_init(const void *s, void *rb, const int *counts, const in
     UNUSED(s); UNUSED(rb); UNUSED(counts); UNUSED(displs); UNUSED(u); UNUSED(c); UNUSED(r);
     PCALL(Alltoallv, s, counts, displs, u, rb, counts, displs, u, c);
 }
+int mpibench_alltoallw_init(const void *s, void *rb, const int *counts, const int *displs,
+                            const MPI_Datatype *types, MPI_Comm c, MPI_Request *r)
+{
+    UNUSED(s); UNUSED(rb); UNUSED(counts); UNUSED(displs); UNUSED(types); UNUSED(c); UNUSED(r);
+    PCALL(Alltoallw, s, counts, displs, types, rb, counts, displs, types, c);
+}
 int mpibench_reduce_init(const void *s, void *rb, int n, MPI_Datatype t, MPI_Op op, int root,
                          MPI_Comm c, MPI_Request *r)
 {
@@ -168,4 +174,13 @@ int mpibench_reduce_scatter_init(const void *s, void *rb, const int *counts, MPI
 {
     UNUSED(s); UNUSED(rb); UNUSED(counts); UNUSED(t); UNUSED(op); UNUSED(c); UNUSED(r);
     PCALL(Reduce_scatter, s, rb, counts, t, op, c);
+}
+
+/* MPI_TAG_UB of a communicator: the largest tag it takes (at least 32767). */
+int mpibench_tag_ub(MPI_Comm c)
+{
+    int *v = NULL, flag = 0;
+    if (MPI_Comm_get_attr(c, MPI_TAG_UB, &v, &flag) != MPI_SUCCESS || !flag || !v)
+        return 32767;
+    return *v;
 }

@@ -30,7 +30,7 @@ use crate::method::{
 };
 use crate::plan::{Plan, Reps};
 use crate::report::raw::RawSink;
-use crate::results::{BenchResult, GroupRows};
+use crate::results::{BenchResult, GroupRows, Row};
 use crate::stats;
 use crate::watchdog::{self, Watchdog};
 
@@ -184,10 +184,21 @@ impl<'a> Engine<'a> {
             .into_iter()
             .filter_map(|p| info.typed_point(p))
             .filter(|p| {
-                let why = b.refuse(p, q).or_else(|| {
-                    let need = b.need(p, q);
-                    (need > plan.mem_bytes).then(|| self.too_big(info, p, q, need))
-                });
+                let why = b
+                    .refuse(p, q)
+                    .or_else(|| {
+                        // --root (OSU -k fixed:R): a rank of the group.
+                        (info.rooted && plan.root >= q).then(|| {
+                            format!(
+                                "{}: root {} is not one of the {q} processes",
+                                info.name, plan.root
+                            )
+                        })
+                    })
+                    .or_else(|| {
+                        let need = b.need(p, q);
+                        (need > plan.mem_bytes).then(|| self.too_big(info, p, q, need))
+                    });
                 if let Some(w) = why {
                     note.get_or_insert(w);
                     false
@@ -219,8 +230,13 @@ impl<'a> Engine<'a> {
         } else {
             plan.pairs
         };
-        // Which world ranks form each group, and in which order (--pairs).
-        let members = match placement::arrange(&links, q, groups, &self.host_of, pairs) {
+        // Which world ranks form each group, and in which order (--pairs,
+        // or IMB's -map, which excludes --pairs inter|intra).
+        let arranged = match plan.imb_map {
+            Some((p, pq)) => Ok(placement::imb_map_groups(p, pq, q, groups, world.size)),
+            None => placement::arrange(&links, q, groups, &self.host_of, pairs),
+        };
+        let members = match arranged {
             Ok(m) => m,
             Err(reason) => {
                 return Ok((world.rank == 0).then(|| {
@@ -311,6 +327,7 @@ impl<'a> Engine<'a> {
             r.placement = Some(n);
         }
         b.derive(&mut r);
+        r.measured_params = measured_params(&points, &r.rows);
         Ok(Some(r))
     }
 
@@ -441,12 +458,18 @@ impl<'a> Engine<'a> {
             }
             self.agree(&failure)?;
             let mut bad = false;
+            // Seconds this rank spent measuring the point (IMB -msg_pause).
+            let mut spent_s = 0.0;
             if mine.is_none() {
                 // Outside the group: told how long to wait (see `announce`).
                 watchdog::waiting(self.announce(0.0));
             }
             if let (Some(k), Some((g, role)), Some(sc)) = (kernel.as_mut(), mine, sync_comm) {
-                let (mut prec, samples) = self.measure(info, p, q, role, sc, clock, k.as_mut());
+                let started = std::time::Instant::now();
+                let time_scale = b.time_scale(p);
+                let (mut prec, samples) =
+                    self.measure(info, p, q, time_scale, role, sc, clock, k.as_mut());
+                spent_s = started.elapsed().as_secs_f64();
                 prec.group_rank = Some(g.rank);
                 bad = prec.errors > 0;
                 if plan.raw.is_some() {
@@ -472,6 +495,13 @@ impl<'a> Engine<'a> {
             if self.end_of_point(bad) {
                 return Err(self.strict_failure(info, p, q, &rec));
             }
+            if plan.msg_pause {
+                // IMB -msg_pause: after the barrier that ends the length,
+                // outside every timed region; the watchdog is told.
+                let pause = msg_pause_s(spent_s);
+                watchdog::waiting(pause);
+                std::thread::sleep(std::time::Duration::from_secs_f64(pause));
+            }
             watchdog::waiting(0.0);
         }
         Ok((rec, raw))
@@ -482,6 +512,7 @@ impl<'a> Engine<'a> {
             comm: g,
             role: role.clone(),
             root_shift: self.plan.root_shift,
+            root: self.plan.root,
             off_cache: self.plan.off_cache,
             arena,
         }
@@ -508,6 +539,7 @@ impl<'a> Engine<'a> {
         info: &Info,
         p: &Point,
         q: usize,
+        time_scale: f64,
         role: &Role,
         sc: &Comm,
         clock: Option<ClockModel>,
@@ -518,7 +550,7 @@ impl<'a> Engine<'a> {
         let method = plan.method_for(info);
         let sync = plan.sync_for(info);
         let reps = plan.reps_for(info);
-        let scale = info.time_scale * 1e6;
+        let scale = time_scale * 1e6;
         // For single transfers timed per repetition only the initiator's clock
         // pair counts: it spans the whole round trip, while its partner's also
         // spans waiting for the initiator to leave the synchronisation.
@@ -716,7 +748,7 @@ impl<'a> Engine<'a> {
                 let g = c.valid(v, per, 1e6);
                 (!g.is_empty()).then(|| stats::summarize(&g).median)
             };
-            comb.global_us = median(&c.global).map(|g| g * info.time_scale);
+            comb.global_us = median(&c.global).map(|g| g * time_scale);
             comb.skew_us = median(&c.skew);
             comb.window_us = cx.window().map(|w| w.widest * 1e6);
             comb.stopped_on_bound = stopped;
@@ -923,7 +955,7 @@ impl<'a> Engine<'a> {
             }
             r
         };
-        let rows = (0..points.len()).map(|pi| row(pi, None)).collect();
+        let rows: Vec<Row> = (0..points.len()).map(|pi| row(pi, None)).collect();
         let group_rows = if plan.multi && plan.multi_detail {
             (0..groups)
                 .map(|gi| GroupRows {
@@ -965,6 +997,20 @@ impl<'a> Engine<'a> {
             ..BenchResult::default()
         }
     }
+}
+
+/// The keys of the rows' params that no point chose: the figures the
+/// kernels measured ([`crate::bench::Kernel::figures`]) and those
+/// [`Benchmark::derive`] added (CRESTA's t_sc1_us, overlaps).
+fn measured_params(points: &[Point], rows: &[Row]) -> Vec<String> {
+    let chosen: std::collections::BTreeSet<&String> =
+        points.iter().flat_map(|p| p.params.keys()).collect();
+    let measured: std::collections::BTreeSet<&String> = rows
+        .iter()
+        .flat_map(|r| r.params.keys())
+        .filter(|k| !chosen.contains(k))
+        .collect();
+    measured.into_iter().cloned().collect()
 }
 
 /// `n` repetitions in batches of at most `max` (None: one batch), of equal
@@ -1024,10 +1070,23 @@ pub fn skipped(info: &Info, q: usize, multi: bool, reason: String) -> BenchResul
     }
 }
 
+/// IMB's `-msg_pause`: after a message length a rank sleeps a tenth of the
+/// time it spent on it, and at least 0.1 s (seconds).
+fn msg_pause_s(spent_s: f64) -> f64 {
+    (spent_s / 10.0).max(0.1)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::bench::imb;
+
+    #[test]
+    fn msg_pause_is_a_tenth_and_at_least_a_tenth_of_a_second() {
+        assert_eq!(msg_pause_s(0.0), 0.1);
+        assert_eq!(msg_pause_s(0.5), 0.1);
+        assert!((msg_pause_s(3.0) - 0.3).abs() < 1e-12);
+    }
 
     #[test]
     fn long_loops_split_into_equal_chunks() {
@@ -1042,6 +1101,34 @@ mod tests {
                 assert!(c.iter().all(|&x| x <= m && x + 1 >= c[0]));
             }
         }
+    }
+
+    #[test]
+    fn measured_params_are_the_keys_no_point_chose() {
+        let points = vec![
+            Point::bytes(0).with("t_calc_us", 64u64),
+            Point::bytes(0).with("t_calc_us", 128u64),
+        ];
+        let rows: Vec<Row> = points
+            .iter()
+            .enumerate()
+            .map(|(i, p)| {
+                let mut params = p.params.clone();
+                params.insert("t_calc_achieved_us".into(), 65.0.into());
+                if i == 1 {
+                    params.insert("b_extra".into(), 1.0.into());
+                }
+                Row {
+                    params,
+                    ..Row::default()
+                }
+            })
+            .collect();
+        assert_eq!(
+            measured_params(&points, &rows),
+            ["b_extra", "t_calc_achieved_us"]
+        );
+        assert!(measured_params(&points, &[]).is_empty());
     }
 
     #[test]

@@ -91,13 +91,13 @@ impl Role {
     }
 
     /// The partner of a pair (same rank both ways).
-    #[cfg(test)]
     pub fn peer(&self) -> Option<usize> {
         self.to.filter(|t| Some(*t) == self.from)
     }
 }
 
-fn gcd(a: usize, b: usize) -> usize {
+/// Greatest common divisor.
+pub fn gcd(a: usize, b: usize) -> usize {
     if b == 0 {
         a
     } else {
@@ -488,6 +488,37 @@ pub fn arrange(
     Ok(out)
 }
 
+/// IMB's `-map PxQ`: the world ranks in the order of their new ranks. IMB
+/// splits the world with the key (Q·r) mod (PQ − 1) (r itself for r = 0 and
+/// r = PQ − 1), which for r = n·P + l, the l-th rank of node n when nodes
+/// are filled first, is l·Q + n: new ranks 0 .. Q−1 are the first rank of
+/// every node, then the second ones, so that new ranks 0 and 1 (PingPong's
+/// pair) are on different nodes ("inter node first"). P = 1 or Q = 1 keeps
+/// the order. Ranks from PQ on (P·Q < world) follow in their own order.
+pub fn imb_map_order(p: usize, q: usize, world: usize) -> Vec<usize> {
+    let pq = p * q;
+    let key = |r: usize| if r < pq { (r % p) * q + r / p } else { r };
+    let mut order: Vec<usize> = (0..world).collect();
+    order.sort_by_key(|&r| key(r));
+    order
+}
+
+/// The world ranks of `groups` groups of `size` under IMB's `-map PxQ`:
+/// consecutive slices of [`imb_map_order`], as IMB's groups are consecutive
+/// new ranks.
+pub fn imb_map_groups(
+    p: usize,
+    q: usize,
+    size: usize,
+    groups: usize,
+    world: usize,
+) -> Vec<Vec<usize>> {
+    let order = imb_map_order(p, q, world);
+    (0..groups)
+        .map(|g| order[g * size..(g + 1) * size].to_vec())
+        .collect()
+}
+
 /// Whether the partners of `placement` among `members` (world ranks in
 /// group order) are all on other hosts ("inter"), all on the same host
 /// ("intra"), or both ("mixed"); `None` without partners.
@@ -722,6 +753,35 @@ mod tests {
         // The cycle through zero at distance 2 in 6: 0, 2, 4.
         assert_eq!(Placement::ShiftZero(2).active(6), vec![0, 2, 4]);
         assert_eq!(Placement::ShiftZero(1).active(3), vec![0, 1, 2]);
+    }
+
+    #[test]
+    fn imb_map_numbers_inter_node_first() {
+        // 2 nodes of 2 ranks, nodes filled first (0, 1 | 2, 3), -map 2x2:
+        // new ranks 0, 1, 2, 3 are world 0, 2, 1, 3; PingPong's 0 <-> 1 crosses nodes.
+        assert_eq!(imb_map_order(2, 2, 4), vec![0, 2, 1, 3]);
+        // 3 nodes of 4: the first rank of every node, then the second ones, ...
+        assert_eq!(
+            imb_map_order(4, 3, 12),
+            vec![0, 4, 8, 1, 5, 9, 2, 6, 10, 3, 7, 11]
+        );
+        // P = 1 or Q = 1: the order stays; ranks beyond P·Q follow in order.
+        assert_eq!(imb_map_order(1, 4, 4), vec![0, 1, 2, 3]);
+        assert_eq!(imb_map_order(4, 1, 4), vec![0, 1, 2, 3]);
+        assert_eq!(imb_map_order(2, 2, 6), vec![0, 2, 1, 3, 4, 5]);
+        // IMB's key, (Q·r) mod (PQ − 1) with r kept for 0 and PQ − 1, sorts the same.
+        for (p, q) in [(2, 3), (3, 2), (4, 4), (5, 3), (2, 7)] {
+            let pq = p * q;
+            let mut by_key: Vec<usize> = (0..pq).collect();
+            by_key.sort_by_key(|&r| match (q * r) % (pq - 1) {
+                0 => r,
+                k => k,
+            });
+            assert_eq!(imb_map_order(p, q, pq), by_key, "{p}x{q}");
+        }
+        // Groups are consecutive new ranks: two groups of 2 under -map 2x2.
+        assert_eq!(imb_map_groups(2, 2, 2, 2, 4), vec![vec![0, 2], vec![1, 3]]);
+        assert_eq!(imb_map_groups(2, 2, 3, 1, 4), vec![vec![0, 2, 1]]);
     }
 
     #[test]

@@ -19,8 +19,10 @@ use crate::plan::IterPolicy;
 use crate::suite::{self, normalise};
 
 pub const HELP: &str = "IMB-MPI1 2021 arguments (IMB's own spelling, one dash):
-  benchmark1 [benchmark2 ...]   benchmarks to run (case-insensitive; default: IMB-MPI1's list)
-  -npmin P                      smallest process count: P, 2P, 4P, ..., then all (default 2)
+  benchmark1[,benchmark2 ...]   benchmarks to run, separated by spaces or commas (case-insensitive;
+                                default: IMB-MPI1's list)
+  -npmin P                      smallest process count: P, 2P, 4P, ..., then all (default 2; above
+                                the process count: all)
   -multi 0|1                    Multi- mode: disjoint groups at once; 1 also shows every group
   -msglog [A:]B                 lengths 0 and 2^A .. 2^B bytes, B <= 30 (default 0:22)
   -msglen FILE                  lengths from FILE, one per line (suffixes k, m; # comments)
@@ -33,11 +35,14 @@ pub const HELP: &str = "IMB-MPI1 2021 arguments (IMB's own spelling, one dash):
   -sync on|off                  barrier before every collective call (default on; off: once)
   -imb_barrier on|off           IMB's dissemination barrier instead of MPI_Barrier (default off)
   -warm_up on|off               warm-up repetitions before each length (default on)
+  -window_size N                messages per window of Uniband and Biband (default 256)
+  -msg_pause on|off             sleep a tenth of each length's time (at least 0.1 s) after it (default off)
   -zero_size on|off             run length 0 (default on)
   -include B1[,B2...]           run these besides the named (or default) ones, first
   -exclude B1[,B2...]           leave these out
   -input FILE                   benchmark names from FILE, one per line
-  -map PxQ                      accepted; ranks keep MPI_COMM_WORLD order here (see README)
+  -map PxQ                      renumber the ranks inter node first (P ranks per node, Q nodes,
+                                P*Q <= processes): PingPong's pair then spans two nodes
   -list                         list the benchmarks and exit
   -h, -help                     this help
 Benchmarks: PingPong PingPing Sendrecv Exchange Allreduce Reduce Reduce_local Reduce_scatter
@@ -67,6 +72,8 @@ const VALUED: &[&str] = &[
     "-sync",
     "-imb_barrier",
     "-warm_up",
+    "-window_size",
+    "-msg_pause",
     "-zero_size",
     "-thread_level",
     "-data_type",
@@ -208,6 +215,16 @@ fn input(path: &str) -> Result<Vec<String>, String> {
         .collect())
 }
 
+/// IMB's `-map PxQ`: two whole numbers of at least 1 joined by 'x'.
+fn map(v: &str) -> Result<(usize, usize), String> {
+    v.split_once('x')
+        .and_then(|(p, q)| Some((p.parse::<usize>().ok()?, q.parse::<usize>().ok()?)))
+        .filter(|&(p, q)| p >= 1 && q >= 1 && p.checked_mul(q).is_some())
+        .ok_or_else(|| {
+            format!("invalid -map argument '{v}' (PxQ, e.g. 4x2: P ranks per node, Q nodes)")
+        })
+}
+
 /// Comma-separated benchmark names (-include, -exclude).
 fn names(flag: &str, v: &str) -> Result<Vec<String>, String> {
     let v: Vec<String> = v
@@ -276,6 +293,8 @@ pub fn parse(params: &[String], argv0: &str) -> Result<Action, String> {
                     .filter(|&n| n >= 1)
                     .ok_or_else(|| format!("invalid -npmin argument '{v}' (a process count >= 1)"))?;
                 args.npmin = Some(n);
+                // IMB: an npmin above the process count runs on all processes.
+                args.npmin_up_to_world = true;
             }
             "-multi" => match v {
                 "0" => args.multi = true,
@@ -332,18 +351,7 @@ pub fn parse(params: &[String], argv0: &str) -> Result<Action, String> {
                 lengths = Some(msglen(v)?);
                 args.read_files.push(("-msglen", v.into()));
             }
-            "-map" => {
-                let ok = v
-                    .split_once('x')
-                    .and_then(|(p, q)| Some((p.parse::<usize>().ok()?, q.parse::<usize>().ok()?)))
-                    .is_some_and(|(p, q)| p >= 1 && q >= 1);
-                if !ok {
-                    return Err(format!("invalid -map argument '{v}' (PxQ, e.g. 4x2)"));
-                }
-                notes.push(format!(
-                    "-map {v} has no effect here: ranks keep their MPI_COMM_WORLD order (place them with the launcher, e.g. mpiexec --map-by or srun --distribution)"
-                ));
-            }
+            "-map" => args.imb_map = Some(map(v)?),
             "-input" => {
                 requested.extend(input(v)?);
                 args.read_files.push(("-input", v.into()));
@@ -356,11 +364,10 @@ pub fn parse(params: &[String], argv0: &str) -> Result<Action, String> {
                 let on = switch(flag, v)?;
                 if defs == Definitions::Imb2021 {
                     args.imb_sync = Some(on);
-                } else if !on {
-                    notes.push(
-                        "-sync off has no effect with --definitions pmb: PMB times collectives in one loop after one barrier"
-                            .to_string(),
-                    );
+                } else {
+                    notes.push(format!(
+                        "-sync {v} has no effect with --definitions pmb: PMB times collectives in one loop after one barrier"
+                    ));
                 }
             }
             "-imb_barrier" => {
@@ -375,6 +382,15 @@ pub fn parse(params: &[String], argv0: &str) -> Result<Action, String> {
                 }
             }
             "-zero_size" => zero = switch(flag, v)?,
+            "-window_size" => {
+                args.imb_window = Some(crate::cli::window_size(v).map_err(|_| {
+                    format!(
+                        "invalid -window_size argument '{v}' (messages per window of Uniband and Biband, 1 to {})",
+                        crate::cli::MAX_IMB_WINDOW
+                    )
+                })?)
+            }
+            "-msg_pause" => args.msg_pause = switch(flag, v)?,
             "-thread_level" => match v {
                 "single" => {}
                 "funneled" | "serialized" | "multiple" | "nompiinit" => notes.push(format!(
@@ -445,6 +461,14 @@ fn benchmark_list(
     defs: Definitions,
 ) -> Result<Vec<String>, String> {
     let home = Some(crate::bench::imb::SUITE);
+    // IMB 2019 and later: names separated by commas as well as by spaces.
+    let requested: Vec<String> = requested
+        .iter()
+        .flat_map(|n| n.split(','))
+        .map(str::trim)
+        .filter(|n| !n.is_empty())
+        .map(str::to_string)
+        .collect();
     let canonical = |n: &String| -> Result<String, String> {
         let (e, multi) = suite::resolve_in(n, home, defs).map_err(|e| e.to_string())?;
         Ok(if multi {
@@ -564,10 +588,33 @@ mod tests {
         assert_eq!(a.sync, Some(SyncMode::Dissemination));
         assert_eq!(a.warmup, Some(1));
         assert_eq!(a.sizes.as_deref(), Some("1,2,4,8,16"));
-        assert_eq!(notes.len(), 3, "{notes:?}");
-        assert!(notes.iter().any(|n| n.contains("-map 2x1 has no effect")));
+        assert_eq!(a.imb_map, Some((2, 1)));
+        assert_eq!(notes.len(), 2, "{notes:?}");
         assert!(notes.iter().any(|n| n.contains("MSGS_NONAGGR")));
         assert!(notes.iter().any(|n| n.contains("-thread_level multiple")));
+
+        // IMB 2021.2's window and pause; defaults: none given (the plan
+        // chooses the window by definitions), no pause.
+        let (a, notes) = run("-window_size 8 -msg_pause on Uniband");
+        assert_eq!((a.imb_window, a.msg_pause), (Some(8), true));
+        assert!(notes.is_empty(), "{notes:?}");
+        let (a, _) = run("-msg_pause 0");
+        assert_eq!((a.imb_window, a.msg_pause), (None, false));
+        // -npmin above the process count runs on all (IMB); without it the plan's rule holds.
+        assert!(run("-npmin 64").0.npmin_up_to_world);
+        assert_eq!(run("").0.imb_map, None);
+        // Names separated by commas, as IMB 2019 and later take them.
+        let (a, _) = run("PingPong,allreduce Bcast, -include Barrier");
+        assert_eq!(a.benchmarks, ["Barrier", "PingPong", "Allreduce", "Bcast"]);
+        // -sync with PMB's definitions: one line either way.
+        for v in ["on", "off"] {
+            let (a, notes) = run(&format!("-sync {v} --definitions pmb"));
+            assert_eq!(a.imb_sync, None);
+            assert_eq!(notes.len(), 1, "{notes:?}");
+            assert!(
+                notes[0].starts_with(&format!("-sync {v} has no effect with --definitions pmb"))
+            );
+        }
 
         let (a, _) = run("-include Uniband,biband -exclude PingPing,Barrier");
         assert_eq!(&a.benchmarks[..3], ["Uniband", "Biband", "PingPong"]);
@@ -621,6 +668,18 @@ mod tests {
             ("-time x", "-time"),
             ("-mem -1", "-mem"),
             ("-map 4", "-map"),
+            ("-map 0x2", "-map"),
+            ("-map 2x", "-map"),
+            ("-map 2x2x2", "-map"),
+            ("-window_size 0", "-window_size"),
+            ("-window_size -4", "-window_size"),
+            ("-window_size 2097152", "-window_size"),
+            ("-window_size many", "-window_size"),
+            ("-msg_pause sometimes", "-msg_pause"),
+            ("-iter 5,", "-iter"),
+            ("-iter ,5", "-iter"),
+            ("-iter 5,0", "-iter"),
+            ("-iter 5,,7", "-iter"),
             ("-msglog 5:3", "-msglog"),
             ("-msglog 31", "-msglog"),
             ("-msglog a:b", "-msglog"),

@@ -72,6 +72,14 @@ pub fn split_options(params: &[String]) -> (Vec<String>, Vec<String>) {
     (own, opts)
 }
 
+/// `--NAME` as an mpibench option: whether it takes a value (None: no such option).
+pub fn long_option(name: &str) -> Option<bool> {
+    Opts::command()
+        .get_arguments()
+        .find(|a| a.get_long() == Some(name))
+        .map(|a| a.get_action().takes_values() && !a.is_require_equals_set())
+}
+
 /// Parses mpibench options given to a front end (one line on error).
 pub fn parse_options(opts: &[String]) -> Result<RunArgs, String> {
     let m = Opts::command()

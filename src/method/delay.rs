@@ -44,6 +44,9 @@ impl DelaySubtraction {
                 if with_op {
                     measured = t1 - t0;
                     if b.check {
+                        if b.corrupt && o == 0 {
+                            k.corrupt();
+                        }
                         s.errors += u64::from(k.verify(o) > 0);
                     }
                 } else {
@@ -82,6 +85,25 @@ mod tests {
         assert!(close(s.mean_per_rep(), 4e-6));
         // Reference and measured rounds alternate in order.
         assert_eq!(cx.syncs.len(), 12);
+    }
+
+    #[test]
+    fn checked_rounds_validate_and_corrupt_the_first() {
+        let clock = Clock::default();
+        let mut k = FakeKernel::new(&clock, |_| 1e-6);
+        k.bad_reps = vec![2];
+        let mut cx = FakeCtx::new(&clock);
+        let b = RepBatch {
+            inner: 3,
+            check: true,
+            corrupt: true,
+            ..RepBatch::new(0, 4)
+        };
+        let s = DelaySubtraction::sample(&mut k, &mut cx, &b);
+        // One prepare per measured round; --corrupt once, in the first.
+        assert_eq!((k.prepared, k.corrupted, s.errors), (4, 1, 1));
+        // Validation stays outside the clock pairs.
+        assert!(s.dur.iter().all(|&d| close(d, 3e-6)), "{:?}", s.dur);
     }
 
     #[test]

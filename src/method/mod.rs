@@ -427,6 +427,7 @@ pub(crate) mod fake {
         pub refs: usize,
         pub prepared: usize,
         pub bad_reps: Vec<usize>,
+        pub corrupted: usize,
     }
 
     impl FakeKernel {
@@ -439,6 +440,7 @@ pub(crate) mod fake {
                 refs: 0,
                 prepared: 0,
                 bad_reps: Vec::new(),
+                corrupted: 0,
             }
         }
     }
@@ -460,6 +462,9 @@ pub(crate) mod fake {
         fn reference(&mut self, _rep: usize) {
             self.refs += 1;
             self.clock.advance(self.delay);
+        }
+        fn corrupt(&mut self) {
+            self.corrupted += 1;
         }
     }
 

@@ -149,9 +149,22 @@ pub fn compare(args: &CompareArgs) -> Result<i32> {
     if let Some(pct) = args.fail_if_slower {
         let slow = compare::slower_than(&c, pct);
         if !slow.is_empty() {
+            let noisy = slow
+                .iter()
+                .filter(|r| r.verdict == compare::Verdict::SlowerWithinNoise)
+                .count();
             eprintln!(
-                "mpibench: {} rows are significantly slower by more than {pct}% (--fail-if-slower)",
-                slow.len()
+                "mpibench: {} rows are significantly slower by more than {pct}% (--fail-if-slower){}",
+                slow.len(),
+                if noisy > 0 {
+                    format!(
+                        "; {noisy} of them within the launch noise (±{:.1}%): repeat both runs, or \
+                         gate above that",
+                        c.threshold_pct
+                    )
+                } else {
+                    String::new()
+                }
             );
             return Ok(EXIT_SLOWER);
         }

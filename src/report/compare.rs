@@ -2,14 +2,20 @@
 //! processes, mode, bytes, params), the ratio B/A of their medians (t_avg
 //! with loop timing) and a verdict.
 //!
-//! A difference is called "faster" or "slower" only when it is significant
-//! and larger than the noise threshold (`--noise`, default 5%):
+//! A difference is significant
 //! - with samples (`samples_us` on both rows): two-sided Mann–Whitney U test,
 //!   p < alpha (default 0.05);
 //! - without samples but with per-call CIs: the two 95% CIs of the median
 //!   do not overlap;
-//! - otherwise (loop timing, or nothing to test): "no samples: ratio only",
-//!   never a claim of significance.
+//! - otherwise (loop timing, or nothing to test): never; "no samples: ratio
+//!   only".
+//!
+//! A significant difference is "faster" or "slower" when B/A lies beyond the
+//! noise threshold (the larger of `--noise` and 3 σ of the launch-to-launch
+//! noise), else "faster/slower (within launch noise)": real within one
+//! launch, but no larger than two launches of one configuration differ.
+//! `--fail-if-slower PCT` counts every significantly slower row (either
+//! verdict) whose B/A exceeds 1 + PCT/100.
 
 use std::collections::BTreeMap;
 use std::fmt::Write;
@@ -18,7 +24,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use super::stats_test::mann_whitney;
-use super::view::{self, bytes_label, headline, loop_timed, measured_param, num, params_label};
+use super::view::{self, bytes_label, chosen_params, headline, loop_timed, num, params_label};
 use crate::results::{BenchResult, Report, Row};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -27,6 +33,11 @@ pub enum Verdict {
     Faster,
     #[serde(rename = "slower")]
     Slower,
+    /// Significant, but B/A within the launch-noise threshold.
+    #[serde(rename = "faster (within launch noise)")]
+    FasterWithinNoise,
+    #[serde(rename = "slower (within launch noise)")]
+    SlowerWithinNoise,
     #[serde(rename = "no significant difference")]
     NoDifference,
     #[serde(rename = "no samples: ratio only")]
@@ -38,6 +49,8 @@ impl Verdict {
         match self {
             Verdict::Faster => "faster",
             Verdict::Slower => "slower",
+            Verdict::FasterWithinNoise => "faster (within launch noise)",
+            Verdict::SlowerWithinNoise => "slower (within launch noise)",
             Verdict::NoDifference => "no significant difference",
             Verdict::RatioOnly => "no samples: ratio only",
         }
@@ -101,6 +114,9 @@ pub struct RowComparison {
 pub struct Summary {
     pub faster: usize,
     pub slower: usize,
+    /// Significant, but within the launch-noise threshold.
+    pub faster_within_noise: usize,
+    pub slower_within_noise: usize,
     pub no_significant_difference: usize,
     pub ratio_only: usize,
 }
@@ -185,12 +201,7 @@ fn key(res: &BenchResult, row: &Row) -> Key {
         processes: res.processes,
         mode: res.mode.clone(),
         bytes: row.bytes,
-        params: row
-            .params
-            .iter()
-            .filter(|(k, _)| !measured_param(k))
-            .map(|(k, v)| (k.clone(), v.clone()))
-            .collect(),
+        params: chosen_params(res, row),
     }
 }
 
@@ -291,6 +302,8 @@ pub fn compare(a: (&str, &Report), b: (&str, &Report), opt: Options) -> Comparis
         match c.verdict {
             Verdict::Faster => summary.faster += 1,
             Verdict::Slower => summary.slower += 1,
+            Verdict::FasterWithinNoise => summary.faster_within_noise += 1,
+            Verdict::SlowerWithinNoise => summary.slower_within_noise += 1,
             Verdict::NoDifference => summary.no_significant_difference += 1,
             Verdict::RatioOnly => summary.ratio_only += 1,
         }
@@ -312,8 +325,9 @@ pub fn compare(a: (&str, &Report), b: (&str, &Report), opt: Options) -> Comparis
         different_hosts: a.1.hosts != b.1.hosts,
         test: format!(
             "two-sided Mann-Whitney U on per-repetition samples (p < {}), else non-overlapping \
-             95% CIs of the medians; a significant difference counts when B/A is beyond \
-             ±{threshold_pct:.1}% (the larger of --noise {}% and {LAUNCH_Z} x the launch noise {:.1}%)",
+             95% CIs of the medians; a significant difference is faster or slower when B/A is \
+             beyond ±{threshold_pct:.1}% (the larger of --noise {}% and {LAUNCH_Z} x the launch \
+             noise {:.1}%), else faster or slower \"within launch noise\"",
             opt.alpha,
             opt.noise_pct,
             (sigma.exp() - 1.0) * 100.0
@@ -343,16 +357,25 @@ fn decide(c: &mut RowComparison, sig: bool, dir: i32, threshold: f64) {
         return;
     };
     let pct = (threshold.exp() - 1.0) * 100.0;
+    let within = format!("significant, but within the ±{pct:.1}% launch-noise threshold");
     let (verdict, reason) = if !sig {
         (Verdict::NoDifference, "not significant".to_string())
-    } else if dir > 0 && r.ln() > threshold {
-        (Verdict::Slower, "significant".to_string())
-    } else if dir < 0 && -r.ln() > threshold {
-        (Verdict::Faster, "significant".to_string())
+    } else if dir > 0 && r > 1.0 {
+        if r.ln() > threshold {
+            (Verdict::Slower, "significant".to_string())
+        } else {
+            (Verdict::SlowerWithinNoise, within)
+        }
+    } else if dir < 0 && r < 1.0 {
+        if -r.ln() > threshold {
+            (Verdict::Faster, "significant".to_string())
+        } else {
+            (Verdict::FasterWithinNoise, within)
+        }
     } else {
         (
             Verdict::NoDifference,
-            format!("significant but within the ±{pct:.1}% noise threshold"),
+            "the test and the ratio of the medians point in opposite directions".to_string(),
         )
     };
     c.verdict = verdict;
@@ -430,11 +453,15 @@ fn compare_row(
     Some((c, evidence))
 }
 
-/// Rows significantly slower by more than `pct` percent.
+/// The gate of `--fail-if-slower PCT`: rows significantly slower (verdict
+/// "slower" or "slower (within launch noise)") with B/A > 1 + PCT/100.
 pub fn slower_than(c: &Comparison, pct: f64) -> Vec<&RowComparison> {
     c.rows
         .iter()
-        .filter(|r| r.verdict == Verdict::Slower && r.ratio.is_some_and(|x| x > 1.0 + pct / 100.0))
+        .filter(|r| {
+            matches!(r.verdict, Verdict::Slower | Verdict::SlowerWithinNoise)
+                && r.ratio.is_some_and(|x| x > 1.0 + pct / 100.0)
+        })
         .collect()
 }
 
@@ -510,7 +537,7 @@ pub fn text(c: &Comparison) -> String {
         .max(4);
     let _ = writeln!(
         s,
-        "{:<w$}  {:>10}  {:>10}  {:>6}  {:<26}  evidence",
+        "{:<w$}  {:>10}  {:>10}  {:>6}  {:<28}  evidence",
         "row", "A [us]", "B [us]", "B/A", "verdict"
     );
     for (r, n) in c.rows.iter().zip(&names) {
@@ -524,9 +551,7 @@ pub fn text(c: &Comparison) -> String {
             Basis::CiOverlap => "95% CIs".to_string(),
             Basis::None => String::new(),
         };
-        let evidence = if r.reason.contains("noise") {
-            format!("{evidence}; within noise")
-        } else if r.basis == Basis::None {
+        let evidence = if r.basis == Basis::None {
             format!(
                 "{evidence}{}{}",
                 if evidence.is_empty() { "" } else { "; " },
@@ -537,7 +562,7 @@ pub fn text(c: &Comparison) -> String {
         };
         let _ = writeln!(
             s,
-            "{n:<w$}  {:>10}  {:>10}  {:>6}  {:<26}  {evidence}",
+            "{n:<w$}  {:>10}  {:>10}  {:>6}  {:<28}  {evidence}",
             r.a_us.map_or("-".to_string(), num),
             r.b_us.map_or("-".to_string(), num),
             r.ratio.map_or("-".to_string(), |x| format!("{x:.3}")),
@@ -553,7 +578,11 @@ pub fn text(c: &Comparison) -> String {
         }
     }
     let m = &c.summary;
-    let decided = m.faster + m.slower + m.no_significant_difference;
+    let decided = m.faster
+        + m.slower
+        + m.faster_within_noise
+        + m.slower_within_noise
+        + m.no_significant_difference;
     let one_way = m.slower.max(m.faster);
     if decided >= 8 && one_way * 10 >= decided * 8 {
         let _ =
@@ -568,11 +597,13 @@ pub fn text(c: &Comparison) -> String {
     }
     let _ = writeln!(
         s,
-        "\n{} rows compared: {} faster, {} slower, {} no significant difference, {} ratio only \
-         (no samples); {} only in A, {} only in B",
+        "\n{} rows compared: {} faster, {} slower, {} faster and {} slower within launch noise, \
+         {} no significant difference, {} ratio only (no samples); {} only in A, {} only in B",
         c.rows.len(),
         m.faster,
         m.slower,
+        m.faster_within_noise,
+        m.slower_within_noise,
         m.no_significant_difference,
         m.ratio_only,
         c.only_in_a.len(),
@@ -623,17 +654,22 @@ mod tests {
         r
     }
 
-    fn run(seed: u64, scale: f64) -> Report {
+    /// Every sample (and the median and CI) of a row times `f`.
+    fn scale(r: &mut Row, f: f64) {
+        for v in r.samples_us.as_mut().unwrap() {
+            *v *= f;
+        }
+        r.t_median_us = r.t_median_us.map(|v| v * f);
+        r.ci95_lo_us = r.ci95_lo_us.map(|v| v * f);
+        r.ci95_hi_us = r.ci95_hi_us.map(|v| v * f);
+    }
+
+    fn run(seed: u64, f: f64) -> Report {
         let rows: Vec<Row> = (0..10)
             .map(|k| {
                 let mut r = sampled(1 << k, 1.0 + k as f64, seed + k);
-                if scale != 1.0 {
-                    for v in r.samples_us.as_mut().unwrap() {
-                        *v *= scale;
-                    }
-                    r.t_median_us = r.t_median_us.map(|v| v * scale);
-                    r.ci95_lo_us = r.ci95_lo_us.map(|v| v * scale);
-                    r.ci95_hi_us = r.ci95_hi_us.map(|v| v * scale);
+                if f != 1.0 {
+                    scale(&mut r, f);
                 }
                 r
             })
@@ -665,6 +701,77 @@ mod tests {
         assert!(slower_than(&c, 40.0).is_empty());
         let back = compare(("b", &b), ("a", &a), Options::default());
         assert_eq!(back.summary.faster, 10);
+    }
+
+    /// The case of the README's Open MPI / MPICH comparison: a threshold of
+    /// 41.8% and rows 32% slower with p far below 0.05. They are "slower
+    /// (within launch noise)", not "no significant difference", and the
+    /// gate counts them; rows beyond the threshold are "slower".
+    #[test]
+    fn significant_rows_within_the_noise_have_their_own_verdict_and_gate() {
+        let a = run(1, 1.0);
+        let mut b = run(1, 1.0);
+        for (i, r) in b.results[0].rows.iter_mut().enumerate() {
+            scale(r, if i < 5 { 1.32 } else { 1.6 });
+        }
+        let opt = Options {
+            noise_pct: 41.8,
+            ..Options::default()
+        };
+        let c = compare(("a", &a), ("b", &b), opt);
+        assert!((c.threshold_pct - 41.8).abs() < 1e-9, "{}", text(&c));
+        let v: Vec<Verdict> = c.rows.iter().map(|r| r.verdict).collect();
+        assert_eq!(v[..5], [Verdict::SlowerWithinNoise; 5], "{}", text(&c));
+        assert_eq!(v[5..], [Verdict::Slower; 5], "{}", text(&c));
+        assert!(c.rows.iter().all(|r| r.p_value.unwrap() < 1e-9));
+        assert_eq!((c.summary.slower_within_noise, c.summary.slower), (5, 5));
+        assert_eq!(c.summary.no_significant_difference, 0);
+        // The gate: significantly slower by more than PCT, whatever the noise.
+        assert_eq!(slower_than(&c, 10.0).len(), 10);
+        assert_eq!(slower_than(&c, 40.0).len(), 5);
+        assert!(slower_than(&c, 60.0).is_empty());
+        let t = text(&c);
+        assert!(t.contains("slower (within launch noise)"), "{t}");
+        let j = serde_json::to_value(&c).unwrap();
+        assert_eq!(j["rows"][0]["verdict"], "slower (within launch noise)");
+        assert_eq!(j["summary"]["slower_within_noise"], 5);
+        // And the other way round.
+        let back = compare(("b", &b), ("a", &a), opt);
+        assert_eq!(back.summary.faster_within_noise, 5);
+        assert_eq!(back.summary.faster, 5);
+        assert!(slower_than(&back, 0.0).is_empty());
+    }
+
+    #[test]
+    fn verdicts_on_known_evidence() {
+        let threshold = 1.2f64.ln();
+        let verdict = |ratio: f64, sig: bool, dir: i32| {
+            let mut c = compare_row(
+                &key(&result("imb", "PingPong", 2, vec![]), &row(8, 1.0)),
+                (
+                    &run(1, 1.0),
+                    &result("imb", "PingPong", 2, vec![]),
+                    &row(8, 1.0),
+                ),
+                (
+                    &run(1, 1.0),
+                    &result("imb", "PingPong", 2, vec![]),
+                    &row(8, ratio),
+                ),
+                Options::default(),
+            )
+            .unwrap()
+            .0;
+            decide(&mut c, sig, dir, threshold);
+            c.verdict
+        };
+        assert_eq!(verdict(1.1, true, 1), Verdict::SlowerWithinNoise);
+        assert_eq!(verdict(1.3, true, 1), Verdict::Slower);
+        assert_eq!(verdict(1.3, false, 1), Verdict::NoDifference);
+        assert_eq!(verdict(0.9, true, -1), Verdict::FasterWithinNoise);
+        assert_eq!(verdict(0.7, true, -1), Verdict::Faster);
+        // The test and the medians disagree: no claim.
+        assert_eq!(verdict(0.9, true, 1), Verdict::NoDifference);
     }
 
     #[test]

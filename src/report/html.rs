@@ -251,7 +251,7 @@ fn table(out: &mut String, s: &Section<'_>, runs: &[Run<'_>]) {
         cols.push((
             esc(&k),
             false,
-            Box::new(move |_, _, r| r.params.get(&k).map(|v| esc(&param_value(v)))),
+            Box::new(move |_, _, r| r.params.get(&k).map(|v| esc(&param_cell(v)))),
         ));
     }
     cols.push((
@@ -417,6 +417,134 @@ fn table(out: &mut String, s: &Section<'_>, runs: &[Run<'_>]) {
     let _ = writeln!(out, "</table></details>");
 }
 
+/// A parameter in the table: whole numbers and words as written, other
+/// numbers (measured values) with about four significant digits.
+fn param_cell(v: &serde_json::Value) -> String {
+    match v.as_f64() {
+        Some(x) if v.is_f64() && x.fract() != 0.0 => num(x),
+        _ => param_value(v),
+    }
+}
+
+/// A small table: a header row and rows of cells (already escaped);
+/// the first `left` columns left-aligned.
+fn small_table(out: &mut String, caption: &str, head: &[&str], rows: &[Vec<String>], left: usize) {
+    if rows.is_empty() {
+        return;
+    }
+    let _ = write!(out, "<p class=\"sub\">{}</p><table><tr>", esc(caption));
+    for (i, h) in head.iter().enumerate() {
+        let _ = write!(
+            out,
+            "<th{}>{}</th>",
+            if i < left { " class=\"l\"" } else { "" },
+            esc(h)
+        );
+    }
+    out.push_str("</tr>\n");
+    for r in rows {
+        out.push_str("<tr>");
+        for (i, c) in r.iter().enumerate() {
+            let _ = write!(out, "<td{}>{c}", if i < left { " class=\"l\"" } else { "" });
+        }
+        out.push('\n');
+    }
+    out.push_str("</table>\n");
+}
+
+/// The figures a benchmark derived from its rows: LogGP's parameters and
+/// COMMTEST's fits t(k) = k·α + V/β, one table each.
+fn derived(out: &mut String, s: &Section<'_>, runs: &[Run<'_>]) {
+    let who = |i: usize, r: &BenchResult| {
+        let p = format!("P={}", r.processes);
+        if runs.len() > 1 {
+            format!("{}{} {p}", swatch(i, runs.len()), esc(&runs[i].short))
+        } else {
+            p
+        }
+    };
+    let opt = |v: Option<f64>| v.filter(|x| x.is_finite()).map_or(String::new(), num);
+    let loggp: Vec<Vec<String>> = s
+        .results
+        .iter()
+        .filter_map(|&(i, r)| {
+            let g = r.figures.loggp.as_ref()?;
+            let inv_g = (g.big_g_us_per_byte > 0.0).then(|| 1.0 / (g.big_g_us_per_byte * 1.048576));
+            Some(vec![
+                who(i, r),
+                format!("0↔{}", g.partner),
+                g.n.to_string(),
+                num(g.l_us),
+                num(g.o_s_us),
+                num(g.o_r_us),
+                num(g.g_us),
+                format!("{:.3e}", g.big_g_us_per_byte),
+                opt(inv_g),
+                g.r2.map_or(String::new(), |x| format!("{x:.4}")),
+                esc(&g.warnings.join("; ")),
+            ])
+        })
+        .collect();
+    small_table(
+        out,
+        "LogGP parameters (netgauge's method): L = PRTT(1,0,s_min)/2; g and G the intercept and \
+         slope of (PRTT(n,0,s) − PRTT(1,0,s))/(n − 1) against s; o_s and o_r at the smallest size.",
+        &[
+            "run",
+            "pair",
+            "n",
+            "L [µs]",
+            "o_s [µs]",
+            "o_r [µs]",
+            "g [µs]",
+            "G [µs/byte]",
+            "1/G [MB/s]",
+            "R²",
+            "warnings",
+        ],
+        &loggp,
+        2,
+    );
+    let fits: Vec<Vec<String>> = s
+        .results
+        .iter()
+        .flat_map(|&(i, r)| r.figures.fits.iter().map(move |f| (i, r, f)))
+        .map(|(i, r, f)| {
+            vec![
+                who(i, r),
+                esc(&format!("{} {}", f.protocol, f.name)),
+                if f.prepost { "yes" } else { "no" }.to_string(),
+                esc(&view::size_label(f.volume)),
+                f.points.to_string(),
+                num(f.alpha_us),
+                opt(f.beta_mbs),
+                f.r2.map_or(String::new(), |x| format!("{x:.4}")),
+                num(f.max_mbs),
+                f.t_min_packets.to_string(),
+            ]
+        })
+        .collect();
+    small_table(
+        out,
+        "Fits t(k) = k·α + V/β over each packet sweep (k packets of the volume V; MB = 2^20 \
+         bytes); the maximum achieved bandwidth is V over the minimum time.",
+        &[
+            "run",
+            "protocol",
+            "prepost",
+            "V",
+            "points",
+            "α [µs]",
+            "β [MB/s]",
+            "R²",
+            "max [MB/s]",
+            "at packets",
+        ],
+        &fits,
+        2,
+    );
+}
+
 /// The page for runs that already have names.
 pub fn render_runs(runs: &[Run<'_>]) -> Result<String> {
     let sections = view::sections(runs);
@@ -486,6 +614,7 @@ pub fn render_runs(runs: &[Run<'_>]) -> Result<String> {
                 "<p class=\"sub\">Per-group rows (--multi-detail) of {groups} groups are in the JSON file.</p>"
             );
         }
+        derived(&mut out, s, runs);
         table(&mut out, s, runs);
         let _ = writeln!(out, "</section>");
     }
@@ -548,6 +677,57 @@ mod tests {
         }
         // PingPong: latency; Bcast: one size, two process counts: time against P.
         assert_eq!(html.matches("<svg").count(), 2);
+    }
+
+    #[test]
+    fn loggp_and_fit_tables() {
+        use crate::results::{Fit, LogGp};
+        let mut r = result("commtest", "loggp", 2, vec![row(1, 0.7)]);
+        r.rows[0]
+            .params
+            .insert("o_s_us".into(), 0.7134999995273006.into());
+        r.rows[0].params.insert("n".into(), 10.into());
+        r.measured_params = vec!["o_s_us".into()];
+        r.figures.loggp = Some(LogGp {
+            partner: 1,
+            n: 10,
+            l_us: 0.357,
+            o_s_us: 0.054,
+            o_r_us: 0.05,
+            g_us: 0.393,
+            big_g_us_per_byte: 4.818e-5,
+            r2: Some(0.8153),
+            warnings: vec!["s = 64 bytes: short delay".into()],
+        });
+        let mut s = result("commtest", "SWAP", 2, vec![]);
+        s.figures.fits = vec![Fit {
+            protocol: "(0,3)".into(),
+            name: "nonblocking send and receive".into(),
+            volume: 2 << 20,
+            points: 7,
+            alpha_us: 2.206,
+            beta_mbs: Some(46900.0),
+            ..Fit::default()
+        }];
+        let html = render(&[report("Open MPI v4.1.4", "per-call", vec![r, s])]).unwrap();
+        for cell in [
+            "<td>0.357",
+            "<td>0.054",
+            "<td>0.050",
+            "<td>0.393",
+            "<td>4.818e-5",
+            "<td>19794",
+            "short delay",
+            "<td>2.206",
+            "<td>46900",
+            "<td>2 MiB",
+        ] {
+            assert!(html.contains(cell), "{cell}");
+        }
+        assert!(html.contains("<th>L [µs]</th><th>o_s [µs]</th><th>o_r [µs]</th><th>g [µs]</th>"));
+        // Measured values in the numbers table: four digits, not seventeen.
+        assert!(html.contains("<td>0.713") && !html.contains("0.71349"));
+        assert!(html.contains("<td>10\n") || html.contains("<td>10<"));
     }
 
     #[test]

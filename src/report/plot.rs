@@ -855,6 +855,7 @@ pub mod tests {
             iter: None,
             time_limit_s: 10.0,
             root_shift: false,
+            root: 0,
             min_iter: 1,
             max_iter: 1000,
             precision: None,
@@ -862,6 +863,10 @@ pub mod tests {
             mem_limit_bytes: 1 << 30,
             timeout_s: None,
             large_messages: "derived-datatype".into(),
+            warmup: None,
+            off_cache: None,
+            msg_pause: false,
+            imb_map: None,
         }
     }
 
@@ -1014,24 +1019,56 @@ pub mod tests {
         insta::assert_snapshot!("processes", svg(&figure(vec![a], "-vs-processes")).unwrap());
     }
 
-    #[test]
-    fn snapshot_packets_with_fit() {
-        // COMMTEST-like: time against packets with the fitted line.
-        let rows: Vec<Row> = [1, 2, 4, 8, 16, 32]
+    /// COMMTEST SWAP rows as the engine writes them: a fixed volume V in
+    /// 1, 2, 4, ... packets, times k·alpha + V/beta (µs; MB = 2^20 bytes).
+    pub fn commtest_rows(protocol: &str, alpha: f64, beta: f64) -> Vec<Row> {
+        let v = 2usize << 20;
+        [1usize, 2, 4, 8, 16, 32, 64]
             .iter()
-            .map(|&n| {
-                let t = 5.0 + (n * 131072) as f64 / (3000.0 * 1.048576);
+            .map(|&k| {
+                let t = k as f64 * alpha + v as f64 / 1.048576 / beta;
                 with(
-                    row(n * 131072, t * 1.01),
-                    json!({"protocol": "(0,3)", "pattern": "swap", "packets": n, "packet_bytes": 131072}),
+                    row(v, t),
+                    json!({"protocol": protocol, "protocol_name": "x", "pattern": "SWAP",
+                           "packets": k, "packet_bytes": v / k, "prepost": false,
+                           "distance": 1, "pairs": "all"}),
                 )
             })
-            .collect();
-        let mut r = result("commtest", "swap", 2, rows);
-        r.fit = Some(json!({"alpha_us": 5.0, "beta_mbs": 3000.0, "r2": 0.9991}));
+            .collect()
+    }
+
+    #[test]
+    fn snapshot_packets_with_fit() {
+        // COMMTEST: time against packets with the line fitted by the
+        // benchmark itself (`figures.fits`, t(k) = k·α + V/β).
+        let mut rows = commtest_rows("(0,3)", 5.0, 3000.0);
+        rows.extend(commtest_rows("(1,0)", 9.0, 2000.0));
+        let mut r = result("commtest", "SWAP", 2, rows);
+        crate::bench::commtest::fit::derive(&mut r);
+        assert_eq!(r.figures.fits.len(), 2);
         let a = report("Open MPI v4.1.4", "per-call", vec![r]);
         let f = figure(vec![a], "-vs-packets");
-        assert!(f.series.iter().any(|s| s.style == Style::Fit));
+        let styles: Vec<Style> = f.series.iter().map(|s| s.style).collect();
+        assert_eq!(styles, [Style::Data, Style::Fit, Style::Data, Style::Fit]);
+        // packet_bytes = V/packets follows from the packets: no series of its own.
+        assert!(
+            !f.series[0].label.contains("packet_bytes"),
+            "{}",
+            f.series[0].label
+        );
+        // The times follow the model exactly, so the line goes through the points.
+        for pair in f.series.chunks(2) {
+            assert_eq!(pair[0].points.len(), 7);
+            for (d, m) in pair[0].points.iter().zip(&pair[1].points) {
+                assert_eq!(d.x, m.x);
+                assert!((d.y - m.y).abs() < 1e-9 * d.y, "{} vs {}", d.y, m.y);
+            }
+        }
+        assert!(
+            f.series[1].label.contains("fit: α=5.000 µs, β=3000 MB/s"),
+            "{}",
+            f.series[1].label
+        );
         insta::assert_snapshot!("packets_fit", svg(&f).unwrap());
     }
 

@@ -9,7 +9,8 @@ use std::path::Path;
 use anyhow::{Context, Result};
 use serde_json::Value;
 
-use crate::results::{BenchResult, Report, Row};
+use crate::engine::axis::Params;
+use crate::results::{BenchResult, Fit, Report, Row};
 
 /// One JSON results file, with the names the report gives it.
 pub struct Run<'a> {
@@ -135,10 +136,24 @@ pub fn band(loop_timed: bool, row: &Row) -> Option<((f64, f64), &'static str)> {
         .or_else(|| pair(row.t_p5_us, row.t_p95_us).map(|p| (p, "p5–p95")))
 }
 
-/// Parameters that are measured rather than chosen (e.g. CRESTA's
-/// `t_calc_achieved_us`): never an axis, never part of a match key.
-pub fn measured_param(key: &str) -> bool {
-    key.contains("achieved") || key.contains("measured")
+/// Parameters of `res`'s rows that are measured rather than chosen: those
+/// it declares in `measured_params` (LogGP's PRTT medians, the figures a
+/// kernel reports) and, for files written before that field, names with
+/// "achieved" or "measured" (CRESTA's `t_calc_achieved_us`). Never an axis,
+/// never part of a match key.
+pub fn measured_param(res: &BenchResult, key: &str) -> bool {
+    res.measured_params.iter().any(|k| k == key)
+        || key.contains("achieved")
+        || key.contains("measured")
+}
+
+/// The chosen (not measured) parameters of a row of `res`.
+pub fn chosen_params(res: &BenchResult, row: &Row) -> Params {
+    row.params
+        .iter()
+        .filter(|(k, _)| !measured_param(res, k))
+        .map(|(k, v)| (k.clone(), v.clone()))
+        .collect()
 }
 
 /// A parameter value as written by the user: numbers plainly, strings unquoted.
@@ -152,11 +167,11 @@ pub fn param_value(v: &Value) -> String {
     }
 }
 
-/// "key=value, ..." of the chosen (not measured) parameters, leaving out `skip`.
+/// "key=value, ..." of parameters (give it the chosen ones), leaving out `skip`.
 pub fn params_label(params: &BTreeMap<String, Value>, skip: &[&str]) -> String {
     params
         .iter()
-        .filter(|(k, _)| !measured_param(k) && !skip.contains(&k.as_str()))
+        .filter(|(k, _)| !skip.contains(&k.as_str()))
         .map(|(k, v)| format!("{k}={}", param_value(v)))
         .collect::<Vec<_>>()
         .join(", ")
@@ -402,6 +417,8 @@ struct Item<'a> {
     run: usize,
     res: &'a BenchResult,
     row: &'a Row,
+    /// The row's chosen parameters (measured ones left out).
+    params: Params,
     y: f64,
     band: Option<((f64, f64), &'static str)>,
 }
@@ -422,6 +439,7 @@ fn items<'a>(s: &Section<'a>, runs: &[Run]) -> Vec<Item<'a>> {
                     run,
                     res,
                     row,
+                    params: chosen_params(res, row),
                     y,
                     band: band(lt, row),
                 });
@@ -462,6 +480,18 @@ fn make_series(
     n_runs: usize,
     point: impl Fn(&Item<'_>) -> Option<Point>,
 ) -> Vec<Series> {
+    make_series_with(g, runs, n_runs, point, |_, _| None)
+}
+
+/// As `make_series`, each data series followed by the series `extra` makes
+/// of it and its rows (a fitted line), if any.
+fn make_series_with(
+    g: Grouper<'_, '_>,
+    runs: &[Run],
+    n_runs: usize,
+    point: impl Fn(&Item<'_>) -> Option<Point>,
+    extra: impl Fn(&Series, &[&Item<'_>]) -> Option<Series>,
+) -> Vec<Series> {
     let mut per_run_count: BTreeMap<usize, usize> = BTreeMap::new();
     let mut out = Vec::new();
     for (i, ((run, key), members)) in g.keys.into_iter().zip(g.members).enumerate() {
@@ -483,14 +513,17 @@ fn make_series(
             (false, true) => runs[run].short.clone(),
             (false, false) => key,
         };
-        out.push(Series {
+        let data = Series {
             label,
             color,
             shade,
             marker,
             style: Style::Data,
             points,
-        });
+        };
+        let more = extra(&data, &members);
+        out.push(data);
+        out.extend(more);
     }
     out
 }
@@ -519,6 +552,8 @@ fn auto_scale(vals: &[f64], f: f64) -> Scale {
 /// At most this many series in one figure; the rest are in the table.
 const MAX_SERIES: usize = 12;
 
+/// Keeps the first `MAX_SERIES` data series, each with the fitted lines
+/// that follow it.
 fn cap(fig: &mut Figure) {
     let n = fig.series.iter().filter(|s| s.style == Style::Data).count();
     if n > MAX_SERIES {
@@ -526,10 +561,8 @@ fn cap(fig: &mut Figure) {
         fig.series.retain(|s| {
             if s.style == Style::Data {
                 kept += 1;
-                kept <= MAX_SERIES
-            } else {
-                true
             }
+            kept <= MAX_SERIES
         });
         fig.notes.push(format!(
             "{MAX_SERIES} of {n} series shown; all are in the table."
@@ -587,13 +620,46 @@ fn figures(s: &Section<'_>, runs: &[Run]) -> Vec<Figure> {
     let legend = run_legend(runs, &used, n_runs);
     let procs = distinct_f64(its.iter().map(|i| i.res.processes as f64));
     let sizes = distinct_f64(its.iter().map(|i| i.row.bytes as f64));
+    let pv = |it: &Item<'_>, k: &str| it.params.get(k).map_or(String::new(), |v| v.to_string());
+    let bytes_of = |it: &Item<'_>| it.row.bytes.to_string();
+    // Parameters: the values each takes over the section.
+    let mut values: BTreeMap<&str, Vec<&Value>> = BTreeMap::new();
+    for it in &its {
+        for (k, v) in &it.params {
+            values.entry(k.as_str()).or_default().push(v);
+        }
+    }
+    let distinct = |vs: &[&Value]| vs.iter().map(|v| v.to_string()).collect::<BTreeSet<_>>();
+    // Parameters with one value in the whole section label no series.
+    let constant: Vec<&str> = values
+        .iter()
+        .filter(|(_, vs)| distinct(vs).len() == 1)
+        .map(|(k, _)| *k)
+        .collect();
+    let varying: Vec<&str> = values
+        .keys()
+        .copied()
+        .filter(|k| !constant.contains(k))
+        .collect();
+    // Parameters the message size determines (ALLREDUCE's element count n,
+    // a halo's n and ndata): another name for the size, never a series of
+    // their own.
+    let size_bound: Vec<&str> = varying
+        .iter()
+        .copied()
+        .filter(|k| determines(&its, bytes_of, |it| pv(it, k)))
+        .collect();
     // Message size is an axis of its own when it varies for one set of other
     // parameters (IMB); not when the parameters determine it (COMMTEST's
     // packets · packet_bytes).
     let mut per_point: BTreeMap<(usize, usize, String), BTreeSet<usize>> = BTreeMap::new();
     for it in &its {
         per_point
-            .entry((it.run, it.res.processes, params_label(&it.row.params, &[])))
+            .entry((
+                it.run,
+                it.res.processes,
+                params_label(&it.params, &size_bound),
+            ))
             .or_default()
             .insert(it.row.bytes);
     }
@@ -615,38 +681,29 @@ fn figures(s: &Section<'_>, runs: &[Run]) -> Vec<Figure> {
             .collect::<Vec<_>>()
             .join(", ")
     };
-    // Parameters: numeric ones that vary are axes, the others split series.
-    let mut values: BTreeMap<&str, Vec<&Value>> = BTreeMap::new();
-    for it in &its {
-        for (k, v) in &it.row.params {
-            if !measured_param(k) {
-                values.entry(k.as_str()).or_default().push(v);
-            }
-        }
-    }
+    // Numeric parameters with three or more values are axes; identifiers
+    // (scenario, delayed_rank), two-valued switches and the other varying
+    // parameters split series. A size-bound parameter proportional to the
+    // size (ndata = bytes/8) and one equal to an earlier axis on every row
+    // (a halo's nx = n) draw no figure of their own.
     let mut numeric_axes: Vec<&str> = Vec::new();
     let mut categorical_varies = false;
-    for (k, vs) in &values {
-        let nums: Option<Vec<f64>> = vs.iter().map(|v| v.as_f64()).collect();
-        let distinct: BTreeSet<String> = vs.iter().map(|v| v.to_string()).collect();
-        // Identifiers (scenario, delayed_rank) and two-valued switches split
-        // series; numeric parameters with three or more values are axes.
-        let id_like = *k == "scenario" || k.ends_with("rank");
-        match nums {
-            Some(_) if distinct.len() > 2 && !id_like => numeric_axes.push(k),
-            _ if distinct.len() > 1 => categorical_varies = true,
-            _ => {}
+    for &k in &varying {
+        let vs = &values[k];
+        let numeric = vs.iter().all(|v| v.is_number());
+        let id_like = k == "scenario" || k.ends_with("rank");
+        if numeric && distinct(vs).len() > 2 && !id_like {
+            let rescaled_size = size_bound.contains(&k) && proportional_to_size(&its, k);
+            let same_as_earlier = numeric_axes
+                .iter()
+                .any(|&j| its.iter().all(|it| it.params.get(j) == it.params.get(k)));
+            if !rescaled_size && !same_as_earlier {
+                numeric_axes.push(k);
+            }
+        } else if !size_bound.contains(&k) {
+            categorical_varies = true;
         }
     }
-    // Parameters with one value in the whole section label no series.
-    let constant: Vec<&str> = values
-        .iter()
-        .filter(|(_, vs)| {
-            let d: BTreeSet<String> = vs.iter().map(|v| v.to_string()).collect();
-            d.len() == 1
-        })
-        .map(|(k, _)| *k)
-        .collect();
     let plabel = |params: &BTreeMap<String, Value>, skip: &[&str]| {
         let mut sk: Vec<&str> = skip.to_vec();
         sk.extend(constant.iter().copied());
@@ -655,12 +712,7 @@ fn figures(s: &Section<'_>, runs: &[Run]) -> Vec<Figure> {
     let constant_note = its.first().and_then(|it| {
         let l: Vec<String> = constant
             .iter()
-            .filter_map(|k| {
-                it.row
-                    .params
-                    .get(*k)
-                    .map(|v| format!("{k}={}", param_value(v)))
-            })
+            .filter_map(|k| it.params.get(*k).map(|v| format!("{k}={}", param_value(v))))
             .collect();
         (!l.is_empty()).then(|| format!("All rows: {}.", l.join(", ")))
     });
@@ -671,7 +723,11 @@ fn figures(s: &Section<'_>, runs: &[Run]) -> Vec<Figure> {
     if sized {
         let mut g = Grouper::new();
         for it in its.iter().filter(|i| i.row.bytes > 0) {
-            g.add(it.run, join(&[p_key(it), plabel(&it.row.params, &[])]), it);
+            g.add(
+                it.run,
+                join(&[p_key(it), plabel(&it.params, &size_bound)]),
+                it,
+            );
         }
         let series = make_series(g, runs, n_runs, |it| {
             Some(Point {
@@ -702,7 +758,11 @@ fn figures(s: &Section<'_>, runs: &[Run]) -> Vec<Figure> {
         if its.iter().any(|i| i.row.mbytes_per_sec.is_some()) {
             let mut g = Grouper::new();
             for it in its.iter().filter(|i| i.row.bytes > 0) {
-                g.add(it.run, join(&[p_key(it), plabel(&it.row.params, &[])]), it);
+                g.add(
+                    it.run,
+                    join(&[p_key(it), plabel(&it.params, &size_bound)]),
+                    it,
+                );
             }
             let series = make_series(g, runs, n_runs, |it| {
                 it.row
@@ -737,85 +797,56 @@ fn figures(s: &Section<'_>, runs: &[Run]) -> Vec<Figure> {
 
     // 3. time against each numeric parameter (halo n, t_delay, t_calc, packets, ...).
     for &k in &numeric_axes {
-        let mut g = Grouper::new();
+        // Parameters that follow from the size and this one (COMMTEST's
+        // packet_bytes = V/packets) split no series here; the size does
+        // unless this parameter determines it.
+        let by_size_and_k = |it: &Item<'_>| format!("{} {}", it.row.bytes, pv(it, k));
+        let mut skip: Vec<&str> = varying
+            .iter()
+            .copied()
+            .filter(|&j| j != k && determines(&its, by_size_and_k, |it| pv(it, j)))
+            .collect();
+        skip.push(k);
+        let size_splits = sizes.len() > 1 && !determines(&its, |it| pv(it, k), bytes_of);
         let size_key = |it: &Item<'_>| {
-            if sized {
+            if size_splits {
                 size_label(it.row.bytes)
             } else {
                 String::new()
             }
         };
-        for it in its.iter().filter(|i| i.row.params.contains_key(k)) {
+        let mut g = Grouper::new();
+        for it in its.iter().filter(|i| i.params.contains_key(k)) {
             g.add(
                 it.run,
-                join(&[p_key(it), size_key(it), plabel(&it.row.params, &[k])]),
+                join(&[p_key(it), size_key(it), plabel(&it.params, &skip)]),
                 it,
             );
         }
-        let keys = g.keys.clone();
-        let members: Vec<Vec<(usize, &BenchResult, &Row)>> = g
-            .members
-            .iter()
-            .map(|m| m.iter().map(|i| (i.run, i.res, i.row)).collect())
-            .collect();
-        let mut series = make_series(g, runs, n_runs, |it| {
-            it.row.params[k].as_f64().map(|x| Point {
-                x,
-                y: it.y,
-                band: it.band.map(|b| b.0),
-                range: None,
-            })
-        });
-        // Fitted lines (COMMTEST): the model evaluated at each point of a series.
-        for (gi, ((run, _), m)) in keys.iter().zip(&members).enumerate() {
-            let Some(&(_, res, row0)) = m.first() else {
-                continue;
-            };
-            let Some(fit) = fit_for(res, row0) else {
-                continue;
-            };
-            let mut pts: Vec<Point> = m
-                .iter()
-                .filter_map(|(_, _, row)| {
-                    Some(Point {
-                        x: row.params.get(k)?.as_f64()?,
-                        y: fit.predict(row)?,
-                        band: None,
-                        range: None,
-                    })
+        let at = |it: &Item<'_>| it.params.get(k).and_then(|v| v.as_f64());
+        let series = make_series_with(
+            g,
+            runs,
+            n_runs,
+            |it| {
+                at(it).map(|x| Point {
+                    x,
+                    y: it.y,
+                    band: it.band.map(|b| b.0),
+                    range: None,
                 })
-                .collect();
-            pts.sort_by(|a, b| a.x.total_cmp(&b.x));
-            if pts.len() < 2 {
-                continue;
-            }
-            let who = if n_runs > 1 {
-                format!("{} · ", runs[*run].short)
-            } else {
-                String::new()
-            };
-            series.push(Series {
-                label: format!(
-                    "{who}fit: α={} µs, β={} MB/s{}",
-                    num(fit.alpha_us),
-                    num(fit.beta_mbs),
-                    fit.r2.map(|r| format!(", R²={r:.4}")).unwrap_or_default()
-                ),
-                color: if n_runs > 1 { *run } else { gi },
-                shade: 0,
-                marker: 0,
-                style: Style::Fit,
-                points: pts,
-            });
-        }
-        let xs: Vec<f64> = its
-            .iter()
-            .filter_map(|i| i.row.params.get(k).and_then(|v| v.as_f64()))
-            .collect();
+            },
+            |data, members| fit_series(data, members, &at),
+        );
+        let xs: Vec<f64> = its.iter().filter_map(at).collect();
         let ys: Vec<f64> = its.iter().map(|i| i.y).collect();
         let mut notes: Vec<String> = band_note(&its).into_iter().collect();
         if series.iter().any(|s| s.style == Style::Fit) {
-            notes.push("Dashed: the fitted model t = α + bytes/β.".into());
+            notes.push(
+                "Dashed: the fitted model t(k) = k·α + V/β (k packets of the fixed volume V; \
+                 β in MB/s, MB = 2^20 bytes)."
+                    .into(),
+            );
         }
         let mut f = Figure {
             id: id(&format!("vs-{}", slug(k))),
@@ -854,7 +885,7 @@ fn figures(s: &Section<'_>, runs: &[Run]) -> Vec<Figure> {
             } else {
                 String::new()
             };
-            g.add(it.run, join(&[size, plabel(&it.row.params, &[])]), it);
+            g.add(it.run, join(&[size, plabel(&it.params, &size_bound)]), it);
         }
         let series = make_series(g, runs, n_runs, |it| {
             let range = (it.row.t_min_us.is_finite()
@@ -892,10 +923,10 @@ fn figures(s: &Section<'_>, runs: &[Run]) -> Vec<Figure> {
         figs.push(f);
     }
     if bars || (figs.is_empty() && !its.is_empty()) {
-        let by_params = its.iter().any(|it| !plabel(&it.row.params, &[]).is_empty());
+        let by_params = its.iter().any(|it| !plabel(&it.params, &[]).is_empty());
         let cat_of = |it: &Item<'_>| {
             if by_params {
-                plabel(&it.row.params, &[])
+                plabel(&it.params, &[])
             } else {
                 format!("P={}", it.res.processes)
             }
@@ -1025,48 +1056,92 @@ fn matrix_cells(v: &Value) -> Option<Vec<Vec<Option<f64>>>> {
     (w > 0 && cells.iter().all(|r| r.len() == w)).then_some(cells)
 }
 
-/// A fitted model t_us = alpha_us + bytes / (beta_mbs · 1.048576).
-#[derive(Debug, Clone, Copy)]
-pub struct Fit {
-    pub alpha_us: f64,
-    pub beta_mbs: f64,
-    pub r2: Option<f64>,
+/// True when `to` is a function of `from` over the items: each value of
+/// `from` goes with one value of `to`.
+fn determines<'a>(
+    its: &[Item<'a>],
+    from: impl Fn(&Item<'a>) -> String,
+    to: impl Fn(&Item<'a>) -> String,
+) -> bool {
+    let mut seen: BTreeMap<String, String> = BTreeMap::new();
+    its.iter().all(|it| {
+        let v = to(it);
+        seen.entry(from(it)).or_insert_with(|| v.clone()) == &v
+    })
 }
 
-impl Fit {
-    /// The model's time for a row: bytes = packets · packet_bytes, else the row's bytes.
-    pub fn predict(&self, row: &Row) -> Option<f64> {
-        let p = |k: &str| row.params.get(k).and_then(|v| v.as_f64());
-        let bytes = match (p("packets"), p("packet_bytes")) {
-            (Some(n), Some(b)) => n * b,
-            _ => row.bytes as f64,
+/// True when parameter `k` is the message size in other units on every
+/// row: k = c · bytes for one c (ALLREDUCE's n = bytes/8).
+fn proportional_to_size(its: &[Item<'_>], k: &str) -> bool {
+    let mut c: Option<f64> = None;
+    its.iter().all(|it| {
+        let Some(v) = it.params.get(k).and_then(|v| v.as_f64()) else {
+            return false;
         };
-        let t = self.alpha_us + bytes / (self.beta_mbs * 1.048576);
-        t.is_finite().then_some(t)
-    }
+        if it.row.bytes == 0 {
+            return v == 0.0;
+        }
+        let r = v / it.row.bytes as f64;
+        let c0 = *c.get_or_insert(r);
+        (r - c0).abs() <= 1e-9 * c0.abs()
+    })
 }
 
-/// The fit of `res` that applies to `row`: an object, or the first element of
-/// an array whose `params` are all equal to the row's.
-pub fn fit_for(res: &BenchResult, row: &Row) -> Option<Fit> {
-    let parse = |v: &Value| -> Option<Fit> {
-        let alpha_us = v.get("alpha_us")?.as_f64()?;
-        let beta_mbs = v.get("beta_mbs")?.as_f64()?;
-        (beta_mbs > 0.0).then_some(Fit {
-            alpha_us,
-            beta_mbs,
-            r2: v.get("r2").and_then(|r| r.as_f64()),
+/// COMMTEST's fit t(k) = k·α + V/β that belongs to a row of `res`: the
+/// entry of the result's `fits` (one result per pattern) with the row's
+/// protocol, prepost and volume (its bytes), as `fit::derive` keys them.
+pub fn fit_for<'r>(res: &'r BenchResult, row: &Row) -> Option<&'r Fit> {
+    let protocol = row.params.get("protocol")?.as_str()?;
+    let prepost = row
+        .params
+        .get("prepost")
+        .and_then(|v| v.as_bool())
+        .unwrap_or(false);
+    res.figures
+        .fits
+        .iter()
+        .find(|f| f.protocol == protocol && f.prepost == prepost && f.volume == row.bytes)
+}
+
+/// The fitted line of a data series (its colour, next to it in the
+/// legend): the model at each of its rows' packet counts, at x = `at` of
+/// the row; None without a fit or with fewer than two points.
+fn fit_series(
+    data: &Series,
+    members: &[&Item<'_>],
+    at: &dyn Fn(&Item<'_>) -> Option<f64>,
+) -> Option<Series> {
+    let fit = members.iter().find_map(|it| fit_for(it.res, it.row))?;
+    let mut points: Vec<Point> = members
+        .iter()
+        .filter_map(|it| {
+            let f = fit_for(it.res, it.row)?;
+            let k = it.row.params.get("packets")?.as_f64()?;
+            Some(Point {
+                x: at(it)?,
+                y: f.model_us(k)?,
+                band: None,
+                range: None,
+            })
         })
-    };
-    let applies = |v: &Value| match v.get("params").and_then(|p| p.as_object()) {
-        Some(p) => p.iter().all(|(k, x)| row.params.get(k) == Some(x)),
-        None => true,
-    };
-    match res.fit.as_ref()? {
-        Value::Array(a) => a.iter().filter(|v| applies(v)).find_map(parse),
-        v if applies(v) => parse(v),
-        _ => None,
+        .collect();
+    if points.len() < 2 {
+        return None;
     }
+    points.sort_by(|a, b| a.x.total_cmp(&b.x));
+    Some(Series {
+        label: format!(
+            "fit: α={} µs, β={} MB/s{}",
+            num(fit.alpha_us),
+            fit.beta_mbs.map_or("–".to_string(), num),
+            fit.r2.map(|r| format!(", R²={r:.4}")).unwrap_or_default()
+        ),
+        color: data.color,
+        shade: data.shade,
+        marker: data.marker,
+        style: Style::Fit,
+        points,
+    })
 }
 
 // ----------------------------------------------------------------- warnings
@@ -1306,7 +1381,7 @@ fn section_warnings(s: &Section<'_>, runs: &[Run]) -> Vec<Warning> {
         let below: Vec<String> = rows
             .iter()
             .filter(|x| x.below_resolution == Some(true))
-            .map(|x| row_name(x))
+            .map(|x| row_name(r, x))
             .collect();
         if !below.is_empty() {
             w.push(Warning::BelowResolution {
@@ -1344,8 +1419,8 @@ fn section_warnings(s: &Section<'_>, runs: &[Run]) -> Vec<Warning> {
 }
 
 /// "1 KiB" or "1 KiB, n=10".
-fn row_name(r: &Row) -> String {
-    let p = params_label(&r.params, &[]);
+fn row_name(res: &BenchResult, r: &Row) -> String {
+    let p = params_label(&chosen_params(res, r), &[]);
     if p.is_empty() {
         format!("{} B", bytes_label(r.bytes as f64))
     } else {
@@ -1356,6 +1431,143 @@ fn row_name(r: &Row) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::report::plot::tests::{report, result, row, with};
+    use serde_json::json;
+
+    fn figure_ids(reports: &[Report]) -> Vec<String> {
+        let runs = runs(reports.iter().map(|r| ("r.json".to_string(), r)).collect());
+        sections(&runs)
+            .iter()
+            .flat_map(|s| s.figures.iter().map(|f| f.id.clone()))
+            .collect()
+    }
+
+    fn the_figure(reports: &[Report], id: &str) -> Figure {
+        let runs = runs(reports.iter().map(|r| ("r.json".to_string(), r)).collect());
+        sections(&runs)
+            .into_iter()
+            .flat_map(|s| s.figures)
+            .find(|f| f.id == id)
+            .unwrap_or_else(|| panic!("no {id} in {:?}", figure_ids(reports)))
+    }
+
+    /// ALLREDUCE rows carry n = bytes/8, one value per size: time against
+    /// size, one series per algorithm; n is the size again, no figure.
+    #[test]
+    fn parameters_the_size_determines_split_no_series() {
+        let rows: Vec<Row> = ["mpi", "recursive-doubling", "ring"]
+            .iter()
+            .enumerate()
+            .flat_map(|(a, alg)| {
+                (0..8).map(move |e| {
+                    let n = 1usize << e;
+                    with(
+                        row(8 * n, 1.0 + a as f64 + n as f64 / 100.0),
+                        json!({"n": n, "algorithm": alg}),
+                    )
+                })
+            })
+            .collect();
+        let a = report(
+            "Open MPI v4.1.4",
+            "per-call",
+            vec![result("allreduce", "allreduce", 4, rows)],
+        );
+        let reports = [a];
+        assert_eq!(
+            figure_ids(&reports),
+            ["allreduce-allreduce-primary-latency"]
+        );
+        let f = the_figure(&reports, "allreduce-allreduce-primary-latency");
+        let labels: Vec<&str> = f.series.iter().map(|s| s.label.as_str()).collect();
+        assert_eq!(
+            labels,
+            [
+                "algorithm=mpi",
+                "algorithm=recursive-doubling",
+                "algorithm=ring"
+            ]
+        );
+        assert!(f.series.iter().all(|s| s.points.len() == 8));
+    }
+
+    /// Halo rows as the engine writes them: bytes = 8·ndata, n = nx = ny = nz
+    /// and ndata follow from the size; time against size and against n.
+    #[test]
+    fn halo_rows_plot_against_size_and_n() {
+        let mut rows = Vec::new();
+        for sync in ["global", "p2p"] {
+            for n in [10usize, 50, 100, 150] {
+                let nd = 6 * n * n;
+                let mut r = with(
+                    row(nd * 8, n as f64 * if sync == "p2p" { 2.0 } else { 1.0 }),
+                    json!({"mode": "put-put", "n": n, "nx": n, "ny": n, "nz": n, "ndata": nd,
+                           "codims": "2x2x1", "sync": sync, "window": "create",
+                           "rma_sync": "lockall"}),
+                );
+                r.mbytes_per_sec = Some(1.0);
+                rows.push(r);
+            }
+        }
+        let reports = [report(
+            "Open MPI v4.1.4",
+            "per-call",
+            vec![result("caf", "halo put-put", 4, rows)],
+        )];
+        assert_eq!(
+            figure_ids(&reports),
+            [
+                "caf-halo-put-put-primary-latency",
+                "caf-halo-put-put-primary-bandwidth",
+                "caf-halo-put-put-primary-vs-n"
+            ]
+        );
+        for id in [
+            "caf-halo-put-put-primary-latency",
+            "caf-halo-put-put-primary-vs-n",
+        ] {
+            let f = the_figure(&reports, id);
+            let labels: Vec<&str> = f.series.iter().map(|s| s.label.as_str()).collect();
+            assert_eq!(labels, ["sync=global", "sync=p2p"], "{id}");
+        }
+    }
+
+    /// LogGP declares its measured params: no figure against them, and two
+    /// runs with other measured values match row for row.
+    #[test]
+    fn measured_params_are_declared_not_guessed() {
+        let run = |f: f64| {
+            let rows = (0..6)
+                .map(|e| {
+                    with(
+                        row(1 << e, f * (1.0 + e as f64)),
+                        json!({"n": 10, "prtt_1_0_us": f * (1.0 + e as f64),
+                               "prtt_n_0_us": f * 3.0 * (1.0 + e as f64), "prtt_n_d_us": f * 9.0,
+                               "d_us": f, "gap_us": f * 0.3, "o_s_us": f * 0.1, "o_r_us": f * 0.2}),
+                    )
+                })
+                .collect();
+            let mut r = result("commtest", "loggp", 2, rows);
+            r.measured_params = crate::bench::commtest::loggp::MEASURED
+                .iter()
+                .map(|k| k.to_string())
+                .collect();
+            report("Open MPI v4.1.4", "per-call", vec![r])
+        };
+        let (a, b) = (run(1.0), run(1.1));
+        assert_eq!(
+            figure_ids(std::slice::from_ref(&a)),
+            ["commtest-loggp-primary-latency"]
+        );
+        assert!(measured_param(&a.results[0], "o_s_us"));
+        assert!(!measured_param(&a.results[0], "n"));
+        // Files written before `measured_params`: CRESTA's names.
+        assert!(measured_param(&a.results[0], "t_calc_achieved_us"));
+        let c = crate::report::compare::compare(("a", &a), ("b", &b), Default::default());
+        assert_eq!(c.rows.len(), 6);
+        assert!(c.only_in_a.is_empty() && c.only_in_b.is_empty());
+        assert_eq!(c.rows[0].key.params.len(), 1);
+    }
 
     #[test]
     fn names() {

@@ -95,6 +95,16 @@ pub fn fit_sweep(volume: usize, sweep: &[Sample]) -> Option<Fit> {
     })
 }
 
+impl Fit {
+    /// The fitted time of `packets` packets of the sweep's volume V:
+    /// k·α + V/β (µs); None where β is null (no positive intercept).
+    pub fn model_us(&self, packets: f64) -> Option<f64> {
+        let beta = self.beta_mbs.filter(|b| *b > 0.0 && b.is_finite())?;
+        let t = packets * self.alpha_us + self.volume as f64 / 1.048576 / beta;
+        t.is_finite().then_some(t)
+    }
+}
+
 fn u(row: &Row, k: &str) -> u64 {
     row.params.get(k).and_then(|v| v.as_u64()).unwrap_or(0)
 }
@@ -232,6 +242,10 @@ mod tests {
             );
             assert!(close(f.r2.unwrap(), 1.0));
             assert_eq!(f.points, 11);
+            // The model gives the times back.
+            for x in &sweep {
+                assert!(close(f.model_us(x.packets as f64).unwrap(), x.t_us));
+            }
             // Minimum times 1% below the model: α and β scale by 0.99 and 1/0.99.
             assert!(close(f.alpha_min_us, 0.99 * alpha));
             assert!(close(f.beta_min_mbs.unwrap(), beta / 0.99));
@@ -276,6 +290,7 @@ mod tests {
         ];
         let f = fit_sweep(1024, &odd).unwrap();
         assert_eq!(f.beta_mbs, None);
+        assert_eq!(f.model_us(1.0), None);
         assert_eq!(f.spots[0].beta_mbs, None);
         assert_eq!(least_squares(&[(1.0, 1.0), (1.0, 2.0)]), None);
     }

@@ -40,6 +40,17 @@ pub const REPS: usize = 200;
 /// Sizes s: 1 byte to 64 KiB, powers of two.
 pub const MAX_SIZE: usize = 1 << 16;
 const TAG: i32 = 0x47;
+/// The row params that are measured (medians and what follows from them),
+/// declared in the result's `measured_params`: only `n` is chosen.
+pub const MEASURED: [&str; 7] = [
+    "prtt_1_0_us",
+    "prtt_n_0_us",
+    "prtt_n_d_us",
+    "d_us",
+    "gap_us",
+    "o_s_us",
+    "o_r_us",
+];
 
 static INFO: Info = Info {
     name: "loggp",
@@ -260,18 +271,11 @@ impl LogGpTool {
                     t_avg_us: x.prtt1,
                     ..Row::default()
                 };
-                for (k, v) in [
-                    ("prtt_1_0_us", json!(x.prtt1)),
-                    ("prtt_n_0_us", json!(x.prttn)),
-                    ("prtt_n_d_us", json!(x.prttnd)),
-                    ("d_us", json!(x.d)),
-                    ("gap_us", json!(x.gap(N))),
-                    ("o_s_us", json!(x.o_s(N))),
-                    ("o_r_us", json!(x.o_r)),
-                    ("n", json!(N)),
-                ] {
-                    r.params.insert(k.into(), v);
+                let measured = [x.prtt1, x.prttn, x.prttnd, x.d, x.gap(N), x.o_s(N), x.o_r];
+                for (k, v) in MEASURED.iter().zip(measured) {
+                    r.params.insert(k.to_string(), json!(v));
                 }
+                r.params.insert("n".into(), json!(N));
                 r
             })
             .collect();
@@ -283,6 +287,7 @@ impl LogGpTool {
         r.placement = Some(format!("0<->{partner}"));
         r.datatype = Some("MPI_BYTE".into());
         r.rows = rows;
+        r.measured_params = MEASURED.iter().map(|k| k.to_string()).collect();
         r.figures.loggp = parameters(partner, N, &series);
         Ok(Some(r))
     }

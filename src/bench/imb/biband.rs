@@ -1,6 +1,6 @@
 //! IMB-MPI1 Biband: as Uniband, with both processes of each pair sending a
-//! window of 64 messages at once (64 MPI_Irecv, 64 MPI_Isend, MPI_Waitall).
-//! Runs only when named.
+//! window of W messages at once (W MPI_Irecv, W MPI_Isend, MPI_Waitall).
+//! Runs only when named. W as Uniband's.
 
 use crate::bench::{patterns, Class, Info, RankRule};
 use crate::engine::placement::Placement;
@@ -10,7 +10,7 @@ static INFO: Info = Info {
     suite: super::SUITE,
     class: Class::ParallelTransfer,
     ranks: RankRule { min: 2, even: true },
-    description: "windows of 64 messages both ways between i and i+Q/2; MB/s and msg/s (IMB 2021)",
+    description: "windows of W messages both ways between i and i+Q/2 (W = 256, -window_size); MB/s and msg/s (IMB 2021)",
     placement: Placement::Halves,
     default_in: &[],
     ..Info::DEFAULT

@@ -28,9 +28,40 @@ mod scatterv;
 mod sendrecv;
 mod uniband;
 
-use super::Benchmark;
+use super::{patterns, Benchmark, Definitions};
+use crate::cli::RunArgs;
+use crate::engine::axis::Axes;
 
 pub const SUITE: &str = "imb";
+
+/// Messages per window of Uniband and Biband under `definitions` (IMB
+/// 2021.2 and later: 256; PMB, which has neither, keeps IMB's old 64).
+pub fn default_window(definitions: Definitions) -> usize {
+    match definitions {
+        Definitions::Imb2021 => patterns::WINDOW_IMB2021,
+        Definitions::Pmb => patterns::WINDOW_PMB,
+    }
+}
+
+/// The suite's options as plan axes: the window of Uniband and Biband
+/// (`--imb-window`, IMB `-window_size`; default by `--definitions`).
+pub fn axes(args: &RunArgs, involved: bool, _world: usize, _mem: u64) -> Result<Axes, String> {
+    let mut a = Axes::new();
+    match (args.imb_window, involved) {
+        (Some(_), false) => {
+            return Err(
+                "--imb-window is the window of the imb suite's Uniband and Biband: use it with --suite imb"
+                    .into(),
+            )
+        }
+        (w, true) => {
+            let w = w.unwrap_or_else(|| default_window(args.definitions.unwrap_or_default()));
+            a.insert(patterns::WINDOW_AXIS.into(), vec![w as f64]);
+        }
+        (None, false) => {}
+    }
+    Ok(a)
+}
 
 /// The benchmarks in IMB-MPI1 2021's order, of which PMB's twelve are in
 /// PMB's own order; Uniband and Biband last (they run only when named).
@@ -234,22 +265,65 @@ mod tests {
     #[test]
     fn window_figures_are_imbs() {
         use crate::results::{BenchResult, Row};
+        let row = |window: Option<u64>| Row {
+            bytes: 1000,
+            t_max_us: 64.0,
+            params: window
+                .map(|w| [("window".to_string(), serde_json::json!(w))].into())
+                .unwrap_or_default(),
+            ..Row::default()
+        };
         let mut r = BenchResult {
             processes: 4,
-            rows: vec![Row {
-                bytes: 1000,
-                t_max_us: 64.0,
-                ..Row::default()
-            }],
+            rows: vec![row(Some(64)), row(None)],
             ..BenchResult::default()
         };
         find("Uniband").unwrap().derive(&mut r);
         // 64 messages × 2 pairs in 64 µs: 2e6 messages per second, 2e9 bytes per second.
-        let row = &r.rows[0];
-        assert!((row.msg_per_sec.unwrap() - 2e6).abs() < 1e-6);
-        assert!((row.mbytes_per_sec.unwrap() - 2e9 / 1_048_576.0).abs() < 1e-6);
+        let r0 = &r.rows[0];
+        assert!((r0.msg_per_sec.unwrap() - 2e6).abs() < 1e-6);
+        assert!((r0.mbytes_per_sec.unwrap() - 2e9 / 1_048_576.0).abs() < 1e-6);
+        // Without a window param: IMB 2021's 256.
+        assert!((r.rows[1].msg_per_sec.unwrap() - 8e6).abs() < 1e-6);
         find("Biband").unwrap().derive(&mut r);
         assert!((r.rows[0].msg_per_sec.unwrap() - 4e6).abs() < 1e-6);
+    }
+
+    #[test]
+    fn the_window_follows_the_definitions_or_window_size() {
+        use crate::cli::{Cli, Command};
+        use crate::engine::axis::SweepCx;
+        use clap::Parser;
+        let args = |extra: &[&str]| {
+            let mut v = vec!["mpibench", "run"];
+            v.extend_from_slice(extra);
+            match Cli::try_parse_from(v).unwrap().command {
+                Command::Run(a) => *a,
+                _ => unreachable!(),
+            }
+        };
+        let window = |a: &RunArgs| {
+            let axes = axes(a, true, 2, 1 << 30).unwrap();
+            let cx = SweepCx {
+                sizes: &[0, 8],
+                axes: &axes,
+                q: 2,
+            };
+            let pts = find("Biband").unwrap().points(&cx);
+            assert_eq!(pts.len(), 2);
+            pts[1].u64("window").unwrap()
+        };
+        assert_eq!(window(&args(&["--definitions", "imb2021"])), 256);
+        assert_eq!(window(&args(&[])), 64);
+        assert_eq!(window(&args(&["--definitions", "pmb"])), 64);
+        assert_eq!(window(&args(&["--imb-window", "16"])), 16);
+        // Only with the imb suite; bad values are clap's one-line errors.
+        let e = axes(&args(&["--imb-window", "16"]), false, 2, 1 << 30).unwrap_err();
+        assert!(e.contains("--suite imb"), "{e}");
+        for bad in ["0", "-1", "x", "1048577"] {
+            let e = Cli::try_parse_from(["mpibench", "run", "--imb-window", bad]).unwrap_err();
+            assert!(e.to_string().contains("1 to 1048576"), "{bad}: {e}");
+        }
     }
 
     #[test]

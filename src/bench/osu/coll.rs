@@ -22,7 +22,7 @@ pub(super) const fn coll(name: &'static str, description: &'static str) -> Info 
     }
 }
 
-/// Rooted at rank 0 (OSU -k rotate: `--root-shift`).
+/// Rooted at rank 0 (OSU -k fixed:R: `--root R`; -k rotate: `--root-shift`).
 pub(super) const fn rooted(i: Info) -> Info {
     Info { rooted: true, ..i }
 }

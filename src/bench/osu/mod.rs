@@ -17,6 +17,7 @@ use crate::suite::{Defaults, ProcSweep, RepsDefault};
 
 pub mod coll;
 pub mod fan;
+pub mod latency_mt;
 pub mod nbc;
 pub mod neighbor;
 pub mod p2p;
@@ -120,6 +121,7 @@ programs! {
     "osu_bibw", "OSU MPI Bi-Directional Bandwidth Test", Kind::Bandwidth { both: true };
     "osu_mbw_mr", "OSU MPI Multiple Bandwidth / Message Rate Test", Kind::MessageRate;
     "osu_multi_lat", "OSU MPI Multi Latency Test", Kind::Latency;
+    "osu_latency_mt", "OSU MPI Multi-threaded Latency Test", Kind::Latency;
     "osu_latency_persistent", "OSU MPI Latency Persistent Test", Kind::Latency;
     "osu_bw_persistent", "OSU MPI Bandwidth Persistent Test", Kind::Bandwidth { both: false };
     "osu_bibw_persistent", "OSU MPI Bi-Directional Bandwidth Persistent Test", Kind::Bandwidth { both: true };
@@ -154,6 +156,7 @@ programs! {
     "osu_allreduce_persistent", "OSU MPI Allreduce Persistent Latency Test", Kind::Collective;
     "osu_alltoall_persistent", "OSU MPI All-to-All Personalized Exchange Persistent Latency Test", Kind::Collective;
     "osu_alltoallv_persistent", "OSU MPI All-to-Allv Personalized Exchange Persistent Latency Test", Kind::Collective;
+    "osu_alltoallw_persistent", "OSU MPI All-to-Allw Personalized Exchange Persistent Latency Test", Kind::Collective;
     "osu_barrier_persistent", "OSU MPI Barrier Persistent Latency Test", Kind::Collective;
     "osu_bcast_persistent", "OSU MPI Broadcast Persistent Latency Test", Kind::Collective;
     "osu_gather_persistent", "OSU MPI Gather Persistent Latency Test", Kind::Collective;
@@ -205,6 +208,7 @@ pub fn benchmarks() -> Vec<&'static dyn Benchmark> {
         &p2p::BIBW,
         &p2p::MBW_MR,
         &p2p::MULTI_LAT,
+        &latency_mt::LATENCY_MT,
         &p2p::LATENCY_PERSISTENT,
         &p2p::BW_PERSISTENT,
         &p2p::BIBW_PERSISTENT,
@@ -234,7 +238,7 @@ pub struct OsuArgs {
     #[arg(long, help_heading = "OSU (--suite osu)")]
     pub osu_full: bool,
 
-    /// OSU -z: tail percentiles in the OSU table, e.g. 50,90,99 (per-iteration timing).
+    /// OSU -z: tail percentiles in the OSU table, e.g. 50,90,99, each in (0, 100] (per-iteration timing).
     #[arg(
         long,
         value_name = "P,...",
@@ -277,6 +281,10 @@ pub struct OsuArgs {
     #[arg(long, value_name = "N", help_heading = "OSU (--suite osu)")]
     pub osu_pairs: Option<usize>,
 
+    /// OSU -t of osu_latency_mt: receiver threads R (one sender) or S:R, each 1..=127 (default 1:2).
+    #[arg(long, value_name = "[S:]R", help_heading = "OSU (--suite osu)")]
+    pub osu_threads: Option<String>,
+
     /// OSU -V: osu_mbw_mr at every window size 1, 2, 4, ..., 128 (not with --osu-window).
     #[arg(long, help_heading = "OSU (--suite osu)")]
     pub osu_vary_window: bool,
@@ -297,6 +305,10 @@ pub mod axis {
     pub const SYNC: &str = "osu_sync";
     pub const PAIRS: &str = "osu_pairs";
     pub const VARY_WINDOW: &str = "osu_vary_window";
+    pub const SENDERS: &str = "osu_sender_threads";
+    pub const RECEIVERS: &str = "osu_receiver_threads";
+    /// `--iter` (OSU -i): the iterations of the non-blocking programs' pure loop.
+    pub const ITER: &str = "osu_iter";
 }
 
 /// The suite's own options → plan axes.
@@ -312,7 +324,8 @@ pub fn axes(args: &RunArgs, involved: bool, world: usize, _mem: u64) -> Result<A
         || o.osu_tests.is_some()
         || o.osu_topology.is_some()
         || o.osu_pairs.is_some()
-        || o.osu_vary_window;
+        || o.osu_vary_window
+        || o.osu_threads.is_some();
     let mut a = Axes::new();
     if !involved {
         if given {
@@ -331,9 +344,20 @@ pub fn axes(args: &RunArgs, involved: bool, world: usize, _mem: u64) -> Result<A
         }
         a.insert(axis::VARY_WINDOW.into(), vec![1.0]);
     }
+    if let Some(r) = args.root.filter(|&r| r >= world) {
+        // OMB: "Root rank('-k') cannot be more than number of processes".
+        return Err(format!(
+            "-k fixed:{r}/--root {r}: root {r} is not one of the {world} processes"
+        ));
+    }
     if let Some(n) = o.osu_pairs {
         check_pairs(n, world)?;
         a.insert(axis::PAIRS.into(), vec![n as f64]);
+    }
+    if let Some(t) = &o.osu_threads {
+        let (s, r) = latency_mt::parse_threads(t).map_err(|e| format!("-t/--osu-threads: {e}"))?;
+        a.insert(axis::SENDERS.into(), vec![s as f64]);
+        a.insert(axis::RECEIVERS.into(), vec![r as f64]);
     }
     if o.osu_multiple_buffers {
         a.insert(axis::MULTIPLE.into(), vec![1.0]);
@@ -354,15 +378,16 @@ pub fn axes(args: &RunArgs, involved: bool, world: usize, _mem: u64) -> Result<A
     if o.osu_full {
         a.insert(axis::FULL.into(), vec![1.0]);
     }
-    if let Some(p) = o.osu_tail.iter().find(|p| !(**p > 0.0 && **p < 100.0)) {
-        return Err(format!(
-            "--osu-tail: percentile {p} is not between 0 and 100"
-        ));
+    if let Some(p) = o.osu_tail.iter().find(|p| !(**p > 0.0 && **p <= 100.0)) {
+        return Err(format!("--osu-tail: percentile {p} is not in (0, 100]"));
     }
     if !o.osu_tail.is_empty() {
         a.insert(axis::TAIL.into(), o.osu_tail.clone());
     }
     a.insert(axis::TESTS.into(), vec![o.osu_tests.unwrap_or(0) as f64]);
+    if let Some(n) = args.iter {
+        a.insert(axis::ITER.into(), vec![n as f64]);
+    }
     neighbor::axes(args, world, &mut a)?;
     Ok(a)
 }

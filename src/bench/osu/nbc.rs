@@ -1,17 +1,19 @@
 //! OSU's non-blocking collectives (`osu_i*`). Per size, as OMB 7.4:
 //!
-//! * t_pure: the collective alone, started and waited for (MPI_Ixxx;
-//!   MPI_Wait), per rank the mean over the warm-up iterations;
-//! * then per timed iteration (the per-call method's clock pair is
-//!   t_overall): t_init = MPI_Ixxx, t_cpu = computation for t_pure seconds
+//! * t_pure, in a loop of its own: the warm-up iterations, then `-i`
+//!   iterations (row param `pure_iterations`: `-i`/`--iter`, or OSU's
+//!   default for the size) each timed alone (MPI_Ixxx; MPI_Wait) with a
+//!   barrier after it; per rank their mean;
+//! * then the overlap loop, its warm-up first (as many iterations as the
+//!   pure loop's): per timed iteration (the per-call method's clock pair is
+//!   t_overall) t_init = MPI_Ixxx, t_cpu = computation for t_pure seconds
 //!   with `-t N` MPI_Test calls spread over it (t_test is their time),
 //!   t_wait = MPI_Wait;
 //! * Overlap = max(0, 100 − 100·(t_overall − (t_cpu − t_test))/t_pure), of
 //!   the averages over ranks ([`crate::bench::overlap::osu`], shared with CRESTA).
 //!
-//! Difference: OSU times t_pure in a loop of its own (warm-up plus
-//! iterations) before the overlap loop; mpibench times it over the
-//! warm-up iterations, which precede the overlap loop of the same size.
+//! The engine's warm-up runs the pure loop's warm-up; the pure loop's timed
+//! part and the overlap loop's warm-up run when it ends ([`Kernel::figures`]).
 
 use anyhow::Result;
 
@@ -34,6 +36,16 @@ pub const T_CPU: &str = "t_cpu_us";
 pub const T_TEST: &str = "t_test_us";
 pub const T_WAIT: &str = "t_wait_us";
 pub const OVERLAP: &str = "overlap_pct";
+/// Iterations of the pure-communication loop (a row param).
+pub const PURE_ITERATIONS: &str = "pure_iterations";
+
+/// OSU's iterations at `bytes` (the pure loop's, without `-i`).
+fn pure_iterations(reps: Option<RepsDefault>, bytes: usize) -> usize {
+    match reps {
+        Some(RepsDefault::Split(s)) => s.at(bytes).0,
+        _ => 1,
+    }
+}
 
 /// A non-blocking collective under OSU's overlap measurement.
 pub struct Overlapped<P>(pub P);
@@ -99,9 +111,14 @@ impl<P: Phased + 'static> Benchmark for Overlapped<P> {
 
     fn points(&self, cx: &SweepCx) -> Vec<Point> {
         let tests = super::one(cx.axes, axis::TESTS).unwrap_or(0.0) as u64;
+        let given = super::one(cx.axes, axis::ITER).map(|n| n as usize);
+        let reps = self.info().reps;
         crate::bench::buf::Pattern::points(&self.0, cx)
             .into_iter()
-            .map(|p| p.with("tests", tests))
+            .map(|p| {
+                let pure = given.unwrap_or_else(|| pure_iterations(reps, p.bytes));
+                p.with("tests", tests).with(PURE_ITERATIONS, pure as u64)
+            })
             .collect()
     }
 
@@ -122,9 +139,9 @@ impl<P: Phased + 'static> Benchmark for Overlapped<P> {
         Ok(Box::new(OverlapKernel {
             inner: BufKernel::new(&self.0, s, p)?,
             tests: p.u64("tests").unwrap_or(0) as usize,
+            pure_iterations: p.u64(PURE_ITERATIONS).unwrap_or(1).max(1) as usize,
             pure: None,
-            pure_sum: 0.0,
-            pure_n: 0,
+            warm: 0,
             sums: [0.0; 4],
             n: 0,
         }))
@@ -147,10 +164,12 @@ struct OverlapKernel<'a, P> {
     inner: BufKernel<'a, P>,
     /// MPI_Test calls during the computation.
     tests: usize,
-    /// t_pure of this rank (seconds), once the warm-up is over.
+    /// Timed iterations of the pure loop.
+    pure_iterations: usize,
+    /// t_pure of this rank (seconds), once the pure loop is over.
     pure: Option<f64>,
-    pure_sum: f64,
-    pure_n: usize,
+    /// Warm-up iterations the engine ran (the pure loop's).
+    warm: usize,
     /// Sums of t_init, t_cpu, t_test, t_wait over the timed iterations.
     sums: [f64; 4],
     n: usize,
@@ -179,19 +198,42 @@ impl<P: Phased> OverlapKernel<'_, P> {
     }
 }
 
-impl<P: Phased> Kernel for OverlapKernel<'_, P> {
+impl<P: Phased> OverlapKernel<'_, P> {
+    /// The collective alone (MPI_Ixxx; MPI_Wait): its time in seconds.
     #[inline(always)]
-    fn run(&mut self, rep: usize) {
+    fn pure_once(&mut self, rep: usize) -> f64 {
         self.inner.begin(rep);
-        let Some(target) = self.pure else {
-            // The warm-up: the collective alone, timed for t_pure.
-            let t0 = comm::wtime();
-            self.inner.pat.issue(&mut self.inner.op);
-            self.inner.pat.complete(&mut self.inner.op);
-            self.pure_sum += comm::wtime() - t0;
-            self.pure_n += 1;
-            return;
-        };
+        let t0 = comm::wtime();
+        self.inner.pat.issue(&mut self.inner.op);
+        self.inner.pat.complete(&mut self.inner.op);
+        comm::wtime() - t0
+    }
+
+    /// OSU's pure loop after its warm-up (each iteration timed alone, a
+    /// barrier after it), then the overlap loop's warm-up: untimed by the
+    /// engine, at the end of its warm-up on every rank of the group.
+    fn pure_loop(&mut self) {
+        let mut sum = 0.0;
+        for i in 0..self.pure_iterations {
+            sum += self.pure_once(i);
+            self.inner.op.comm.barrier();
+            crate::watchdog::progress(1);
+        }
+        let pure = sum / self.pure_iterations as f64;
+        self.pure = Some(pure);
+        for i in 0..self.warm {
+            self.overlapped(i, pure);
+            self.inner.op.comm.barrier();
+            crate::watchdog::progress(1);
+        }
+        self.sums = [0.0; 4];
+        self.n = 0;
+    }
+
+    /// One iteration of the overlap loop (computation for `target` seconds).
+    #[inline(always)]
+    fn overlapped(&mut self, rep: usize, target: f64) {
+        self.inner.begin(rep);
         let t0 = comm::wtime();
         self.inner.pat.issue(&mut self.inner.op);
         let t1 = comm::wtime();
@@ -204,6 +246,21 @@ impl<P: Phased> Kernel for OverlapKernel<'_, P> {
         self.sums[2] += test;
         self.sums[3] += t3 - t2;
         self.n += 1;
+    }
+}
+
+impl<P: Phased> Kernel for OverlapKernel<'_, P> {
+    /// The pure loop's warm-up until it has run (the engine's warm-up),
+    /// the overlap loop's iterations after.
+    #[inline(always)]
+    fn run(&mut self, rep: usize) {
+        match self.pure {
+            Some(target) => self.overlapped(rep, target),
+            None => {
+                self.pure_once(rep);
+                self.warm += 1;
+            }
+        }
     }
 
     fn prepare(&mut self, rep: usize) {
@@ -218,15 +275,12 @@ impl<P: Phased> Kernel for OverlapKernel<'_, P> {
         self.inner.corrupt();
     }
 
-    /// The first call ends the warm-up (t_pure is known from then on); the
-    /// others report this rank's t_pure and the means of the parts.
+    /// The first call ends the warm-up: the pure loop and the overlap
+    /// loop's warm-up run (t_pure is known from then on); the others report
+    /// this rank's t_pure and the means of the parts.
     fn figures(&mut self) -> Vec<Figure> {
         let Some(pure) = self.pure else {
-            self.pure = Some(if self.pure_n > 0 {
-                self.pure_sum / self.pure_n as f64
-            } else {
-                0.0
-            });
+            self.pure_loop();
             return Vec::new();
         };
         let mut v = vec![

@@ -745,7 +745,7 @@ mod tests {
             .unwrap()
             .ends_with(",1048576"));
         for (p, s, want) in [
-            ("osu_bw", "-N cart:1:1", "-N applies"),
+            ("osu_bw", "-N cart:1:1", "invalid option -- 'N'"),
             ("osu_neighbor_allgather", "-N cart:1", "-N"),
             ("osu_neighbor_allgather", "-N ring", "-N"),
             ("osu_neighbor_allgather", "-N", "requires an argument"),

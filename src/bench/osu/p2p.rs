@@ -11,6 +11,12 @@
 //!   2 · X · W / t.
 //! * osu_mbw_mr: osu_bw on every pair i ↔ i + P/2, with a barrier before
 //!   every iteration; MB/s and messages/s from the mean sender time.
+//! * osu_bw_persistent, osu_bibw_persistent: the window's MPI_Send_init /
+//!   MPI_Recv_init made once per size (untimed), every iteration
+//!   MPI_Startall of them and MPI_Waitall, MPI_Request_free after the size.
+//!
+//! The acknowledgement is one MPI_CHAR, as in OMB 7.4's osu_mbw_mr and
+//! osu_bw_persistent (OMB 7.3 and earlier sent 4).
 //!
 //! Every message of a window lands in its own slot of the receive buffer,
 //! so that `--check` verifies every slot byte for byte (and the
@@ -284,9 +290,15 @@ impl Kernel for PersistentKernel<'_> {
         check::poison(self.rbuf, self.x, None, rep, self.x);
     }
 
+    /// The message byte for byte, and both persistent requests still there.
     fn verify(&mut self, rep: usize) -> u64 {
         let e = self.expect();
-        check::verify(&e, self.rbuf, Elem::Byte, self.comm.size, rep, self.x)
+        let lost = if self.role.active {
+            lost_requests(&self.reqs)
+        } else {
+            0
+        };
+        check::verify(&e, self.rbuf, Elem::Byte, self.comm.size, rep, self.x) + lost
     }
 
     fn corrupt(&mut self) {
@@ -545,36 +557,27 @@ impl Drop for WindowKernel<'_> {
 }
 
 impl Kernel for WindowKernel<'_> {
+    /// One window: the persistent requests started (MPI_Startall), or the
+    /// receives and sends posted (MPI_Irecv, MPI_Isend); MPI_Waitall; then
+    /// the acknowledgement (one way only).
     #[inline(always)]
     fn run(&mut self, _rep: usize) {
         if !self.role.active {
             return;
         }
-        let (s, r) = (self.sbuf.ptr(), self.rbuf.mut_ptr());
-        let mut n = 0;
-        if self.recvs() {
-            for k in 0..self.w {
-                let slot = r.wrapping_add(k * self.slot);
-                self.comm
-                    .irecv(slot, &self.msg, self.peer, 100, &mut self.reqs[n]);
-                n += 1;
-            }
-        }
-        if self.sends() {
-            for k in 0..self.w {
-                let slot = s.wrapping_add(k % self.slots * self.slot);
-                self.comm
-                    .isend(slot, &self.msg, self.peer, 100, &mut self.reqs[n]);
-                n += 1;
-            }
-        }
+        let n = if self.persistent > 0 {
+            persistent::startall(&mut self.reqs[..self.persistent]);
+            self.persistent
+        } else {
+            self.post(false)
+        };
         comm::waitall(&mut self.reqs[..n]);
         if !self.both {
             if self.role.initiator {
-                let at = r.wrapping_add(self.w * self.slot);
+                let at = self.rbuf.mut_ptr().wrapping_add(self.w * self.slot);
                 self.comm.recv(at, &self.ack, self.peer, 101);
             } else {
-                self.comm.send(s, &self.ack, self.peer, 101);
+                self.comm.send(self.sbuf.ptr(), &self.ack, self.peer, 101);
             }
         }
     }
@@ -585,13 +588,26 @@ impl Kernel for WindowKernel<'_> {
         check::poison(self.rbuf, len, None, rep, self.x);
     }
 
+    /// Every slot and the acknowledgement byte for byte; the persistent
+    /// programs also count a persistent request that no longer exists (an
+    /// iteration that replaced it with a fresh one) as an error.
     fn verify(&mut self, rep: usize) -> u64 {
         let e = self.expect();
         check::verify(&e, self.rbuf, Elem::Byte, self.comm.size, rep, self.x)
+            + lost_requests(&self.reqs[..self.persistent])
     }
 
     fn corrupt(&mut self) {
         let e = self.expect();
         check::corrupt(&e, self.rbuf, Elem::Byte);
     }
+}
+
+/// Persistent requests that are gone: MPI_Waitall leaves an inactive
+/// persistent request in place and sets a completed non-persistent one to
+/// MPI_REQUEST_NULL, so a null handle among them means an iteration did
+/// not use them.
+fn lost_requests(reqs: &[Request]) -> u64 {
+    let null = comm::request_null();
+    reqs.iter().filter(|r| **r == null).count() as u64
 }

@@ -11,13 +11,13 @@
 //! patterns (`bench/patterns.rs`); only the init call of each is here
 //! ([`Init`]). With Open MPI 4.1 the calls are its `MPIX_Xxx_init`
 //! (pcollreq extension); a library with neither form refuses the programs
-//! in one line. osu_alltoallw_persistent is not here (no Alltoallw pattern
-//! yet).
+//! in one line.
 //!
 //! Differences: a persistent request is bound to its buffers, so
 //! `--off-cache` does not apply (the data of every repetition stays in
-//! place); with OSU's `-k rotate` one request per root is made before the
-//! timed loop and the repetition's root's request is started.
+//! place); with `--root-shift` (OMB 7.4's persistent programs have no
+//! `-k`) one request per root is made before the timed loop and the
+//! repetition's root's request is started; with `--root R` one, rooted at R.
 
 use anyhow::Result;
 
@@ -77,10 +77,12 @@ impl<P: Init + 'static> Benchmark for Persistent<P> {
     }
 
     fn kernel<'a>(&'a self, s: Setup<'a>, p: &Point) -> Result<Box<dyn Kernel + 'a>> {
-        let roots = if s.root_shift && self.info().rooted {
-            s.comm.size
+        // Every root when rotating (a request per root, indexed by it), else `--root`'s.
+        let base = s.root;
+        let roots: Vec<usize> = if s.root_shift && self.info().rooted {
+            (0..s.comm.size).collect()
         } else {
-            1
+            vec![base]
         };
         // The request is bound to the buffers: no per-repetition offsets.
         let s = Setup {
@@ -88,12 +90,12 @@ impl<P: Init + 'static> Benchmark for Persistent<P> {
             ..s
         };
         let mut inner = BufKernel::new(&self.0, s, p)?;
-        let mut reqs = vec![comm::request_null(); roots];
-        for (root, req) in reqs.iter_mut().enumerate() {
+        let mut reqs = vec![comm::request_null(); roots.len()];
+        for (&root, req) in roots.iter().zip(reqs.iter_mut()) {
             inner.op.root = root;
             self.0.init(&mut inner.op, req);
         }
-        inner.op.root = 0;
+        inner.op.root = base;
         Ok(Box::new(PersistentKernel { inner, reqs }))
     }
 
@@ -119,7 +121,12 @@ impl<P: Init> Kernel for PersistentKernel<'_, P> {
     #[inline(always)]
     fn run(&mut self, rep: usize) {
         self.inner.begin(rep);
-        let req = &mut self.reqs[self.inner.op.root];
+        let i = if self.reqs.len() > 1 {
+            self.inner.op.root
+        } else {
+            0
+        };
+        let req = &mut self.reqs[i];
         pcoll::start(req);
         comm::wait(req);
     }
@@ -243,6 +250,14 @@ impl Init for patterns::Alltoallv {
     }
 }
 
+impl Init for patterns::Alltoallw {
+    fn init(&self, op: &mut Op, req: &mut Request) {
+        let r = op.rp();
+        op.comm
+            .alltoallw_init(op.sp(), r, &op.counts, &op.displs, &op.types, req);
+    }
+}
+
 impl Init for patterns::Reduce {
     fn init(&self, op: &mut Op, req: &mut Request) {
         let r = op.rp();
@@ -284,6 +299,7 @@ persistent! {
     ALLREDUCE, ALLREDUCE_INFO, Allreduce, reduction(coll("osu_allreduce_persistent", "OSU MPI_Allreduce_init (MPI_SUM): MPI_Start + MPI_Wait latency, per call"));
     ALLTOALL, ALLTOALL_INFO, Alltoall, coll("osu_alltoall_persistent", "OSU MPI_Alltoall_init: MPI_Start + MPI_Wait latency, per call");
     ALLTOALLV, ALLTOALLV_INFO, Alltoallv, coll("osu_alltoallv_persistent", "OSU MPI_Alltoallv_init: MPI_Start + MPI_Wait latency, per call");
+    ALLTOALLW, ALLTOALLW_INFO, Alltoallw, coll("osu_alltoallw_persistent", "OSU MPI_Alltoallw_init: MPI_Start + MPI_Wait latency, per call");
     BARRIER, BARRIER_INFO, Barrier, Info { axis: Axis::None, ..coll("osu_barrier_persistent", "OSU MPI_Barrier_init: MPI_Start + MPI_Wait latency, per call") };
     BCAST, BCAST_INFO, Bcast, rooted(coll("osu_bcast_persistent", "OSU MPI_Bcast_init from rank 0: MPI_Start + MPI_Wait latency, per call"));
     GATHER, GATHER_INFO, Gather, rooted(coll("osu_gather_persistent", "OSU MPI_Gather_init to rank 0: MPI_Start + MPI_Wait latency, per call"));
@@ -317,7 +333,7 @@ mod tests {
     #[test]
     fn declared_as_the_blocking_collectives() {
         let all = benchmarks();
-        assert_eq!(all.len(), 13);
+        assert_eq!(all.len(), 14);
         for b in all {
             let i = b.info();
             assert!(i.name.starts_with("osu_") && i.name.ends_with("_persistent"));

@@ -18,8 +18,13 @@
 //! for byte on the side that receives it, and the atomics' fetched and
 //! stored values are checked.
 //!
-//! Difference: under fence and pscw OSU alternates the direction and halves
-//! (a ping-pong of puts); mpibench times one operation per epoch from rank 0.
+//! The latency programs under fence and pscw alternate the direction, as
+//! OMB 7.4 (a ping-pong of operations), and report half an iteration:
+//!
+//! | -s | rank 0 | rank 1 |
+//! |---|---|---|
+//! | fence | fence; op → 1; fence; fence | fence; fence; op → 0; fence |
+//! | pscw | start; op → 1; complete; post; wait | post; wait; start; op → 0; complete |
 
 use anyhow::Result;
 use clap::ValueEnum;
@@ -134,6 +139,12 @@ impl OneSided {
     /// Whether a synchronisation applies (osu_put_bibw: fence or pscw).
     pub fn allows(&self, s: OsuSync) -> bool {
         !self.both || matches!(s, OsuSync::Fence | OsuSync::Pscw)
+    }
+
+    /// OMB's latency programs under fence and pscw: both ranks take turns
+    /// (an operation each way per iteration), and half an iteration counts.
+    pub fn alternates(&self, s: OsuSync) -> bool {
+        !self.windowed && !self.both && matches!(s, OsuSync::Fence | OsuSync::Pscw)
     }
 }
 
@@ -279,6 +290,15 @@ impl Benchmark for OneSided {
         })
     }
 
+    /// Half an iteration where the ranks take turns (fence, pscw latency).
+    fn time_scale(&self, p: &Point) -> f64 {
+        if self.alternates(sync_of(p)) {
+            0.5
+        } else {
+            self.info.time_scale
+        }
+    }
+
     fn kernel<'a>(&'a self, s: Setup<'a>, p: &Point) -> Result<Box<dyn Kernel + 'a>> {
         let (span, send, recv) = self.lens(p);
         let sync = sync_of(p);
@@ -303,6 +323,7 @@ impl Benchmark for OneSided {
             sync,
             op: self.op,
             both: self.both,
+            alternate: self.alternates(sync),
             x: self.x(p),
             w: self.w(p),
             dt: if matches!(self.op, RmaOp::Acc | RmaOp::GetAcc) {
@@ -338,6 +359,9 @@ struct RmaKernel<'a> {
     sync: OsuSync,
     op: RmaOp,
     both: bool,
+    /// Both ranks take turns, an operation each way per iteration
+    /// ([`OneSided::alternates`]).
+    alternate: bool,
     x: usize,
     w: usize,
     dt: mpi::ffi::MPI_Datatype,
@@ -348,12 +372,12 @@ struct RmaKernel<'a> {
 impl RmaKernel<'_> {
     /// Issues operations on this rank.
     fn origin(&self) -> bool {
-        self.role.active && (self.role.initiator || self.both)
+        self.role.active && (self.role.initiator || self.both || self.alternate)
     }
 
     /// Is written or read by the other rank.
     fn target(&self) -> bool {
-        self.role.active && (!self.role.initiator || self.both)
+        self.role.active && (!self.role.initiator || self.both || self.alternate)
     }
 
     /// Untimed, at the start of a size: the epochs that span it.
@@ -485,11 +509,45 @@ impl Kernel for RmaKernel<'_> {
                 self.ops();
                 self.win.flush_local(self.peer);
             }
+            OsuSync::Fence if self.alternate => {
+                // OMB: the initiator's operation in the first epoch, the
+                // partner's in the second (every rank of the window fences).
+                let active = self.role.active;
+                let first = self.role.initiator;
+                self.win.fence();
+                if active && first {
+                    self.ops();
+                }
+                self.win.fence();
+                if active && !first {
+                    self.ops();
+                }
+                self.win.fence();
+            }
             OsuSync::Fence => {
                 if origin {
                     self.ops();
                 }
                 self.win.fence();
+            }
+            OsuSync::Pscw if self.alternate => {
+                // (The group is put back after the operations borrow `self`.)
+                if let Some(g) = self.group.take() {
+                    if self.role.initiator {
+                        self.win.start(&g);
+                        self.ops();
+                        self.win.complete();
+                        self.win.post(&g);
+                        self.win.wait();
+                    } else {
+                        self.win.post(&g);
+                        self.win.wait();
+                        self.win.start(&g);
+                        self.ops();
+                        self.win.complete();
+                    }
+                    self.group = Some(g);
+                }
             }
             OsuSync::Pscw => {
                 if let Some(g) = &self.group {

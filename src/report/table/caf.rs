@@ -67,9 +67,9 @@ impl Format for Caf {
             s,
             "# Validation            : {}",
             if plan.check {
-                "every put and get (--check); halo swaps always"
+                "every put and get (--check); halo swaps and the sync lock word always"
             } else {
-                "halo swaps (always); --check validates every put and get"
+                "halo swaps and the sync lock word (always); --check validates every put and get"
             }
         );
         s

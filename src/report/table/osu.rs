@@ -88,13 +88,15 @@ fn param(r: &Row, k: &str) -> Option<f64> {
     r.params.get(k).and_then(|v| v.as_f64())
 }
 
-/// The p-th percentile (nearest rank) of ascending values.
+/// OMB 7.4's tail figure of ascending values (omb_calculate_tail_lat):
+/// the value at index ⌊n·p/100⌋ − 1 (integer arithmetic in OMB), at least
+/// the first.
 fn percentile(sorted: &[f64], p: f64) -> Option<f64> {
     if sorted.is_empty() {
         return None;
     }
-    let k = ((p / 100.0 * sorted.len() as f64).ceil() as usize).clamp(1, sorted.len());
-    Some(sorted[k - 1])
+    let k = (sorted.len() as f64 * p / 100.0).floor() as usize;
+    Some(sorted[k.clamp(1, sorted.len()) - 1])
 }
 
 /// Per-iteration bandwidths of a row (MB/s), ascending.
@@ -118,7 +120,10 @@ fn latencies(r: &Row) -> Vec<f64> {
 fn columns(p: &Program, view: &View, checked: bool, transmit: bool, stats: bool) -> Vec<Col> {
     let mut c = Vec::new();
     match p.kind {
-        Kind::Latency => c.push(col("Avg Latency(us)", |r| Some(r.t_avg_us))),
+        // osu_latency_mt with several senders: OSU's own figure (see latency_mt).
+        Kind::Latency => c.push(col("Avg Latency(us)", |r| {
+            Some(param(r, osu::latency_mt::OMB_LATENCY).unwrap_or(r.t_avg_us))
+        })),
         Kind::OneSided { bw: false } | Kind::Atomic => {
             c.push(col("Latency (us)", |r| Some(r.t_avg_us)))
         }
@@ -234,6 +239,17 @@ fn table(r: &BenchResult, cx: &SectionCx, view: &View) -> String {
     {
         s.push_str(&dims);
     }
+    // osu_latency_mt prints its thread counts first (with OMB's trailing space).
+    if let Some(row) = r.rows.first().filter(|_| !continued) {
+        let threads = |k| row.params.get(k).and_then(|v| v.as_u64());
+        if let (Some(st), Some(rt)) = (
+            threads(osu::latency_mt::SENDERS),
+            threads(osu::latency_mt::RECEIVERS),
+        ) {
+            let _ = writeln!(s, "# Number of Sender threads: {st} ");
+            let _ = writeln!(s, "# Number of Receiver threads: {rt}");
+        }
+    }
     // OMB prints no blank line before these titles.
     if p.kind != Kind::MessageRate && !one_sided && !continued {
         s.push('\n');
@@ -247,16 +263,21 @@ fn table(r: &BenchResult, cx: &SectionCx, view: &View) -> String {
         varied(&mut s, r, datatype, &windows, view);
         return s;
     }
-    let _ = writeln!(s, "# Datatype: {datatype}.");
+    // Barrier has no size: OMB prints no datatype and the first figure
+    // without a size column.
+    let sized = r.rows.iter().any(|row| row.bytes > 0)
+        || !p.name.trim_end_matches("_persistent").ends_with("barrier");
+    if sized {
+        let _ = writeln!(s, "# Datatype: {datatype}.");
+    }
     let checked = r.rows.iter().any(|row| row.errors.is_some());
     let transmit = r
         .rows
         .iter()
         .any(|row| row.params.contains_key("transmit_bytes"));
     let cols = columns(p, view, checked, transmit, cx.stats);
-    // Barrier has no size: OMB prints the first figure in 17 columns instead.
-    let sized = r.rows.iter().any(|row| row.bytes > 0)
-        || !p.name.trim_end_matches("_persistent").ends_with("barrier");
+    // Its first figure in 17 columns (print_stats), 13 non-blocking (print_stats_nbc).
+    let first = if p.kind == Kind::NonBlocking { 13 } else { 17 };
     let mut head = String::new();
     for (i, c) in cols.iter().enumerate() {
         if i == 0 && !sized {
@@ -281,7 +302,7 @@ fn table(r: &BenchResult, cx: &SectionCx, view: &View) -> String {
         for (i, c) in cols.iter().enumerate() {
             let v = (c.value)(row);
             if i == 0 && !sized {
-                let _ = write!(line, "{:>17}", v.trim());
+                let _ = write!(line, "{:>first$}", v.trim());
             } else {
                 line.push_str(&v);
             }
@@ -446,9 +467,10 @@ mod tests {
         };
         let t = table(&r, &cx(), &v);
         insta::assert_snapshot!(t);
-        // 128 MB/s at 4 us: 256 at 2 us, 64 at 8 us; P50 128, P99 256.
+        // 128 MB/s at 4 us: 256 at 2 us, 64 at 8 us; ascending 64, 128,
+        // 256: OMB's P50 is the first (⌊1.5⌋ − 1 = 0), P99 the second.
         assert!(
-            t.contains("128.00            128.00            256.00"),
+            t.contains("128.00             64.00            128.00"),
             "{t}"
         );
         let mut r = result("osu_iallreduce", "osu", "collective", 4, vec![row(4, 9.54)]);
@@ -460,6 +482,31 @@ mod tests {
         let mut r = result("osu_barrier", "osu", "collective", 4, vec![row(0, 1.5)]);
         r.rows[0].errors = None;
         insta::assert_snapshot!(table(&r, &cx(), &View::default()));
+    }
+
+    #[test]
+    fn barriers_print_no_datatype() {
+        // OMB 7.4's barriers: no `# Datatype:` line, no size column; the
+        // first figure in 17 columns (print_stats), 13 non-blocking.
+        for (name, first) in [
+            ("osu_barrier", "# Avg Latency(us)\n             1.50\n"),
+            (
+                "osu_barrier_persistent",
+                "# Avg Latency(us)\n             1.50\n",
+            ),
+            ("osu_ibarrier", "# Overall(us)       Compute(us)"),
+        ] {
+            let mut r = result(name, "osu", "collective", 4, vec![row(0, 1.5)]);
+            r.rows[0].errors = None;
+            let t = table(&r, &cx(), &View::default());
+            assert!(!t.contains("Datatype"), "{t}");
+            assert!(t.contains(first), "{name}: {t}");
+            if name == "osu_ibarrier" {
+                let last = t.lines().last().unwrap();
+                assert!(last.starts_with("         1.50"), "{t}");
+                assert!(!last.starts_with("          1.50"), "{t}");
+            }
+        }
     }
 
     #[test]
@@ -521,10 +568,16 @@ mod tests {
     }
 
     #[test]
-    fn percentiles_are_nearest_rank() {
+    fn percentiles_are_omb_indices() {
         let v = [1.0, 2.0, 3.0, 4.0];
         assert_eq!(percentile(&v, 50.0), Some(2.0));
-        assert_eq!(percentile(&v, 99.0), Some(4.0));
+        // ⌊4·99/100⌋ − 1 = 2 (nearest rank would give the last).
+        assert_eq!(percentile(&v, 99.0), Some(3.0));
+        assert_eq!(percentile(&v, 100.0), Some(4.0));
+        // ⌊4·10/100⌋ − 1 = −1 (OMB reads before its array): the first.
+        assert_eq!(percentile(&v, 10.0), Some(1.0));
+        let hundred: Vec<f64> = (1..=100).map(f64::from).collect();
+        assert_eq!(percentile(&hundred, 90.0), Some(90.0));
         assert_eq!(percentile(&[], 50.0), None);
     }
 }

@@ -74,6 +74,17 @@ pub struct Halo {
     pub put: bool,
 }
 
+impl Halo {
+    /// The `mode` param of its rows: "put-put" or "get-get".
+    pub fn mode(&self) -> &'static str {
+        if self.put {
+            "put-put"
+        } else {
+            "get-get"
+        }
+    }
+}
+
 /// The array geometry: C order, the last index fastest, with the halo.
 #[derive(Debug, Clone, Copy)]
 struct Grid {
@@ -154,6 +165,7 @@ impl Benchmark for Halo {
                     let nd = ndata([n; 3]);
                     v.push(window_params(
                         Point::bytes(nd * 8)
+                            .with("mode", self.mode())
                             .with("n", n as u64)
                             .with("nx", n as u64)
                             .with("ny", n as u64)

@@ -20,6 +20,13 @@
 //! about inner/P of the repetitions, so that the images together run inner
 //! delays one after the other, and the difference is the cost of handing
 //! the lock on.
+//!
+//! The lock spin cannot hang on a broken library: the lock word only ever
+//! holds 0 (free) or the mark i + 1 of the image i holding it, so any other
+//! value (e.g. RMA atomics into the wrong memory) is an error at once, and a
+//! lock not acquired within [`LOCK_LIMIT_S`] is one too. Either is reported
+//! on stderr, counted as a validation error (sync lock always validates, so
+//! the exit code is 1), and that image takes no more locks in the point.
 
 use anyhow::{anyhow, Result};
 
@@ -53,6 +60,56 @@ pub fn benchmarks() -> Vec<&'static dyn Benchmark> {
         &lock::SYNC_LOCK,
         &critical::SYNC_CRITICAL,
     ]
+}
+
+/// How long an image spins for the lock before it reports an error.
+pub const LOCK_LIMIT_S: f64 = 10.0;
+
+/// Compare-and-swaps between two looks at the clock in the lock spin (a
+/// clock read per attempt would add to the measured time).
+const SPINS_PER_CLOCK: u64 = 1 << 12;
+
+/// The value of the lock word no image writes: `--corrupt` puts it there.
+const FOREIGN_MARK: i32 = -0x0bad;
+
+/// Why an image did not get the lock.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LockFailure {
+    /// The lock word held a value no image writes.
+    Foreign(i32),
+    /// Still held (by the image of this mark) after the time limit.
+    Timeout(i32),
+}
+
+/// lock(l[1]): spins `cas(mark, 0)` (which returns the old value) until the
+/// lock word was free. Only 0 and marks 1..=images are valid values, and
+/// `mark` only while this image holds it (never while it spins); `now`
+/// reads a clock in seconds, every `SPINS_PER_CLOCK` attempts.
+pub fn acquire(
+    mut cas: impl FnMut() -> i32,
+    mark: i32,
+    images: usize,
+    limit_s: f64,
+    now: impl Fn() -> f64,
+) -> Result<(), LockFailure> {
+    let mut spins = 0u64;
+    let mut since: Option<f64> = None;
+    loop {
+        let old = cas();
+        if old == 0 {
+            return Ok(());
+        }
+        if old < 0 || old as usize > images || old == mark {
+            return Err(LockFailure::Foreign(old));
+        }
+        spins += 1;
+        if spins % SPINS_PER_CLOCK == 0 {
+            let t = now();
+            if t - *since.get_or_insert(t) > limit_s {
+                return Err(LockFailure::Timeout(old));
+            }
+        }
+    }
 }
 
 /// The seed used by "sync images random" on every rank.
@@ -180,6 +237,7 @@ impl Benchmark for SyncBench {
         for (w, r) in combos {
             for &n in &counts {
                 let mut p = Point::bytes(0)
+                    .with("mode", self.info.name)
                     .with("sync", self.info.name)
                     .with("neighbours", n as u64)
                     .with("delay_us", s.delay_us);
@@ -238,6 +296,9 @@ impl Benchmark for SyncBench {
             me,
             q: comm.size,
             errors: 0,
+            lock_failed: false,
+            what: format!("window {}", kind.name()),
+            reporter: super::Reporter::new(),
         };
         if self.ty == SyncType::MpiBarrier {
             return Ok(Box::new(k));
@@ -280,8 +341,14 @@ struct SyncKernel<'a> {
     lock: Option<&'a mut Window>,
     me: usize,
     q: usize,
-    /// Unlocks that found the lock variable not holding this image's mark.
+    /// Unlocks that found the lock variable not holding this image's mark,
+    /// and locks not acquired.
     errors: u64,
+    /// The lock was not acquired once: no more attempts in this point.
+    lock_failed: bool,
+    /// The window, for error lines.
+    what: String,
+    reporter: super::Reporter,
 }
 
 impl Kernel for SyncKernel<'_> {
@@ -305,14 +372,23 @@ impl Kernel for SyncKernel<'_> {
                 }
             }
             SyncType::Lock => {
-                if rep % self.q == self.me {
+                if rep % self.q == self.me && !self.lock_failed {
                     if let Some(co) = self.co.as_ref() {
                         let mark = self.me as i32 + 1;
                         // lock(caflock[1]): spin until the variable on image 0 was free.
-                        while co.win.compare_and_swap(mark, 0, 0, 0) != 0 {}
-                        self.delay.run();
-                        let held = co.win.compare_and_swap(0, mark, 0, 0);
-                        self.errors += u64::from(held != mark);
+                        match lock(co, mark, self.q) {
+                            Ok(()) => {
+                                self.delay.run();
+                                let held = co.win.compare_and_swap(0, mark, 0, 0);
+                                self.errors += u64::from(held != mark);
+                            }
+                            Err(f) => {
+                                self.errors += 1;
+                                self.lock_failed = true;
+                                let (me, what) = (self.me, &self.what);
+                                self.reporter.report(|| lock_error(me, f, what));
+                            }
+                        }
                     }
                 }
             }
@@ -337,5 +413,83 @@ impl Kernel for SyncKernel<'_> {
 
     fn verify(&mut self, _rep: usize) -> u64 {
         std::mem::take(&mut self.errors)
+    }
+
+    /// sync lock: image 0 takes the lock with a mark no image has, and
+    /// keeps it (the others must report it, not spin forever).
+    fn corrupt(&mut self) {
+        if let (SyncType::Lock, Some(co), 0) = (self.ty, self.co.as_ref(), self.me) {
+            let _ = lock(co, FOREIGN_MARK, self.q);
+        }
+    }
+}
+
+/// lock(l[1]) with `mark` on the lock word at the start of image 0's window.
+#[inline(always)]
+fn lock(co: &Coarray<'_>, mark: i32, images: usize) -> Result<(), LockFailure> {
+    acquire(
+        || co.win.compare_and_swap(mark, 0, 0, 0),
+        mark,
+        images,
+        LOCK_LIMIT_S,
+        crate::comm::wtime,
+    )
+}
+
+/// The error line of a lock not acquired.
+fn lock_error(me: usize, f: LockFailure, what: &str) -> String {
+    match f {
+        LockFailure::Foreign(v) => format!(
+            "sync lock: rank {me} found the lock word on image 0 holding {v}, a value no image \
+             writes (0 = free, i + 1 = held by image i): the RMA atomics of this window ({what}) \
+             are wrong"
+        ),
+        LockFailure::Timeout(v) => format!(
+            "sync lock: rank {me} did not get the lock on image 0 within {LOCK_LIMIT_S} s (held \
+             by image {}; {what}): gave up instead of spinning on",
+            v - 1
+        ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::cell::Cell;
+
+    #[test]
+    fn the_lock_spin_ends_on_a_foreign_value_or_the_time_limit() {
+        // Free at the third attempt.
+        let n = Cell::new(0);
+        let word = || {
+            n.set(n.get() + 1);
+            if n.get() < 3 {
+                2
+            } else {
+                0
+            }
+        };
+        assert_eq!(acquire(word, 1, 4, 1.0, || 0.0), Ok(()));
+        assert_eq!(n.get(), 3);
+        // Values no image writes: negative, beyond the images, its own mark.
+        for v in [-1, FOREIGN_MARK, 5, 1] {
+            assert_eq!(
+                acquire(|| v, 1, 4, 1.0, || 0.0),
+                Err(LockFailure::Foreign(v))
+            );
+        }
+        // Held by image 1 (mark 2) for ever: the clock runs out.
+        let t = Cell::new(0.0);
+        let clock = || {
+            t.set(t.get() + 0.5);
+            t.get()
+        };
+        assert_eq!(
+            acquire(|| 2, 1, 4, 2.0, clock),
+            Err(LockFailure::Timeout(2))
+        );
+        assert!(t.get() > 2.0 && t.get() < 4.0, "{}", t.get());
+        assert!(lock_error(3, LockFailure::Foreign(-7), "window allocate").contains("holding -7"));
+        assert!(lock_error(3, LockFailure::Timeout(2), "x").contains("held by image 1"));
     }
 }
