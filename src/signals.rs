@@ -195,6 +195,15 @@ pub fn mpi_started(world: &comm::Comm) {
 /// a signal is no interruption, and the job cannot be aborted through MPI.
 pub fn mpi_ending(code: i32) {
     ENDED_WITH.store(code, Ordering::SeqCst);
+    if STOP.load(Ordering::SeqCst) != 0 {
+        // A stop request is ending the job (it wrote the results
+        // "interrupted"): its outcome stands, not a normal end. [`stop`]
+        // stores before it loads too, so that one of the two always sees
+        // the other; the stop thread ends the process.
+        loop {
+            std::thread::park();
+        }
+    }
     MPI_UP.store(false, Ordering::SeqCst);
 }
 
@@ -202,16 +211,22 @@ pub fn mpi_ending(code: i32) {
 /// documentation). Only the first request acts; later ones return at once
 /// on other threads, and never return on the acting one.
 pub fn stop(sig: i32) {
-    // A signal that reaches a rank after the self-launching parent died
-    // (mpiexec passing its parent-death signal on) is the parent's exit.
-    // The signal can overtake the link's end of file (a parent-death
-    // signal follows the end of the thread that started mpiexec, the link
-    // closes with the last thread): the link gets a moment to say so.
-    let sig = if sig != PARENT_DIED && sig != SIGPIPE && supervise::parent_gone(PARENT_GONE_WAIT) {
+    // A SIGTERM that reaches a rank after the self-launching parent died
+    // (Hydra passing its parent-death signal on) is the parent's exit. It
+    // can overtake the link's end of file (a parent-death signal follows
+    // the end of the thread that started mpiexec, the link closes with the
+    // last thread): the link gets a moment to say so.
+    let sig = if sig == SIGTERM && supervise::parent_gone(PARENT_GONE_WAIT) {
         PARENT_DIED
     } else {
         sig
     };
+    stop_as(sig)
+}
+
+/// [`stop`] for a request whose cause is known: the parent's stop message
+/// or its death.
+pub fn stop_as(sig: i32) {
     if STOP
         .compare_exchange(0, sig, Ordering::SeqCst, Ordering::SeqCst)
         .is_err()

@@ -90,11 +90,11 @@ pub fn connect(rank: usize) {
         for line in BufReader::new(reader).lines() {
             let Ok(line) = line else { break };
             if let Some(sig) = line.strip_prefix("stop ").and_then(signals::signal_number) {
-                signals::stop(sig);
+                signals::stop_as(sig);
             }
         }
         // End of file: the parent died (it never closes the link first).
-        signals::stop(signals::PARENT_DIED);
+        signals::stop_as(signals::PARENT_DIED);
     });
 }
 
@@ -158,6 +158,9 @@ struct Seen {
     crashed: Vec<(u32, i32)>,
     /// (rank, code) of ranks that ended normally.
     ended: Vec<(u32, i32)>,
+    /// Rank 0 reported its end before the parent received a signal: the
+    /// outcome was decided (its outputs final) before any interruption.
+    rank0_ended_first: bool,
     /// (rank, signal) of a rank that was stopped by a signal of its own.
     stopped: Option<(u32, i32)>,
     /// A rank hit the stall limit: a host or link may be dead, and the
@@ -167,7 +170,17 @@ struct Seen {
 }
 
 impl Seen {
+    /// Records a line that arrived before any signal to the parent.
+    #[cfg(test)]
     fn record(&mut self, line: &str) {
+        self.record_at(line, false);
+    }
+
+    /// Records a line; `signalled`: the parent had received a signal.
+    fn record_at(&mut self, line: &str, signalled: bool) {
+        if line.starts_with("end 0 ") && !signalled {
+            self.rank0_ended_first = true;
+        }
         let f: Vec<&str> = line.split_whitespace().collect();
         let num = |i: usize| f.get(i).and_then(|x| x.parse::<i64>().ok());
         let (Some(kind), Some(rank)) = (f.first(), num(1)) else {
@@ -492,7 +505,8 @@ fn listen(shared: &Arc<Shared>) -> Option<String> {
                         bar.update(&e);
                         continue;
                     }
-                    sh2.seen().record(&line);
+                    let signalled = sh2.signal.load(Ordering::SeqCst) != 0;
+                    sh2.seen().record_at(&line, signalled);
                     if (line.starts_with("said ") || line.starts_with("crashed "))
                         && !line.ends_with(" 0")
                     {
@@ -657,7 +671,7 @@ fn verdict(
             .filter(|_| failed.is_none() && !crashed && rank0_end.is_none() && all_up)
             .map(|(r, s)| (Some(r), s)));
     if let Some((rank, sig)) = stop {
-        if let (Some(code), true) = (rank0_end, rank.is_none()) {
+        if let (Some(code), None, true) = (rank0_end, rank, seen.rank0_ended_first) {
             // Rank 0 had decided how the run ends (its outputs final)
             // before the signal reached the job: that outcome stands.
             return code;
@@ -822,6 +836,13 @@ mod tests {
         assert_eq!(verdict(&s, SIGTERM, exited(1), false, &l), 1);
         s.ended.clear();
         assert_eq!(verdict(&s, SIGTERM, exited(1), false, &l), 143);
+        // An end reported after the signal is the interruption's doing.
+        let mut s = Seen::default();
+        for x in ["start 0 1", "start 1 2", "up 0", "up 1"] {
+            s.record(x);
+        }
+        s.record_at("end 0 3", true);
+        assert_eq!(verdict(&s, SIGPIPE, exited(3), false, &l), 141);
     }
 
     #[test]
