@@ -290,7 +290,10 @@ fn run(args: RunArgs) -> Result<i32> {
         if let Err(msg) = crate::slurm::check_np(np) {
             return Ok(usage(&msg));
         }
-        signals::install_parent_panic_hook();
+        if !args.dry_run {
+            // The parent relays the job's stdout and sees a closed pipe itself.
+            signals::ignore_sigpipe();
+        }
         return launch::relaunch(&launch::Relaunch {
             np,
             mpiexec: args.mpiexec.as_deref(),
@@ -311,6 +314,7 @@ fn run(args: RunArgs) -> Result<i32> {
         return Ok(EXIT_OK);
     }
     // Panic hook, crash and stop handling, the link to a self-launching parent.
+    signals::ignore_sigpipe();
     signals::before_mpi_init();
     let universe = comm::initialize(crate::suite::names_thread_multiple(
         &args.benchmarks,
@@ -544,12 +548,12 @@ fn run_world(world: &Comm, args: &RunArgs) -> Result<i32> {
     let names = processor_names(world);
     let mut report = new_report(&plan, world, hosts(&names));
     let to_stdout = |p: &Option<std::path::PathBuf>| p.as_deref().is_some_and(output::is_stdout);
+    // Stdout carries one format: the tables only when no other output is on it.
     let show_table = root
         && (plan.output.is_some()
-            || (!to_stdout(&plan.json)
-                && !to_stdout(&plan.csv)
-                && !to_stdout(&plan.raw)
-                && !to_stdout(&plan.report)));
+            || ![&plan.json, &plan.csv, &plan.raw, &plan.report, &plan.plot]
+                .into_iter()
+                .any(to_stdout));
     let mut tables = Tables {
         text: String::new(),
         to_file: plan.output.is_some(),
@@ -574,7 +578,7 @@ fn run_world(world: &Comm, args: &RunArgs) -> Result<i32> {
         ]);
         // "running" stays if the job dies (kill, --timeout) before the end.
         report.status = Some("running".into());
-        failure = failure.or(save(&report, false).err());
+        failure = failure.or(save(&report).err());
     }
     let raw = match (&plan.raw, root) {
         (Some(p), true) => match RawSink::create(p) {
@@ -644,7 +648,7 @@ fn run_world(world: &Comm, args: &RunArgs) -> Result<i32> {
                 if failure.is_none() {
                     failure = tables.save(&plan, false).err();
                 }
-                failure = failure.or(save(&report, false).err());
+                failure = failure.or(save(&report).err());
             }
             let raw_failure = engine
                 .raw
@@ -673,7 +677,8 @@ fn run_world(world: &Comm, args: &RunArgs) -> Result<i32> {
                 .into(),
             );
             // The run failed already; a failing save must not hide why.
-            let _ = save(&report, false);
+            let _ = save(&report);
+            let _ = output::finish();
             eprintln!("error: {e:#}");
         }
         return Ok(code);
@@ -706,7 +711,10 @@ fn run_world(world: &Comm, args: &RunArgs) -> Result<i32> {
         }
         .to_string(),
     );
-    let mut failure = save(&report, true).err();
+    // The replaced files first, then every other output; stdout and the
+    // special files last (they get one write): a failure anywhere turns
+    // the status into "aborted" wherever it can still be written.
+    let mut failure = save(&report).err();
     if let (Some(p), None) = (&plan.plot, &failure) {
         failure = report::cresta_plot::write(&report, p).err();
     }
@@ -725,6 +733,9 @@ fn run_world(world: &Comm, args: &RunArgs) -> Result<i32> {
             .emit(&home.summary(&report, &cx))
             .and_then(|_| tables.save(&plan, true))
             .err();
+    }
+    if failure.is_none() {
+        failure = output::finish().err();
     }
     if let Some(code) = output::agree(world, failure) {
         return Ok(code);
@@ -787,16 +798,14 @@ fn run_entry(
     }
 }
 
-/// Rank 0: rewrites the results (JSON, CSV, HTML report; stdout and
-/// special files only at the end). Until the end, an MPI error on this rank
-/// marks them "aborted" before the job ends.
-fn save(report: &Report, last: bool) -> Result<()> {
-    if !last {
-        comm::error::on_fatal(Box::new(|_| {
-            if let Some(Err(e)) = output::interrupt("aborted", None) {
-                eprintln!("error: {e:#}");
-            }
-        }));
-    }
-    output::save(report, last)
+/// Rank 0: rewrites the results in the replaced files (JSON, CSV, HTML
+/// report; stdout and special files wait for `output::finish`). Until the
+/// end, an MPI error on this rank marks them "aborted" before the job ends.
+fn save(report: &Report) -> Result<()> {
+    comm::error::on_fatal(Box::new(|_| {
+        if let Some(Err(e)) = output::interrupt("aborted", None) {
+            eprintln!("error: {e:#}");
+        }
+    }));
+    output::save(report)
 }

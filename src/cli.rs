@@ -495,6 +495,11 @@ pub struct RunArgs {
     #[arg(skip)]
     pub table: Option<String>,
 
+    /// Set by front ends: the files their flags read (IMB's -msglen and
+    /// -input), as (flag, path), which no output may overwrite.
+    #[arg(skip)]
+    pub read_files: Vec<(&'static str, PathBuf)>,
+
     /// Set by `mpibench imb`: IMB's `-map PxQ`, the ranks renumbered so that
     /// consecutive new ranks lie P apart ("inter node first").
     #[arg(skip)]
@@ -507,11 +512,12 @@ pub struct RunArgs {
 }
 
 impl RunArgs {
-    /// Every option that names an output, as (flag, path): the one list that
-    /// the same-file and writability checks go through. A new output option
-    /// (--report, --plot, ...) joins them by adding its entry here.
-    pub fn outputs(&self) -> Vec<(&'static str, &std::path::Path)> {
-        [
+    /// Every option that names an output: the one list that the same-file
+    /// and writability checks go through. A new output option joins them by
+    /// adding its entry here.
+    pub fn outputs(&self) -> Vec<crate::output::Output<'_>> {
+        use crate::output::Output;
+        let files = [
             ("--json", &self.json),
             ("--csv", &self.csv),
             ("--raw", &self.raw),
@@ -520,8 +526,26 @@ impl RunArgs {
             ("--plot", &self.plot),
         ]
         .into_iter()
-        .filter_map(|(flag, p)| Some((flag, p.as_deref()?)))
-        .collect()
+        .filter_map(|(flag, p)| Some(Output::file(flag, p.as_deref()?)));
+        let dirs = self.plots.as_deref().map(|p| Output::dir("--plots", p));
+        files.chain(dirs).collect()
+    }
+
+    /// Every file the run reads, as (flag, path): no output may be one of them.
+    pub fn inputs(&self) -> Vec<(&'static str, &std::path::Path)> {
+        // `--derived indx:FILE` (OSU's -D): rank 0 reads the index file.
+        let index = self.derived.as_deref().and_then(|d| {
+            d.get(..5)
+                .filter(|p| p.eq_ignore_ascii_case("indx:"))
+                .map(|_| ("--derived indx:", std::path::Path::new(&d[5..])))
+        });
+        self.hostfile
+            .as_deref()
+            .map(|p| ("--hostfile", p))
+            .into_iter()
+            .chain(index)
+            .chain(self.read_files.iter().map(|(f, p)| (*f, p.as_path())))
+            .collect()
     }
 }
 
@@ -687,8 +711,13 @@ mod tests {
 
     #[test]
     fn outputs_are_one_list() {
-        let a = run(&["--json", "a", "--raw", "-"]).unwrap();
-        let o: Vec<_> = a.outputs().iter().map(|(f, _)| *f).collect();
-        assert_eq!(o, vec!["--json", "--raw"]);
+        let a = run(&["--json", "a", "--raw", "-", "--plots", "d"]).unwrap();
+        let o: Vec<_> = a.outputs().iter().map(|o| (o.flag, o.dir)).collect();
+        assert_eq!(
+            o,
+            vec![("--json", false), ("--raw", false), ("--plots", true)]
+        );
+        let a = run(&["--hostfile", "h"]).unwrap();
+        assert_eq!(a.inputs(), vec![("--hostfile", std::path::Path::new("h"))]);
     }
 }

@@ -397,6 +397,11 @@ pub fn relaunch(r: &Relaunch) -> Result<i32> {
         &crate::supervise::Launcher {
             name: &launcher,
             json: r.json,
+            death_signal: if f == Flavour::Mpich {
+                libc::SIGTERM
+            } else {
+                libc::SIGKILL
+            },
         },
     ))
 }

@@ -26,8 +26,18 @@ mod supervise;
 mod watchdog;
 
 fn main() {
+    // One line for any panic, whatever the subcommand (ranks install their own).
+    signals::install_process_panic_hook();
+    signals::default_sigpipe();
+    signals::ignore_sigxfsz();
+    // Test hook (robustness tests): a panic outside any rank.
+    if std::env::var_os("MPIBENCH_TEST_PANIC_MAIN").is_some() {
+        panic!("test panic requested by MPIBENCH_TEST_PANIC_MAIN");
+    }
     let code = match app::main() {
         Ok(code) => code,
+        // A closed stdout pipe ends quietly, as Unix tools do.
+        Err(e) if e.is::<output::StdoutClosed>() => signals::exit_code(libc::SIGPIPE),
         Err(e) => {
             eprintln!("error: {e:#}");
             app::EXIT_ABORTED

@@ -4,25 +4,31 @@
 //!   atomically: a temporary file in the same directory, then a rename.
 //! * A symlink is followed; its target is updated in the target's directory
 //!   (the link stays a link).
-//! * Anything else (a device such as `/dev/null` or `/dev/full`, a FIFO, a
-//!   socket, `/dev/stdout` or `/proc/self/fd/N`) is never replaced: it is
-//!   opened and written in place, once, at the end of the run.
+//! * A character device (such as `/dev/null` or `/dev/full`), a FIFO,
+//!   `/dev/stdout` or `/proc/self/fd/N` is never replaced: it is opened and
+//!   written in place, once, at the end of the run.
+//! * A block device or a socket is refused: writing a disk in place would
+//!   destroy it, and a socket cannot be opened as a file.
 //! * `-` and every path that is this process's stdout are stdout.
 //!
 //! Before anything runs, [`validate`] resolves every output of the command
 //! line and refuses two outputs that are one file (same resolved path, or
-//! same device and inode), two on stdout, directories and unwritable places.
+//! same device and inode), an output that is one of the inputs, two on
+//! stdout, empty paths, directories and unwritable places.
 //!
-//! Rank 0 registers its report outputs here ([`init`]); [`save`] writes them
-//! after each benchmark and [`interrupt`] (from the signal thread) writes
-//! the last report with status "interrupted". One lock serialises both, so
-//! that an interruption never interleaves with a regular save and nothing is
-//! written after it.
+//! Rank 0 registers its report outputs here ([`init`]); [`save`] rewrites
+//! the replaced files after each benchmark, [`finish`] writes the special
+//! files and stdout once at the end, and [`interrupt`] (from the signal
+//! thread) or [`agree`] (after a failed write) write the last report with
+//! status "interrupted" or "aborted". One lock serialises them, so that an
+//! interruption never interleaves with a regular save and nothing is written
+//! after it.
 
 use std::ffi::OsString;
 use std::fs::{File, OpenOptions};
 use std::io::{self, Write};
-use std::os::unix::fs::{MetadataExt, OpenOptionsExt, PermissionsExt};
+use std::os::fd::AsRawFd;
+use std::os::unix::fs::{FileTypeExt, MetadataExt, OpenOptionsExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
@@ -40,7 +46,7 @@ pub enum Target {
     Stdout,
     /// A regular file or a new one: replaced atomically (temporary file + rename).
     Replace(PathBuf),
-    /// A device, FIFO or socket: opened and written in place, never replaced.
+    /// A character device or a FIFO: opened and written in place, never replaced.
     InPlace(PathBuf),
 }
 
@@ -94,25 +100,51 @@ fn is_fd_link(p: &Path) -> bool {
         || (s.starts_with("/proc/") && p.parent().is_some_and(|d| d.ends_with("fd")))
 }
 
+/// A path that can only name a directory: it ends in `/`, `/.` or `/..`.
+fn names_directory(p: &Path) -> bool {
+    let b = p.as_os_str().as_encoded_bytes();
+    b == b"." || b == b".." || b.ends_with(b"/") || b.ends_with(b"/.") || b.ends_with(b"/..")
+}
+
 /// Classifies an output path (see the module documentation).
 pub fn resolve(path: &Path) -> io::Result<Target> {
     if path.as_os_str() == "-" {
         return Ok(Target::Stdout);
     }
+    if path.as_os_str().is_empty() {
+        return Err(io::Error::other("the path is empty"));
+    }
     let p = follow(path)?;
     match std::fs::metadata(&p) {
         Ok(m) => {
+            let t = m.file_type();
             if stdout_inode() == Some((m.dev(), m.ino())) {
                 Ok(Target::Stdout)
-            } else if m.is_dir() {
+            } else if t.is_dir() {
                 Err(io::Error::other("is a directory"))
-            } else if m.is_file() {
+            } else if t.is_file() {
                 Ok(Target::Replace(p))
+            } else if t.is_block_device() {
+                Err(io::Error::other(
+                    "is a block device: mpibench writes only regular files, character devices, FIFOs and stdout",
+                ))
+            } else if t.is_socket() {
+                Err(io::Error::other(
+                    "is a socket: mpibench writes only regular files, character devices, FIFOs and stdout",
+                ))
             } else {
                 Ok(Target::InPlace(p))
             }
         }
-        Err(e) if e.kind() == io::ErrorKind::NotFound && !is_fd_link(&p) => Ok(Target::Replace(p)),
+        Err(e) if e.kind() == io::ErrorKind::NotFound && !is_fd_link(&p) => {
+            if names_directory(path) || names_directory(&p) {
+                Err(io::Error::other(
+                    "a path ending in '/' names a directory, not a file",
+                ))
+            } else {
+                Ok(Target::Replace(p))
+            }
+        }
         Err(e) => Err(e),
     }
 }
@@ -140,16 +172,49 @@ fn parent_dir(p: &Path) -> &Path {
     }
 }
 
-/// Checks every output of the command line (`(flag, path)` pairs, from
-/// `RunArgs::outputs`): resolvable, writable, and no two on one file.
-/// Creates nothing that stays.
-pub fn validate(outputs: &[(&str, &Path)]) -> Result<(), String> {
+/// One output of a command line, for [`validate`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Output<'a> {
+    pub flag: &'static str,
+    pub path: &'a Path,
+    /// A directory that receives files (`--plots`), not a file.
+    pub dir: bool,
+}
+
+impl<'a> Output<'a> {
+    pub fn file(flag: &'static str, path: &'a Path) -> Self {
+        Output {
+            flag,
+            path,
+            dir: false,
+        }
+    }
+
+    pub fn dir(flag: &'static str, path: &'a Path) -> Self {
+        Output {
+            flag,
+            path,
+            dir: true,
+        }
+    }
+}
+
+/// Checks every output of a command line (from `RunArgs::outputs`, or the
+/// `report`, `plot` and `compare` commands): resolvable, writable, no two on
+/// one file, and none on a file the command reads (`inputs`, as (flag,
+/// path); an empty flag is a positional input). Creates nothing that stays.
+pub fn validate(outputs: &[Output], inputs: &[(&str, &Path)]) -> Result<(), String> {
     let mut seen: Vec<(&str, &Path, Identity)> = Vec::new();
-    for &(flag, path) in outputs {
-        let target =
-            resolve(path).map_err(|e| format!("cannot write '{}': {e}", path.display()))?;
-        check_writable(path, &target)?;
-        let id = identity(&target);
+    for o in outputs {
+        let (flag, path) = (o.flag, o.path);
+        let id = if o.dir {
+            check_dir(path)?
+        } else {
+            let target =
+                resolve(path).map_err(|e| format!("cannot write '{}': {e}", path.display()))?;
+            check_writable(path, &target)?;
+            identity(&target)
+        };
         if let Some((other, other_path, _)) = seen.iter().find(|(_, _, i)| *i == id) {
             return Err(if id == Identity::Stdout {
                 format!(
@@ -165,9 +230,62 @@ pub fn validate(outputs: &[(&str, &Path)]) -> Result<(), String> {
                 )
             });
         }
+        if id != Identity::Stdout {
+            if let Some((iflag, ipath)) = inputs.iter().find(|(_, p)| input_identity(p) == id) {
+                let what = if iflag.is_empty() {
+                    "the input".to_string()
+                } else {
+                    format!("the {iflag} input")
+                };
+                return Err(format!(
+                    "{flag} '{}' would overwrite {what} '{}'; give the output another file",
+                    path.display(),
+                    ipath.display()
+                ));
+            }
+        }
         seen.push((flag, path, id));
     }
     Ok(())
+}
+
+/// The identity of a file that is read (symlinks followed).
+fn input_identity(path: &Path) -> Identity {
+    identity(&Target::Replace(
+        follow(path).unwrap_or_else(|_| path.to_path_buf()),
+    ))
+}
+
+/// A directory output (`--plots DIR`, `plot -o DIR`): DIR is a directory or
+/// can be created (its nearest existing ancestor is a writable directory).
+fn check_dir(path: &Path) -> Result<Identity, String> {
+    let cannot = |e: io::Error| format!("cannot write into '{}': {e}", path.display());
+    if path.as_os_str().is_empty() {
+        return Err(cannot(io::Error::other("the path is empty")));
+    }
+    let p = follow(path).map_err(cannot)?;
+    let mut existing = p.as_path();
+    let dir = loop {
+        match std::fs::metadata(existing) {
+            Ok(m) if m.is_dir() => break existing,
+            Ok(_) if existing == p => return Err(cannot(io::Error::other("not a directory"))),
+            Ok(_) => {
+                return Err(cannot(io::Error::other(format!(
+                    "'{}' is not a directory",
+                    existing.display()
+                ))))
+            }
+            Err(e) if e.kind() == io::ErrorKind::NotFound && existing != Path::new(".") => {
+                existing = parent_dir(existing);
+            }
+            Err(e) => return Err(cannot(e)),
+        }
+    };
+    probe(dir, &dir.join(".mpibench-probe")).map_err(cannot)?;
+    Ok(match std::fs::metadata(&p) {
+        Ok(m) => Identity::Inode(m.dev(), m.ino()),
+        Err(_) => identity(&Target::Replace(p)),
+    })
 }
 
 /// A replaced file needs a writable directory (for the temporary file and
@@ -186,16 +304,68 @@ fn check_writable(path: &Path, target: &Target) -> Result<(), String> {
                 Err(cannot(io::Error::last_os_error()))
             }
         }
-        Target::Replace(p) => {
-            let probe = temp_name(p);
-            match OpenOptions::new().write(true).create_new(true).open(&probe) {
-                Ok(_) => {
-                    let _ = std::fs::remove_file(&probe);
-                    Ok(())
-                }
-                Err(e) => Err(cannot(e)),
-            }
+        Target::Replace(p) => probe(parent_dir(p), p).map_err(cannot),
+    }
+}
+
+/// Can a file be created in `dir`? An unnamed file where the file system
+/// allows it (nothing ever appears), else a named one next to `like`,
+/// removed at once.
+fn probe(dir: &Path, like: &Path) -> io::Result<()> {
+    if unnamed_in(dir)?.is_some() {
+        return Ok(());
+    }
+    let name = temp_name(like);
+    OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(&name)?;
+    let _ = std::fs::remove_file(&name);
+    Ok(())
+}
+
+/// An unnamed file in `dir` (O_TMPFILE): nothing appears in the directory
+/// until it is linked, so that no kill, not even SIGKILL, leaves a temporary
+/// file behind. None where the file system cannot make one.
+fn unnamed_in(dir: &Path) -> io::Result<Option<File>> {
+    match OpenOptions::new()
+        .write(true)
+        .mode(0o666)
+        .custom_flags(libc::O_TMPFILE)
+        .open(dir)
+    {
+        Ok(f) => Ok(Some(f)),
+        Err(e)
+            if matches!(
+                e.raw_os_error(),
+                Some(libc::EOPNOTSUPP | libc::EISDIR | libc::EINVAL)
+            ) =>
+        {
+            Ok(None)
         }
+        Err(e) => Err(e),
+    }
+}
+
+/// Gives the unnamed file `f` the name `to` (through /proc/self/fd, which
+/// needs no privilege, unlike AT_EMPTY_PATH).
+fn link_unnamed(f: &File, to: &Path) -> io::Result<()> {
+    let from = std::ffi::CString::new(format!("/proc/self/fd/{}", f.as_raw_fd()))?;
+    let to = std::ffi::CString::new(to.as_os_str().as_encoded_bytes())?;
+    // SAFETY: linkat(2) on two NUL-terminated paths.
+    let r = unsafe {
+        libc::linkat(
+            libc::AT_FDCWD,
+            from.as_ptr(),
+            libc::AT_FDCWD,
+            to.as_ptr(),
+            libc::AT_SYMLINK_FOLLOW,
+        )
+    };
+    if r == 0 {
+        Ok(())
+    } else {
+        Err(io::Error::last_os_error())
     }
 }
 
@@ -240,32 +410,52 @@ pub fn write_whole(target: &Target, shown: &Path, bytes: &[u8]) -> Result<()> {
     }
 }
 
-/// Temporary file + fsync + rename; the temporary file never outlives a failure.
+/// Temporary file + fsync + rename; the temporary file never outlives a
+/// failure. The temporary file is unnamed while it is written (see
+/// [`unnamed_in`]): a kill leaves nothing behind, except in the moment
+/// between giving it its name and the rename.
 fn replace(p: &Path, bytes: &[u8]) -> io::Result<()> {
     let tmp = temp_name(p);
-    let result = (|| {
-        let mut f = OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .mode(0o666)
-            .open(&tmp)?;
-        f.write_all(bytes)?;
-        f.sync_all()?;
-        match std::fs::symlink_metadata(p) {
-            // Keep the permissions of the file being replaced.
-            Ok(m) if m.is_file() => {
-                f.set_permissions(std::fs::Permissions::from_mode(m.permissions().mode()))?
+    let result = match unnamed_in(parent_dir(p))? {
+        Some(f) => fill(f, p, bytes).and_then(|f| match link_unnamed(&f, &tmp) {
+            // No /proc: write it again under a name.
+            Err(e) if e.kind() == io::ErrorKind::NotFound && parent_dir(p).is_dir() => {
+                fill(create_named(&tmp)?, p, bytes).map(drop)
             }
-            // It became something else since it was resolved: never rename over it.
-            Ok(_) => return Err(io::Error::other("it is no longer a regular file")),
-            Err(_) => {}
-        }
-        std::fs::rename(&tmp, p)
-    })();
+            r => r,
+        }),
+        None => create_named(&tmp).and_then(|f| fill(f, p, bytes).map(drop)),
+    }
+    .and_then(|_| std::fs::rename(&tmp, p));
     if result.is_err() {
         let _ = std::fs::remove_file(&tmp);
     }
     result
+}
+
+fn create_named(tmp: &Path) -> io::Result<File> {
+    OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .mode(0o666)
+        .open(tmp)
+}
+
+/// Writes the new contents of `p` into `f`, with the permissions of the
+/// file it replaces, and syncs it.
+fn fill(mut f: File, p: &Path, bytes: &[u8]) -> io::Result<File> {
+    f.write_all(bytes)?;
+    match std::fs::symlink_metadata(p) {
+        // Keep the permissions of the file being replaced.
+        Ok(m) if m.is_file() => {
+            f.set_permissions(std::fs::Permissions::from_mode(m.permissions().mode()))?
+        }
+        // It became something else since it was resolved: never rename over it.
+        Ok(_) => return Err(io::Error::other("it is no longer a regular file")),
+        Err(_) => {}
+    }
+    f.sync_all()?;
+    Ok(f)
 }
 
 /// Opens a special file for writing, without creating or truncating it. A
@@ -281,7 +471,6 @@ pub fn open_in_place(p: &Path) -> io::Result<File> {
         {
             Ok(f) => {
                 // Blocking writes from here on (a slow reader must not lose data).
-                use std::os::fd::AsRawFd;
                 let fd = f.as_raw_fd();
                 // SAFETY: fcntl on a file descriptor we own.
                 unsafe {
@@ -337,14 +526,17 @@ pub enum Format {
 struct Sink {
     path: PathBuf,
     format: Format,
+    /// Written for the last time (special files and stdout get one write).
+    done: bool,
 }
 
 #[derive(Default)]
 struct State {
     sinks: Vec<Sink>,
-    /// The last report saved, for an interruption to complete.
+    /// The last report saved, for [`finish`] and an interruption.
     last: Option<Report>,
-    /// Set once the final (or interrupted) report is written: nothing follows.
+    /// Set once the run's outputs are final (all written by [`finish`], or
+    /// the interrupted or aborted report written): nothing follows.
     closed: bool,
 }
 
@@ -363,6 +555,7 @@ pub fn init(outputs: &[(Option<&Path>, Format)]) {
                 p.map(|p| Sink {
                     path: p.to_path_buf(),
                     format: *f,
+                    done: false,
                 })
             })
             .collect(),
@@ -391,19 +584,48 @@ pub fn write_file(path: &Path, bytes: &[u8], last: bool) -> Result<()> {
     }
 }
 
-/// Writes every output: replaced files every time, stdout and special files
-/// only when `last`. Every output is attempted; the first error is returned.
-fn write_all(st: &State, report: &Report, last: bool) -> Result<()> {
+/// Which outputs a write goes to.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Which {
+    /// The replaced files (after each benchmark).
+    Replaced,
+    /// Stdout and the special files (once, at the end).
+    InPlace,
+    /// Both, except the special files and stdout already written: the end
+    /// after an interruption or a failure.
+    Rest,
+}
+
+/// Writes `report` to the outputs `which` selects; the first error is
+/// returned. Stdout and special files are written once (marked done), the
+/// JSON last among them, and at the end ([`Which::InPlace`]) none after a
+/// failure: the JSON carries the status, which must not say "ok" when
+/// another output failed. Otherwise every output is attempted.
+fn write_all(st: &mut State, report: &Report, which: Which) -> Result<()> {
     let mut first = Ok(());
-    for s in &st.sinks {
+    let mut order: Vec<usize> = (0..st.sinks.len()).collect();
+    order.sort_by_key(|&i| matches!(st.sinks[i].format, Format::Json));
+    for i in order {
+        if which == Which::InPlace && first.is_err() {
+            break;
+        }
+        let s = &mut st.sinks[i];
         let r = resolve(&s.path)
             .with_context(|| format!("cannot write '{}'", s.path.display()))
             .and_then(|t| {
-                if matches!(t, Target::Replace(_)) || last {
-                    write_whole(&t, &s.path, &render(s.format, report)?)
-                } else {
-                    Ok(())
+                let replaced = matches!(t, Target::Replace(_));
+                let now = match which {
+                    Which::Replaced => replaced,
+                    Which::InPlace => !replaced,
+                    Which::Rest => replaced || !s.done,
+                };
+                if !now {
+                    return Ok(());
                 }
+                if !replaced {
+                    s.done = true;
+                }
+                write_whole(&t, &s.path, &render(s.format, report)?)
             });
         if first.is_ok() {
             first = r;
@@ -412,8 +634,9 @@ fn write_all(st: &State, report: &Report, last: bool) -> Result<()> {
     first
 }
 
-/// Rank 0: saves the report (see [`write_all`]); after an interruption, nothing.
-pub fn save(report: &Report, last: bool) -> Result<()> {
+/// Rank 0: saves the report to the replaced files (stdout and special files
+/// wait for [`finish`]); after the end or an interruption, nothing.
+pub fn save(report: &Report) -> Result<()> {
     let mut g = state();
     let Some(st) = g.as_mut() else {
         return Ok(());
@@ -422,17 +645,33 @@ pub fn save(report: &Report, last: bool) -> Result<()> {
         return Ok(());
     }
     st.last = Some(report.clone());
-    st.closed = last;
-    write_all(st, report, last)
+    write_all(st, report, Which::Replaced)
 }
 
-/// Rank 0, from the signal thread: writes the last saved report with
-/// `status` ("interrupted", with the signal's name, or "aborted") to every
-/// output (stdout and special files included: this is the end). Returns how
-/// many results it holds, or None without a report.
-pub fn interrupt(status: &str, signal_name: Option<&str>) -> Option<Result<usize>> {
+/// Rank 0, at the end, after the last [`save`] and every other output:
+/// writes the last report to stdout and the special files. Only when all
+/// of them succeed are the outputs final; after a failure [`agree`] marks
+/// the report "aborted" where it still can.
+pub fn finish() -> Result<()> {
     let mut g = state();
-    let st = g.as_mut()?;
+    let Some(st) = g.as_mut() else {
+        return Ok(());
+    };
+    if st.closed {
+        return Ok(());
+    }
+    let Some(r) = st.last.clone() else {
+        return Ok(());
+    };
+    write_all(st, &r, Which::InPlace)?;
+    st.closed = true;
+    Ok(())
+}
+
+/// Ends the outputs with the last report marked `status` (and the signal):
+/// the replaced files and every special file or stdout not yet written.
+/// None when they are final already or nothing was saved.
+fn end_with(st: &mut State, status: &str, signal_name: Option<&str>) -> Option<Result<usize>> {
     if st.closed {
         return None;
     }
@@ -442,7 +681,16 @@ pub fn interrupt(status: &str, signal_name: Option<&str>) -> Option<Result<usize
     r.status = Some(status.into());
     r.interrupted_by = signal_name.map(str::to_string);
     let n = r.results.len();
-    Some(write_all(st, &r, true).map(|_| n))
+    Some(write_all(st, &r, Which::Rest).map(|_| n))
+}
+
+/// Rank 0, from the signal thread: writes the last saved report with
+/// `status` ("interrupted", with the signal's name, or "aborted") to every
+/// output (stdout and special files included: this is the end). Returns how
+/// many results it holds, or None without a report or when the outputs are
+/// final already.
+pub fn interrupt(status: &str, signal_name: Option<&str>) -> Option<Result<usize>> {
+    end_with(state().as_mut()?, status, signal_name)
 }
 
 /// Rank 0: prints to stdout (tables); the error tells a closed pipe apart.
@@ -470,20 +718,13 @@ pub fn agree(world: &crate::comm::Comm, failure: Option<anyhow::Error>) -> Optio
         eprintln!("error: {e:#}");
     }
     if world.rank == 0 {
-        let mut g = state();
-        if let Some(st) = g.as_mut().filter(|st| !st.closed) {
-            st.closed = true;
-            if let Some(mut r) = st.last.clone() {
-                r.complete = false;
-                if quiet {
-                    r.status = Some("interrupted".into());
-                    r.interrupted_by = Some("SIGPIPE".into());
-                } else {
-                    r.status = Some("aborted".into());
-                }
-                // Best effort: the output that failed will likely fail again.
-                let _ = write_all(st, &r, false);
-            }
+        if let Some(st) = state().as_mut() {
+            // Best effort: the output that failed will likely fail again.
+            let _ = if quiet {
+                end_with(st, "interrupted", Some("SIGPIPE"))
+            } else {
+                end_with(st, "aborted", None)
+            };
         }
     }
     Some(if quiet {
@@ -506,7 +747,7 @@ pub fn first_file() -> Option<PathBuf> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::os::unix::fs::{symlink, FileTypeExt};
+    use std::os::unix::fs::symlink;
 
     fn tmp() -> tempfile::TempDir {
         tempfile::tempdir().unwrap()
@@ -515,6 +756,18 @@ mod tests {
     fn mkfifo(p: &Path) {
         let c = std::ffi::CString::new(p.as_os_str().as_encoded_bytes()).unwrap();
         assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o644) }, 0);
+    }
+
+    /// A device node of our own (never a real /dev entry); false (and the
+    /// test's device part skipped) without root.
+    fn mknod(p: &Path, kind: libc::mode_t, (major, minor): (u32, u32)) -> bool {
+        let c = std::ffi::CString::new(p.as_os_str().as_encoded_bytes()).unwrap();
+        // SAFETY: mknod(2) on a NUL-terminated path in a temporary directory.
+        let ok = unsafe { libc::mknod(c.as_ptr(), kind | 0o600, libc::makedev(major, minor)) } == 0;
+        if !ok {
+            eprintln!("skipped the device node part: mknod needs root");
+        }
+        ok
     }
 
     #[test]
@@ -583,25 +836,135 @@ mod tests {
         let d = tmp();
         let a = d.path().join("o.json");
         let a2 = d.path().join(".").join("o.json");
-        let err = validate(&[("--json", &a), ("--csv", &a2)]).unwrap_err();
+        let f = Output::file;
+        let err = validate(&[f("--json", &a), f("--csv", &a2)], &[]).unwrap_err();
         assert!(err.contains("same file"), "{err}");
         std::fs::write(&a, "").unwrap();
         let hard = d.path().join("hard.json");
         std::fs::hard_link(&a, &hard).unwrap();
-        assert!(validate(&[("--json", &a), ("--raw", &hard)]).is_err());
+        assert!(validate(&[f("--json", &a), f("--raw", &hard)], &[]).is_err());
         let l = d.path().join("l");
         symlink(&a, &l).unwrap();
-        assert!(validate(&[("--csv", &l), ("--json", &a)]).is_err());
+        assert!(validate(&[f("--csv", &l), f("--json", &a)], &[]).is_err());
         let dash = Path::new("-");
-        let err = validate(&[("--json", dash), ("--csv", dash)]).unwrap_err();
+        let err = validate(&[f("--json", dash), f("--csv", dash)], &[]).unwrap_err();
         assert!(err.contains("stdout"), "{err}");
         let b = d.path().join("o.csv");
-        assert!(validate(&[("--json", &a), ("--csv", &b), ("--raw", dash)]).is_ok());
+        assert!(validate(&[f("--json", &a), f("--csv", &b), f("--raw", dash)], &[]).is_ok());
         assert_eq!(
             std::fs::read_dir(d.path()).unwrap().count(),
             3,
             "no probe left"
         );
+    }
+
+    #[test]
+    fn block_devices_sockets_and_directory_names_are_refused() {
+        let d = tmp();
+        let sock = d.path().join("sock");
+        let _l = std::os::unix::net::UnixListener::bind(&sock).unwrap();
+        let e = resolve(&sock).unwrap_err().to_string();
+        assert!(e.starts_with("is a socket"), "{e}");
+        let blk = d.path().join("blk");
+        // An unconnected loop minor of our own.
+        if mknod(&blk, libc::S_IFBLK, (7, 200)) {
+            let e = resolve(&blk).unwrap_err().to_string();
+            assert!(e.starts_with("is a block device"), "{e}");
+            let err = validate(&[Output::file("--json", &blk)], &[]).unwrap_err();
+            assert!(err.contains("is a block device"), "{err}");
+            assert!(std::fs::metadata(&blk)
+                .unwrap()
+                .file_type()
+                .is_block_device());
+        }
+        for p in ["", "new/", "new/.", "new/..", ".", ".."] {
+            assert!(resolve(Path::new(p)).is_err(), "{p:?}");
+        }
+        let new = d.path().join("newdir/");
+        let err = validate(&[Output::file("--json", &new)], &[]).unwrap_err();
+        assert!(err.contains("names a directory"), "{err}");
+        assert!(!d.path().join("newdir").exists());
+    }
+
+    #[test]
+    fn outputs_never_overwrite_inputs() {
+        let d = tmp();
+        let hosts = d.path().join("hosts");
+        std::fs::write(&hosts, "node1\n").unwrap();
+        let l = d.path().join("l");
+        symlink(&hosts, &l).unwrap();
+        for out in [&hosts, &l] {
+            let err =
+                validate(&[Output::file("--json", out)], &[("--hostfile", &hosts)]).unwrap_err();
+            assert!(
+                err.contains("would overwrite the --hostfile input"),
+                "{err}"
+            );
+        }
+        let err = validate(&[Output::file("-o", &hosts)], &[("", &hosts)]).unwrap_err();
+        assert!(err.contains("would overwrite the input"), "{err}");
+        let other = d.path().join("o.json");
+        assert!(validate(&[Output::file("--json", &other)], &[("--hostfile", &hosts)]).is_ok());
+        assert_eq!(std::fs::read_to_string(&hosts).unwrap(), "node1\n");
+    }
+
+    #[test]
+    fn directory_outputs_are_checked_like_files() {
+        let d = tmp();
+        let f = d.path().join("f");
+        std::fs::write(&f, "keep").unwrap();
+        let err = validate(&[Output::dir("--plots", &f)], &[]).unwrap_err();
+        assert!(err.ends_with("not a directory"), "{err}");
+        let deep = d.path().join("a/b/c");
+        assert!(validate(&[Output::dir("--plots", &deep)], &[]).is_ok());
+        assert!(!d.path().join("a").exists(), "nothing created");
+        let p = d.path().join("p");
+        let err = validate(
+            &[Output::file("--json", &p), Output::dir("--plots", &p)],
+            &[],
+        )
+        .unwrap_err();
+        assert!(err.contains("same file"), "{err}");
+        assert_eq!(
+            std::fs::read_dir(d.path()).unwrap().count(),
+            1,
+            "no probe left"
+        );
+    }
+
+    #[test]
+    fn a_failure_at_the_end_leaves_aborted_not_ok() {
+        let d = tmp();
+        let json = d.path().join("o.json");
+        let csv = d.path().join("full");
+        // A CSV output that fails at the end (written in place once): a
+        // copy of /dev/full of our own.
+        if !mknod(&csv, libc::S_IFCHR, (1, 7)) {
+            return;
+        }
+        init(&[(Some(&json), Format::Json), (Some(&csv), Format::Csv)]);
+        let mut r = crate::report::table::fixtures::report(2);
+        r.complete = true;
+        r.status = Some("ok".into());
+        save(&r).unwrap();
+        let status = || {
+            let v: serde_json::Value =
+                serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
+            (
+                v["status"].as_str().unwrap().to_string(),
+                v["complete"].as_bool(),
+            )
+        };
+        assert_eq!(status(), ("ok".to_string(), Some(true)));
+        assert!(finish().is_err());
+        // What `agree` does on rank 0 after the failure.
+        assert!(end_with(state().as_mut().unwrap(), "aborted", None).is_some());
+        assert_eq!(status(), ("aborted".to_string(), Some(false)));
+        assert!(interrupt("interrupted", Some("SIGINT")).is_none(), "final");
+        assert_eq!(status().0, "aborted");
+        let names: Vec<_> = std::fs::read_dir(d.path()).unwrap().collect();
+        assert_eq!(names.len(), 2, "no temporary file: {names:?}");
+        *state() = None;
     }
 
     #[test]

@@ -499,10 +499,7 @@ impl Plan {
                 }
             }
         }
-        crate::output::validate(&args.outputs()).map_err(PlanError::Invalid)?;
-        if let Some(d) = args.plots.as_deref().filter(|d| d.exists() && !d.is_dir()) {
-            return Err(invalid(format!("--plots {}: not a directory", d.display())));
-        }
+        crate::output::validate(&args.outputs(), &args.inputs()).map_err(PlanError::Invalid)?;
         if args.plot.is_some() && home.name != crate::bench::cresta::SUITE {
             return Err(invalid(
                 "--plot draws CRESTA's Figure 1: use it with --suite cresta",

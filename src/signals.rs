@@ -59,6 +59,9 @@ static PEERS: OnceLock<Vec<i32>> = OnceLock::new();
 /// Ending with `_exit` ends the whole job (see `launch::exit_ends_job`).
 static EXIT_ENDS_JOB: AtomicBool = AtomicBool::new(false);
 
+/// How long a signal waits for the link to the parent to tell that the
+/// parent died (see [`stop`]).
+const PARENT_GONE_WAIT: Duration = Duration::from_millis(300);
 /// Ranks other than 0 wait this long for rank 0 to write and end the job.
 const RANK0_GRACE: Duration = Duration::from_secs(3);
 /// Time for the launcher to pass the one line on before the job ends.
@@ -103,6 +106,8 @@ pub fn before_mpi_init() {
     RANK.store(launch::env_rank() as u32, Ordering::Relaxed);
     EXIT_ENDS_JOB.store(launch::exit_ends_job(), Ordering::Relaxed);
     install_panic_hook();
+    // Also under a launcher that did not start us with it ignored.
+    ignore_sigxfsz();
     fatal::install();
     match signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP, PEER_FAILED_SIGNAL]) {
         Ok(mut signals) => {
@@ -190,6 +195,15 @@ pub fn mpi_started(world: &comm::Comm) {
 /// a signal is no interruption, and the job cannot be aborted through MPI.
 pub fn mpi_ending(code: i32) {
     ENDED_WITH.store(code, Ordering::SeqCst);
+    if STOP.load(Ordering::SeqCst) != 0 {
+        // A stop request is ending the job (it wrote the results
+        // "interrupted"): its outcome stands, not a normal end. [`stop`]
+        // stores before it loads too, so that one of the two always sees
+        // the other; the stop thread ends the process.
+        loop {
+            std::thread::park();
+        }
+    }
     MPI_UP.store(false, Ordering::SeqCst);
 }
 
@@ -197,6 +211,22 @@ pub fn mpi_ending(code: i32) {
 /// documentation). Only the first request acts; later ones return at once
 /// on other threads, and never return on the acting one.
 pub fn stop(sig: i32) {
+    // A SIGTERM that reaches a rank after the self-launching parent died
+    // (Hydra passing its parent-death signal on) is the parent's exit. It
+    // can overtake the link's end of file (a parent-death signal follows
+    // the end of the thread that started mpiexec, the link closes with the
+    // last thread): the link gets a moment to say so.
+    let sig = if sig == SIGTERM && supervise::parent_gone(PARENT_GONE_WAIT) {
+        PARENT_DIED
+    } else {
+        sig
+    };
+    stop_as(sig)
+}
+
+/// [`stop`] for a request whose cause is known: the parent's stop message
+/// or its death.
+pub fn stop_as(sig: i32) {
     if STOP
         .compare_exchange(0, sig, Ordering::SeqCst, Ordering::SeqCst)
         .is_err()
@@ -205,7 +235,9 @@ pub fn stop(sig: i32) {
     }
     let ended = ENDED_WITH.load(Ordering::SeqCst);
     if ended != ENDED_NOT_YET {
-        // SAFETY: ends the process; the run's outcome is already decided.
+        // The run's outcome is decided: the parent learns it, not a signal.
+        supervise::tell(&format!("end {} {ended}", RANK.load(Ordering::Relaxed)));
+        // SAFETY: ends the process.
         unsafe { libc::_exit(ended) }
     }
     let rank = RANK.load(Ordering::Relaxed);
@@ -217,8 +249,9 @@ pub fn stop(sig: i32) {
     }
     supervise::tell(&format!("stopped {rank} {}", signal_name(sig)));
     if rank == 0 {
-        stop_peers(sig);
+        // The results first: the launcher may end this process any moment.
         let saved = output::interrupt("interrupted", Some(signal_name(sig)));
+        stop_peers(sig);
         if sig != SIGPIPE && !supervise::parent_speaks() {
             eprintln!("{}", interrupted_line(sig, saved));
         }
@@ -406,9 +439,11 @@ fn install_panic_hook() {
     }));
 }
 
-/// The self-launching parent (no MPI here): a panic prints one line and
-/// exits with code 3; mpiexec follows through its parent-death signal.
-pub fn install_parent_panic_hook() {
+/// Every process from the start of `main` (the subcommands without MPI,
+/// help, the self-launching parent) until a rank installs its own: a panic
+/// prints one line, without a backtrace, and exits with code 3 (a
+/// self-launching parent's mpiexec follows through its parent-death signal).
+pub fn install_process_panic_hook() {
     std::panic::set_hook(Box::new(|info| {
         let msg = info
             .payload()
@@ -416,13 +451,41 @@ pub fn install_parent_panic_hook() {
             .map(|s| s.to_string())
             .or_else(|| info.payload().downcast_ref::<String>().cloned())
             .unwrap_or_else(|| "panic".into());
+        let at = info
+            .location()
+            .map(|l| format!(" at {}:{}", l.file(), l.line()))
+            .unwrap_or_default();
         eprintln!(
-            "error: internal error: {}",
+            "error: internal error: {}{at}",
             msg.lines().next().unwrap_or("")
         );
         // SAFETY: ends the process.
         unsafe { libc::_exit(EXIT_ABORTED) }
     }));
+}
+
+/// The commands that only print (list, help, report, compare, --dry-run)
+/// end at a closed stdout pipe (`| head`) as Unix tools do: killed by
+/// SIGPIPE, quietly. Set at the start of `main`.
+pub fn default_sigpipe() {
+    // SAFETY: signal(2) with a default disposition.
+    unsafe { libc::signal(libc::SIGPIPE, libc::SIG_DFL) };
+}
+
+/// A run (the ranks, the self-launching parent) sees a closed pipe as
+/// EPIPE instead, and ends the job in order (`output::agree`, the parent's
+/// stdout relay).
+pub fn ignore_sigpipe() {
+    // SAFETY: signal(2) with an ignore disposition.
+    unsafe { libc::signal(libc::SIGPIPE, libc::SIG_IGN) };
+}
+
+/// A file size limit (`ulimit -f`) makes a write fail with EFBIG, reported
+/// in one line like any failed write, instead of killing the process with
+/// SIGXFSZ. Set at the start of `main`; mpiexec and the ranks inherit it.
+pub fn ignore_sigxfsz() {
+    // SAFETY: signal(2) with an ignore disposition.
+    unsafe { libc::signal(libc::SIGXFSZ, libc::SIG_IGN) };
 }
 
 /// Async-signal-safe handlers of the fatal signals.

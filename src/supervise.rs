@@ -2,9 +2,15 @@
 //!
 //! `mpibench run -n N` without a launcher starts mpiexec and supervises it:
 //!
-//! * mpiexec gets a parent-death signal (SIGKILL) and its own process group,
-//!   so it dies with the parent even when the parent is SIGKILLed, and a
-//!   terminal's Ctrl-C reaches it once, through the parent, not twice.
+//! * mpiexec gets a parent-death signal and its own process group, so it
+//!   dies with the parent even when the parent is SIGKILLed, and a
+//!   terminal's Ctrl-C reaches it once, through the parent, not twice. The
+//!   signal is the launcher's (see [`Launcher::death_signal`]): SIGKILL for
+//!   Open MPI's mpiexec, whose daemons give the ranks time to write;
+//!   SIGTERM for Hydra, whose proxies SIGKILL the ranks at once when their
+//!   mpiexec dies, before rank 0 could write the results "interrupted"
+//!   (SIGTERM is passed on to the ranks; the ranks, which see the parent's
+//!   link close, end the job themselves in any case).
 //! * SIGINT, SIGTERM and SIGHUP to the parent are passed on: the ranks are
 //!   told at once (which signal, over the link below) and mpiexec gets
 //!   SIGTERM, the signal on which both Open MPI's and MPICH's mpiexec end
@@ -84,11 +90,11 @@ pub fn connect(rank: usize) {
         for line in BufReader::new(reader).lines() {
             let Ok(line) = line else { break };
             if let Some(sig) = line.strip_prefix("stop ").and_then(signals::signal_number) {
-                signals::stop(sig);
+                signals::stop_as(sig);
             }
         }
         // End of file: the parent died (it never closes the link first).
-        signals::stop(signals::PARENT_DIED);
+        signals::stop_as(signals::PARENT_DIED);
     });
 }
 
@@ -96,6 +102,23 @@ pub fn connect(rank: usize) {
 /// about interruptions).
 pub fn parent_speaks() -> bool {
     LINK.get().is_some()
+}
+
+/// True when the link to the parent exists and the parent closed it (died),
+/// now or within `wait`.
+pub fn parent_gone(wait: Duration) -> bool {
+    let fd = LINK_FD.load(Ordering::SeqCst);
+    if fd < 0 {
+        return false;
+    }
+    let mut p = libc::pollfd {
+        fd,
+        events: libc::POLLRDHUP,
+        revents: 0,
+    };
+    // SAFETY: poll on one valid pollfd.
+    let n = unsafe { libc::poll(&mut p, 1, wait.as_millis() as i32) };
+    n == 1 && p.revents & (libc::POLLRDHUP | libc::POLLHUP) != 0
 }
 
 /// Sends one line to the parent (nothing without a link).
@@ -135,6 +158,9 @@ struct Seen {
     crashed: Vec<(u32, i32)>,
     /// (rank, code) of ranks that ended normally.
     ended: Vec<(u32, i32)>,
+    /// Rank 0 reported its end before the parent received a signal: the
+    /// outcome was decided (its outputs final) before any interruption.
+    rank0_ended_first: bool,
     /// (rank, signal) of a rank that was stopped by a signal of its own.
     stopped: Option<(u32, i32)>,
     /// A rank hit the stall limit: a host or link may be dead, and the
@@ -144,7 +170,17 @@ struct Seen {
 }
 
 impl Seen {
+    /// Records a line that arrived before any signal to the parent.
+    #[cfg(test)]
     fn record(&mut self, line: &str) {
+        self.record_at(line, false);
+    }
+
+    /// Records a line; `signalled`: the parent had received a signal.
+    fn record_at(&mut self, line: &str, signalled: bool) {
+        if line.starts_with("end 0 ") && !signalled {
+            self.rank0_ended_first = true;
+        }
         let f: Vec<&str> = line.split_whitespace().collect();
         let num = |i: usize| f.get(i).and_then(|x| x.parse::<i64>().ok());
         let (Some(kind), Some(rank)) = (f.first(), num(1)) else {
@@ -272,6 +308,8 @@ pub struct Launcher<'a> {
     pub name: &'a str,
     /// Where the JSON goes (named in the interruption line).
     pub json: Option<&'a std::path::Path>,
+    /// The signal mpiexec gets when the parent dies (see the module documentation).
+    pub death_signal: i32,
 }
 
 /// Runs `cmd` (mpiexec ...) under supervision; returns mpibench's exit code.
@@ -295,13 +333,14 @@ pub fn run(mut cmd: Command, l: &Launcher) -> i32 {
     watch_signals(&shared);
     watch_stdout(&shared);
     let parent = std::process::id() as i32;
+    let death_signal = l.death_signal;
     // SAFETY: only async-signal-safe calls between fork and exec.
     unsafe {
         cmd.pre_exec(move || {
             // Own process group: a terminal's Ctrl-C reaches mpiexec once, through us.
             libc::setpgid(0, 0);
             // Dies with us, even when we are SIGKILLed.
-            libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
+            libc::prctl(libc::PR_SET_PDEATHSIG, death_signal);
             if libc::getppid() != parent {
                 libc::_exit(EXIT_LAUNCHER);
             }
@@ -466,7 +505,8 @@ fn listen(shared: &Arc<Shared>) -> Option<String> {
                         bar.update(&e);
                         continue;
                     }
-                    sh2.seen().record(&line);
+                    let signalled = sh2.signal.load(Ordering::SeqCst) != 0;
+                    sh2.seen().record_at(&line, signalled);
                     if (line.starts_with("said ") || line.starts_with("crashed "))
                         && !line.ends_with(" 0")
                     {
@@ -550,6 +590,34 @@ fn reap_ranks(shared: &Shared) {
     }
 }
 
+/// What the JSON file really holds after an interruption, for the one
+/// line: its status and how many results, or that it was never written.
+/// Only a regular file is read (never a FIFO, a device or stdout).
+fn json_state(path: &std::path::Path) -> String {
+    let shown = path.display();
+    match std::fs::metadata(path) {
+        Ok(m) if m.is_file() => {}
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            return format!("; '{shown}' was not written")
+        }
+        _ => return String::new(),
+    }
+    let v: Option<serde_json::Value> = std::fs::read(path)
+        .ok()
+        .and_then(|b| serde_json::from_slice(&b).ok());
+    let Some(v) = v else {
+        return format!("; '{shown}' holds no readable results");
+    };
+    let n = v["results"].as_array().map_or(0, Vec::len);
+    let status = v["status"].as_str().unwrap_or("unknown");
+    let results = if n == 1 { "result" } else { "results" };
+    if status == "interrupted" {
+        format!("; the {n} {results} finished so far are in '{shown}' (status \"interrupted\")")
+    } else {
+        format!("; '{shown}' holds {n} {results} with status \"{status}\"")
+    }
+}
+
 fn describe(status: ExitStatus) -> String {
     match (status.code(), status.signal()) {
         (Some(c), _) => format!("exited with code {c}"),
@@ -603,17 +671,16 @@ fn verdict(
             .filter(|_| failed.is_none() && !crashed && rank0_end.is_none() && all_up)
             .map(|(r, s)| (Some(r), s)));
     if let Some((rank, sig)) = stop {
+        if let (Some(code), None, true) = (rank0_end, rank, seen.rank0_ended_first) {
+            // Rank 0 had decided how the run ends (its outputs final)
+            // before the signal reached the job: that outcome stands.
+            return code;
+        }
         if sig != SIGPIPE {
             let by = rank
                 .map(|r| format!(" (received by rank {r})"))
                 .unwrap_or_default();
-            let json = match l.json.filter(|p| p.as_os_str() != "-") {
-                Some(p) => format!(
-                    "; the results finished so far are in '{}' with status \"interrupted\"",
-                    p.display()
-                ),
-                None => String::new(),
-            };
+            let json = l.json.map(json_state).unwrap_or_default();
             eprintln!(
                 "mpibench: interrupted by {}{by}{json}; exit code {}",
                 signal_name(sig),
@@ -710,6 +777,7 @@ mod tests {
         Launcher {
             name: "mpiexec",
             json: None,
+            death_signal: libc::SIGKILL,
         }
     }
 
@@ -734,6 +802,47 @@ mod tests {
         assert_eq!(s.ended, vec![(0, 0)]);
         assert_eq!(s.stopped, Some((1, SIGTERM)));
         assert!(s.stalled);
+    }
+
+    #[test]
+    fn the_interruption_line_says_what_the_json_holds() {
+        let d = tempfile::tempdir().unwrap();
+        let f = d.path().join("out.json");
+        assert!(json_state(&f).contains("was not written"));
+        std::fs::write(&f, r#"{"status": "interrupted", "results": [{}, {}]}"#).unwrap();
+        let s = json_state(&f);
+        assert!(
+            s.contains("the 2 results finished so far") && s.contains("\"interrupted\""),
+            "{s}"
+        );
+        std::fs::write(&f, r#"{"status": "ok", "complete": true, "results": [{}]}"#).unwrap();
+        let s = json_state(&f);
+        assert!(s.contains("holds 1 result with status \"ok\""), "{s}");
+        std::fs::write(&f, "{").unwrap();
+        assert!(json_state(&f).contains("no readable results"));
+        assert_eq!(json_state(d.path()), "", "a directory is not read");
+    }
+
+    #[test]
+    fn a_signal_after_rank_0_ended_keeps_its_code() {
+        let l = launcher();
+        let mut s = Seen::default();
+        for x in ["start 0 1", "start 1 2", "up 0", "up 1", "end 0 0"] {
+            s.record(x);
+        }
+        assert_eq!(verdict(&s, SIGINT, exited(0), false, &l), 0);
+        s.ended.clear();
+        s.record("end 0 1");
+        assert_eq!(verdict(&s, SIGTERM, exited(1), false, &l), 1);
+        s.ended.clear();
+        assert_eq!(verdict(&s, SIGTERM, exited(1), false, &l), 143);
+        // An end reported after the signal is the interruption's doing.
+        let mut s = Seen::default();
+        for x in ["start 0 1", "start 1 2", "up 0", "up 1"] {
+            s.record(x);
+        }
+        s.record_at("end 0 3", true);
+        assert_eq!(verdict(&s, SIGPIPE, exited(3), false, &l), 141);
     }
 
     #[test]

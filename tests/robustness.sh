@@ -10,6 +10,9 @@
 #   env CASE_TIMEOUT      seconds before a case counts as a hang (default 60)
 #   env BAD_TIMEOUT       the same for each bad-input case (default 20)
 #   env LARGE_TIMEOUT     the same for the large-message case (default 900)
+#   env ROBUSTNESS_ONLY   an extended regex: only the case calls (the lines
+#                         `case_... ARGS` and `bad NAME ...` of this script)
+#                         whose text matches it run, e.g. 'same file|signal'
 #
 # Exit codes of mpibench: 0 ok, 1 validation errors, 2 usage errors,
 # 3 a benchmark or rank aborted (also a failed write), 4 the launcher failed
@@ -23,7 +26,9 @@
 # Cases that need the other MPI's launcher (wrong-launcher cases) use
 # mpiexec.mpich / mpiexec.openmpi when installed and are skipped otherwise.
 # Cases that need mount namespaces (full tmpfs, read-only TMPDIR) need root
-# and `unshare`; mounts never leave the case's own namespace.
+# and `unshare`; mounts never leave the case's own namespace. Cases that
+# make device nodes (mknod, in the case's own directory: never the real
+# /dev entries) need root; without it they print SKIP.
 #
 # Output: one line per case (PASS name / FAIL name: reason), then
 #   robustness: N cases, P passed, F failed
@@ -31,6 +36,19 @@
 # and exit status 1 when anything failed.
 
 set -uo pipefail
+
+# ROBUSTNESS_ONLY: a DEBUG trap skips the top-level case calls that do not
+# match (with extdebug, a trap that fails skips the command).
+if [[ -n ${ROBUSTNESS_ONLY:-} ]]; then
+    shopt -s extdebug
+    # shellcheck disable=SC2317  # called through the DEBUG trap
+    selected() {
+        ((${#FUNCNAME[@]} == 2)) || return 0 # inside a function: run
+        [[ $BASH_COMMAND =~ ^([A-Z_]+=[^\ ]*\ )*(case_[a-z_0-9]+|bad)(\ |$) ]] || return 0
+        [[ $BASH_COMMAND =~ $ROBUSTNESS_ONLY ]]
+    }
+    trap selected DEBUG
+fi
 
 BIN=${1:-./target/release/mpibench}
 MPIEXEC=${MPIBENCH_MPIEXEC:-mpiexec.openmpi}
@@ -493,6 +511,8 @@ case_crash() {
         fail "$name" "the launcher did not end after the kill (hang)"
     elif [[ $RC -eq 0 ]]; then
         fail "$name" "the launcher exited 0 after a rank was killed"
+    elif [[ -n $leftovers ]]; then
+        fail "$name" "files left beside out.json (a temporary file?): $leftovers"
     elif ! why=$(json_check "$out" "
         (lambda want:
             'complete is not false' if d.get('complete') is not False else
@@ -503,7 +523,7 @@ case_crash() {
         )('${before#* }'.split())"); then
         fail "$name" "$why"
     else
-        pass "$name" "killed pid $victim after ${before%% *} results; rc $RC${leftovers:+; leftover files: $leftovers}"
+        pass "$name" "killed pid $victim after ${before%% *} results; rc $RC"
     fi
     cd "$ROOT" || exit 1
 }
@@ -690,6 +710,16 @@ expect_json() {
     json_check "$1" "$2"
 }
 
+IS_ROOT=0
+[[ $(id -u) -eq 0 ]] && IS_ROOT=1
+
+# need_root NAME: true as root; prints SKIP and fails otherwise (mknod).
+need_root() {
+    [[ $IS_ROOT -eq 1 ]] && return 0
+    echo "SKIP $1 (needs root for mknod)"
+    return 1
+}
+
 # Device nodes of our own (never the real /dev entries): null and full.
 make_devices() {
     mknod "$CASE_DIR/null" c 1 3 && mknod "$CASE_DIR/full" c 1 7
@@ -713,6 +743,18 @@ direct_bg() {
         "$MPIEXEC" "${LAUNCH_FLAGS[@]}" -n "$np" "$BIN" "$@" \
         >"$CASE_DIR.out" 2>"$CASE_DIR.err" </dev/null &
     PID=$!
+}
+
+# long_bg MODE(self|direct) ARGS...: LONG_RUN on 2 ranks in the background,
+# self-launched or under mpiexec, with ARGS added; sets PID.
+long_bg() {
+    local mode=$1
+    shift
+    if [[ $mode == self ]]; then
+        self_bg run -n 2 "${LONG_RUN[@]}" "$@"
+    else
+        direct_bg 2 run "${LONG_RUN[@]}" "$@"
+    fi
 }
 
 # self ARGS...: a self-launching run in the foreground, bounded.
@@ -785,6 +827,7 @@ JSON_INTERRUPTED='(lambda s: s if s else "")(
 # ---------------------------------------------------------------------------
 case_special_file() { # NAME NODE MAJ:MIN RC FLAG [LINE-REGEX]
     local name="output: $1" node=$2 dev=$3 want=$4 flag=$5 line=${6:-}
+    need_root "$name" || return
     new_case_dir
     make_devices
     mpi 2 run pingpong --sizes 8 --iter 5 -q "$flag" "$node"
@@ -802,6 +845,7 @@ case_special_file "--raw to a copy of /dev/full: exit 3" full 1:7 3 --raw "^erro
 
 case_json_to_null_self() {
     local name="output: self-launched --json to a copy of /dev/null"
+    need_root "$name" || return
     new_case_dir
     make_devices
     self run -n 2 pingpong --sizes 8 --iter 5 -q --json null
@@ -812,6 +856,7 @@ case_json_to_null_self
 
 case_symlink_to_device() {
     local name="output: --json through a symlink to a copy of /dev/null"
+    need_root "$name" || return
     new_case_dir
     make_devices
     ln -s null link
@@ -950,12 +995,35 @@ case_same_file_links hardlink
 HAVE_UNSHARE=0
 if [[ $(id -u) -eq 0 ]] && unshare -m true 2>/dev/null; then HAVE_UNSHARE=1; fi
 
+# need_unshare NAME: true when mount namespaces can be made; SKIP otherwise.
+need_unshare() {
+    [[ $HAVE_UNSHARE -eq 1 ]] && return 0
+    echo "SKIP $1 (needs root and unshare -m)"
+    return 1
+}
+
+# ro_run [VAR=VALUE...] -- ARGS...: the self-launching `mpibench ARGS`, in
+# the case directory, with its ./ro bind-mounted read-only in a private
+# mount namespace (the mount never outlives the case); sets RC.
+ro_run() {
+    local envs=()
+    while [[ $1 != -- ]]; do
+        envs+=("$1")
+        shift
+    done
+    shift
+    T0=$(date +%s%N)
+    env MPIBENCH_ROBUSTNESS_CASE="$CASE_DIR" MPIBENCH_MPIEXEC="$MPIEXEC" "${envs[@]}" \
+        timeout -k 5 "$CASE_TIMEOUT" \
+        unshare -m bash -c 'mount --bind -o ro ro ro || exit 99; exec "$@"' _ "$BIN" "$@" \
+        >"$CASE_DIR.out" 2>"$CASE_DIR.err" </dev/null
+    RC=$?
+    finished "$T0"
+}
+
 case_full_tmpfs() { # MODE(self|direct)
     local name="write failure: results on a full 12 KiB tmpfs ($1)"
-    if [[ $HAVE_UNSHARE -ne 1 ]]; then
-        echo "SKIP $name (needs root and unshare -m)"
-        return
-    fi
+    need_unshare "$name" || return
     new_case_dir
     mkdir res
     # All of it in a private mount namespace: the mount never outlives the
@@ -983,11 +1051,7 @@ case_dir_removed() { # MODE(self|direct)
     local name="write failure: results directory removed mid-run ($1)"
     new_case_dir
     mkdir res
-    if [[ $1 == self ]]; then
-        self_bg run -n 2 "${LONG_RUN[@]}" --json res/out.json
-    else
-        direct_bg 2 run "${LONG_RUN[@]}" --json res/out.json
-    fi
+    long_bg "$1" --json res/out.json
     if ! wait_results res/out.json 1; then
         wait_bounded "$CASE_TIMEOUT"
         check "$name" "the run never wrote a result: rc $RC; $(stderr_excerpt)" "$(no_leftovers)"
@@ -1004,6 +1068,7 @@ case_dir_removed direct
 
 case_stdout_full() {
     local name="write failure: self-launched --json - > /dev/full (a copy) is not exit 0"
+    need_root "$name" || return
     new_case_dir
     make_devices
     T0=$(date +%s%N)
@@ -1096,20 +1161,24 @@ case_sigkill_parent() {
     wait_results out.json 1
     kill -KILL "$PID"
     wait_bounded 10
-    check "$name" "$(expect_rc 137)" \
-        "$(expect_json out.json '"status is ok after a kill" if d.get("status") == "ok" else ""')" \
-        "$(expect_files out.json)" "$(no_leftovers)"
+    # The ranks see their link to the parent close: rank 0 writes the
+    # results so far, "interrupted" by "parent-exit".
+    local json
+    json=$(for _ in $(seq 50); do
+        r=$(expect_json out.json "$JSON_INTERRUPTED")
+        [[ -z $r ]] && break
+        sleep 0.1
+    done; echo "$r")
+    check "$name" "$(expect_rc 137)" "$json" \
+        "$(expect_json out.json '"interrupted_by is %r" % d.get("interrupted_by") if d.get("interrupted_by") != "parent-exit" else ""')" \
+        "$(no_leftovers)" "$(expect_files out.json)"
 }
 case_sigkill_parent 2>/dev/null # (bash reports the SIGKILLed job on stderr)
 
 case_sigterm_rank() { # RANK MODE(self|direct)
     local name="signal: SIGTERM to rank $1 only ($2)"
     new_case_dir
-    if [[ $2 == self ]]; then
-        self_bg run -n 2 "${LONG_RUN[@]}" --json out.json
-    else
-        direct_bg 2 run "${LONG_RUN[@]}" --json out.json
-    fi
+    long_bg "$2" --json out.json
     wait_results out.json 1
     local victim
     victim=$(rank_pid "$1")
@@ -1323,19 +1392,10 @@ case_ulimit 170000
 
 case_readonly_tmpdir() {
     local name="environment: read-only TMPDIR (self-launched)"
-    if [[ $HAVE_UNSHARE -ne 1 ]]; then
-        echo "SKIP $name (needs root and unshare -m)"
-        return
-    fi
+    need_unshare "$name" || return
     new_case_dir
     mkdir ro
-    T0=$(date +%s%N)
-    MPIBENCH_ROBUSTNESS_CASE=$CASE_DIR MPIBENCH_MPIEXEC=$MPIEXEC TMPDIR=$CASE_DIR/ro timeout -k 5 "$CASE_TIMEOUT" \
-        unshare -m bash -c 'mount --bind -o ro ro ro || exit 99; exec "$@"' _ \
-        "$BIN" run -n 2 pingpong --sizes 8 --iter 5 -q --json out.json \
-        >"$CASE_DIR.out" 2>"$CASE_DIR.err" </dev/null
-    RC=$?
-    finished "$T0"
+    ro_run "TMPDIR=$CASE_DIR/ro" -- run -n 2 pingpong --sizes 8 --iter 5 -q --json out.json
     if [[ $FLAVOUR == openmpi ]]; then
         check "$name" "$(expect_rc 5)" \
             "$(expect_one_line "^error: the temporary directory '.*/ro' is not writable \(Read-only file system")" \
@@ -1346,6 +1406,372 @@ case_readonly_tmpdir() {
     fi
 }
 case_readonly_tmpdir
+
+# ---------------------------------------------------------------------------
+# 19. Issue 17, after the audit: the status after a failure at the final
+#     write, block devices and sockets, panics and closed pipes in every
+#     subcommand, inputs in the same-file checks, one format on stdout, the
+#     parent's line, file size limits, paths that name directories, and the
+#     note on reductions at partial floats.
+# ---------------------------------------------------------------------------
+JSON_ABORTED='"complete is not false" if d.get("complete") is not False else
+    "status is %r, expected aborted" % d.get("status") if d.get("status") != "aborted" else ""'
+
+# plain NAME RC LINE-REGEX ARGS...: `mpibench ARGS` without MPI (or
+# self-launching), bounded; exit code RC, one line matching LINE-REGEX (or
+# nothing on stderr when it is empty), no file left in the case directory
+# beyond the ones the caller keeps in KEEP (an array, may be empty).
+plain() {
+    local name=$1 want=$2 line=$3
+    shift 3
+    T0=$(date +%s%N)
+    MPIBENCH_ROBUSTNESS_CASE=$CASE_DIR MPIBENCH_MPIEXEC=$MPIEXEC timeout -k 5 "$CASE_TIMEOUT" \
+        "$BIN" "$@" >"$CASE_DIR.out" 2>"$CASE_DIR.err" </dev/null
+    RC=$?
+    finished "$T0"
+    check "$name" "$(expect_rc "$want")" \
+        "$(if [[ -n $line ]]; then expect_one_line "$line"; else expect_quiet; fi)" \
+        "$(expect_files "${KEEP[@]}")" "$(no_leftovers)"
+}
+
+# Two small results files (made once) for report, plot and compare.
+INPUTS=$ROOT/inputs
+make_inputs() {
+    [[ -f $INPUTS/a.json && -f $INPUTS/b.json ]] && return 0
+    mkdir -p "$INPUTS"
+    local f
+    for f in a b; do
+        MPIBENCH_ROBUSTNESS_CASE=$INPUTS timeout -k 5 "$CASE_TIMEOUT" \
+            "$MPIEXEC" "${LAUNCH_FLAGS[@]}" -n 2 "$BIN" run pingpong --sizes 8,64 --iter 20 -q \
+            --json "$INPUTS/$f.json" >/dev/null 2>&1 </dev/null
+    done
+    [[ -f $INPUTS/a.json && -f $INPUTS/b.json ]]
+}
+
+# A failure at the very end (a special file written once, the tables file,
+# the HTML report, a plot) turns the JSON file into "aborted", exit 3.
+case_final_write() { # NAME MODE(self|direct) ARGS... (a copy of /dev/full is ./full)
+    local name="final write: $1 ($2): the JSON says aborted, exit 3" mode=$2
+    shift 2
+    need_root "$name" || return
+    new_case_dir
+    make_devices
+    if [[ $mode == self ]]; then
+        self run -n 2 -q --json o.json "$@"
+    else
+        mpi 2 run -q --json o.json "$@"
+    fi
+    check "$name" "$(expect_rc 3)" \
+        "$(expect_one_line "^error: cannot write 'full': No space left on device")" \
+        "$(expect_json o.json "$JSON_ABORTED")" "$(expect_chardev full 1:7)" \
+        "$(expect_files o.json null full)" "$(no_leftovers)"
+}
+case_final_write "--csv to a copy of /dev/full" direct pingpong --sizes 8 --iter 5 --csv full
+case_final_write "--csv to a copy of /dev/full" self pingpong --sizes 8 --iter 5 --csv full
+case_final_write "--output to a copy of /dev/full" direct pingpong --sizes 8 --iter 5 --output full
+case_final_write "--report to a copy of /dev/full" direct pingpong --sizes 8 --iter 5 --report full
+case_final_write "--plot to a copy of /dev/full" direct --suite cresta bcast --sizes 8 --iter 5 --plot full
+
+case_final_write_stdout() {
+    local name="final write: --json - with --csv to a copy of /dev/full: stdout's JSON says aborted"
+    need_root "$name" || return
+    new_case_dir
+    make_devices
+    mpi 2 run pingpong --sizes 8 --iter 5 -q --json - --csv full
+    check "$name" "$(expect_rc 3)" \
+        "$(expect_one_line "^error: cannot write 'full': No space left on device")" \
+        "$(expect_json "$CASE_DIR.out" "$JSON_ABORTED")" \
+        "$(expect_files null full)" "$(no_leftovers)"
+}
+case_final_write_stdout
+
+case_final_plots() {
+    local name="final write: --plots DIR that became a file mid-run: the JSON says aborted, exit 3"
+    new_case_dir
+    # LONG_RUN runs to its end here, seconds after the file appeared.
+    local CASE_TIMEOUT=$((CASE_TIMEOUT * 3))
+    long_bg direct --json o.json --plots d
+    if ! wait_results o.json 1; then
+        wait_bounded "$CASE_TIMEOUT"
+        check "$name" "the run never wrote a result: rc $RC; $(stderr_excerpt)" "$(no_leftovers)"
+        return
+    fi
+    echo keep >d
+    wait_bounded "$CASE_TIMEOUT"
+    check "$name" "$(expect_rc 3)" "$(expect_one_line "^error: cannot create 'd'")" \
+        "$(expect_json o.json "$JSON_ABORTED")" \
+        "$( [[ $(cat d) == keep ]] || echo 'd was changed')" \
+        "$(expect_files o.json d)" "$(no_leftovers)"
+}
+case_final_plots
+
+# Block devices and sockets are refused before anything runs: writing a
+# disk in place would destroy it. The node is an unconnected loop minor of
+# our own: it is never opened.
+case_block_device() { # FLAG MODE(self|direct)
+    local name="output: $1 to a block device node is refused ($2)"
+    need_root "$name" || return
+    new_case_dir
+    mknod blk b 7 200
+    local CASE_TIMEOUT=${BAD_TIMEOUT:-20}
+    if [[ $2 == self ]]; then
+        self run -n 2 pingpong --sizes 8 "$1" blk
+    else
+        mpi 2 run pingpong --sizes 8 "$1" blk
+    fi
+    check "$name" "$(expect_rc 2)" "$(expect_one_line "^error: cannot write 'blk': is a block device")" \
+        "$( [[ $(stat -c '%F %t:%T' blk) == "block special file 7:c8" ]] || echo "blk changed: $(stat -c '%F %t:%T' blk)")" \
+        "$(expect_files blk)" "$(no_leftovers)"
+}
+case_block_device --json direct
+case_block_device --csv direct
+case_block_device --raw self
+case_block_device --output direct
+
+case_block_device_report() {
+    local name="output: report -o to a block device node is refused"
+    need_root "$name" || return
+    new_case_dir
+    make_inputs || { check "$name" "could not make the input files"; return; }
+    cp "$INPUTS/a.json" .
+    mknod blk b 7 200
+    KEEP=(a.json blk)
+    plain "$name" 2 "^error: cannot write 'blk': is a block device" report a.json -o blk
+}
+case_block_device_report
+
+case_socket() {
+    local name="output: --json to a socket is refused"
+    new_case_dir
+    python3 -c 'import socket, sys; socket.socket(socket.AF_UNIX).bind(sys.argv[1])' sock
+    local CASE_TIMEOUT=${BAD_TIMEOUT:-20}
+    mpi 2 run pingpong --sizes 8 --json sock
+    check "$name" "$(expect_rc 2)" "$(expect_one_line "^error: cannot write 'sock': is a socket")" \
+        "$( [[ $(stat -c %F sock) == socket ]] || echo "sock changed: $(stat -c %F sock)")" \
+        "$(expect_files sock)" "$(no_leftovers)"
+}
+case_socket
+
+# Panics in every subcommand: one line, no backtrace, exit 3; a multibyte
+# -D argument is a usage error, not a panic.
+case_plain() { # NAME RC LINE-REGEX ARGS...
+    new_case_dir
+    KEEP=()
+    plain "$@"
+}
+case_plain "osu: -D abcdé (a multibyte character at byte 5): exit 2, one line" 2 \
+    "^error: .*abcdé" osu osu_latency -D abcdé
+case_plain "osu: -D indx:é (multibyte): exit 2, one line" 2 "^error: " osu osu_latency -D 'indé:x'
+MPIBENCH_TEST_PANIC_MAIN=1 case_plain "panic in 'list': one line, exit 3" 3 \
+    "^error: internal error: test panic requested by MPIBENCH_TEST_PANIC_MAIN at " list
+MPIBENCH_TEST_PANIC_MAIN=1 case_plain "panic in 'osu -h': one line, exit 3" 3 \
+    "^error: internal error: test panic" osu -h
+MPIBENCH_TEST_PANIC_MAIN=1 case_plain "panic in the self-launching parent: one line, exit 3" 3 \
+    "^error: internal error: test panic" run -n 2 pingpong --sizes 8
+
+# A closed stdout pipe ends every printing subcommand quietly, as Unix
+# tools do (killed by SIGPIPE: 141). The reader is gone before the first
+# write, so that the write always fails.
+case_closed_pipe() { # NAME ARGS...
+    local name="closed stdout pipe: $1 ends quietly (141)"
+    shift
+    new_case_dir
+    make_inputs || { check "$name" "could not make the input files"; return; }
+    cp "$INPUTS/a.json" "$INPUTS/b.json" .
+    T0=$(date +%s%N)
+    (
+        sleep 0.5
+        MPIBENCH_ROBUSTNESS_CASE=$CASE_DIR MPIBENCH_MPIEXEC=$MPIEXEC exec timeout -k 5 "$CASE_TIMEOUT" \
+            "$BIN" "$@" 2>"$CASE_DIR.err" </dev/null
+    ) | true
+    RC=${PIPESTATUS[0]}
+    finished "$T0"
+    check "$name" "$(expect_rc 141)" "$(expect_quiet)" "$(expect_files a.json b.json)" "$(no_leftovers)"
+}
+case_closed_pipe "list | head" list
+case_closed_pipe "imb -list | head" imb -list
+case_closed_pipe "run --dry-run | head" run -n 2 --dry-run pingpong
+case_closed_pipe "--help | head" --help
+case_closed_pipe "osu -h | head" osu -h
+case_closed_pipe "compare a b | head" compare a.json b.json
+case_closed_pipe "report a -o - | head" report a.json -o -
+
+# No output may overwrite an input: exit 2, one line, the input intact.
+case_input_kept() { # NAME LINE-REGEX KEPT MODE(plain|direct|self) ARGS...
+    local name="same file: $1" line=$2 kept=$3 mode=$4
+    shift 4
+    new_case_dir
+    make_inputs || { check "$name" "could not make the input files"; return; }
+    cp "$INPUTS/a.json" "$INPUTS/b.json" .
+    printf '%s slots=2\n' "$(hostname)" >hosts
+    printf '8\n64\n' >lens
+    printf 'PingPong\n' >names
+    ln -s b.json l
+    local sum files
+    sum=$(md5sum "$kept")
+    files=$(ls -A | tr '\n' ' ')
+    local CASE_TIMEOUT=${BAD_TIMEOUT:-20}
+    case $mode in
+    plain)
+        T0=$(date +%s%N)
+        MPIBENCH_ROBUSTNESS_CASE=$CASE_DIR timeout -k 5 "$CASE_TIMEOUT" \
+            "$BIN" "$@" >"$CASE_DIR.out" 2>"$CASE_DIR.err" </dev/null
+        RC=$?
+        finished "$T0"
+        ;;
+    direct) mpi 2 "$@" ;;
+    self) self "$@" ;;
+    esac
+    check "$name" "$(expect_rc 2)" "$(expect_one_line "$line")" \
+        "$( [[ $(md5sum "$kept") == "$sum" ]] || echo "$kept was changed")" \
+        "$( [[ $(ls -A | tr '\n' ' ') == "$files" ]] || echo "files are now: $(ls -A | tr '\n' ' ')")" \
+        "$(no_leftovers)"
+}
+case_input_kept "report a.json -o a.json" "^error: -o 'a.json' would overwrite the input 'a.json'" \
+    a.json plain report a.json -o a.json
+case_input_kept "report a.json b.json -o through a symlink to b.json" "^error: -o 'l' would overwrite the input 'b.json'" \
+    b.json plain report a.json b.json -o l
+case_input_kept "compare a.json b.json --json a.json" "^error: --json 'a.json' would overwrite the input 'a.json'" \
+    a.json plain compare a.json b.json --json a.json
+case_input_kept "plot a.json -o a.json" "^error: cannot write into 'a.json': not a directory" \
+    a.json plain plot a.json -o a.json
+case_input_kept "run --json hosts --hostfile hosts (self-launched)" \
+    "^error: --json 'hosts' would overwrite the --hostfile input 'hosts'" hosts self run -n 2 pingpong --json hosts --hostfile hosts
+case_input_kept "imb -msglen lens --json lens" "^error: --json 'lens' would overwrite the -msglen input 'lens'" \
+    lens direct imb PingPong -msglen lens --json lens
+case_input_kept "imb -input names --csv names" "^error: --csv 'names' would overwrite the -input input 'names'" \
+    names direct imb -input names --csv names
+
+# --plots DIR is an output like the others: checked before anything runs.
+case_plots_checked() { # NAME LINE-REGEX SETUP ARGS...
+    local name="output: $1" line=$2 setup=$3
+    shift 3
+    new_case_dir
+    eval "$setup"
+    local files
+    files=$(ls -A | tr '\n' ' ')
+    local CASE_TIMEOUT=${BAD_TIMEOUT:-20}
+    mpi 2 run pingpong --sizes 8 "$@"
+    check "$name" "$(expect_rc 2)" "$(expect_one_line "$line")" \
+        "$( [[ $(ls -A | tr '\n' ' ') == "$files" ]] || echo "files are now: $(ls -A | tr '\n' ' ')")" \
+        "$(no_leftovers)"
+}
+case_plots_checked "--plots on a regular file" "^error: cannot write into 'f': not a directory" \
+    'echo keep >f' --plots f
+case_plots_checked "--plots under a regular file" "^error: cannot write into 'f/sub': Not a directory" \
+    'echo keep >f' --plots f/sub
+case_plots_checked "--plots and --json on one path" "^error: --json 'o' and --plots 'o' are the same file" \
+    '' --json o --plots o
+case_plots_checked "--plots ''" "^error: a value is required for '--plots" '' --plots ''
+
+case_plots_readonly() {
+    local name="output: --plots in a read-only directory: exit 2 before anything runs"
+    need_unshare "$name" || return
+    new_case_dir
+    mkdir ro
+    ro_run -- run -n 2 pingpong --sizes 8 --iter 5 -q --json out.json --plots ro/plots
+    check "$name" "$(expect_rc 2)" \
+        "$(expect_one_line "^error: cannot write into 'ro/plots': Read-only file system")" \
+        "$( [[ -z $(ls -A ro) ]] || echo "ro holds $(ls -A ro)")" \
+        "$(expect_files ro)" "$(no_leftovers)"
+}
+case_plots_readonly
+
+# Paths that cannot be files are refused before anything runs.
+bad "--json ''" "a value is required for '--json" pingpong --json ''
+bad "--csv ''" "a value is required for '--csv" pingpong --csv ''
+bad "--json newdir/" "cannot write 'newdir/': a path ending in '/' names a directory" pingpong --json newdir/
+bad "--raw sub/." "names a directory" pingpong --raw sub/.
+bad "--plot /dev/stdout with --json -" "both write to stdout" --suite cresta bcast --plot /dev/stdout --json -
+
+case_self_bad() { # NAME LINE-REGEX ARGS...
+    local name="bad input (self-launched): $1" line=$2
+    shift 2
+    new_case_dir
+    local CASE_TIMEOUT=${BAD_TIMEOUT:-20}
+    self run -n 2 "$@"
+    check "$name" "$(expect_rc 2)" "$(expect_one_line "$line")" "$(expect_files)" "$(no_leftovers)"
+}
+case_self_bad "--json newdir/" "^error: cannot write 'newdir/': a path ending in '/' names a directory" pingpong --json newdir/
+case_self_bad "--json ''" "^error: a value is required for '--json" pingpong --json ''
+
+# Stdout carries one format.
+case_one_format() { # NAME PYTHON-CHECK-OF-STDOUT ARGS...
+    local name="stdout: $1" what=$2
+    shift 2
+    new_case_dir
+    make_inputs || { check "$name" "could not make the input files"; return; }
+    cp "$INPUTS/a.json" "$INPUTS/b.json" .
+    T0=$(date +%s%N)
+    if [[ $1 == run ]]; then
+        mpi 2 "$@"
+    else
+        MPIBENCH_ROBUSTNESS_CASE=$CASE_DIR timeout -k 5 "$CASE_TIMEOUT" \
+            "$BIN" "$@" >"$CASE_DIR.out" 2>"$CASE_DIR.err" </dev/null
+        RC=$?
+        finished "$T0"
+    fi
+    check "$name" "$(expect_rc 0)" "$(expect_quiet)" \
+        "$(python3 -c "$what" "$CASE_DIR.out")" "$(expect_files a.json b.json)" "$(no_leftovers)"
+}
+ONLY_JSON='import json, sys
+try:
+    json.load(open(sys.argv[1]))
+except Exception as e:
+    print("stdout is not only JSON: %s: %s" % (e, open(sys.argv[1]).read(120)))'
+ONLY_SVG='import sys
+t = open(sys.argv[1]).read()
+if not t.lstrip().startswith("<svg") or not t.rstrip().endswith("</svg>"):
+    print("stdout is not only SVG: %r ... %r" % (t[:80], t[-80:]))'
+ONLY_HTML='import sys
+t = open(sys.argv[1]).read()
+if not t.lstrip().lower().startswith("<!doctype html") or not t.rstrip().endswith("</html>"):
+    print("stdout is not only HTML: %r ... %r" % (t[:80], t[-80:]))'
+case_one_format "compare --json /dev/stdout carries only the JSON" "$ONLY_JSON" compare a.json b.json --json /dev/stdout
+case_one_format "report -o /dev/stdout carries only the HTML" "$ONLY_HTML" report a.json -o /dev/stdout
+case_one_format "run --plot - carries only the SVG, no tables" "$ONLY_SVG" \
+    run --suite cresta bcast --sizes 8 --iter 5 -q --plot -
+case_one_format "run --plot /dev/stdout carries only the SVG" "$ONLY_SVG" \
+    run --suite cresta bcast --sizes 8 --iter 5 -q --plot /dev/stdout
+
+# A file size limit (ulimit -f, here set on running rank 0 with prlimit)
+# fails the write with EFBIG instead of killing rank 0 with SIGXFSZ.
+case_file_size_limit() { # MODE(self|direct)
+    local name="write failure: a file size limit on rank 0 ($1): one line, exit 3, no temporary file"
+    if ! command -v prlimit >/dev/null 2>&1; then
+        echo "SKIP $name (needs prlimit)"
+        return
+    fi
+    new_case_dir
+    long_bg "$1" --json out.json
+    wait_results out.json 1
+    local r0
+    r0=$(rank_pid 0)
+    [[ -n $r0 ]] && prlimit --pid "$r0" --fsize=1024:1024
+    wait_bounded "$CASE_TIMEOUT"
+    check "$name" "$( [[ -n $r0 ]] || echo 'rank 0 not found')" "$(expect_rc 3)" \
+        "$(expect_one_line "^error: cannot write 'out.json': File too large")" \
+        "$(expect_json out.json '"status is ok" if d.get("status") == "ok" else ""')" \
+        "$(expect_files out.json)" "$(no_leftovers)"
+}
+case_file_size_limit direct
+case_file_size_limit self
+
+# Reductions take L = X/4 floats (PMB): at 1-3 bytes the call reduces
+# nothing and at 5, 7 and 9 bytes whole floats only; the rows say so.
+case_partial_floats() {
+    local name="reductions at 1-3, 5, 7 and 9 bytes carry the L = X/4 note"
+    new_case_dir
+    mpi 2 run allreduce reduce reduce_scatter --sizes 1,2,3,4,5,7,8,9 --iter 5 --json out.json
+    check "$name" "$(expect_rc 0)" "$(expect_json out.json '
+        "no results" if not d["results"] else
+        "; ".join("%s %d bytes: note %r" % (r["benchmark"], x["bytes"], x.get("note"))
+            for r in d["results"] for x in r["rows"]
+            if ("L = X/4" in (x.get("note") or "")) != (x["bytes"] % 4 != 0))')" \
+        "$( [[ $(grep -c 'L = X/4' "$CASE_DIR.out") -ge 18 ]] || echo "the tables carry $(grep -c 'L = X/4' "$CASE_DIR.out") notes, expected 18: $(head -c 300 "$CASE_DIR.out")")" \
+        "$(expect_files out.json)" "$(no_leftovers)"
+}
+case_partial_floats
 
 # ---------------------------------------------------------------------------
 # 10. Messages beyond 2 GiB (opt-in: MPIBENCH_LARGE=1, ~10 GB of memory).

@@ -347,9 +347,15 @@ pub fn parse(params: &[String], argv0: &str) -> Result<Action, String> {
             }
             "-time" => args.time = positive_f64(flag, v, "seconds per message length, > 0")?,
             "-mem" => mem_gb = positive_f64(flag, v, "GB of buffers per process, > 0")?,
-            "-msglen" => lengths = Some(msglen(v)?),
+            "-msglen" => {
+                lengths = Some(msglen(v)?);
+                args.read_files.push(("-msglen", v.into()));
+            }
             "-map" => args.imb_map = Some(map(v)?),
-            "-input" => requested.extend(input(v)?),
+            "-input" => {
+                requested.extend(input(v)?);
+                args.read_files.push(("-input", v.into()));
+            }
             "-include" => include.extend(names(flag, v)?),
             "-exclude" => exclude.extend(names(flag, v)?),
             "-msglog" => log = msglog(v)?,

@@ -745,7 +745,8 @@ pub fn parse(program: &str, params: &[String], argv0: &str) -> Result<Action, St
             'D' if !takes_derived(name) => return not_here(&format!("-D {v} for {name}")),
             'D' => {
                 // cont and vect are checked here; rank 0 reads an index file.
-                let indx = v.len() > 5 && v[..5].eq_ignore_ascii_case("indx:");
+                let indx =
+                    v.len() > 5 && v.get(..5).is_some_and(|p| p.eq_ignore_ascii_case("indx:"));
                 if !indx {
                     Derived::parse(v)?;
                 }

@@ -9,6 +9,7 @@ use super::compare::{self, Options};
 use super::view::{self, load};
 use super::{gnuplot, html, plot, write_atomic};
 use crate::cli::{CompareArgs, PlotArgs, ReportArgs};
+use crate::output::{is_stdout, Output};
 use crate::results::Report;
 
 const EXIT_OK: i32 = 0;
@@ -19,6 +20,16 @@ fn name(p: &Path) -> String {
     p.file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_else(|| p.display().to_string())
+}
+
+/// Refuses, before anything is read or written, outputs that cannot be
+/// written or that would overwrite an input (exit code 2).
+fn check_outputs(outputs: &[Output], inputs: &[PathBuf]) -> Result<(), i32> {
+    let inputs: Vec<(&str, &Path)> = inputs.iter().map(|p| ("", p.as_path())).collect();
+    crate::output::validate(outputs, &inputs).map_err(|msg| {
+        eprintln!("error: {msg}");
+        EXIT_USAGE
+    })
 }
 
 /// Loads every file, or prints why one cannot be read (exit code 2).
@@ -35,6 +46,9 @@ fn load_all(paths: &[PathBuf]) -> Result<Vec<(String, Report)>, i32> {
 }
 
 pub fn report(args: &ReportArgs) -> Result<i32> {
+    if let Err(code) = check_outputs(&[Output::file("-o", &args.output)], &args.files) {
+        return Ok(code);
+    }
     let loaded = match load_all(&args.files) {
         Ok(l) => l,
         Err(code) => return Ok(code),
@@ -42,7 +56,7 @@ pub fn report(args: &ReportArgs) -> Result<i32> {
     let runs = view::runs(loaded.iter().map(|(n, r)| (n.clone(), r)).collect());
     let page = html::render_runs(&runs)?;
     write_atomic(&args.output, page.as_bytes())?;
-    if args.output.as_os_str() != "-" {
+    if !is_stdout(&args.output) {
         eprintln!(
             "mpibench: wrote {} ({} KiB, {} figures)",
             args.output.display(),
@@ -54,6 +68,9 @@ pub fn report(args: &ReportArgs) -> Result<i32> {
 }
 
 pub fn plot(args: &PlotArgs) -> Result<i32> {
+    if let Err(code) = check_outputs(&[Output::dir("-o", &args.output)], &args.files) {
+        return Ok(code);
+    }
     let loaded = match load_all(&args.files) {
         Ok(l) => l,
         Err(code) => return Ok(code),
@@ -100,7 +117,16 @@ pub fn write_plots(reports: Vec<(String, &Report)>, dir: &Path, gnuplot: bool) -
 }
 
 pub fn compare(args: &CompareArgs) -> Result<i32> {
-    let loaded = match load_all(&[args.a.clone(), args.b.clone()]) {
+    let inputs = [args.a.clone(), args.b.clone()];
+    let outputs: Vec<Output> = args
+        .json
+        .iter()
+        .map(|p| Output::file("--json", p))
+        .collect();
+    if let Err(code) = check_outputs(&outputs, &inputs) {
+        return Ok(code);
+    }
+    let loaded = match load_all(&inputs) {
         Ok(l) => l,
         Err(code) => return Ok(code),
     };
@@ -115,7 +141,8 @@ pub fn compare(args: &CompareArgs) -> Result<i32> {
         bytes.push(b'\n');
         write_atomic(p, &bytes)?;
     }
-    let to_stdout = args.json.as_ref().is_some_and(|p| p.as_os_str() == "-");
+    // Stdout carries one format: the JSON when it goes there (`-`, /dev/stdout).
+    let to_stdout = args.json.as_deref().is_some_and(is_stdout);
     if !to_stdout {
         print!("{}", compare::text(&c));
     }
