@@ -235,7 +235,7 @@ pub struct RunArgs {
     pub inner: Option<usize>,
 
     /// Outer repetitions (samples) of delay subtraction (default 100).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = at_least_1)]
     pub outer: Option<usize>,
 
     /// The calibrated delay of delay subtraction in microseconds (coarray sync overheads; default 10).
@@ -290,7 +290,7 @@ pub struct RunArgs {
     pub root_shift: bool,
 
     /// Root of rooted collectives (default 0; with --root-shift the roots rotate from it).
-    #[arg(long, value_name = "R")]
+    #[arg(long, value_name = "R", allow_negative_numbers = true, value_parser = at_least_0)]
     pub root: Option<usize>,
 
     /// Whose definitions the imb benchmarks follow: PMB-MPI1 v2.2 (pmb) or IMB-MPI1 2021 (imb2021).
@@ -562,11 +562,11 @@ fn count(s: &str, min: usize) -> Result<usize, String> {
     }
 }
 
-fn at_least_0(s: &str) -> Result<usize, String> {
+pub(crate) fn at_least_0(s: &str) -> Result<usize, String> {
     count(s, 0)
 }
 
-fn at_least_1(s: &str) -> Result<usize, String> {
+pub(crate) fn at_least_1(s: &str) -> Result<usize, String> {
     count(s, 1)
 }
 

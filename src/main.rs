@@ -1,6 +1,7 @@
 //! mpibench: thin entry point. Exit codes: 0 ok, 1 validation errors,
 //! 2 usage errors, 3 a benchmark or rank aborted (also a failed write),
 //! 4 the launcher failed or started no rank, 5 MPI could not start,
+//! 6 `--fail-on-outlier` and the mpiGraph matrix named outliers,
 //! 128 + N interrupted by signal N (141: stdout closed).
 
 mod app;

@@ -44,7 +44,8 @@ its OMB option string, which PROGRAM -h lists, and refuses the others as OMB doe
   -c                  validate every message byte for byte (Validation column); every
                       program here, also those whose OMB option string has no -c
   -z[P,...]           tail percentiles (integers 1..100, attached: -z50,99; default 50,90,99)
-  -t N                MPI_Test calls during the computation (osu_i*; default 0)
+  -t N                MPI_Test calls during the computation (osu_i*; default 0);
+                      osu_latency_mt: -t [S:]R sender and receiver threads (default 1:2)
   -N cart:D:R|graph:FILE  topology of the neighbourhood programs (default cart:1:1):
                       a periodic D-dimensional grid (MPI_Dims_create) with the neighbours
                       within radius R (R <= (smallest dimension - 1)/2), or the directed
@@ -78,7 +79,7 @@ Long forms as OMB's (--message-size, --iterations, --warmup, --window-size, --fu
 Not in this build (one line and exit 2): -d (accelerator buffers), -I (MPI-4 sessions),
   -P (PAPI), -c log:DIR (validation logs), -T mpi_int|mpi_float|all for the one-sided
   programs.
-Programs: osu_latency osu_bw osu_bibw osu_mbw_mr osu_multi_lat osu_init osu_hello,
+Programs: osu_latency osu_bw osu_bibw osu_mbw_mr osu_multi_lat osu_latency_mt osu_init osu_hello,
   osu_latency_persistent osu_bw_persistent osu_bibw_persistent,
   osu_bw_fan_in osu_bw_fan_out,
   osu_allgather allgatherv allreduce alltoall alltoallv alltoallw barrier bcast gather
@@ -438,6 +439,10 @@ fn describe(c: char, name: &str) -> (&'static str, String) {
         't' if kind == Some(Kind::NonBlocking) => {
             ("N", "MPI_Test calls during the computation (default 0)")
         }
+        't' if name == "osu_latency_mt" => (
+            "[S:]R",
+            "sender threads S (default 1) and receiver threads R (default 2), each 1-127",
+        ),
         't' => ("N", "accepted; no effect on this program (as OMB)"),
         'i' => ("N", "timed iterations at every size"),
         'x' => ("N", "warm-up iterations at every size"),

@@ -101,7 +101,7 @@ pub struct CommtestArgs {
     pub prepost: Option<Prepost>,
 
     /// Partner distance d: SWAP pairs r with r XOR d; SENDRECV sends to r+d, receives from r-d; loggp's partner (default 1).
-    #[arg(long, help_heading = HEADING, value_name = "D")]
+    #[arg(long, help_heading = HEADING, value_name = "D", allow_negative_numbers = true, value_parser = crate::cli::at_least_0)]
     pub distance: Option<usize>,
 
     /// Whether all nodes are communicating (every pair or cycle at once) or just node zero and its partners (default all).

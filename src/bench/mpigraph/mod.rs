@@ -35,7 +35,7 @@ pub const DEFAULT_WINDOW: usize = 50;
 #[derive(Debug, Clone, Args, Default)]
 pub struct MpigraphArgs {
     /// mpiGraph's WINDOW: messages in flight to and from each partner in every iteration (default 50).
-    #[arg(long, value_name = "N", help_heading = "mpiGraph (--suite mpigraph)")]
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = crate::cli::at_least_1, help_heading = "mpiGraph (--suite mpigraph)")]
     pub graph_window: Option<usize>,
 }
 

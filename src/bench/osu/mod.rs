@@ -227,7 +227,7 @@ pub fn benchmarks() -> Vec<&'static dyn Benchmark> {
 #[derive(Debug, Clone, Default, Args)]
 pub struct OsuArgs {
     /// OSU -W: messages in flight per window (osu_bw, osu_bibw, osu_mbw_mr; default 64).
-    #[arg(long, value_name = "W", help_heading = "OSU (--suite osu)")]
+    #[arg(long, value_name = "W", allow_negative_numbers = true, value_parser = crate::cli::at_least_1, help_heading = "OSU (--suite osu)")]
     pub osu_window: Option<usize>,
 
     /// OSU -b multiple: every message of a window from its own send buffer (default: one buffer).
@@ -270,7 +270,7 @@ pub struct OsuArgs {
     pub osu_sync: Option<rma::OsuSync>,
 
     /// OSU -t: MPI_Test calls during the computation of non-blocking collectives (default 0).
-    #[arg(long, value_name = "N", help_heading = "OSU (--suite osu)")]
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = crate::cli::at_least_0, help_heading = "OSU (--suite osu)")]
     pub osu_tests: Option<usize>,
 
     /// OSU -N: topology of the neighbourhood collectives, cart:DIMENSIONS:RADIUS or graph:FILE (default cart:1:1).
@@ -278,7 +278,7 @@ pub struct OsuArgs {
     pub osu_topology: Option<String>,
 
     /// OSU -p: pairs i <-> i+N of osu_mbw_mr and osu_multi_lat, 1 <= N <= P/2 (default P/2).
-    #[arg(long, value_name = "N", help_heading = "OSU (--suite osu)")]
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = crate::cli::at_least_1, help_heading = "OSU (--suite osu)")]
     pub osu_pairs: Option<usize>,
 
     /// OSU -t of osu_latency_mt: receiver threads R (one sender) or S:R, each 1..=127 (default 1:2).
