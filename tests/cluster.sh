@@ -226,7 +226,11 @@ if command -v slurmctld >/dev/null && command -v slurmd >/dev/null && command -v
         mkdir -p "$sl"
         conf=$MPIBENCH_CLUSTER_STATE/slurm/slurm.conf
         cd "$sl"
-        if timeout 120 $cluster exec env SLURM_CONF="$conf" srun -N 2 -n 4 "$ompi" run PingPong --check \
+        # The Slurm hosts have a /tmp of their own: a checkout under /tmp
+        # (a CI clone) is not there, so srun starts copies from the state directory.
+        cp "$ompi" "$sl/mpibench-openmpi"
+        [[ -x "$mpich" ]] && cp "$mpich" "$sl/mpibench-mpich"
+        if timeout 120 $cluster exec env SLURM_CONF="$conf" srun -N 2 -n 4 "$sl/mpibench-openmpi" run PingPong --check \
             --sizes 8,1M --iter 20 --json "$sl/o.json" >"$sl/o.out" 2>"$sl/o.err" &&
             [[ $(J "$sl/o.json" 'd["hosts"], d["ranks_per_host"], d["status"], d["slurm"]["nodelist"]') == "['node1', 'node2'] [2, 2] ok node[1-2]" ]]; then
             ok "slurm: srun -N 2 -n 4 mpibench run PingPong --check (Open MPI, PMIx): two hosts"
@@ -234,7 +238,7 @@ if command -v slurmctld >/dev/null && command -v slurmd >/dev/null && command -v
             bad "slurm: srun -N 2 -n 4 (Open MPI)"; show "$sl/o.out" "$sl/o.err"
         fi
         if [[ -x "$mpich" ]]; then
-            if timeout 120 $cluster exec env SLURM_CONF="$conf" srun --mpi=pmi2 -N 2 -n 4 "$mpich" run PingPong --check \
+            if timeout 120 $cluster exec env SLURM_CONF="$conf" srun --mpi=pmi2 -N 2 -n 4 "$sl/mpibench-mpich" run PingPong --check \
                 --sizes 8,1M --iter 20 --json "$sl/m.json" >"$sl/m.out" 2>"$sl/m.err" &&
                 [[ $(J "$sl/m.json" 'd["hosts"], d["ranks_per_host"], d["status"]') == "['node1', 'node2'] [2, 2] ok" ]]; then
                 ok "slurm: srun --mpi=pmi2 -N 2 -n 4 mpibench run PingPong --check (MPICH): two hosts"
