@@ -380,7 +380,9 @@ main() {
     local cmd=${1:-}
     shift || true
     case $cmd in
-        up) need_tools; lock; cmd_up "$@" ;;
+        # A failed `up` that made no cluster leaves no lock file either
+        # (die exits from anywhere: an EXIT trap sees every way out).
+        up) need_tools; lock; trap '[[ -e $STATE ]] || rm -f "$STATE.lock"' EXIT; cmd_up "$@" ;;
         # `down` removes its own lock file last: nothing `up` or `down` made is left.
         down) need_tools; lock; cmd_down; rm -f "$STATE.lock" ;;
         slurm) need_tools; cmd_slurm "${1:-}" ;;

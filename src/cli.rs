@@ -185,9 +185,10 @@ pub struct RunArgs {
 
     /// Partners of the benchmarks that pair ranks: on other hosts (inter), on the same host
     /// (intra), or the first ranks in rank order wherever they run (any, PMB's way). A placement
-    /// the hosts cannot give is skipped with the reason.
+    /// the hosts cannot give is skipped with the reason. COMMTEST's own choice, all pairs at once
+    /// (all) or node zero and its partners only (zero), is also accepted here (--communicating).
     #[arg(long, value_enum, value_name = "WHERE", default_value = "any")]
-    pub pairs: Pairs,
+    pub pairs: PairsArg,
 
     /// Stall limit S in seconds (default 60; 0 turns it off). Every rank watches itself: it is
     /// stalled when it finishes no repetition for max(S, 20 x its slowest repetition so far in
@@ -495,6 +496,12 @@ pub struct RunArgs {
     #[arg(skip)]
     pub table: Option<String>,
 
+    /// Set by front ends whose programs fail when they cannot run (OSU's exit
+    /// with an error on too few processes): a benchmark that cannot run on
+    /// this world is a usage error instead of a skipped row.
+    #[arg(skip)]
+    pub refuse_skips: bool,
+
     /// Set by front ends: the files their flags read (IMB's -msglen and
     /// -input), as (flag, path), which no output may overwrite.
     #[arg(skip)]
@@ -509,6 +516,39 @@ pub struct RunArgs {
     /// processes (IMB), instead of being a usage error (`--npmin`).
     #[arg(skip)]
     pub npmin_up_to_world: bool,
+}
+
+/// The values of `--pairs`: where partners run (`any`, `inter`, `intra`), or
+/// COMMTEST's "all nodes or node zero only" (`all`, `zero`, the seed's words,
+/// the same as `--communicating`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum PairsArg {
+    #[default]
+    Any,
+    Inter,
+    Intra,
+    All,
+    Zero,
+}
+
+impl PairsArg {
+    /// The host placement it asks for (`any` for COMMTEST's words).
+    pub fn host(self) -> Pairs {
+        match self {
+            PairsArg::Inter => Pairs::Inter,
+            PairsArg::Intra => Pairs::Intra,
+            _ => Pairs::Any,
+        }
+    }
+
+    /// COMMTEST's communicating nodes, where it names them.
+    pub fn communicating(self) -> Option<crate::bench::commtest::Pairs> {
+        match self {
+            PairsArg::All => Some(crate::bench::commtest::Pairs::All),
+            PairsArg::Zero => Some(crate::bench::commtest::Pairs::Zero),
+            _ => None,
+        }
+    }
 }
 
 impl RunArgs {

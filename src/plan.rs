@@ -447,10 +447,10 @@ impl Plan {
                     p * q
                 )));
             }
-            if args.pairs != crate::engine::placement::Pairs::Any {
+            if args.pairs.host() != crate::engine::placement::Pairs::Any {
                 return Err(invalid(format!(
                     "-map and --pairs {} both choose the partners: use one",
-                    args.pairs.name()
+                    args.pairs.host().name()
                 )));
             }
         }
@@ -489,7 +489,9 @@ impl Plan {
         if let Some(b) = args.buffer_bytes {
             mem_bytes = mem_bytes.min(b);
         }
-        if !buffer_limit {
+        // Sizes the user chose must fit; a suite's default sizes that do not
+        // are skipped per point with a note (the engine's memory check).
+        if !buffer_limit && (args.msglog.is_some() || args.sizes.is_some()) {
             if let Some(&big) = sizes.iter().max() {
                 if big as u64 > mem_bytes {
                     return Err(invalid(format!(
@@ -517,7 +519,7 @@ impl Plan {
                 axes.extend(f(args, involved, world, mem_bytes).map_err(PlanError::Invalid)?);
             }
         }
-        Ok(Plan {
+        let plan = Plan {
             command,
             suite: home.name.to_string(),
             benchmarks,
@@ -567,14 +569,22 @@ impl Plan {
             call_sync: args.imb_sync.unwrap_or(true),
             off_cache,
             table: args.table.clone(),
-            pairs: args.pairs,
+            pairs: args.pairs.host(),
             stall_limit_s: (stall > 0.0).then_some(stall),
             fail_on_outlier: args.fail_on_outlier,
             datatypes,
             derived,
             msg_pause: args.msg_pause,
             imb_map: args.imb_map,
-        })
+        };
+        if args.refuse_skips {
+            for e in plan.entries() {
+                if let Entry::Bench(b) = e {
+                    plan.process_counts(b.info(), world).map_err(invalid)?;
+                }
+            }
+        }
+        Ok(plan)
     }
 
     /// The selected benchmarks, resolved: each once per chosen datatype,

@@ -57,9 +57,16 @@ pub fn error_string(rc: c_int) -> String {
     if ok != 0 {
         return format!("MPI error code {rc}");
     }
-    String::from_utf8_lossy(&buf[..len.clamp(0, 1024) as usize])
-        .trim()
-        .to_string()
+    one_line(&String::from_utf8_lossy(
+        &buf[..len.clamp(0, 1024) as usize],
+    ))
+}
+
+/// A library's error text on one line: MPICH's spans several ("Invalid
+/// rank, error stack:\nMPI_Send(...) failed\n..."), and the failure must
+/// stay one line.
+fn one_line(s: &str) -> String {
+    s.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 /// The one line that describes a failed call.
@@ -131,12 +138,23 @@ fn failed(call: &'static str, rc: c_int) -> ! {
         // after MPI_Finalize, MPI_Abort may not be called.
         std::process::exit(EXIT_MPI_ERROR)
     }
-    super::abort(EXIT_MPI_ERROR)
+    // As every other fatal error on a rank: the self-launching parent and
+    // rank 0 learn that this rank failed (so neither reads the job's end
+    // as an interruption), then the job ends with the code.
+    crate::signals::said_and_end(EXIT_MPI_ERROR)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn error_texts_become_one_line() {
+        assert_eq!(
+            one_line(" Invalid rank, error stack:\nMPI_Send(buf=0x1) failed\n  bad  rank \n"),
+            "Invalid rank, error stack: MPI_Send(buf=0x1) failed bad rank"
+        );
+    }
 
     #[test]
     fn a_failed_free_in_a_drop_ends_the_run_unless_a_panic_is_unwinding() {

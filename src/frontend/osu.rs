@@ -674,6 +674,7 @@ pub fn parse(program: &str, params: &[String], argv0: &str) -> Result<Action, St
     let mut args = super::parse_options(&opts)?;
     args.suite = Some(osu::SUITE.to_string());
     args.table = Some("osu".to_string());
+    args.refuse_skips = true;
     args.quiet = true;
     let mut notes = Vec::new();
     let (mut min, mut max) = (dmin, dmax);

@@ -38,6 +38,15 @@ fn opt<T: ToString>(v: Option<T>) -> String {
     v.map(|x| x.to_string()).unwrap_or_default()
 }
 
+/// A statistic; empty where the JSON has null (no valid sample: NaN).
+fn num(x: f64) -> String {
+    if x.is_finite() {
+        x.to_string()
+    } else {
+        String::new()
+    }
+}
+
 fn record(r: &BenchResult, group: &str, row: &Row) -> Vec<String> {
     vec![
         r.benchmark.clone(),
@@ -47,9 +56,9 @@ fn record(r: &BenchResult, group: &str, row: &Row) -> Vec<String> {
         group.to_string(),
         row.bytes.to_string(),
         row.repetitions.to_string(),
-        row.t_min_us.to_string(),
-        row.t_max_us.to_string(),
-        row.t_avg_us.to_string(),
+        num(row.t_min_us),
+        num(row.t_max_us),
+        num(row.t_avg_us),
         opt(row.mbytes_per_sec),
         opt(row.errors),
         String::new(),
@@ -127,5 +136,24 @@ mod tests {
         assert_eq!(col("offset_us"), "2.5");
         assert_eq!(col("residual_us"), "0.01");
         assert_eq!(col("tick_us"), "");
+    }
+
+    #[test]
+    fn null_statistics_are_empty_fields() {
+        let row = Row {
+            t_min_us: f64::NAN,
+            t_max_us: f64::NAN,
+            t_avg_us: 1.5,
+            ..Row::default()
+        };
+        let r = BenchResult {
+            rows: vec![row],
+            ..BenchResult::default()
+        };
+        let rec = record(&r, "all", &r.rows[0]);
+        let col = |n: &str| rec[HEADER.iter().position(|h| *h == n).unwrap()].clone();
+        assert_eq!(col("t_min_us"), "");
+        assert_eq!(col("t_max_us"), "");
+        assert_eq!(col("t_avg_us"), "1.5");
     }
 }

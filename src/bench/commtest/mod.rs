@@ -133,14 +133,23 @@ impl CommtestArgs {
 /// The volumes are `--volume`, else `--sizes`/`--msglog`, else 2 MiB.
 pub fn axes(args: &RunArgs, involved: bool, world: usize, mem: u64) -> Result<Axes, String> {
     let c = &args.commtest;
+    let pairs_word = args.pairs.communicating().map(|_| "--pairs all|zero");
     if !involved {
-        return match c.given() {
+        return match c.given().or(pairs_word) {
             Some(flag) => Err(format!(
                 "{flag} is a COMMTEST option: use it with --suite commtest"
             )),
             None => Ok(Axes::new()),
         };
     }
+    let communicating = match (c.communicating, args.pairs.communicating()) {
+        (Some(a), Some(b)) if a != b => {
+            return Err(
+                "--communicating and --pairs name different communicating nodes: use one".into(),
+            )
+        }
+        (a, b) => a.or(b),
+    };
     if world < 2 {
         return Err(format!(
             "COMMTEST's SWAP, SENDRECV and loggp need at least 2 processes (a partner or a cycle of distinct ranks), this run has {world}"
@@ -184,7 +193,7 @@ pub fn axes(args: &RunArgs, involved: bool, world: usize, mem: u64) -> Result<Ax
     a.insert("distance".into(), vec![d as f64]);
     a.insert(
         "pairs_zero".into(),
-        vec![f64::from(u8::from(c.communicating == Some(Pairs::Zero)))],
+        vec![f64::from(u8::from(communicating == Some(Pairs::Zero)))],
     );
     let prepost = match c.prepost.unwrap_or(Prepost::Off) {
         Prepost::Off => vec![0.0],
@@ -239,7 +248,8 @@ impl Options {
 }
 
 /// The packet counts of volume `v`: 1, 2, 4, ... while the packets divide
-/// V evenly and are at least `min` bytes.
+/// V evenly and are at least `min` bytes, then V/min when that is not
+/// already the last.
 pub fn packet_counts(v: usize, min: usize) -> Vec<u64> {
     let mut out = Vec::new();
     let mut k = 1usize;
@@ -249,6 +259,12 @@ pub fn packet_counts(v: usize, min: usize) -> Vec<u64> {
             Some(n) => k = n,
             None => break,
         }
+    }
+    // Down to the minimum packet itself when V/min is not a power of two
+    // (6 KiB in 2 KiB packets: 1, 2, then 3).
+    let last = v / min.max(1);
+    if v > 0 && v % min.max(1) == 0 && out.last() != Some(&(last as u64)) {
+        out.push(last as u64);
     }
     out
 }
@@ -470,11 +486,14 @@ mod tests {
             packet_counts(4096, 1),
             (0..13).map(|e| 1 << e).collect::<Vec<u64>>()
         );
-        // 6 KiB in packets of at least 2 KiB: 1 and 2 packets (3 KiB).
-        assert_eq!(packet_counts(6144, 2048), vec![1, 2]);
-        // Packets must divide V: 9 bytes go as one packet.
-        assert_eq!(packet_counts(9, 3), vec![1]);
-        assert_eq!(packet_counts(7, 1), vec![1]);
+        // 6 KiB in packets of at least 2 KiB: 1 and 2 packets (3 KiB), then
+        // down to the minimum packet, 3 packets of 2 KiB.
+        assert_eq!(packet_counts(6144, 2048), vec![1, 2, 3]);
+        // Packets divide V: 9 bytes in 1 packet, then 3 of 3 bytes.
+        assert_eq!(packet_counts(9, 3), vec![1, 3]);
+        assert_eq!(packet_counts(7, 1), vec![1, 7]);
+        assert_eq!(packet_counts(12, 1), vec![1, 2, 4, 12]);
+        assert_eq!(packet_counts(3, 2), vec![1]);
         assert!(packet_counts(0, 1).is_empty());
     }
 

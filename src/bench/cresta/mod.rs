@@ -140,7 +140,8 @@ impl Delayed {
     /// D = P the last (§4.2), on a run of `world` ranks. delay_P = P_max
     /// (the world) is D = P, the last participant of every P of the sweep;
     /// 1 < delay_P < P_max is rank delay_P − 1, where it takes part.
-    /// `first` and `last` are read as D = 1 and D = P.
+    /// `first` and `last` are read as D = 1 and D = P, and 0 as the first
+    /// too (rank 0: a user counting ranks from 0 means the same one).
     pub fn from_seed(s: &str, world: usize) -> Result<Delayed, String> {
         let t = s.trim().to_ascii_lowercase();
         if t == "first" || t == "last" {
@@ -148,22 +149,16 @@ impl Delayed {
         }
         let d: usize = t.parse().map_err(|_| {
             format!(
-                "delay_P must be the number of the delayed participant, 1 (the first) to P_max (the last), or first or last, not '{s}'"
+                "delay_P must be the number of the delayed participant, 1 (the first) to P_max (the last; 0 is the first too), or first or last, not '{s}'"
             )
         })?;
-        if d == 0 {
-            return Err(
-                "delay_P numbers the participants from 1, as the seed does (1 = the first, P_max = the last), not 0"
-                    .to_string(),
-            );
-        }
         if d > world {
             return Err(format!(
-                "delay_P {d} is outside 1..{world}: this run has {world} ranks (1 = the first participant, {world} = the last)"
+                "delay_P {d} is outside 0..{world}: this run has {world} ranks (0 or 1 = the first participant, {world} = the last)"
             ));
         }
         Ok(match d {
-            1 => Delayed::First,
+            0 | 1 => Delayed::First,
             d if d == world => Delayed::Last,
             d => Delayed::Rank(d - 1),
         })
@@ -784,10 +779,11 @@ mod tests {
         assert_eq!(Delayed::from_seed("1", 1), Ok(Delayed::First));
         assert_eq!(Delayed::from_seed("Last", 4), Ok(Delayed::Last));
         assert_eq!(Delayed::from_seed("first", 4), Ok(Delayed::First));
-        assert!(Delayed::from_seed("0", 4).unwrap_err().contains("from 1"));
+        // 0 is the first participant too (rank 0, as a rank number reads it).
+        assert_eq!(Delayed::from_seed("0", 4), Ok(Delayed::First));
         assert!(Delayed::from_seed("5", 4)
             .unwrap_err()
-            .contains("outside 1..4"));
+            .contains("outside 0..4"));
         assert!(Delayed::from_seed("-1", 4)
             .unwrap_err()
             .contains("1 (the first) to P_max"));
@@ -824,7 +820,7 @@ mod tests {
         };
         assert!(super::axes(&bad, true, 4, 0)
             .unwrap_err()
-            .contains("outside 1..4"));
+            .contains("outside 0..4"));
     }
 
     #[test]

@@ -98,6 +98,9 @@ impl Format for Caf {
             Some(Section::Halo) => halo(r, &mut s),
             _ => p2p(r, &mut s),
         }
+        if let Some(h) = super::hosts_line(r) {
+            let _ = writeln!(s, " hosts: {h}");
+        }
         if let Some(n) = &r.note {
             let _ = writeln!(s, " note: {n}");
         }

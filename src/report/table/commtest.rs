@@ -77,6 +77,9 @@ impl Format for Commtest {
             let _ = writeln!(s, "# skipped: {why}");
             return s;
         }
+        if let Some(h) = super::hosts_line(r) {
+            let _ = writeln!(s, "# hosts: {h}");
+        }
         if let Some(n) = &r.note {
             let _ = writeln!(s, "# note: {n}");
         }

@@ -270,6 +270,11 @@ fn table(r: &BenchResult, cx: &SectionCx, view: &View) -> String {
     if sized {
         let _ = writeln!(s, "# Datatype: {datatype}.");
     }
+    // Which ranks on which hosts, only where the ranks span hosts (one host
+    // prints OMB's own preamble, line for line).
+    if let Some(h) = super::hosts_line(r).filter(|_| r.hosts.iter().any(|h| *h != r.hosts[0])) {
+        let _ = writeln!(s, "# Hosts: {h}");
+    }
     let checked = r.rows.iter().any(|row| row.errors.is_some());
     let transmit = r
         .rows
