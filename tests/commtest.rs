@@ -127,6 +127,12 @@ fn distance_and_node_zero() {
     let r = v["results"].as_array().unwrap();
     assert_eq!(r[0]["placement"], "0<->2");
     assert_eq!(r[1]["placement"], "0->2 cycle");
+    // The seed's words on --pairs: the same placement.
+    let mut a = common.to_vec();
+    a.extend(["swap", "--pairs", "zero"]);
+    let v = run_json(4, &a);
+    assert_eq!(v["results"][0]["placement"], "0<->2");
+    assert_eq!(v["results"][0]["rows"][0]["params"]["pairs"], "zero");
     let mut a = common.to_vec();
     a.extend(["sendrecv"]);
     let v = run_json(3, &a);
@@ -285,5 +291,23 @@ fn bad_input_is_one_line_and_exit_2() {
         1,
         &["commtest", "sendrecv"],
         "SENDRECV and loggp need at least 2 processes",
+    );
+    usage_error(
+        2,
+        &["run", "PingPong", "--pairs", "zero"],
+        "--pairs all|zero is a COMMTEST option",
+    );
+    usage_error(
+        2,
+        &[
+            "run",
+            "--suite",
+            "commtest",
+            "--pairs",
+            "zero",
+            "--communicating",
+            "all",
+        ],
+        "name different communicating nodes",
     );
 }

@@ -296,6 +296,43 @@ fn an_mpi_error_is_one_line_and_exit_3() {
     assert_ne!(read_json(&json)["status"], "ok");
 }
 
+/// Self-launched, the failing rank's line reaches the parent as a rank
+/// failure (not as an interruption): exit code 3, status "aborted", on
+/// rank 1 and on rank 0.
+#[test]
+fn an_mpi_error_self_launched_is_exit_3_and_aborted() {
+    for rank in ["1", "0"] {
+        let dir = tempfile::tempdir().unwrap();
+        let json = dir.path().join("e.json");
+        let out = self_launched(&[
+            "run",
+            "-n",
+            "2",
+            "pingpong",
+            "--sizes",
+            "8",
+            "-q",
+            "--fail-mpi-rank",
+            rank,
+            "--json",
+            json.to_str().unwrap(),
+        ])
+        .assert()
+        .code(3)
+        .get_output()
+        .clone();
+        let err = String::from_utf8_lossy(&out.stderr);
+        let errors: Vec<&str> = err.lines().filter(|l| l.starts_with("error:")).collect();
+        assert_eq!(errors.len(), 1, "{err}");
+        assert!(
+            errors[0].contains(&format!("MPI_Send failed on rank {rank}")),
+            "{err}"
+        );
+        assert!(!err.contains("interrupted"), "{err}");
+        assert_eq!(read_json(&json)["status"], "aborted", "{err}");
+    }
+}
+
 #[test]
 fn window_sync_on_four_oversubscribed_ranks() {
     let dir = tempfile::tempdir().unwrap();

@@ -612,6 +612,10 @@ fn bad_flags_exit_2_with_one_line() {
         // An optional value is attached only (-z50).
         "osu_bw -z 50",
         "osu_gather -k fixed:x",
+        // Too few processes: OMB exits non-zero; no table, one line.
+        "osu_latency -n 1",
+        "osu_allreduce -n 1 -m 8:8",
+        "osu_put_latency -n 1",
     ] {
         let mut a = vec!["osu"];
         a.extend(args.split_whitespace());

@@ -24,7 +24,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use super::stats_test::mann_whitney;
-use super::view::{self, bytes_label, chosen_params, headline, loop_timed, num, params_label};
+use super::view::{self, chosen_params, headline, loop_timed, num, params_label};
 use crate::results::{BenchResult, Report, Row};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -468,7 +468,7 @@ pub fn slower_than(c: &Comparison, pct: f64) -> Vec<&RowComparison> {
 fn key_text(k: &Key) -> String {
     let mut s = format!("{} {} P={} {}", k.suite, k.benchmark, k.processes, k.mode);
     if k.bytes > 0 || k.params.is_empty() {
-        let _ = write!(s, " {} B", bytes_label(k.bytes as f64));
+        let _ = write!(s, " {}", view::size_label(k.bytes as usize));
     }
     if !k.params.is_empty() {
         let _ = write!(s, " {}", params_label(&k.params, &[]));
@@ -521,7 +521,7 @@ pub fn text(c: &Comparison) -> String {
                 let _ = write!(n, " {}", k.mode);
             }
             if k.bytes > 0 || k.params.is_empty() {
-                let _ = write!(n, " {}", bytes_label(k.bytes as f64));
+                let _ = write!(n, " {}", view::size_label(k.bytes as usize));
             }
             if !k.params.is_empty() {
                 let _ = write!(n, " {}", params_label(&k.params, &[]));
