@@ -405,7 +405,7 @@ fn synchronisation_overheads_on_four_ranks() {
     let (windows, nw) = sync_windows();
     let (stdout, v) = sync_matrix(4, windows);
     let results = v["results"].as_array().unwrap();
-    // Ring and random: N = 2 on 4 ranks (at most P - 2); the 3-D grid of 4
+    // Ring and random: N = 2 on 4 ranks (at most P - 1); the 3-D grid of 4
     // is 2x2x1, two distinct neighbours; every window kind × three modes.
     let ring = &results[3]["rows"];
     assert_eq!(ring.as_array().unwrap().len(), nw * 3);
@@ -432,9 +432,18 @@ fn synchronisation_in_every_window_kind_on_two_and_three_ranks() {
     for n in [2, 3] {
         let (_, v) = sync_matrix(n, windows);
         let results = v["results"].as_array().unwrap();
-        // Below 4 ranks ring and random are skipped; the others run in
-        // every window kind (lock and critical: one row per kind).
-        assert!(results[3]["skipped"].is_string() && results[4]["skipped"].is_string());
+        // On 2 ranks ring and random are skipped (N = 2 distinct
+        // neighbours need 3 images); on 3 they run with N = 2. The others
+        // run in every window kind (lock and critical: one row per kind).
+        if n == 2 {
+            assert!(results[3]["skipped"].is_string() && results[4]["skipped"].is_string());
+        } else {
+            for k in [3, 4] {
+                let rows = results[k]["rows"].as_array().unwrap();
+                assert_eq!(rows.len(), nw * 3, "{n}");
+                assert_eq!(rows[0]["params"]["neighbours"], 2, "{n}");
+            }
+        }
         assert_eq!(results[0]["rows"].as_array().unwrap().len(), nw * 3, "{n}");
         assert_eq!(results[6]["rows"].as_array().unwrap().len(), nw, "{n}");
         assert_eq!(results[7]["rows"].as_array().unwrap().len(), nw, "{n}");
@@ -495,7 +504,7 @@ fn synchronisation_on_two_ranks_skips_what_needs_more() {
     assert_eq!(code, 0, "{stderr}");
     let ring = &v["results"][1];
     assert!(
-        ring["skipped"].as_str().unwrap().contains("at least 4"),
+        ring["skipped"].as_str().unwrap().contains("at least 3"),
         "{ring}"
     );
     assert!(stdout.contains("sync images ring: skipped"));

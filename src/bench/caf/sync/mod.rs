@@ -137,7 +137,9 @@ impl SyncType {
         )
     }
 
-    /// Neighbour counts N = 2, 4, ... up to 12, capped at P − 2 (cafbench's syncmaxneigh).
+    /// Neighbour counts N = 2, 4, ... up to 12 (cafbench's syncmaxneigh),
+    /// capped where N would exceed the P − 1 other images (so that the N
+    /// neighbours stay distinct: P = 3 and 4 give N = 2, P = 5 gives 2, 4).
     fn swept(self) -> bool {
         matches!(self, SyncType::Ring | SyncType::Random)
     }
@@ -207,8 +209,8 @@ impl Benchmark for SyncBench {
         let s = Settings::of(cx);
         let q = cx.q;
         let counts: Vec<usize> = match self.ty {
-            // Below 4 images none fits: N = 2, which `refuse` explains.
-            t if t.swept() => (2..=MAX_NEIGHBOURS.min(q.saturating_sub(2)).max(2))
+            // Below 3 images none fits: N = 2, which `refuse` explains.
+            t if t.swept() => (2..=MAX_NEIGHBOURS.min(q.saturating_sub(1)).max(2))
                 .step_by(2)
                 .collect(),
             SyncType::Pairwise => vec![1],
@@ -269,9 +271,9 @@ impl Benchmark for SyncBench {
     }
 
     fn refuse(&self, _p: &Point, q: usize) -> Option<String> {
-        (self.ty.swept() && q < 4).then(|| {
+        (self.ty.swept() && q < 3).then(|| {
             format!(
-                "{} needs at least 4 processes (N = 2 neighbours, at most P - 2), this run has {q}",
+                "{} needs at least 3 processes (N = 2 distinct neighbours, at most P - 1), this run has {q}",
                 self.info.name
             )
         })
