@@ -521,7 +521,10 @@ fn listen(shared: &Arc<Shared>) -> Option<String> {
 }
 
 fn watch_signals(shared: &Arc<Shared>) {
-    let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP]) else {
+    // A signal inherited as ignored (nohup, a script's `&`) stays ignored:
+    // mpiexec inherits that too, and the run goes on.
+    let wanted = signals::not_ignored(&[SIGINT, SIGTERM, SIGHUP]);
+    let Ok(mut signals) = signal_hook::iterator::Signals::new(wanted) else {
         return;
     };
     let sh = Arc::clone(shared);

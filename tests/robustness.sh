@@ -727,10 +727,16 @@ make_devices() {
 
 # self_bg ARGS...: `mpibench ARGS` (self-launching) in the background;
 # sets PID. The marker reaches mpiexec and the ranks through the environment.
+# A background job of this (non-interactive) script starts with SIGINT
+# ignored, which mpibench respects (nohup, scripts); the cases that send
+# SIGINT need it at its default, hence `env --default-signal=INT`. SELF_WRAP
+# replaces that wrapper (e.g. `nohup`, or `env` to keep SIGINT ignored).
 self_bg() {
+    local wrap=(env --default-signal=INT)
+    [[ -n ${SELF_WRAP:-} ]] && read -ra wrap <<<"$SELF_WRAP"
     T0=$(date +%s%N)
     MPIBENCH_ROBUSTNESS_CASE=$CASE_DIR MPIBENCH_MPIEXEC=$MPIEXEC \
-        "$BIN" "$@" >"$CASE_DIR.out" 2>"$CASE_DIR.err" </dev/null &
+        "${wrap[@]}" "$BIN" "$@" >"$CASE_DIR.out" 2>"$CASE_DIR.err" </dev/null &
     PID=$!
 }
 
@@ -1140,6 +1146,26 @@ case_signal_parent() { # SIGNAL CODE
 case_signal_parent INT 130
 case_signal_parent TERM 143
 case_signal_parent HUP 129
+
+# A signal the parent inherited as ignored stays ignored (G2): `nohup`
+# (SIGHUP) and a script's `cmd &` (SIGINT) protect the run, which completes.
+case_ignored_signal() { # SIGNAL WRAPPER
+    local name="signal: SIG$1 to a parent started by '$2' (ignored): the run completes"
+    new_case_dir
+    SELF_WRAP=$2 self_bg run -n 2 "${LONG_RUN[@]}" --json out.json
+    if ! wait_results out.json 1; then
+        wait_bounded "$CASE_TIMEOUT"
+        check "$name" "no result before the signal: rc $RC; $(stderr_excerpt)" "$(no_leftovers)"
+        return
+    fi
+    kill -"$1" "$PID"
+    wait_bounded "$CASE_TIMEOUT"
+    check "$name" "$(expect_rc 0)" "$(expect_quiet)" \
+        "$(expect_json out.json '"status is %r" % d.get("status") if d.get("status") != "ok" or d.get("complete") is not True else ""')" \
+        "$(expect_files out.json)" "$(no_leftovers)"
+}
+case_ignored_signal HUP nohup
+case_ignored_signal INT env
 
 case_signal_early() {
     local name="signal: SIGINT to the parent while MPI starts"
