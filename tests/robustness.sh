@@ -1262,6 +1262,9 @@ case_kill_mpiexec
 # A "launcher" that dies of a signal before starting anything.
 printf '#!/bin/bash\nkill -SEGV $$\n' >"$ROOT/segv-launcher"
 chmod +x "$ROOT/segv-launcher"
+# A "launcher" that hangs without starting anything (its child too).
+printf '#!/bin/bash\nsleep 100\n' >"$ROOT/hang-launcher"
+chmod +x "$ROOT/hang-launcher"
 
 case_launcher() { # NAME RC LINE-REGEX MPIBENCH_MPIEXEC-VALUE [ARGS...]
     local name="launcher: $1" want=$2 line=$3 launcher=$4
@@ -1283,6 +1286,8 @@ case_launcher "MPIBENCH_MPIEXEC=/bin/true starts no rank: exit 4" 4 "^error: the
 case_launcher "MPIBENCH_MPIEXEC=/bin/false: exit 4" 4 "^error: the launcher '/bin/false' exited with code 1 without starting" /bin/false
 case_launcher "missing launcher: exit 4" 4 "^error: cannot start the launcher '/nonexistent/mpiexec': No such file" /nonexistent/mpiexec
 case_launcher "a launcher killed by a signal: exit 4" 4 "^error: the launcher '.*' was killed by SIGSEGV without starting" "$ROOT/segv-launcher"
+MPIBENCH_START_DEADLINE=3 case_launcher "a launcher that starts no rank within the start deadline: exit 4, its process group ended" 4 \
+    "^error: the launcher '.*hang-launcher' started no mpibench rank within 3 s; it was ended" "$ROOT/hang-launcher" --timeout 5
 case_launcher "empty MPIBENCH_MPIEXEC= means unset" 0 "" ""
 case_launcher "--mpiexec '' means unset" 0 "" "" --mpiexec ""
 NP=1000000 case_launcher "-n 1000000 refused: exit 2" 2 "^error: -n 1000000 is more than 64 ranks per core.*--force-np" "$MPIEXEC"
