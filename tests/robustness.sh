@@ -1353,6 +1353,10 @@ bad "--iter -5 states the range" "from 1" --iter -5
 bad "--time -1 states the range" "positive number of seconds" --time -1
 bad "--timeout -3 states the range" "between 0 and" --timeout -3
 bad "--mem -1 states the range" "positive number of GiB" --mem -1
+bad "--volume -3 states the range" "from 0 up" --volume -3
+bad "--min-packet -3 states the range" "at least 1 byte" --suite commtest --min-packet -3
+bad "--scenarios -3 states the range" "1, 2 or 3" --suite cresta --scenarios -3
+bad "--bind-to -3 is no policy" "not a binding policy" --bind-to -3
 bad "Multi- and plain names mixed" "cannot be mixed" Multi-Allreduce PingPong
 
 case_multi_name() {
@@ -1593,6 +1597,12 @@ case_plain() { # NAME RC LINE-REGEX ARGS...
 case_plain "osu: -D abcdé (a multibyte character at byte 5): exit 2, one line" 2 \
     "^error: .*abcdé" osu osu_latency -D abcdé
 case_plain "osu: -D indx:é (multibyte): exit 2, one line" 2 "^error: " osu osu_latency -D 'indé:x'
+# Negative values of the other subcommands state their range (G7).
+case_plain "compare --noise -5 states the range: exit 2" 2 "^error: .*--noise.*non-negative" compare a.json b.json --noise -5
+case_plain "compare --alpha -1 states the range: exit 2" 2 "^error: .*--alpha.*between 0 and 1" compare a.json b.json --alpha -1
+case_plain "compare --fail-if-slower -5 states the range: exit 2" 2 "^error: .*non-negative" compare a.json b.json --fail-if-slower -5
+case_plain "report -o -1 is refused as an option-like path: exit 2" 2 "^error: .*'-1' looks like an option.*\./-1" report a.json -o -1
+case_plain "plot -o -5 is refused as an option-like path: exit 2" 2 "^error: .*'-5' looks like an option.*\./-5" plot a.json -o -5
 MPIBENCH_TEST_PANIC_MAIN=1 case_plain "panic in 'list': one line, exit 3" 3 \
     "^error: internal error: test panic requested by MPIBENCH_TEST_PANIC_MAIN at " list
 MPIBENCH_TEST_PANIC_MAIN=1 case_plain "panic in 'osu -h': one line, exit 3" 3 \
