@@ -1357,6 +1357,10 @@ bad "--volume -3 states the range" "from 0 up" --volume -3
 bad "--min-packet -3 states the range" "at least 1 byte" --suite commtest --min-packet -3
 bad "--scenarios -3 states the range" "1, 2 or 3" --suite cresta --scenarios -3
 bad "--bind-to -3 is no policy" "not a binding policy" --bind-to -3
+bad "--suite clock --iter 5 (fixed repetitions)" "--iter does not apply" --suite clock --iter 5
+bad "--suite clock --min-iter 5 (fixed repetitions)" "--min-iter does not apply" --suite clock --min-iter 5
+bad "--delay-us -3 without a caf benchmark" "from 0 to 1000000" pingpong --delay-us -3
+bad "--max-ndata -3 without a caf benchmark" "from 2 to 2^28" pingpong --max-ndata -3
 bad "Multi- and plain names mixed" "cannot be mixed" Multi-Allreduce PingPong
 
 case_multi_name() {
