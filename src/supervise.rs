@@ -413,6 +413,12 @@ pub fn run(mut cmd: Command, l: &Launcher) -> i32 {
     if let Some(name) = listen(&shared) {
         cmd.env(ENV, name);
     }
+    // The ranks' stdout is our relay pipe: they learn what ours is, so that
+    // an output on the file stdout is redirected to counts as stdout.
+    match crate::output::stdout_id() {
+        Some(id) => cmd.env(crate::output::STDOUT_ID_ENV, id),
+        None => cmd.env_remove(crate::output::STDOUT_ID_ENV),
+    };
     watch_signals(&shared);
     watch_stdout(&shared);
     let parent = std::process::id() as i32;

@@ -1027,6 +1027,27 @@ ro_run() {
     finished "$T0"
 }
 
+# The file stdout is redirected to is stdout for the ranks of a
+# self-launched run too (their own stdout is the parent's relay pipe): the
+# parent exports its identity (G1). The case's stdout file is $CASE_DIR.out.
+case_stdout_redirected() { # NAME RC LINE-REGEX ARGS...
+    local name="same file: $1" want=$2 line=$3
+    shift 3
+    new_case_dir
+    self run -n 2 pingpong --sizes 8 --iter 5 -q "${@//@OUT@/$CASE_DIR.out}"
+    local why=""
+    if [[ $want -eq 0 ]]; then
+        head -n 1 "$CASE_DIR.out" | grep -q '^rank,benchmark' && ! grep -q '^#' "$CASE_DIR.out" ||
+            why="stdout's file is not the raw CSV alone: $(head -c 200 "$CASE_DIR.out" | tr '\n' '|')"
+    fi
+    check "$name" "$(expect_rc "$want")" \
+        "$(if [[ -n $line ]]; then expect_one_line "$line"; else expect_quiet; fi)" "$why" \
+        "$(expect_files)" "$(no_leftovers)"
+}
+case_stdout_redirected "self-launched --json X --csv /dev/stdout > X: exit 2" 2 \
+    "^error: --json .* and --csv /dev/stdout both write to stdout" --json @OUT@ --csv /dev/stdout
+case_stdout_redirected "self-launched --raw X > X is --raw -: only the raw CSV" 0 "" --raw @OUT@
+
 case_full_tmpfs() { # MODE(self|direct)
     local name="write failure: results on a full 12 KiB tmpfs ($1)"
     need_unshare "$name" || return
