@@ -16,10 +16,19 @@ pub use crate::method::{Method, SyncMode};
     name = "mpibench",
     version,
     about = "MPI benchmarks: PMB-MPI1, MPITEST and more, with validation, statistics and JSON/CSV output",
+    // Explicit lines of at most 80 columns: clap wraps longer ones mid-sentence.
     after_help = "Run under mpiexec/srun, or let `mpibench run -n N` launch its own local ranks.\n\
-                  Exit codes: 0 ok, 1 validation errors, 2 usage errors, 3 a benchmark or rank aborted (MPI error, rank failure, --timeout,\n\
-                  the stall limit), 4 the launcher failed or started no rank, 5 MPI could not start, 6 outliers (--fail-on-outlier),\n\
-                  128+N interrupted by signal N."
+                  \n\
+                  Exit codes:\n  \
+                  0      ok\n  \
+                  1      validation errors (--check); compare --fail-if-slower failed\n  \
+                  2      usage errors\n  \
+                  3      a benchmark or rank aborted (MPI error, rank failure, --timeout,\n         \
+                         the stall limit, a failed write)\n  \
+                  4      the launcher failed or started no rank\n  \
+                  5      MPI could not start\n  \
+                  6      outliers (--fail-on-outlier)\n  \
+                  128+N  interrupted by signal N (141: stdout closed)"
 )]
 pub struct Cli {
     #[command(subcommand)]
