@@ -175,6 +175,12 @@ pub fn before_mpi_init() {
                 for sig in signals.forever() {
                     if sig == PEER_FAILED_SIGNAL {
                         PEER_FAILED.store(true, Ordering::SeqCst);
+                        if RANK.load(Ordering::Relaxed) == 0 {
+                            // The job ends because of that rank: the
+                            // outputs say so now, before a launcher that
+                            // kills at once (Hydra) takes this rank too.
+                            let _ = output::interrupt("aborted", None);
+                        }
                     } else {
                         stop(sig);
                     }
@@ -619,6 +625,16 @@ mod fatal {
         }
         supervise::tell_from_signal(code, speak);
         tell_rank0_failed();
+        if RANK.load(Ordering::Relaxed) != 0 && RANK0_PID.load(Ordering::Relaxed) > 0 && !in_init {
+            // Rank 0 (told above) writes "aborted" before this exit makes
+            // the launcher end the job.
+            let t = libc::timespec {
+                tv_sec: 1,
+                tv_nsec: 0,
+            };
+            // SAFETY: nanosleep is async-signal-safe.
+            unsafe { libc::nanosleep(&t, std::ptr::null_mut()) };
+        }
         // SAFETY: _exit is async-signal-safe.
         unsafe { libc::_exit(code) }
     }

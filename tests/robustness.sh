@@ -1359,6 +1359,28 @@ case_panic() { # RANK MODE(self|direct)
     check "$name" "$(expect_rc 3)" "$(expect_one_line "^error: rank $1: internal error: test panic")" \
         "$(expect_files)" "$(no_leftovers)"
 }
+# A rank that crashes mid-run: exit 3, one line, the JSON "aborted" (also
+# under MPICH, whose launcher kills rank 0 at once: rank 0 is told first).
+case_crash_midrun() { # SIGNAL MODE(self|direct)
+    local name="crash: SIG$1 on rank 1 mid-run ($2): exit 3, JSON aborted"
+    new_case_dir
+    long_bg "$2" --json out.json
+    wait_results out.json 1
+    local victim
+    victim=$(rank_pid 1)
+    [[ -n $victim ]] && kill -"$1" "$victim"
+    wait_bounded 30
+    local rcs=(3)
+    # Open MPI's mpiexec exits with its own code after a rank's failure.
+    [[ $2 == direct && $FLAVOUR == openmpi ]] && rcs=(3 1)
+    check "$name" "$( [[ -n $victim ]] || echo "rank 1 not found")" "$(expect_rc "${rcs[@]}")" \
+        "$(expect_one_error_line "rank 1")" \
+        "$(expect_json out.json '"status is %r" % d.get("status") if d.get("status") != "aborted" else ""')" \
+        "$(expect_files out.json)" "$(no_leftovers)"
+}
+case_crash_midrun SEGV self
+case_crash_midrun ABRT direct
+
 case_panic 1 direct
 case_panic 0 direct
 case_panic 1 self
