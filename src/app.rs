@@ -303,6 +303,7 @@ fn run(args: RunArgs) -> Result<i32> {
             hosts,
             bind_to: args.bind_to.as_deref(),
             dry_run: args.dry_run,
+            timeout: args.timeout,
         });
     }
     if args.dry_run {

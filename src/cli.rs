@@ -16,10 +16,19 @@ pub use crate::method::{Method, SyncMode};
     name = "mpibench",
     version,
     about = "MPI benchmarks: PMB-MPI1, MPITEST and more, with validation, statistics and JSON/CSV output",
+    // Explicit lines of at most 80 columns: clap wraps longer ones mid-sentence.
     after_help = "Run under mpiexec/srun, or let `mpibench run -n N` launch its own local ranks.\n\
-                  Exit codes: 0 ok, 1 validation errors, 2 usage errors, 3 a benchmark or rank aborted (MPI error, rank failure, --timeout,\n\
-                  the stall limit), 4 the launcher failed or started no rank, 5 MPI could not start, 6 outliers (--fail-on-outlier),\n\
-                  128+N interrupted by signal N."
+                  \n\
+                  Exit codes:\n  \
+                  0      ok\n  \
+                  1      validation errors (--check); compare --fail-if-slower failed\n  \
+                  2      usage errors\n  \
+                  3      a benchmark or rank aborted (MPI error, rank failure, --timeout,\n         \
+                         the stall limit, a failed write)\n  \
+                  4      the launcher failed or started no rank\n  \
+                  5      MPI could not start\n  \
+                  6      outliers (--fail-on-outlier)\n  \
+                  128+N  interrupted by signal N (141: stdout closed)"
 )]
 pub struct Cli {
     #[command(subcommand)]
@@ -180,7 +189,7 @@ pub struct RunArgs {
     /// Process binding of the self-launch (mpiexec's --bind-to: none, core, socket, ...). Default:
     /// core when the ranks per host fit the cores, unless the environment sets a policy
     /// (OMPI_MCA_hwloc_base_binding_policy, HYDRA_BINDING), which wins.
-    #[arg(long, value_name = "POLICY")]
+    #[arg(long, value_name = "POLICY", allow_negative_numbers = true, value_parser = bind_policy)]
     pub bind_to: Option<String>,
 
     /// Partners of the benchmarks that pair ranks: on other hosts (inter), on the same host
@@ -323,7 +332,7 @@ pub struct RunArgs {
     /// A volume in bytes: IMB's most bytes per message length before repetitions are reduced
     /// (OVERALL_VOL; default 40M); COMMTEST's total V of each experiment (default 2M). A bare
     /// number is MiB; else K/M/G/B suffixes (powers of 1024).
-    #[arg(long, value_name = "MIB|SIZE", value_parser = volume)]
+    #[arg(long, value_name = "MIB|SIZE", allow_negative_numbers = true, value_parser = volume)]
     pub volume: Option<usize>,
 
     /// Element types of the messages: char, int, float; a comma-separated list runs each (OSU -T;
@@ -418,7 +427,12 @@ pub struct RunArgs {
     pub fail_mpi_rank: Option<usize>,
 
     /// CRESTA: the scenarios to run, e.g. 1,3 (default 1,2,3; 1 always runs with 2 or 3, as their reference).
-    #[arg(long, value_name = "LIST", help_heading = "CRESTA (--suite cresta)")]
+    #[arg(
+        long,
+        value_name = "LIST",
+        help_heading = "CRESTA (--suite cresta)",
+        allow_negative_numbers = true
+    )]
     pub scenarios: Option<String>,
 
     /// CRESTA scenario 2: smallest t_delay in microseconds; t_delay sweeps powers of two up to --delay-max (default 16).
@@ -594,10 +608,8 @@ impl RunArgs {
 fn count(s: &str, min: usize) -> Result<usize, String> {
     match s.trim().parse::<i128>() {
         Ok(n) if n >= min as i128 && n <= usize::MAX as i128 => Ok(n as usize),
-        Ok(_) => Err(format!(
-            "must be a whole number from {min} to {}",
-            usize::MAX
-        )),
+        Ok(n) if n < min as i128 => Err(format!("must be a whole number from {min} up")),
+        Ok(_) => Err(format!("is too large (at most {})", usize::MAX)),
         Err(_) => Err(format!("must be a whole number from {min} up")),
     }
 }
@@ -626,6 +638,11 @@ pub fn window_size(s: &str) -> Result<usize, String> {
 /// `--volume`: a bare number is MiB (IMB's unit), else a size (64K, 2M, 1000B).
 fn volume(s: &str) -> Result<usize, String> {
     let t = s.trim();
+    if t.starts_with('-') {
+        return Err(format!(
+            "'{t}' is negative: a volume is a size from 0 up, in MiB or with K/M/G/B (e.g. 40, 2M)"
+        ));
+    }
     if !t.is_empty() && t.bytes().all(|c| c.is_ascii_digit()) {
         return t
             .parse::<usize>()
@@ -636,6 +653,30 @@ fn volume(s: &str) -> Result<usize, String> {
     crate::plan::parse_size(t).map_err(|e| e.to_string())
 }
 
+/// `--bind-to`: a policy name (mpiexec checks the rest); empty means unset.
+fn bind_policy(s: &str) -> Result<String, String> {
+    let t = s.trim();
+    if t.is_empty() || t.starts_with(|c: char| c.is_ascii_alphabetic()) {
+        Ok(t.to_string())
+    } else {
+        Err(format!(
+            "'{t}' is not a binding policy (a name such as none, core, socket or numa)"
+        ))
+    }
+}
+
+/// `report -o`, `plot -o`: a path, or `-` for stdout. A name that starts
+/// with '-' (`-o -1`) is more likely a slip than a file wanted by that
+/// name, which `./-1` still gives.
+fn out_path(s: &str) -> Result<PathBuf, String> {
+    if s.starts_with('-') && s != "-" {
+        return Err(format!(
+            "'{s}' looks like an option or a negative number, not a path; for a path of that name write ./{s}"
+        ));
+    }
+    Ok(PathBuf::from(s))
+}
+
 #[derive(Debug, Clone, Args)]
 pub struct ReportArgs {
     /// JSON results files (several are overlaid, one colour per run).
@@ -643,7 +684,7 @@ pub struct ReportArgs {
     pub files: Vec<PathBuf>,
 
     /// The HTML file to write ("-" for stdout).
-    #[arg(short, long, value_name = "FILE")]
+    #[arg(short, long, value_name = "FILE", allow_negative_numbers = true, value_parser = out_path)]
     pub output: PathBuf,
 }
 
@@ -654,7 +695,7 @@ pub struct PlotArgs {
     pub files: Vec<PathBuf>,
 
     /// Directory to write the plots to (created if missing).
-    #[arg(short, long, value_name = "DIR")]
+    #[arg(short, long, value_name = "DIR", allow_negative_numbers = true, value_parser = out_path)]
     pub output: PathBuf,
 
     /// Write gnuplot data (.dat) and scripts (.gp) instead of SVG.
@@ -673,7 +714,7 @@ pub struct CompareArgs {
     pub b: PathBuf,
 
     /// Exit with code 1 when any row is significantly slower by more than PCT percent.
-    #[arg(long, value_name = "PCT", value_parser = non_negative)]
+    #[arg(long, value_name = "PCT", allow_negative_numbers = true, value_parser = non_negative)]
     pub fail_if_slower: Option<f64>,
 
     /// Write the comparison as JSON ("-" for stdout, instead of the table).
@@ -681,11 +722,23 @@ pub struct CompareArgs {
     pub json: Option<PathBuf>,
 
     /// Differences within ±PCT percent are never called faster or slower.
-    #[arg(long, value_name = "PCT", default_value = "5", value_parser = non_negative)]
+    #[arg(
+        long,
+        value_name = "PCT",
+        default_value = "5",
+        allow_negative_numbers = true,
+        value_parser = non_negative
+    )]
     pub noise: f64,
 
     /// Significance level of the Mann-Whitney U test.
-    #[arg(long, value_name = "P", default_value = "0.05", value_parser = probability)]
+    #[arg(
+        long,
+        value_name = "P",
+        default_value = "0.05",
+        allow_negative_numbers = true,
+        value_parser = probability
+    )]
     pub alpha: f64,
 }
 
@@ -747,6 +800,44 @@ mod tests {
         assert_eq!(run(&["--window-us", "-5"]).unwrap().window_us, Some(-5.0));
         assert_eq!(run(&["--precision", "-1"]).unwrap().precision, Some(-1.0));
         assert_eq!(run(&["--iter", "7"]).unwrap().iter, Some(7));
+        // Every other numeric option states its range too (G7).
+        let e = run(&["--volume", "-3"]).unwrap_err();
+        assert!(e.contains("from 0 up"), "{e}");
+        let e = run(&["--min-packet", "-3"]).unwrap_err();
+        assert!(e.contains("at least 1 byte"), "{e}");
+        let e = run(&["--bind-to", "-3"]).unwrap_err();
+        assert!(e.contains("not a binding policy"), "{e}");
+        assert_eq!(
+            run(&["--bind-to", "core"]).unwrap().bind_to.as_deref(),
+            Some("core")
+        );
+        // The plan names the scenarios' range (1, 2 or 3).
+        assert_eq!(
+            run(&["--scenarios", "-3"]).unwrap().scenarios.as_deref(),
+            Some("-3")
+        );
+        let other = |args: &[&str]| {
+            let mut v = vec!["mpibench"];
+            v.extend_from_slice(args);
+            Cli::try_parse_from(v)
+                .map(|_| String::new())
+                .unwrap_or_else(|e| e.render().to_string())
+        };
+        for (args, want) in [
+            (&["compare", "a", "b", "--noise", "-5"][..], "non-negative"),
+            (&["compare", "a", "b", "--alpha", "-1"], "between 0 and 1"),
+            (
+                &["compare", "a", "b", "--fail-if-slower", "-5"],
+                "non-negative",
+            ),
+            (&["report", "a.json", "-o", "-1"], "./-1"),
+            (&["plot", "a.json", "-o", "-5"], "./-5"),
+        ] {
+            let e = other(args);
+            assert!(e.contains(want), "{args:?}: {e}");
+            assert!(!e.contains("unexpected argument"), "{args:?}: {e}");
+        }
+        assert_eq!(other(&["report", "a.json", "-o", "-"]), "", "- is stdout");
     }
 
     #[test]

@@ -328,6 +328,8 @@ pub struct Relaunch<'a> {
     pub bind_to: Option<&'a str>,
     /// `--dry-run`: print the command, start nothing.
     pub dry_run: bool,
+    /// `--timeout` (seconds): the start deadline is at least this long.
+    pub timeout: Option<f64>,
 }
 
 /// Re-executes this program under mpiexec with `np` ranks and supervises it
@@ -397,6 +399,7 @@ pub fn relaunch(r: &Relaunch) -> Result<i32> {
         &crate::supervise::Launcher {
             name: &launcher,
             json: r.json,
+            start_deadline: crate::supervise::start_deadline(r.timeout),
             death_signal: if f == Flavour::Mpich {
                 libc::SIGTERM
             } else {
@@ -444,15 +447,23 @@ pub fn launcher_flavour(version_output: &str) -> Option<Flavour> {
     }
 }
 
-/// Runs `launcher --version` (bounded in time, no input); its output.
+/// Runs `launcher --version` (bounded in time, no input); its output. It
+/// runs in a process group of its own, which is killed when it ends or
+/// times out, so that nothing it started (a launcher script's children)
+/// outlives it or keeps its output open.
 fn version_output(launcher: &str) -> Option<String> {
+    use std::os::unix::process::CommandExt;
     let mut child = Command::new(launcher)
         .arg("--version")
+        .process_group(0)
         .stdin(std::process::Stdio::null())
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
         .spawn()
         .ok()?;
+    let group = child.id() as i32;
+    // SAFETY: kill(2) on the process group our child created.
+    let kill_group = || unsafe { libc::kill(-group, libc::SIGKILL) };
     let end = std::time::Instant::now() + VERSION_TIMEOUT;
     loop {
         match child.try_wait() {
@@ -461,12 +472,14 @@ fn version_output(launcher: &str) -> Option<String> {
                 std::thread::sleep(std::time::Duration::from_millis(10))
             }
             _ => {
+                kill_group();
                 let _ = child.kill();
                 let _ = child.wait();
                 return None;
             }
         }
     }
+    kill_group();
     let out = child.wait_with_output().ok()?;
     Some(String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr))
 }

@@ -64,10 +64,36 @@ const MAX_LINKS: usize = 40;
 /// How long a FIFO may lack a reader before its write fails.
 const FIFO_READER_WAIT: Duration = Duration::from_secs(30);
 
-fn stdout_inode() -> Option<(u64, u64)> {
+/// The self-launching parent's stdout (`DEV:INO`, when it is a file or a
+/// character device): a rank's own stdout is the parent's relay pipe, and
+/// `mpibench run -n 2 --raw x > x` must still see that `x` is stdout.
+pub const STDOUT_ID_ENV: &str = "MPIBENCH_STDOUT_ID";
+
+/// `DEV:INO` of fd 1 when it is a regular file or a character device (what
+/// the parent exports in [`STDOUT_ID_ENV`]).
+pub fn stdout_id() -> Option<String> {
     let mut st: libc::stat = unsafe { std::mem::zeroed() };
     // SAFETY: fstat on fd 1 with a valid out pointer.
-    (unsafe { libc::fstat(1, &mut st) } == 0).then_some((st.st_dev, st.st_ino))
+    let ok = unsafe { libc::fstat(1, &mut st) } == 0
+        && matches!(st.st_mode & libc::S_IFMT, libc::S_IFREG | libc::S_IFCHR);
+    ok.then(|| format!("{}:{}", st.st_dev, st.st_ino))
+}
+
+fn parse_stdout_id(s: &str) -> Option<(u64, u64)> {
+    let (d, i) = s.trim().split_once(':')?;
+    Some((d.parse().ok()?, i.parse().ok()?))
+}
+
+/// True when (dev, ino) is this process's stdout, or the self-launching
+/// parent's (see [`STDOUT_ID_ENV`]).
+fn is_stdout_id(id: (u64, u64)) -> bool {
+    let parents = std::env::var(STDOUT_ID_ENV)
+        .ok()
+        .and_then(|v| parse_stdout_id(&v));
+    let mut st: libc::stat = unsafe { std::mem::zeroed() };
+    // SAFETY: fstat on fd 1 with a valid out pointer.
+    let own = (unsafe { libc::fstat(1, &mut st) } == 0).then_some((st.st_dev, st.st_ino));
+    parents == Some(id) || own == Some(id)
 }
 
 /// Follows symlinks (relative ones against the link's directory) until a
@@ -118,7 +144,7 @@ pub fn resolve(path: &Path) -> io::Result<Target> {
     match std::fs::metadata(&p) {
         Ok(m) => {
             let t = m.file_type();
-            if stdout_inode() == Some((m.dev(), m.ino())) {
+            if is_stdout_id((m.dev(), m.ino())) {
                 Ok(Target::Stdout)
             } else if t.is_dir() {
                 Err(io::Error::other("is a directory"))
@@ -768,6 +794,20 @@ mod tests {
             eprintln!("skipped the device node part: mknod needs root");
         }
         ok
+    }
+
+    #[test]
+    fn the_parents_stdout_id() {
+        assert_eq!(parse_stdout_id("2049:1234"), Some((2049, 1234)));
+        for bad in ["", "1", "a:b", "1:", ":2", "-1:2"] {
+            assert_eq!(parse_stdout_id(bad), None, "{bad:?}");
+        }
+        // What the parent exports parses back to fd 1's identity.
+        if let Some(id) = stdout_id() {
+            let mut st: libc::stat = unsafe { std::mem::zeroed() };
+            assert_eq!(unsafe { libc::fstat(1, &mut st) }, 0);
+            assert_eq!(parse_stdout_id(&id), Some((st.st_dev, st.st_ino)));
+        }
     }
 
     #[test]

@@ -370,6 +370,28 @@ impl Plan {
                 "--iter fixes the repetitions; it excludes {flag}"
             )));
         }
+        // The clock tools repeat a fixed number of times: a repetition
+        // count would be recorded but not used.
+        if let Some(flag) = [
+            ("--iter", args.iter),
+            ("--min-iter", args.min_iter),
+            ("--max-iter", args.max_iter),
+        ]
+        .into_iter()
+        .find_map(|(f, v)| v.map(|_| f))
+        {
+            if !entries.is_empty()
+                && entries
+                    .iter()
+                    .all(|e| e.info().suite == crate::bench::clock::SUITE)
+            {
+                return Err(invalid(format!(
+                    "{flag} does not apply: clock/timing and clock/clocksync use fixed repetitions ({} clock reads, {} exchanges per rank)",
+                    crate::bench::clock::READS,
+                    crate::bench::clock::RESIDUAL_EXCHANGES
+                )));
+            }
+        }
         if !(args.time.is_finite() && args.time > 0.0) {
             return Err(invalid(format!(
                 "--time must be a positive number of seconds, not {}",
@@ -985,6 +1007,25 @@ mod tests {
         assert!(plan(&["--iter", "5000", "--max-iter", "10"]).is_err());
         let e = plan(&["--sync", "window", "--window-us", "-5"]).unwrap_err();
         assert!(e.to_string().contains("between 0 and 1000000"), "{e}");
+        // The clock tools use fixed repetitions: a count would not be used.
+        for flag in ["--iter", "--min-iter", "--max-iter"] {
+            let e = plan(&["--suite", "clock", flag, "5"]).unwrap_err();
+            assert!(
+                e.to_string().starts_with(&format!("{flag} does not apply")),
+                "{e}"
+            );
+        }
+        let e = plan(&["clock/timing", "--iter", "5"]).unwrap_err();
+        assert!(e.to_string().contains("fixed repetitions"), "{e}");
+        assert!(
+            plan(&["clock/timing", "pingpong", "--iter", "5"]).is_ok(),
+            "pingpong uses it"
+        );
+        // caf ranges are checked whatever the suite.
+        let e = plan(&["pingpong", "--delay-us", "-3"]).unwrap_err();
+        assert!(e.to_string().contains("from 0 to 1000000"), "{e}");
+        let e = plan(&["pingpong", "--max-ndata", "-3"]).unwrap_err();
+        assert!(e.to_string().contains("from 2 to 2^28"), "{e}");
     }
 
     #[test]

@@ -14,7 +14,7 @@
 //!   not start, e.g. under `ulimit -v`), with code 3 afterwards; the
 //!   launcher then ends the other ranks.
 
-use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU32, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU32, AtomicU64, Ordering};
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
@@ -87,6 +87,63 @@ pub fn signal_name(sig: i32) -> &'static str {
     }
 }
 
+/// The signals (bit `sig`) that were ignored when the process started,
+/// recorded before any library's constructor ran (see [`RECORD_INHERITED`]).
+static INHERITED_IGNORED: AtomicU64 = AtomicU64::new(0);
+
+/// Runs before the shared libraries' constructors: UCX's (MPICH) installs a
+/// SIGHUP handler when it is loaded, over an inherited SIG_IGN.
+#[used]
+#[link_section = ".preinit_array"]
+static RECORD_INHERITED: extern "C" fn() = record_inherited;
+
+extern "C" fn record_inherited() {
+    let mut bits = 0u64;
+    for sig in 1..64 {
+        if disposition_ignored(sig) {
+            bits |= 1 << sig;
+        }
+    }
+    INHERITED_IGNORED.store(bits, Ordering::Relaxed);
+}
+
+fn disposition_ignored(sig: i32) -> bool {
+    // SAFETY: sigaction with a null new action only reads the disposition.
+    unsafe {
+        let mut old: libc::sigaction = std::mem::zeroed();
+        libc::sigaction(sig, std::ptr::null(), &mut old) == 0 && old.sa_sigaction == libc::SIG_IGN
+    }
+}
+
+/// True when `sig` is ignored now or was when the process started:
+/// inherited that way (`nohup` ignores SIGHUP; a script's `cmd &` ignores
+/// SIGINT and SIGQUIT), it is the caller's wish and no handler may
+/// override it.
+pub fn ignored(sig: i32) -> bool {
+    (0..64).contains(&sig) && INHERITED_IGNORED.load(Ordering::Relaxed) & (1 << sig) != 0
+        || disposition_ignored(sig)
+}
+
+/// The signals of `sigs` that were not inherited as ignored (see [`ignored`]);
+/// those that were are set back to SIG_IGN where a library's constructor
+/// replaced it (and mpiexec inherits that). Call before anything installs a
+/// handler for them.
+pub fn not_ignored(sigs: &[i32]) -> Vec<i32> {
+    sigs.iter()
+        .copied()
+        .filter(|&s| {
+            if !ignored(s) {
+                return true;
+            }
+            if !disposition_ignored(s) {
+                // SAFETY: signal(2) with an ignore disposition.
+                unsafe { libc::signal(s, libc::SIG_IGN) };
+            }
+            false
+        })
+        .collect()
+}
+
 /// Signal number of a name such as "SIGTERM" (the parent's stop message).
 pub fn signal_number(name: &str) -> Option<i32> {
     [SIGHUP, SIGINT, SIGTERM, SIGPIPE, libc::SIGKILL]
@@ -109,12 +166,21 @@ pub fn before_mpi_init() {
     // Also under a launcher that did not start us with it ignored.
     ignore_sigxfsz();
     fatal::install();
-    match signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP, PEER_FAILED_SIGNAL]) {
+    // A stop signal inherited as ignored (nohup, a script's `&`) stays ignored.
+    let mut wanted = not_ignored(&[SIGINT, SIGTERM, SIGHUP]);
+    wanted.push(PEER_FAILED_SIGNAL);
+    match signal_hook::iterator::Signals::new(wanted) {
         Ok(mut signals) => {
             spawn(move || {
                 for sig in signals.forever() {
                     if sig == PEER_FAILED_SIGNAL {
                         PEER_FAILED.store(true, Ordering::SeqCst);
+                        if RANK.load(Ordering::Relaxed) == 0 {
+                            // The job ends because of that rank: the
+                            // outputs say so now, before a launcher that
+                            // kills at once (Hydra) takes this rank too.
+                            let _ = output::interrupt("aborted", None);
+                        }
                     } else {
                         stop(sig);
                     }
@@ -559,7 +625,44 @@ mod fatal {
         }
         supervise::tell_from_signal(code, speak);
         tell_rank0_failed();
+        if RANK.load(Ordering::Relaxed) != 0 && RANK0_PID.load(Ordering::Relaxed) > 0 && !in_init {
+            // Rank 0 (told above) writes "aborted" before this exit makes
+            // the launcher end the job.
+            let t = libc::timespec {
+                tv_sec: 1,
+                tv_nsec: 0,
+            };
+            // SAFETY: nanosleep is async-signal-safe.
+            unsafe { libc::nanosleep(&t, std::ptr::null_mut()) };
+        }
         // SAFETY: _exit is async-signal-safe.
         unsafe { libc::_exit(code) }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_inherited_ignore_is_respected() {
+        // SIGUSR1: no test uses it; its disposition is restored.
+        let sig = libc::SIGUSR1;
+        // SAFETY: signal(2) with plain dispositions.
+        let prev = unsafe { libc::signal(sig, libc::SIG_IGN) };
+        assert!(ignored(sig));
+        assert_eq!(not_ignored(&[sig, SIGTERM]), vec![SIGTERM]);
+        unsafe { libc::signal(sig, libc::SIG_DFL) };
+        assert!(!ignored(sig));
+        assert_eq!(not_ignored(&[sig, SIGTERM]), vec![sig, SIGTERM]);
+        // Ignored at the start, then replaced by a library's handler: the
+        // ignore is restored.
+        INHERITED_IGNORED.fetch_or(1 << sig, Ordering::Relaxed);
+        unsafe { libc::signal(sig, libc::SIG_DFL) };
+        assert!(ignored(sig));
+        assert_eq!(not_ignored(&[sig, SIGTERM]), vec![SIGTERM]);
+        assert!(disposition_ignored(sig), "set back to SIG_IGN");
+        INHERITED_IGNORED.fetch_and(!(1 << sig), Ordering::Relaxed);
+        unsafe { libc::signal(sig, prev) };
     }
 }

@@ -224,6 +224,13 @@ struct Shared {
     stdout_error: Mutex<Option<std::io::Error>>,
     /// The stdout relay has seen the end of mpiexec's output.
     relay_done: std::sync::atomic::AtomicBool,
+    /// The job wrote something on stdout (ranks run somewhere, maybe on
+    /// another host whose ranks cannot connect).
+    output_seen: std::sync::atomic::AtomicBool,
+    /// The launcher's process group (its pid; kept after it was reaped).
+    pgid: AtomicI32,
+    /// No rank started within the start deadline: the parent ended the launcher.
+    start_timed_out: std::sync::atomic::AtomicBool,
     /// Rank 0's progress, when our stderr is a terminal.
     bar: Option<crate::progress::Bar>,
 }
@@ -290,6 +297,45 @@ impl Shared {
         }
     }
 
+    /// Signals the launcher's whole process group (a launcher script's
+    /// children too). Also after the launcher was reaped (which does not
+    /// count as `signalled`: the launcher's status was taken before).
+    fn kill_group(&self, sig: i32) {
+        let pgid = self.pgid.load(Ordering::SeqCst);
+        if pgid > 0 {
+            // SAFETY: kill(2) on the process group our child created for itself.
+            unsafe { libc::kill(-pgid, sig) };
+        }
+    }
+
+    /// Ends the launcher when no rank has started within `deadline` and
+    /// the job printed nothing (ranks on other hosts cannot connect, but
+    /// rank 0 prints its header): a launcher that hangs without starting
+    /// the job would otherwise keep the parent waiting forever.
+    fn watch_start(self: &Arc<Self>, deadline: Duration) {
+        let sh = Arc::clone(self);
+        signals::spawn(move || {
+            let end = Instant::now() + deadline;
+            while Instant::now() < end {
+                if sh.child.load(Ordering::SeqCst) == 0 {
+                    return;
+                }
+                std::thread::sleep(Duration::from_millis(50));
+            }
+            let idle = sh.seen().started.is_empty()
+                && !sh.output_seen.load(Ordering::SeqCst)
+                && sh.signal.load(Ordering::SeqCst) == 0;
+            if !idle || sh.child.load(Ordering::SeqCst) == 0 {
+                return;
+            }
+            sh.start_timed_out.store(true, Ordering::SeqCst);
+            sh.signalled.store(true, Ordering::SeqCst);
+            sh.kill_group(libc::SIGTERM);
+            sh.wait_child_gone(KILL_GRACE);
+            sh.kill_group(libc::SIGKILL);
+        });
+    }
+
     fn wait_child_gone(&self, limit: Duration) {
         let end = Instant::now() + limit;
         while self.child.load(Ordering::SeqCst) != 0 && Instant::now() < end {
@@ -303,6 +349,38 @@ const STOP_GRACE: Duration = Duration::from_secs(4);
 /// How long mpiexec gets after SIGTERM before SIGKILL.
 const KILL_GRACE: Duration = Duration::from_secs(5);
 
+/// The least time a launcher gets to start a rank (see [`start_deadline`]).
+const START_DEADLINE_MIN: Duration = Duration::from_secs(60);
+/// Overrides the start deadline (seconds), for tests and slow clusters.
+pub const START_DEADLINE_ENV: &str = "MPIBENCH_START_DEADLINE";
+
+/// How long the launcher gets to start a first rank: max(60 s, `--timeout`),
+/// or `MPIBENCH_START_DEADLINE` seconds when that holds a positive number.
+pub fn start_deadline(timeout: Option<f64>) -> Duration {
+    deadline_from(std::env::var(START_DEADLINE_ENV).ok().as_deref(), timeout)
+}
+
+fn deadline_from(env: Option<&str>, timeout: Option<f64>) -> Duration {
+    let secs = |x: f64| (x.is_finite() && x > 0.0 && x < 1e9).then(|| Duration::from_secs_f64(x));
+    if let Some(d) = env
+        .and_then(|v| v.trim().parse::<f64>().ok())
+        .and_then(secs)
+    {
+        return d;
+    }
+    timeout
+        .and_then(secs)
+        .map_or(START_DEADLINE_MIN, |t| t.max(START_DEADLINE_MIN))
+}
+
+/// The one line of a launcher that started no rank in time.
+fn start_deadline_line(name: &str, deadline: Duration) -> String {
+    format!(
+        "error: the launcher '{name}' started no mpibench rank within {} s; it was ended (set {START_DEADLINE_ENV}=SECONDS to wait longer)",
+        deadline.as_secs_f64()
+    )
+}
+
 /// What the parent knows about the launcher, for its messages.
 pub struct Launcher<'a> {
     pub name: &'a str,
@@ -310,6 +388,8 @@ pub struct Launcher<'a> {
     pub json: Option<&'a std::path::Path>,
     /// The signal mpiexec gets when the parent dies (see the module documentation).
     pub death_signal: i32,
+    /// See [`start_deadline`].
+    pub start_deadline: Duration,
 }
 
 /// Runs `cmd` (mpiexec ...) under supervision; returns mpibench's exit code.
@@ -322,6 +402,9 @@ pub fn run(mut cmd: Command, l: &Launcher) -> i32 {
         signalled: std::sync::atomic::AtomicBool::new(false),
         stdout_error: Mutex::new(None),
         relay_done: std::sync::atomic::AtomicBool::new(false),
+        output_seen: std::sync::atomic::AtomicBool::new(false),
+        pgid: AtomicI32::new(0),
+        start_timed_out: std::sync::atomic::AtomicBool::new(false),
         bar: crate::progress::Bar::wanted().then(crate::progress::Bar::default),
     });
     if shared.bar.is_some() {
@@ -330,6 +413,12 @@ pub fn run(mut cmd: Command, l: &Launcher) -> i32 {
     if let Some(name) = listen(&shared) {
         cmd.env(ENV, name);
     }
+    // The ranks' stdout is our relay pipe: they learn what ours is, so that
+    // an output on the file stdout is redirected to counts as stdout.
+    match crate::output::stdout_id() {
+        Some(id) => cmd.env(crate::output::STDOUT_ID_ENV, id),
+        None => cmd.env_remove(crate::output::STDOUT_ID_ENV),
+    };
     watch_signals(&shared);
     watch_stdout(&shared);
     let parent = std::process::id() as i32;
@@ -362,6 +451,9 @@ pub fn run(mut cmd: Command, l: &Launcher) -> i32 {
         }
     };
     shared.child.store(child.id() as i32, Ordering::SeqCst);
+    // setpgid(0, 0) ran before exec, which spawn() waited for.
+    shared.pgid.store(child.id() as i32, Ordering::SeqCst);
+    shared.watch_start(l.start_deadline);
     if let Some(out) = child.stdout.take() {
         let sh = Arc::clone(&shared);
         if !signals::spawn(move || relay_stdout(out, &sh)) {
@@ -404,6 +496,9 @@ pub fn run(mut cmd: Command, l: &Launcher) -> i32 {
         }
     };
     reap_ranks(&shared);
+    // What the launcher left in its process group (a launcher script's
+    // children) goes with it.
+    shared.kill_group(libc::SIGKILL);
     let end = Instant::now() + RANK_EXIT_GRACE;
     while !shared.relay_done.load(Ordering::SeqCst) && Instant::now() < end {
         std::thread::sleep(Duration::from_millis(10));
@@ -419,6 +514,10 @@ pub fn run(mut cmd: Command, l: &Launcher) -> i32 {
     {
         eprintln!("error: cannot write to stdout: {e}");
         return crate::watchdog::EXIT_ABORTED;
+    }
+    if shared.start_timed_out.load(Ordering::SeqCst) {
+        eprintln!("{}", start_deadline_line(l.name, l.start_deadline));
+        return EXIT_LAUNCHER;
     }
     let seen = shared.seen();
     let outside = status.signal().is_some() && !shared.signalled.load(Ordering::SeqCst);
@@ -445,6 +544,7 @@ fn relay_stdout(mut from: std::process::ChildStdout, sh: &Arc<Shared>) {
             Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
             Err(_) => break,
         };
+        sh.output_seen.store(true, Ordering::SeqCst);
         if failed {
             continue;
         }
@@ -521,7 +621,10 @@ fn listen(shared: &Arc<Shared>) -> Option<String> {
 }
 
 fn watch_signals(shared: &Arc<Shared>) {
-    let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP]) else {
+    // A signal inherited as ignored (nohup, a script's `&`) stays ignored:
+    // mpiexec inherits that too, and the run goes on.
+    let wanted = signals::not_ignored(&[SIGINT, SIGTERM, SIGHUP]);
+    let Ok(mut signals) = signal_hook::iterator::Signals::new(wanted) else {
         return;
     };
     let sh = Arc::clone(shared);
@@ -778,7 +881,34 @@ mod tests {
             name: "mpiexec",
             json: None,
             death_signal: libc::SIGKILL,
+            start_deadline: START_DEADLINE_MIN,
         }
+    }
+
+    #[test]
+    fn the_start_deadline() {
+        let s = Duration::from_secs;
+        assert_eq!(deadline_from(None, None), s(60));
+        assert_eq!(deadline_from(None, Some(5.0)), s(60), "at least 60 s");
+        assert_eq!(
+            deadline_from(None, Some(300.0)),
+            s(300),
+            "--timeout when longer"
+        );
+        assert_eq!(
+            deadline_from(Some("3"), Some(300.0)),
+            s(3),
+            "the variable wins"
+        );
+        assert_eq!(deadline_from(Some("0.5"), None), Duration::from_millis(500));
+        for bad in ["", "0", "-3", "x", "inf", "nan"] {
+            assert_eq!(deadline_from(Some(bad), None), s(60), "{bad:?} is ignored");
+        }
+        let line = start_deadline_line("./hang.sh", s(3));
+        assert!(
+            line.starts_with("error: the launcher './hang.sh' started no mpibench rank within 3 s"),
+            "{line}"
+        );
     }
 
     #[test]

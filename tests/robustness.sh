@@ -727,10 +727,16 @@ make_devices() {
 
 # self_bg ARGS...: `mpibench ARGS` (self-launching) in the background;
 # sets PID. The marker reaches mpiexec and the ranks through the environment.
+# A background job of this (non-interactive) script starts with SIGINT
+# ignored, which mpibench respects (nohup, scripts); the cases that send
+# SIGINT need it at its default, hence `env --default-signal=INT`. SELF_WRAP
+# replaces that wrapper (e.g. `nohup`, or `env` to keep SIGINT ignored).
 self_bg() {
+    local wrap=(env --default-signal=INT)
+    [[ -n ${SELF_WRAP:-} ]] && read -ra wrap <<<"$SELF_WRAP"
     T0=$(date +%s%N)
     MPIBENCH_ROBUSTNESS_CASE=$CASE_DIR MPIBENCH_MPIEXEC=$MPIEXEC \
-        "$BIN" "$@" >"$CASE_DIR.out" 2>"$CASE_DIR.err" </dev/null &
+        "${wrap[@]}" "$BIN" "$@" >"$CASE_DIR.out" 2>"$CASE_DIR.err" </dev/null &
     PID=$!
 }
 
@@ -1021,6 +1027,27 @@ ro_run() {
     finished "$T0"
 }
 
+# The file stdout is redirected to is stdout for the ranks of a
+# self-launched run too (their own stdout is the parent's relay pipe): the
+# parent exports its identity (G1). The case's stdout file is $CASE_DIR.out.
+case_stdout_redirected() { # NAME RC LINE-REGEX ARGS...
+    local name="same file: $1" want=$2 line=$3
+    shift 3
+    new_case_dir
+    self run -n 2 pingpong --sizes 8 --iter 5 -q "${@//@OUT@/$CASE_DIR.out}"
+    local why=""
+    if [[ $want -eq 0 ]]; then
+        head -n 1 "$CASE_DIR.out" | grep -q '^rank,benchmark' && ! grep -q '^#' "$CASE_DIR.out" ||
+            why="stdout's file is not the raw CSV alone: $(head -c 200 "$CASE_DIR.out" | tr '\n' '|')"
+    fi
+    check "$name" "$(expect_rc "$want")" \
+        "$(if [[ -n $line ]]; then expect_one_line "$line"; else expect_quiet; fi)" "$why" \
+        "$(expect_files)" "$(no_leftovers)"
+}
+case_stdout_redirected "self-launched --json X --csv /dev/stdout > X: exit 2" 2 \
+    "^error: --json .* and --csv /dev/stdout both write to stdout" --json @OUT@ --csv /dev/stdout
+case_stdout_redirected "self-launched --raw X > X is --raw -: only the raw CSV" 0 "" --raw @OUT@
+
 case_full_tmpfs() { # MODE(self|direct)
     local name="write failure: results on a full 12 KiB tmpfs ($1)"
     need_unshare "$name" || return
@@ -1141,6 +1168,26 @@ case_signal_parent INT 130
 case_signal_parent TERM 143
 case_signal_parent HUP 129
 
+# A signal the parent inherited as ignored stays ignored (G2): `nohup`
+# (SIGHUP) and a script's `cmd &` (SIGINT) protect the run, which completes.
+case_ignored_signal() { # SIGNAL WRAPPER
+    local name="signal: SIG$1 to a parent started by '$2' (ignored): the run completes"
+    new_case_dir
+    SELF_WRAP=$2 self_bg run -n 2 "${LONG_RUN[@]}" --json out.json
+    if ! wait_results out.json 1; then
+        wait_bounded "$CASE_TIMEOUT"
+        check "$name" "no result before the signal: rc $RC; $(stderr_excerpt)" "$(no_leftovers)"
+        return
+    fi
+    kill -"$1" "$PID"
+    wait_bounded "$CASE_TIMEOUT"
+    check "$name" "$(expect_rc 0)" "$(expect_quiet)" \
+        "$(expect_json out.json '"status is %r" % d.get("status") if d.get("status") != "ok" or d.get("complete") is not True else ""')" \
+        "$(expect_files out.json)" "$(no_leftovers)"
+}
+case_ignored_signal HUP nohup
+case_ignored_signal INT env
+
 case_signal_early() {
     local name="signal: SIGINT to the parent while MPI starts"
     new_case_dir
@@ -1236,6 +1283,9 @@ case_kill_mpiexec
 # A "launcher" that dies of a signal before starting anything.
 printf '#!/bin/bash\nkill -SEGV $$\n' >"$ROOT/segv-launcher"
 chmod +x "$ROOT/segv-launcher"
+# A "launcher" that hangs without starting anything (its child too).
+printf '#!/bin/bash\nsleep 100\n' >"$ROOT/hang-launcher"
+chmod +x "$ROOT/hang-launcher"
 
 case_launcher() { # NAME RC LINE-REGEX MPIBENCH_MPIEXEC-VALUE [ARGS...]
     local name="launcher: $1" want=$2 line=$3 launcher=$4
@@ -1257,6 +1307,8 @@ case_launcher "MPIBENCH_MPIEXEC=/bin/true starts no rank: exit 4" 4 "^error: the
 case_launcher "MPIBENCH_MPIEXEC=/bin/false: exit 4" 4 "^error: the launcher '/bin/false' exited with code 1 without starting" /bin/false
 case_launcher "missing launcher: exit 4" 4 "^error: cannot start the launcher '/nonexistent/mpiexec': No such file" /nonexistent/mpiexec
 case_launcher "a launcher killed by a signal: exit 4" 4 "^error: the launcher '.*' was killed by SIGSEGV without starting" "$ROOT/segv-launcher"
+MPIBENCH_START_DEADLINE=3 case_launcher "a launcher that starts no rank within the start deadline: exit 4, its process group ended" 4 \
+    "^error: the launcher '.*hang-launcher' started no mpibench rank within 3 s; it was ended" "$ROOT/hang-launcher" --timeout 5
 case_launcher "empty MPIBENCH_MPIEXEC= means unset" 0 "" ""
 case_launcher "--mpiexec '' means unset" 0 "" "" --mpiexec ""
 NP=1000000 case_launcher "-n 1000000 refused: exit 2" 2 "^error: -n 1000000 is more than 64 ranks per core.*--force-np" "$MPIEXEC"
@@ -1307,6 +1359,28 @@ case_panic() { # RANK MODE(self|direct)
     check "$name" "$(expect_rc 3)" "$(expect_one_line "^error: rank $1: internal error: test panic")" \
         "$(expect_files)" "$(no_leftovers)"
 }
+# A rank that crashes mid-run: exit 3, one line, the JSON "aborted" (also
+# under MPICH, whose launcher kills rank 0 at once: rank 0 is told first).
+case_crash_midrun() { # SIGNAL MODE(self|direct)
+    local name="crash: SIG$1 on rank 1 mid-run ($2): exit 3, JSON aborted"
+    new_case_dir
+    long_bg "$2" --json out.json
+    wait_results out.json 1
+    local victim
+    victim=$(rank_pid 1)
+    [[ -n $victim ]] && kill -"$1" "$victim"
+    wait_bounded 30
+    local rcs=(3)
+    # Open MPI's mpiexec exits with its own code after a rank's failure.
+    [[ $2 == direct && $FLAVOUR == openmpi ]] && rcs=(3 1)
+    check "$name" "$( [[ -n $victim ]] || echo "rank 1 not found")" "$(expect_rc "${rcs[@]}")" \
+        "$(expect_one_error_line "rank 1")" \
+        "$(expect_json out.json '"status is %r" % d.get("status") if d.get("status") != "aborted" else ""')" \
+        "$(expect_files out.json)" "$(no_leftovers)"
+}
+case_crash_midrun SEGV self
+case_crash_midrun ABRT direct
+
 case_panic 1 direct
 case_panic 0 direct
 case_panic 1 self
@@ -1322,6 +1396,14 @@ bad "--iter -5 states the range" "from 1" --iter -5
 bad "--time -1 states the range" "positive number of seconds" --time -1
 bad "--timeout -3 states the range" "between 0 and" --timeout -3
 bad "--mem -1 states the range" "positive number of GiB" --mem -1
+bad "--volume -3 states the range" "from 0 up" --volume -3
+bad "--min-packet -3 states the range" "at least 1 byte" --suite commtest --min-packet -3
+bad "--scenarios -3 states the range" "1, 2 or 3" --suite cresta --scenarios -3
+bad "--bind-to -3 is no policy" "not a binding policy" --bind-to -3
+bad "--suite clock --iter 5 (fixed repetitions)" "--iter does not apply" --suite clock --iter 5
+bad "--suite clock --min-iter 5 (fixed repetitions)" "--min-iter does not apply" --suite clock --min-iter 5
+bad "--delay-us -3 without a caf benchmark" "from 0 to 1000000" pingpong --delay-us -3
+bad "--max-ndata -3 without a caf benchmark" "from 2 to 2^28" pingpong --max-ndata -3
 bad "Multi- and plain names mixed" "cannot be mixed" Multi-Allreduce PingPong
 
 case_multi_name() {
@@ -1562,6 +1644,12 @@ case_plain() { # NAME RC LINE-REGEX ARGS...
 case_plain "osu: -D abcdé (a multibyte character at byte 5): exit 2, one line" 2 \
     "^error: .*abcdé" osu osu_latency -D abcdé
 case_plain "osu: -D indx:é (multibyte): exit 2, one line" 2 "^error: " osu osu_latency -D 'indé:x'
+# Negative values of the other subcommands state their range (G7).
+case_plain "compare --noise -5 states the range: exit 2" 2 "^error: .*--noise.*non-negative" compare a.json b.json --noise -5
+case_plain "compare --alpha -1 states the range: exit 2" 2 "^error: .*--alpha.*between 0 and 1" compare a.json b.json --alpha -1
+case_plain "compare --fail-if-slower -5 states the range: exit 2" 2 "^error: .*non-negative" compare a.json b.json --fail-if-slower -5
+case_plain "report -o -1 is refused as an option-like path: exit 2" 2 "^error: .*'-1' looks like an option.*\./-1" report a.json -o -1
+case_plain "plot -o -5 is refused as an option-like path: exit 2" 2 "^error: .*'-5' looks like an option.*\./-5" plot a.json -o -5
 MPIBENCH_TEST_PANIC_MAIN=1 case_plain "panic in 'list': one line, exit 3" 3 \
     "^error: internal error: test panic requested by MPIBENCH_TEST_PANIC_MAIN at " list
 MPIBENCH_TEST_PANIC_MAIN=1 case_plain "panic in 'osu -h': one line, exit 3" 3 \

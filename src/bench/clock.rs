@@ -55,7 +55,7 @@ fn result(i: &Info, world: usize, rows: Vec<Row>) -> BenchResult {
 }
 
 /// Clock reads per DT measurement.
-const READS: usize = 200_000;
+pub const READS: usize = 200_000;
 
 pub struct Timing;
 
@@ -122,7 +122,7 @@ static CLOCKSYNC: std::sync::LazyLock<Info> = std::sync::LazyLock::new(|| {
 });
 
 /// Fresh ping-pongs per rank for the residual.
-const RESIDUAL_EXCHANGES: usize = 20;
+pub const RESIDUAL_EXCHANGES: usize = 20;
 
 impl Tool for ClockSync {
     fn info(&self) -> &'static Info {

@@ -283,6 +283,7 @@ pub fn parse(params: &[String], argv0: &str) -> Result<Action, String> {
     let mut zero = true;
     // IMB-MPI1's -mem default: 1 GB of message buffers per process.
     let mut mem_gb = 1.0;
+    let mut iter_given: Option<usize> = None;
     for (flag, v) in &imb {
         let v = v.as_str();
         match flag.as_str() {
@@ -319,6 +320,7 @@ pub fn parse(params: &[String], argv0: &str) -> Result<Action, String> {
                         format!("invalid -iter argument '{v}' (MSGSPERSAMPLE[,OVERALL_VOL[,MSGS_NONAGGR]], positive integers)")
                     })?;
                 args.max_iter = Some(ints[0]);
+                iter_given = Some(ints[0]);
                 if let Some(&vol) = ints.get(1) {
                     // OVERALL_VOL is in MiB; --volume holds bytes.
                     args.volume = Some(vol.checked_mul(1 << 20).ok_or_else(|| {
@@ -443,6 +445,13 @@ pub fn parse(params: &[String], argv0: &str) -> Result<Action, String> {
     );
     if args.buffer_bytes.is_none() && args.mem.is_none() {
         args.buffer_bytes = Some((mem_gb * (1u64 << 30) as f64) as u64);
+    }
+    if let (Some(n), Some(min)) = (iter_given, args.min_iter) {
+        if n < min {
+            return Err(format!(
+                "-iter {n} (the most repetitions per length) is smaller than --min-iter {min}"
+            ));
+        }
     }
     args.benchmarks = benchmark_list(&requested, &include, &exclude, defs)?;
     let mut calling = vec![argv0.to_string()];
@@ -663,6 +672,10 @@ mod tests {
             ("-iter 0", "-iter"),
             ("-iter 1,2,3,4", "-iter"),
             ("-iter a", "-iter"),
+            (
+                "-iter 5 --min-iter 10",
+                "-iter 5 (the most repetitions per length) is smaller than --min-iter 10",
+            ),
             ("-iter_policy sometimes", "-iter_policy"),
             ("-time 0", "-time"),
             ("-time x", "-time"),

@@ -152,6 +152,19 @@ pub struct CafArgs {
 /// The suite's settings as plan axes (`Suite::axes`): validated on rank 0,
 /// one line per usage error.
 pub fn axes(args: &RunArgs, involved: bool, world: usize, mem: u64) -> Result<Axes, String> {
+    // Ranges hold whatever the suite (a value out of range is a slip even
+    // when no caf benchmark runs).
+    if let Some(n) = args.caf.max_ndata.filter(|n| !(2..=1 << 28).contains(n)) {
+        return Err(format!("--max-ndata {n}: must be from 2 to 2^28 (doubles)"));
+    }
+    if let Some(d) = args
+        .delay_us
+        .filter(|d| !(d.is_finite() && (0.0..=1e6).contains(d)))
+    {
+        return Err(format!(
+            "--delay-us must be a number of microseconds from 0 to 1000000, not {d}"
+        ));
+    }
     if !involved {
         return Ok(Axes::new());
     }

@@ -75,6 +75,11 @@ pub enum Pairs {
 }
 
 fn parse_bytes(s: &str) -> Result<usize, String> {
+    if s.trim().starts_with('-') {
+        return Err(format!(
+            "'{s}' is negative: the minimum packet is a size of at least 1 byte (e.g. 64, 2K)"
+        ));
+    }
     crate::plan::parse_size(s).map_err(|e| e.to_string())
 }
 
@@ -85,7 +90,7 @@ const HEADING: &str = "COMMTEST (--suite commtest)";
 #[derive(Debug, Clone, Default, clap::Args)]
 pub struct CommtestArgs {
     /// The minimum packet length: V goes as 1, 2, 4, ... packets down to it (default 2K).
-    #[arg(long, help_heading = HEADING, value_name = "BYTES", value_parser = parse_bytes)]
+    #[arg(long, help_heading = HEADING, value_name = "BYTES", allow_negative_numbers = true, value_parser = parse_bytes)]
     pub min_packet: Option<usize>,
 
     /// The prepost program (receives posted one message ahead): --prepost, --prepost=both, --prepost=off (default off).
