@@ -468,7 +468,7 @@ pub fn slower_than(c: &Comparison, pct: f64) -> Vec<&RowComparison> {
 fn key_text(k: &Key) -> String {
     let mut s = format!("{} {} P={} {}", k.suite, k.benchmark, k.processes, k.mode);
     if k.bytes > 0 || k.params.is_empty() {
-        let _ = write!(s, " {}", view::size_label(k.bytes as usize));
+        let _ = write!(s, " {}", view::size_label(k.bytes));
     }
     if !k.params.is_empty() {
         let _ = write!(s, " {}", params_label(&k.params, &[]));
@@ -521,7 +521,7 @@ pub fn text(c: &Comparison) -> String {
                 let _ = write!(n, " {}", k.mode);
             }
             if k.bytes > 0 || k.params.is_empty() {
-                let _ = write!(n, " {}", view::size_label(k.bytes as usize));
+                let _ = write!(n, " {}", view::size_label(k.bytes));
             }
             if !k.params.is_empty() {
                 let _ = write!(n, " {}", params_label(&k.params, &[]));

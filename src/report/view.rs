@@ -1422,9 +1422,9 @@ fn section_warnings(s: &Section<'_>, runs: &[Run]) -> Vec<Warning> {
 fn row_name(res: &BenchResult, r: &Row) -> String {
     let p = params_label(&chosen_params(res, r), &[]);
     if p.is_empty() {
-        size_label(r.bytes as usize)
+        size_label(r.bytes)
     } else {
-        format!("{}, {p}", size_label(r.bytes as usize))
+        format!("{}, {p}", size_label(r.bytes))
     }
 }
 
