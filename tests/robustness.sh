@@ -728,11 +728,13 @@ make_devices() {
 # self_bg ARGS...: `mpibench ARGS` (self-launching) in the background;
 # sets PID. The marker reaches mpiexec and the ranks through the environment.
 # A background job of this (non-interactive) script starts with SIGINT
-# ignored, which mpibench respects (nohup, scripts); the cases that send
-# SIGINT need it at its default, hence `env --default-signal=INT`. SELF_WRAP
-# replaces that wrapper (e.g. `nohup`, or `env` to keep SIGINT ignored).
+# ignored, and the script itself may run with SIGHUP or SIGTERM ignored (a
+# CI runner under nohup): mpibench respects inherited ignores (nohup,
+# scripts), so the cases that send these signals need them at their
+# default, hence `env --default-signal=INT,TERM,HUP`. SELF_WRAP replaces
+# that wrapper (e.g. `nohup`, or `env` to keep SIGINT ignored).
 self_bg() {
-    local wrap=(env --default-signal=INT)
+    local wrap=(env --default-signal=INT,TERM,HUP)
     [[ -n ${SELF_WRAP:-} ]] && read -ra wrap <<<"$SELF_WRAP"
     T0=$(date +%s%N)
     MPIBENCH_ROBUSTNESS_CASE=$CASE_DIR MPIBENCH_MPIEXEC=$MPIEXEC \
@@ -745,7 +747,7 @@ direct_bg() {
     local np=$1
     shift
     T0=$(date +%s%N)
-    MPIBENCH_ROBUSTNESS_CASE=$CASE_DIR \
+    MPIBENCH_ROBUSTNESS_CASE=$CASE_DIR env --default-signal=INT,TERM,HUP \
         "$MPIEXEC" "${LAUNCH_FLAGS[@]}" -n "$np" "$BIN" "$@" \
         >"$CASE_DIR.out" 2>"$CASE_DIR.err" </dev/null &
     PID=$!
