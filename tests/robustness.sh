@@ -1373,8 +1373,10 @@ case_crash_midrun() { # SIGNAL MODE(self|direct)
     [[ -n $victim ]] && kill -"$1" "$victim"
     wait_bounded 30
     local rcs=(3)
-    # Open MPI's mpiexec exits with its own code after a rank's failure.
-    [[ $2 == direct && $FLAVOUR == openmpi ]] && rcs=(3 1)
+    # A launcher of the user's own exits with its own code after a rank's
+    # crash: Open MPI's mpiexec 1; Hydra now and then 1 too (1 run in 4
+    # here, when rank 0 ends before the crashed rank's own exit code 3).
+    [[ $2 == direct ]] && rcs=(3 1)
     check "$name" "$( [[ -n $victim ]] || echo "rank 1 not found")" "$(expect_rc "${rcs[@]}")" \
         "$(expect_one_error_line "rank 1")" \
         "$(expect_json out.json '"status is %r" % d.get("status") if d.get("status") != "aborted" else ""')" \
