@@ -98,7 +98,7 @@ impl Format for Caf {
             Some(Section::Halo) => halo(r, &mut s),
             _ => p2p(r, &mut s),
         }
-        if let Some(h) = super::hosts_line(r) {
+        if let Some(h) = super::hosts_line_across(r) {
             let _ = writeln!(s, " hosts: {h}");
         }
         if let Some(n) = &r.note {

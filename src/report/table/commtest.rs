@@ -77,7 +77,7 @@ impl Format for Commtest {
             let _ = writeln!(s, "# skipped: {why}");
             return s;
         }
-        if let Some(h) = super::hosts_line(r) {
+        if let Some(h) = super::hosts_line_across(r) {
             let _ = writeln!(s, "# hosts: {h}");
         }
         if let Some(n) = &r.note {

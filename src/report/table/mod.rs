@@ -157,6 +157,13 @@ pub(crate) fn hosts_line(r: &BenchResult) -> Option<String> {
     Some(s)
 }
 
+/// [`hosts_line`] only where the active ranks span several hosts or
+/// `--pairs inter|intra` chose them: the seeds' own formats (cafbench,
+/// COMMTEST, OSU) stay line for line on one host.
+pub(crate) fn hosts_line_across(r: &BenchResult) -> Option<String> {
+    hosts_line(r).filter(|_| r.pairs.is_some() || r.hosts.iter().any(|h| *h != r.hosts[0]))
+}
+
 /// A statistic or "-" where there is none.
 pub(crate) fn opt(v: Option<f64>, prec: usize) -> String {
     v.map_or("-".to_string(), |v| format!("{v:.prec$}"))
@@ -243,5 +250,30 @@ pub(crate) mod fixtures {
             rows,
             ..BenchResult::default()
         }
+    }
+}
+
+#[cfg(test)]
+mod hosts_tests {
+    use super::*;
+
+    #[test]
+    fn seed_formats_name_hosts_only_across_hosts_or_when_chosen() {
+        let on = |hosts: &[&str], pairs: Option<&str>| BenchResult {
+            ranks: (0..hosts.len()).collect(),
+            hosts: hosts.iter().map(|h| h.to_string()).collect(),
+            pair: Some("intra".into()),
+            pairs: pairs.map(str::to_string),
+            ..BenchResult::default()
+        };
+        // One host: PMB's line names it; the seeds' formats stay as they are.
+        assert!(hosts_line(&on(&["vm", "vm"], None)).is_some());
+        assert_eq!(hosts_line_across(&on(&["vm", "vm"], None)), None);
+        // Across hosts, or chosen with --pairs: named.
+        let r = on(&["n1", "n2"], None);
+        assert_eq!(hosts_line_across(&r), hosts_line(&r));
+        assert!(hosts_line_across(&on(&["n1", "n1"], Some("intra")))
+            .unwrap()
+            .contains("(--pairs intra)"));
     }
 }

@@ -272,7 +272,7 @@ fn table(r: &BenchResult, cx: &SectionCx, view: &View) -> String {
     }
     // Which ranks on which hosts, only where the ranks span hosts (one host
     // prints OMB's own preamble, line for line).
-    if let Some(h) = super::hosts_line(r).filter(|_| r.hosts.iter().any(|h| *h != r.hosts[0])) {
+    if let Some(h) = super::hosts_line_across(r) {
         let _ = writeln!(s, "# Hosts: {h}");
     }
     let checked = r.rows.iter().any(|row| row.errors.is_some());
