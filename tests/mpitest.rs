@@ -268,24 +268,11 @@ fn lengths_beyond_the_buffer_b_are_skipped_with_a_note() {
 fn an_mpi_error_is_one_line_and_exit_3() {
     let dir = tempfile::tempdir().unwrap();
     let json = dir.path().join("e.json");
-    let out = mpirun(
-        2,
-        &[
-            "run",
-            "pingpong",
-            "--sizes",
-            "8",
-            "-q",
-            "--fail-mpi-rank",
-            "1",
-            "--json",
-            json.to_str().unwrap(),
-        ],
-    )
-    .assert()
-    .code(3)
-    .get_output()
-    .clone();
+    let out = mpirun(2, &failing_pingpong("1", &json))
+        .assert()
+        .code(3)
+        .get_output()
+        .clone();
     let err = String::from_utf8_lossy(&out.stderr);
     let line = err
         .lines()
@@ -296,6 +283,22 @@ fn an_mpi_error_is_one_line_and_exit_3() {
     assert_ne!(read_json(&json)["status"], "ok");
 }
 
+/// `run PingPong` at 8 bytes whose MPI_Send fails on `rank`, JSON to `json`
+/// (`-n` may be appended: options follow the subcommand anywhere).
+fn failing_pingpong<'a>(rank: &'a str, json: &'a std::path::Path) -> Vec<&'a str> {
+    vec![
+        "run",
+        "pingpong",
+        "--sizes",
+        "8",
+        "-q",
+        "--fail-mpi-rank",
+        rank,
+        "--json",
+        json.to_str().unwrap(),
+    ]
+}
+
 /// Self-launched, the failing rank's line reaches the parent as a rank
 /// failure (not as an interruption): exit code 3, status "aborted", on
 /// rank 1 and on rank 0.
@@ -304,23 +307,9 @@ fn an_mpi_error_self_launched_is_exit_3_and_aborted() {
     for rank in ["1", "0"] {
         let dir = tempfile::tempdir().unwrap();
         let json = dir.path().join("e.json");
-        let out = self_launched(&[
-            "run",
-            "-n",
-            "2",
-            "pingpong",
-            "--sizes",
-            "8",
-            "-q",
-            "--fail-mpi-rank",
-            rank,
-            "--json",
-            json.to_str().unwrap(),
-        ])
-        .assert()
-        .code(3)
-        .get_output()
-        .clone();
+        let mut args = failing_pingpong(rank, &json);
+        args.extend(["-n", "2"]);
+        let out = self_launched(&args).assert().code(3).get_output().clone();
         let err = String::from_utf8_lossy(&out.stderr);
         let errors: Vec<&str> = err.lines().filter(|l| l.starts_with("error:")).collect();
         assert_eq!(errors.len(), 1, "{err}");
