@@ -1224,17 +1224,25 @@ case_sigkill_parent() {
 }
 case_sigkill_parent 2>/dev/null # (bash reports the SIGKILLed job on stderr)
 
-case_sigterm_rank() { # RANK MODE(self|direct)
-    local name="signal: SIGTERM to rank $1 only ($2)"
+# signal_rank_midrun SIGNAL RANK MODE(self|direct): LONG_RUN with out.json,
+# SIGNAL to that rank once the first result is written, then waits for
+# the job; sets MISSING to a complaint when the rank was not found.
+signal_rank_midrun() {
     new_case_dir
-    long_bg "$2" --json out.json
+    long_bg "$3" --json out.json
     wait_results out.json 1
     local victim
-    victim=$(rank_pid "$1")
-    [[ -n $victim ]] && kill -TERM "$victim"
+    victim=$(rank_pid "$2")
+    [[ -n $victim ]] && kill -"$1" "$victim"
     wait_bounded 30
+    MISSING=$([[ -n $victim ]] || echo "rank $2 not found")
+}
+
+case_sigterm_rank() { # RANK MODE(self|direct)
+    local name="signal: SIGTERM to rank $1 only ($2)"
+    signal_rank_midrun TERM "$1" "$2"
     local line='^mpibench: interrupted by SIGTERM'
-    check "$name" "$( [[ -n $victim ]] || echo "rank $1 not found")" "$(expect_rc 143)" \
+    check "$name" "$MISSING" "$(expect_rc 143)" \
         "$(expect_one_line "$line")" "$(expect_json out.json "$JSON_INTERRUPTED")" \
         "$(expect_files out.json)" "$(no_leftovers)"
 }
@@ -1365,19 +1373,13 @@ case_panic() { # RANK MODE(self|direct)
 # under MPICH, whose launcher kills rank 0 at once: rank 0 is told first).
 case_crash_midrun() { # SIGNAL MODE(self|direct)
     local name="crash: SIG$1 on rank 1 mid-run ($2): exit 3, JSON aborted"
-    new_case_dir
-    long_bg "$2" --json out.json
-    wait_results out.json 1
-    local victim
-    victim=$(rank_pid 1)
-    [[ -n $victim ]] && kill -"$1" "$victim"
-    wait_bounded 30
+    signal_rank_midrun "$1" 1 "$2"
     local rcs=(3)
     # A launcher of the user's own exits with its own code after a rank's
     # crash: Open MPI's mpiexec 1; Hydra now and then 1 too (1 run in 4
     # here, when rank 0 ends before the crashed rank's own exit code 3).
     [[ $2 == direct ]] && rcs=(3 1)
-    check "$name" "$( [[ -n $victim ]] || echo "rank 1 not found")" "$(expect_rc "${rcs[@]}")" \
+    check "$name" "$MISSING" "$(expect_rc "${rcs[@]}")" \
         "$(expect_one_error_line "rank 1")" \
         "$(expect_json out.json '"status is %r" % d.get("status") if d.get("status") != "aborted" else ""')" \
         "$(expect_files out.json)" "$(no_leftovers)"
