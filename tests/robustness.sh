@@ -43,7 +43,11 @@ if [[ -n ${ROBUSTNESS_ONLY:-} ]]; then
     shopt -s extdebug
     # shellcheck disable=SC2317  # called through the DEBUG trap
     selected() {
-        ((${#FUNCNAME[@]} == 2)) || return 0 # inside a function: run
+        # The top level of this script or of a sourced tests/robustness.d file
+        # (`source` counts as a frame): anything deeper is inside a case.
+        local f depth=0
+        for f in "${FUNCNAME[@]}"; do [[ $f == source ]] || depth=$((depth + 1)); done
+        ((depth == 2)) || return 0 # inside a function: run
         [[ $BASH_COMMAND =~ ^([A-Z_]+=[^\ ]*\ )*(case_[a-z_0-9]+|bad)(\ |$) ]] || return 0
         [[ $BASH_COMMAND =~ $ROBUSTNESS_ONLY ]]
     }
@@ -1866,6 +1870,20 @@ case_partial_floats() {
         "$(expect_files out.json)" "$(no_leftovers)"
 }
 case_partial_floats
+
+# ---------------------------------------------------------------------------
+# More cases, one file per topic: tests/robustness.d/*.sh, sourced in name
+# order. Each file defines its cases with the helpers above and calls them.
+# ---------------------------------------------------------------------------
+ROBUSTNESS_D=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/robustness.d
+if [[ -d $ROBUSTNESS_D ]]; then
+    for f in "$ROBUSTNESS_D"/*.sh; do
+        [[ -f $f ]] || continue
+        # shellcheck disable=SC1090
+        source "$f"
+        cd "$ROOT" || exit 1
+    done
+fi
 
 # ---------------------------------------------------------------------------
 # 10. Messages beyond 2 GiB (opt-in: MPIBENCH_LARGE=1, ~10 GB of memory).
