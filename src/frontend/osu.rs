@@ -38,7 +38,8 @@ its OMB option string, which PROGRAM -h lists, and refuses the others as OMB doe
   -W N                messages per window (osu_bw, osu_bibw, osu_mbw_mr, their persistent
                       forms, osu_bw_fan_in, osu_bw_fan_out, osu_put_bw, osu_get_bw,
                       osu_put_bibw; default 64)
-  -b single|multiple  one send buffer for a window, or one per message
+  -b single|multiple  one send and one receive buffer for all messages of a window
+                      (default, as OMB), or one of each per message
   -M BYTES            memory per process; larger sizes are skipped (collectives)
   -f                  full table: min and max latency over ranks, iterations (collectives)
   -c                  validate every message byte for byte (Validation column); every
@@ -463,7 +464,7 @@ fn describe(c: char, name: &str) -> (&'static str, String) {
         ),
         'b' => (
             "single|multiple",
-            "one send buffer, or one per message of a window",
+            "one send and one receive buffer for a window (default), or one per message",
         ),
         'u' => ("N", "accepted (0..10); every iteration is validated anyway"),
         'G' => (

@@ -19,13 +19,16 @@
 //! rank a child ([`Placement::Star`]), which is OMB's layout with one
 //! process per node.
 //!
-//! Every message lands in its own slot (child × window slot on the
-//! parent of fan-in), so that `--check` verifies every slot of every
-//! window from every peer byte for byte, and every acknowledgement.
+//! Buffers as osu_bw's (OMB's): every message of a window is sent from
+//! one buffer and received into one (`-b multiple`: buffer k of W for
+//! message k). The parent of fan-in receives into one such buffer per
+//! child, so that `--check` tells the children's data apart; `--check`
+//! verifies every receive buffer byte for byte, and every
+//! acknowledgement.
 
 use anyhow::Result;
 
-use super::p2p::{send_slots, window_of};
+use super::p2p::{buffers_of, window_of};
 use super::{axis, BW_REPS, INFO, WINDOW};
 use crate::bench::{Benchmark, Class, Info, Kernel, Setup};
 use crate::check::{self, Expect, Segment};
@@ -69,21 +72,14 @@ pub static FAN_OUT: Fan = Fan {
 
 /// Bytes of one rank's buffers: (send, receive) for the parent or a child
 /// of `children` children.
-fn lens(
-    inward: bool,
-    parent: bool,
-    x: usize,
-    w: usize,
-    slots: usize,
-    children: usize,
-) -> (usize, usize) {
+fn lens(inward: bool, parent: bool, x: usize, slots: usize, children: usize) -> (usize, usize) {
     // A send buffer always holds the acknowledgement's byte.
     let send = (x * slots).max(1);
     let recv = match (inward, parent) {
-        (true, true) => children * w * x,
+        (true, true) => children * slots * x,
         (true, false) => 1,
         (false, true) => children,
-        (false, false) => w * x,
+        (false, false) => slots * x,
     };
     (send, recv.max(1))
 }
@@ -110,10 +106,10 @@ impl Benchmark for Fan {
 
     fn need(&self, p: &Point, q: usize) -> u64 {
         let w = window_of(p);
-        let slots = send_slots(p, w);
+        let slots = buffers_of(p, w);
         let n = q.saturating_sub(1);
-        let (s, r) = lens(self.inward, true, p.bytes, w, slots, n);
-        let (_, rl) = lens(self.inward, false, p.bytes, w, slots, n);
+        let (s, r) = lens(self.inward, true, p.bytes, slots, n);
+        let (_, rl) = lens(self.inward, false, p.bytes, slots, n);
         (s + r.max(rl)) as u64
     }
 
@@ -123,7 +119,7 @@ impl Benchmark for Fan {
 
     fn kernel<'a>(&'a self, s: Setup<'a>, p: &Point) -> Result<Box<dyn Kernel + 'a>> {
         let w = window_of(p);
-        let slots = send_slots(p, w);
+        let slots = buffers_of(p, w);
         let parent = s.role.active && s.role.initiator;
         let peers: Vec<usize> = if parent {
             s.role.neighbours.clone()
@@ -131,7 +127,7 @@ impl Benchmark for Fan {
             s.role.to.into_iter().collect()
         };
         let n = if parent { peers.len() } else { 1 };
-        let (send_len, recv_len) = lens(self.inward, parent, p.bytes, w, slots, n);
+        let (send_len, recv_len) = lens(self.inward, parent, p.bytes, slots, n);
         let (sbuf, rbuf) = s.arena.pair(send_len, recv_len)?;
         Ok(Box::new(FanKernel {
             comm: s.comm,
@@ -168,6 +164,7 @@ struct FanKernel<'a> {
     peers: Vec<usize>,
     x: usize,
     w: usize,
+    /// Buffers of a window: 1, or W with `-b multiple`.
     slots: usize,
     sbuf: &'a mut Buffer,
     rbuf: &'a mut Buffer,
@@ -179,8 +176,9 @@ struct FanKernel<'a> {
 }
 
 impl FanKernel<'_> {
-    /// Where slot j of the window is sent from.
-    fn send_offset(&self, j: usize) -> usize {
+    /// Where message j of the window is sent from, or received into
+    /// (in a child's part of the fan-in parent's buffer).
+    fn offset(&self, j: usize) -> usize {
         j % self.slots * self.x
     }
 
@@ -189,13 +187,13 @@ impl FanKernel<'_> {
             return Expect::Nothing;
         }
         let mut segs = Vec::new();
-        let data = |segs: &mut Vec<Segment>, offset: usize, sender: usize, j: usize| {
+        let data = |segs: &mut Vec<Segment>, base: usize, sender: usize, j: usize| {
             if self.x > 0 {
                 segs.push(Segment {
-                    offset,
+                    offset: base + self.offset(j),
                     len: self.x,
                     sender,
-                    sender_offset: self.send_offset(j),
+                    sender_offset: self.offset(j),
                 });
             }
         };
@@ -210,14 +208,14 @@ impl FanKernel<'_> {
         match (self.inward, self.parent) {
             (true, true) => {
                 for (i, &c) in self.peers.iter().enumerate() {
-                    for j in 0..self.w {
-                        data(&mut segs, (i * self.w + j) * self.x, c, j);
+                    for j in 0..self.slots {
+                        data(&mut segs, i * self.slots * self.x, c, j);
                     }
                 }
             }
             (false, false) => {
-                for j in 0..self.w {
-                    data(&mut segs, j * self.x, self.peers[0], j);
+                for j in 0..self.slots {
+                    data(&mut segs, 0, self.peers[0], j);
                 }
             }
             (false, true) => {
@@ -238,12 +236,12 @@ impl Kernel for FanKernel<'_> {
             return;
         }
         let (s, r) = (self.sbuf.ptr(), self.rbuf.mut_ptr());
-        let (x, w) = (self.x, self.w);
+        let w = self.w;
         let mut n = 0;
         match (self.inward, self.parent) {
             (false, true) => {
                 for j in 0..w {
-                    let slot = s.wrapping_add(self.send_offset(j));
+                    let slot = s.wrapping_add(self.offset(j));
                     for &c in &self.peers {
                         self.comm.isend(slot, &self.msg, c, 100, &mut self.reqs[n]);
                         n += 1;
@@ -257,16 +255,17 @@ impl Kernel for FanKernel<'_> {
             (false, false) => {
                 let p = self.peers[0];
                 for j in 0..w {
-                    let slot = r.wrapping_add(j * x);
+                    let slot = r.wrapping_add(self.offset(j));
                     self.comm.irecv(slot, &self.msg, p, 100, &mut self.reqs[j]);
                 }
                 comm::waitall(&mut self.reqs[..w]);
                 self.comm.send(s, &self.ack, p, 101);
             }
             (true, true) => {
+                let part = self.slots * self.x;
                 for j in 0..w {
                     for (i, &c) in self.peers.iter().enumerate() {
-                        let slot = r.wrapping_add((i * w + j) * x);
+                        let slot = r.wrapping_add(i * part + self.offset(j));
                         self.comm.irecv(slot, &self.msg, c, 100, &mut self.reqs[n]);
                         n += 1;
                     }
@@ -279,7 +278,7 @@ impl Kernel for FanKernel<'_> {
             (true, false) => {
                 let p = self.peers[0];
                 for j in 0..w {
-                    let slot = s.wrapping_add(self.send_offset(j));
+                    let slot = s.wrapping_add(self.offset(j));
                     self.comm.isend(slot, &self.msg, p, 100, &mut self.reqs[j]);
                 }
                 comm::waitall(&mut self.reqs[..w]);
@@ -309,14 +308,17 @@ mod tests {
     use super::*;
 
     #[test]
-    fn buffers_hold_every_slot_of_every_child() {
-        // Fan-in parent: 3 children x 4 slots x 8 bytes; a child: the ack.
-        assert_eq!(lens(true, true, 8, 4, 1, 3), (8, 96));
-        assert_eq!(lens(true, false, 8, 4, 4, 3), (32, 1));
-        // Fan-out parent: one ack per child; a child: its window.
-        assert_eq!(lens(false, true, 8, 4, 1, 3), (8, 3));
-        assert_eq!(lens(false, false, 8, 4, 1, 3), (8, 32));
+    fn buffers_as_omb_one_per_child_on_the_fan_in_parent() {
+        // Fan-in parent: 3 children x one buffer of 8 bytes (x 4 with
+        // -b multiple); a child: its buffer(s), and the ack.
+        assert_eq!(lens(true, true, 8, 1, 3), (8, 24));
+        assert_eq!(lens(true, true, 8, 4, 3), (32, 96));
+        assert_eq!(lens(true, false, 8, 4, 3), (32, 1));
+        // Fan-out parent: one ack per child; a child: one buffer (or W).
+        assert_eq!(lens(false, true, 8, 1, 3), (8, 3));
+        assert_eq!(lens(false, false, 8, 1, 3), (8, 8));
+        assert_eq!(lens(false, false, 8, 4, 3), (8, 32));
         // A 0-byte size still carries the acknowledgement's byte.
-        assert_eq!(lens(false, true, 0, 4, 1, 1), (1, 1));
+        assert_eq!(lens(false, true, 0, 1, 1), (1, 1));
     }
 }

@@ -230,7 +230,7 @@ pub struct OsuArgs {
     #[arg(long, value_name = "W", allow_negative_numbers = true, value_parser = crate::cli::at_least_1, help_heading = "OSU (--suite osu)")]
     pub osu_window: Option<usize>,
 
-    /// OSU -b multiple: every message of a window from its own send buffer (default: one buffer).
+    /// OSU -b multiple: every message of a window from and into its own buffers (default: one send and one receive buffer, as OMB).
     #[arg(long, help_heading = "OSU (--suite osu)")]
     pub osu_multiple_buffers: bool,
 

@@ -18,9 +18,15 @@
 //! The acknowledgement is one MPI_CHAR, as in OMB 7.4's osu_mbw_mr and
 //! osu_bw_persistent (OMB 7.3 and earlier sent 4).
 //!
-//! Every message of a window lands in its own slot of the receive buffer,
-//! so that `--check` verifies every slot byte for byte (and the
-//! acknowledgement).
+//! Buffers as OMB's: every message of a window is sent from one send
+//! buffer and received into one receive buffer (`-b single`, the default),
+//! so a window of large messages stays in cache as it does under the real
+//! program; with `-b multiple` message k of the window is sent from and
+//! received into buffer k of W (OMB's `s_buf[j]`, `r_buf[j]`). The
+//! acknowledgement lands in the first byte of the initiator's receive
+//! buffer, which no data reaches (OMB's `r_buf[0]`). `--check` verifies
+//! every receive buffer byte for byte, as OMB's `-c` validates its one
+//! buffer (or its W buffers), and the acknowledgement.
 
 use anyhow::Result;
 
@@ -333,8 +339,9 @@ pub(super) fn window_of(p: &Point) -> usize {
     p.u64("window").map_or(WINDOW, |w| w as usize).max(1)
 }
 
-/// Slots of the send buffer: one per message with `-b multiple`.
-pub(super) fn send_slots(p: &Point, w: usize) -> usize {
+/// Buffers a window's messages are sent from and received into: one
+/// (OMB's default, `-b single`), or one per message with `-b multiple`.
+pub(super) fn buffers_of(p: &Point, w: usize) -> usize {
     if p.u64("buffers") == Some(w as u64) {
         w
     } else {
@@ -343,13 +350,12 @@ pub(super) fn send_slots(p: &Point, w: usize) -> usize {
 }
 
 impl Windowed {
+    /// (send, receive) bytes: one buffer of X (what a derived datatype
+    /// spans), or W of them with `-b multiple`; at least the
+    /// acknowledgement's byte.
     fn lens(&self, p: &Point) -> (usize, usize) {
-        let w = window_of(p);
-        // One slot per message: X bytes, or what a derived datatype spans.
-        let x = self.info.span(p.bytes);
-        // Send: X (or W slots of X), at least the acknowledgement's byte;
-        // receive: W slots of X, then the acknowledgement.
-        ((x * send_slots(p, w)).max(1), w * x + 1)
+        let n = self.info.span(p.bytes) * buffers_of(p, window_of(p));
+        (n.max(1), n.max(1))
     }
 }
 
@@ -417,7 +423,7 @@ impl Benchmark for Windowed {
             x: p.bytes,
             slot: self.info.span(p.bytes),
             w,
-            slots: send_slots(p, w),
+            slots: buffers_of(p, w),
             sbuf,
             rbuf,
             send_len,
@@ -460,9 +466,10 @@ struct WindowKernel<'a> {
     peer: usize,
     both: bool,
     x: usize,
-    /// Bytes between the window's messages in a buffer (X, or what a derived datatype spans).
+    /// Bytes of one buffer (X, or what a derived datatype spans).
     slot: usize,
     w: usize,
+    /// Buffers of a window: 1, or W with `-b multiple`.
     slots: usize,
     sbuf: &'a mut Buffer,
     rbuf: &'a mut Buffer,
@@ -486,19 +493,23 @@ impl WindowKernel<'_> {
     fn expect(&self) -> Expect {
         let mut segs = Vec::new();
         if self.recvs() {
-            for k in 0..self.w {
+            // Every buffer holds what the partner's buffer of the same
+            // index held (with one buffer, every message of the window).
+            for k in 0..self.slots {
                 segs.push(Segment {
                     offset: k * self.slot,
                     len: self.x,
                     sender: self.peer,
-                    sender_offset: if self.slots > 1 { k * self.slot } else { 0 },
+                    sender_offset: k * self.slot,
                 });
             }
         }
         if self.role.active && !self.both && self.role.initiator {
-            // The acknowledgement: the first byte of the partner's send buffer.
+            // The acknowledgement, into the first byte of the receive
+            // buffer (no data reaches the initiator one way): the first
+            // byte of the partner's send buffer.
             segs.push(Segment {
-                offset: self.w * self.slot,
+                offset: 0,
                 len: 1,
                 sender: self.peer,
                 sender_offset: 0,
@@ -513,7 +524,8 @@ impl WindowKernel<'_> {
 }
 
 impl WindowKernel<'_> {
-    /// The window's receives (each into its slot), then its sends: started
+    /// The window's receives, then its sends (message k into and from
+    /// buffer k mod the buffers): started
     /// (MPI_Irecv, MPI_Isend), or made persistent (MPI_Recv_init,
     /// MPI_Send_init). Returns how many requests.
     #[inline(always)]
@@ -522,7 +534,7 @@ impl WindowKernel<'_> {
         let mut n = 0;
         if self.recvs() {
             for k in 0..self.w {
-                let slot = r.wrapping_add(k * self.slot);
+                let slot = r.wrapping_add(k % self.slots * self.slot);
                 let req = &mut self.reqs[n];
                 if persistent {
                     self.comm.recv_init(slot, &self.msg, self.peer, 100, req);
@@ -574,8 +586,8 @@ impl Kernel for WindowKernel<'_> {
         comm::waitall(&mut self.reqs[..n]);
         if !self.both {
             if self.role.initiator {
-                let at = self.rbuf.mut_ptr().wrapping_add(self.w * self.slot);
-                self.comm.recv(at, &self.ack, self.peer, 101);
+                self.comm
+                    .recv(self.rbuf.mut_ptr(), &self.ack, self.peer, 101);
             } else {
                 self.comm.send(self.sbuf.ptr(), &self.ack, self.peer, 101);
             }
@@ -588,7 +600,7 @@ impl Kernel for WindowKernel<'_> {
         check::poison(self.rbuf, len, None, rep, self.x);
     }
 
-    /// Every slot and the acknowledgement byte for byte; the persistent
+    /// Every receive buffer and the acknowledgement byte for byte; the persistent
     /// programs also count a persistent request that no longer exists (an
     /// iteration that replaced it with a fresh one) as an error.
     fn verify(&mut self, rep: usize) -> u64 {
