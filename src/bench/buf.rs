@@ -165,6 +165,12 @@ pub trait Pattern: Sync {
     /// Figures that combine the rows, on rank 0 (see [`Benchmark::derive`]).
     fn derive(&self, _r: &mut crate::results::BenchResult) {}
 
+    /// Figures of the point besides the times (see [`Kernel::figures`]),
+    /// e.g. what building a topology communicator took.
+    fn figures(&self, _op: &Op) -> Vec<crate::bench::Figure> {
+        Vec::new()
+    }
+
     /// The same pattern over another declaration (see [`Benchmark::retyped`]);
     /// `None` where its element type is fixed.
     fn over(&self, _info: &'static Info) -> Option<Self>
@@ -353,6 +359,10 @@ impl<P: Pattern> Kernel for BufKernel<'_, P> {
     fn corrupt(&mut self) {
         let e = self.expect(0);
         check::corrupt(&e, self.op.rbuf, self.pat.info().elem);
+    }
+
+    fn figures(&mut self) -> Vec<crate::bench::Figure> {
+        self.pat.figures(&self.op)
     }
 }
 

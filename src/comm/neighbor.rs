@@ -32,6 +32,9 @@ pub struct Neighbourhood {
     pub sdispls_w: Vec<ffi::MPI_Aint>,
     pub recvtypes: Vec<ffi::MPI_Datatype>,
     pub sendtypes: Vec<ffi::MPI_Datatype>,
+    /// Microseconds this rank spent in `MPI_Dist_graph_create_adjacent`
+    /// (OMB's "Time took to create topology graph").
+    pub created_us: f64,
 }
 
 impl Neighbourhood {
@@ -46,7 +49,9 @@ impl Neighbourhood {
         m: &Msg,
         bytes: usize,
     ) -> Neighbourhood {
+        let t0 = super::wtime();
         let g = comm.dist_graph_adjacent(&sources, &destinations);
+        let created_us = (super::wtime() - t0) * 1e6;
         let n = m.count;
         // Every array holds max(indegree, outdegree, 1) entries (the extra
         // ones unused): MPICH 4.0's MPI_Neighbor_alltoallw reads the send
@@ -77,6 +82,7 @@ impl Neighbourhood {
             sdispls_w,
             recvtypes,
             sendtypes,
+            created_us,
         }
     }
 }

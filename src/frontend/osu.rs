@@ -65,9 +65,10 @@ its OMB option string, which PROGRAM -h lists, and refuses the others as OMB doe
                       Size column (bytes sent): vect = N/STRIDE blocks of BLOCK elements
                       STRIDE apart; FILE = lines DISPLACEMENT,BLOCKLENGTH in elements ('#'
                       comments). Point-to-point and the non-reducing collectives; not with -c
-  -w create|allocate|dynamic   one-sided window creation (default allocate)
+  -w create|allocate|dynamic   one-sided window creation (default allocate;
+                      osu_get_acc_latency: create)
   -s pscw|fence|lock|flush|flush_local|lock_all   one-sided synchronisation (default flush;
-                      osu_put_bibw: pscw or fence, default pscw)
+                      osu_put_bibw: pscw or fence, default pscw; osu_get_acc_latency: lock)
   -G tty|png|pdf[,...] write mpibench's SVG plots (one per figure) into the current
                       directory instead of gnuplot's (any type gives SVG)
   -l                  accepted; MPI_IN_PLACE is not used (buffers stay separate)
@@ -78,8 +79,8 @@ Long forms as OMB's (--message-size, --iterations, --warmup, --window-size, --fu
   --validation, --tail-lat[=P,...], --type, --root-rank, --help, --version, ...); short
   flags group as getopt groups them (-fc, -m4:64).
 Not in this build (one line and exit 2): -d (accelerator buffers), -I (MPI-4 sessions),
-  -P (PAPI), -c log:DIR (validation logs), -T mpi_int|mpi_float|all for the one-sided
-  programs.
+  -P (PAPI), -c log:DIR (validation logs), -T mpi_int|mpi_float|all for osu_fop_latency
+  and osu_cas_latency.
 Programs: osu_latency osu_bw osu_bibw osu_mbw_mr osu_multi_lat osu_latency_mt osu_init osu_hello,
   osu_latency_persistent osu_bw_persistent osu_bibw_persistent,
   osu_bw_fan_in osu_bw_fan_out,
@@ -822,8 +823,8 @@ pub fn parse(program: &str, params: &[String], argv0: &str) -> Result<Action, St
             "-D cannot be combined with -c: derived data types are not validated (as OSU)".into(),
         );
     }
-    if types.iter().any(|&t| t != Datatype::Char) && one_sided.is_some() {
-        return not_here("-T other than mpi_char for the one-sided programs");
+    if types.iter().any(|&t| t != Datatype::Char) && one_sided.is_some_and(|p| p.op != RmaOp::Acc) {
+        return not_here("-T other than mpi_char for osu_fop_latency and osu_cas_latency");
     }
     if types.iter().any(|&t| t != Datatype::Char) || derived.is_some() {
         args.datatype = types;
@@ -1175,7 +1176,7 @@ mod tests {
             ("osu_bw", "-z150", "-z"),
             ("osu_bw", "-z0", "-z"),
             ("osu_bw", "-z99.9", "-z"),
-            ("osu_acc_latency", "-T mpi_int", "not supported"),
+            ("osu_fop_latency", "-T mpi_int", "not supported"),
             ("osu_latency", "-D vect:4", "vect"),
             ("osu_latency", "-D vect:4:8", "vect"),
             ("osu_latency", "-D diag", "derived datatype"),

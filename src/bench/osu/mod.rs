@@ -251,7 +251,7 @@ pub struct OsuArgs {
     #[arg(long, help_heading = "OSU (--suite osu)")]
     pub osu_no_rate: bool,
 
-    /// OSU -w: how the one-sided programs make their windows (default allocate).
+    /// OSU -w: how the one-sided programs make their windows (default allocate; osu_get_acc_latency: create).
     #[arg(
         long,
         value_enum,
@@ -260,7 +260,7 @@ pub struct OsuArgs {
     )]
     pub osu_win: Option<crate::comm::rma::WindowKind>,
 
-    /// OSU -s: how the one-sided programs synchronise (default flush; osu_put_bibw: pscw).
+    /// OSU -s: how the one-sided programs synchronise (default flush; osu_put_bibw: pscw; osu_get_acc_latency: lock).
     #[arg(
         long,
         value_enum,

@@ -296,6 +296,7 @@ impl<P: Phased> Kernel for OverlapKernel<'_, P> {
         }
         self.sums = [0.0; 4];
         self.n = 0;
+        v.extend(self.inner.figures());
         v
     }
 }

@@ -26,8 +26,10 @@
 //! Differences from OMB: mpibench checks every rank named in a graph file
 //! (OMB only the edges of each rank), refuses malformed lines and repeated
 //! edges (OMB reads what `atoi` makes of them), and a radius that does not
-//! fit is a usage error (exit 2; OMB prints it and exits 0). mpibench does
-//! not print OMB's `Time took to create topology graph` line.
+//! fit is a usage error (exit 2; OMB prints it and exits 0). OMB's
+//! `Time took to create topology graph:T us.` line gives rank 0's time in
+//! `MPI_Dist_graph_create_adjacent` at the first size (the communicator is
+//! built per size here; every row carries its own, `topology_create_us`).
 
 use anyhow::Result;
 use serde_json::Value;
@@ -35,7 +37,7 @@ use serde_json::Value;
 use super::nbc::Overlapped;
 use super::{COLL_REPS, INFO};
 use crate::bench::buf::{Layout, Op, Pattern, Phased};
-use crate::bench::{Benchmark, Class, Info, RankRule};
+use crate::bench::{Benchmark, Class, Combine, Figure, Info, RankRule};
 use crate::check::{Expect, Segment};
 use crate::cli::RunArgs;
 use crate::comm::neighbor::Neighbourhood;
@@ -53,6 +55,8 @@ pub const AXIS: &str = "osu_topology";
 /// The row params: the topology and, for a grid, its dimensions.
 pub const TOPOLOGY: &str = "topology";
 pub const DIMS: &str = "dims";
+/// The row param: rank 0's microseconds in `MPI_Dist_graph_create_adjacent`.
+pub const CREATED: &str = "topology_create_us";
 
 /// What `-N` asks for.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -352,15 +356,29 @@ pub fn axes(args: &RunArgs, world: usize, a: &mut Axes) -> Result<(), String> {
     Ok(())
 }
 
-/// OMB's line before the title of a grid: `Dimensions size = 2 2 `.
+/// OMB's lines before the title: a grid's `Dimensions size = 2 2 `, then
+/// `Time took to create topology graph:115.25 us.`.
 pub fn preamble(row: &crate::results::Row) -> Option<String> {
-    let dims = row.params.get(DIMS)?.as_array()?;
-    let mut s = String::from("Dimensions size = ");
-    for d in dims {
-        s.push_str(&format!("{} ", d.as_u64()?));
+    let mut s = String::new();
+    if let Some(dims) = row.params.get(DIMS).and_then(Value::as_array) {
+        s.push_str("Dimensions size = ");
+        for d in dims {
+            s.push_str(&format!("{} ", d.as_u64()?));
+        }
+        s.push('\n');
     }
-    s.push('\n');
-    Some(s)
+    if let Some(t) = row.params.get(CREATED).and_then(Value::as_f64) {
+        s.push_str(&format!("Time took to create topology graph:{t:.2} us.\n"));
+    }
+    (!s.is_empty()).then_some(s)
+}
+
+/// Rank 0's time to build the topology communicator (OMB prints rank 0's).
+fn created(op: &Op) -> Vec<Figure> {
+    match &op.topo {
+        Some(t) if op.rank == 0 => vec![Figure::new(CREATED, t.created_us, Combine::Mean)],
+        _ => Vec::new(),
+    }
 }
 
 /// The points of a neighbourhood benchmark: the plan's sizes, each with
@@ -483,6 +501,9 @@ macro_rules! neighbour {
             fn prepare_point(&self, op: &mut Op, p: &Point) -> Result<()> {
                 op.topo = Some(build(&spec_at(p), op)?);
                 Ok(())
+            }
+            fn figures(&self, op: &Op) -> Vec<Figure> {
+                created(op)
             }
             #[inline(always)]
             $run

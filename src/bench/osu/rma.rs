@@ -127,12 +127,25 @@ pub struct OneSided {
 }
 
 impl OneSided {
-    /// OSU's defaults: MPI_Win_allocate, and flush (pscw for osu_put_bibw).
+    /// OSU's default synchronisation: flush (pscw for osu_put_bibw, lock
+    /// for osu_get_acc_latency, as OMB 7.4 runs them).
     pub fn default_sync(&self) -> OsuSync {
         if self.both {
             OsuSync::Pscw
+        } else if self.op == RmaOp::GetAcc {
+            OsuSync::Lock
         } else {
             OsuSync::Flush
+        }
+    }
+
+    /// OSU's default window: MPI_Win_allocate (MPI_Win_create for
+    /// osu_get_acc_latency, as OMB 7.4 runs it).
+    pub fn default_kind(&self) -> WindowKind {
+        if self.op == RmaOp::GetAcc {
+            WindowKind::Create
+        } else {
+            WindowKind::Allocate
         }
     }
 
@@ -245,15 +258,21 @@ impl Benchmark for OneSided {
     fn points(&self, cx: &SweepCx) -> Vec<Point> {
         let kind = super::one(cx.axes, axis::WIN)
             .and_then(|c| WindowKind::ALL.get(c as usize).copied())
-            .unwrap_or(WindowKind::Allocate);
+            .unwrap_or(self.default_kind());
         let sync = super::one(cx.axes, axis::SYNC)
             .and_then(|c| OsuSync::ALL.get(c as usize).copied())
             .unwrap_or(self.default_sync());
         let w = super::one(cx.axes, axis::WINDOW).map_or(WINDOW, |w| w as usize);
+        // OSU -T: sizes below one element are skipped (osu_acc_latency).
+        let elem = self.info.elem.size();
         let base: Vec<Point> = if self.op.atomic() {
             vec![Point::bytes(ATOM)]
         } else {
-            cx.sizes.iter().map(|&x| Point::bytes(x)).collect()
+            cx.sizes
+                .iter()
+                .filter(|&&x| x >= elem)
+                .map(|&x| Point::bytes(x))
+                .collect()
         };
         base.into_iter()
             .map(|p| {
@@ -287,6 +306,15 @@ impl Benchmark for OneSided {
                 self.info.name,
                 self.x(p) * self.w(p)
             )
+        })
+    }
+
+    /// osu_acc_latency takes OSU's -T (MPI_INT, MPI_FLOAT); the others
+    /// move bytes.
+    fn retyped(&self, info: &'static Info) -> Option<&'static dyn Benchmark> {
+        (self.op == RmaOp::Acc).then(|| {
+            let b: &'static dyn Benchmark = Box::leak(Box::new(OneSided { info, ..*self }));
+            b
         })
     }
 
@@ -326,10 +354,13 @@ impl Benchmark for OneSided {
             alternate: self.alternates(sync),
             x: self.x(p),
             w: self.w(p),
-            dt: if matches!(self.op, RmaOp::Acc | RmaOp::GetAcc) {
-                Elem::UChar.datatype()
-            } else {
-                Elem::Byte.datatype()
+            // Accumulates: X bytes as elements of -T (chars: unsigned, for MPI_SUM).
+            n: (self.x(p) / self.info.elem.size()) as std::ffi::c_int,
+            elem: self.info.elem.size(),
+            dt: match (self.op, self.info.elem) {
+                (RmaOp::Acc | RmaOp::GetAcc, Elem::Byte | Elem::UChar) => Elem::UChar.datatype(),
+                (RmaOp::Acc | RmaOp::GetAcc, e) => e.datatype(),
+                _ => Elem::Byte.datatype(),
             },
             value: [0; 3],
         };
@@ -364,6 +395,9 @@ struct RmaKernel<'a> {
     alternate: bool,
     x: usize,
     w: usize,
+    /// Elements of `dt` per operation, and their bytes.
+    n: std::ffi::c_int,
+    elem: usize,
     dt: mpi::ffi::MPI_Datatype,
     /// Atomics: the operand (add or new value), the compare value, the fetched value.
     value: [i32; 3],
@@ -393,7 +427,7 @@ impl RmaKernel<'_> {
 
     #[inline(always)]
     fn ops(&mut self) {
-        let n = self.x as std::ffi::c_int;
+        let n = self.n;
         for k in 0..self.w {
             let off = k * self.x;
             match self.op {
@@ -644,8 +678,10 @@ impl Kernel for RmaKernel<'_> {
             let origin = self.peer;
             match self.op {
                 RmaOp::Acc => {
+                    // The bytes of whole elements (zero plus the origin's).
+                    let moved = self.n as usize * self.elem;
                     bad += (0..span)
-                        .filter(|&i| mem[i] != check::small_at(origin, rep, i % x))
+                        .filter(|&i| i % x < moved && mem[i] != check::small_at(origin, rep, i % x))
                         .count() as u64;
                 }
                 RmaOp::Put => {

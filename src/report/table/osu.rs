@@ -128,6 +128,10 @@ fn columns(p: &Program, view: &View, checked: bool, transmit: bool, stats: bool)
             c.push(col("Latency (us)", |r| Some(r.t_avg_us)))
         }
         Kind::OneSided { bw: true } => c.push(col("Bandwidth (MB/s)", |r| r.mbytes_per_sec)),
+        // OMB 7.4's fan programs print their bandwidth under this title.
+        Kind::Bandwidth { .. } if p.name.starts_with("osu_bw_fan_") => {
+            c.push(col("Avg Latency(us)", |r| r.mbytes_per_sec))
+        }
         Kind::Bandwidth { .. } => c.push(col("Bandwidth (MB/s)", |r| r.mbytes_per_sec)),
         Kind::MessageRate => {
             c.push(col("MB/s", |r| r.mbytes_per_sec));
@@ -264,10 +268,15 @@ fn table(r: &BenchResult, cx: &SectionCx, view: &View) -> String {
         return s;
     }
     // Barrier has no size: OMB prints no datatype and the first figure
-    // without a size column.
+    // without a size column. osu_get_acc_latency and the fan programs
+    // print no datatype either (OMB 7.4).
     let sized = r.rows.iter().any(|row| row.bytes > 0)
         || !p.name.trim_end_matches("_persistent").ends_with("barrier");
-    if sized {
+    let typed = !matches!(
+        p.name,
+        "osu_get_acc_latency" | "osu_bw_fan_in" | "osu_bw_fan_out"
+    );
+    if sized && typed {
         let _ = writeln!(s, "# Datatype: {datatype}.");
     }
     // Which ranks on which hosts, only where the ranks span hosts (one host
@@ -447,6 +456,61 @@ mod tests {
         let t = table(&r, &cx(), &View::default());
         insta::assert_snapshot!(t);
         assert!(t.contains("\n# Size       Avg Latency(us)\n1                       0.25\n"));
+    }
+
+    #[test]
+    fn fan_get_acc_and_neighbour_preambles_are_omb_7_4() {
+        // The fan programs: no datatype line, their bandwidth under "Avg Latency(us)".
+        let mut r = result(
+            "osu_bw_fan_in",
+            "osu",
+            "single transfer",
+            4,
+            vec![row(1, 4.0)],
+        );
+        r.rows[0].mbytes_per_sec = Some(8.84);
+        r.rows[0].errors = None;
+        let t = table(&r, &cx(), &View::default());
+        assert_eq!(
+            t,
+            "\n# OSU MPI Bandwidth Test v7.4\n# Size       Avg Latency(us)\n1                       8.84\n"
+        );
+        // osu_get_acc_latency: create and lock, no datatype line.
+        let mut r = result(
+            "osu_get_acc_latency",
+            "osu",
+            "single transfer",
+            2,
+            vec![row(1, 3.22)],
+        );
+        r.rows[0].params.insert("win".into(), "create".into());
+        r.rows[0].params.insert("sync".into(), "lock".into());
+        r.rows[0].errors = None;
+        let t = table(&r, &cx(), &View::default());
+        assert!(
+            t.starts_with("# OSU MPI_Get_accumulate latency Test v7.4\n# Window creation: MPI_Win_create\n# Synchronization: MPI_Win_lock/unlock\n# Size          Latency (us)\n"),
+            "{t}"
+        );
+        // The neighbourhood programs: the grid, then the topology's creation time.
+        let mut r = result(
+            "osu_neighbor_allgather",
+            "osu",
+            "collective",
+            4,
+            vec![row(1, 4.87)],
+        );
+        r.rows[0]
+            .params
+            .insert(osu::neighbor::DIMS.into(), vec![4u64].into());
+        r.rows[0]
+            .params
+            .insert(osu::neighbor::CREATED.into(), 157.14.into());
+        r.rows[0].errors = None;
+        let t = table(&r, &cx(), &View::default());
+        assert!(
+            t.starts_with("Dimensions size = 4 \nTime took to create topology graph:157.14 us.\n\n# OSU MPI Neighborhood Allgather Latency Test v7.4\n# Datatype: MPI_CHAR.\n"),
+            "{t}"
+        );
     }
 
     #[test]
