@@ -869,13 +869,14 @@ fn dash_g_writes_an_svg_plot() {
     assert!(err.contains("-G"), "{err}");
 }
 
-/// OSU -p N (pairs i <-> i+N, the rest idle) and osu_mbw_mr -V (every
+/// osu_mbw_mr -p N (OMB 7.4 runs P/2 pairs whatever -p says; --osu-pairs
+/// runs the pairs i <-> i+N, the rest idle) and osu_mbw_mr -V (every
 /// window of 1..128: OMB's bandwidth and message-rate profiles), validated.
 #[test]
 fn pairs_and_varied_windows() {
     let text = osu(4, "osu_mbw_mr -p 1 -c -m 1:8 -i 3 -x 1 -W 4");
     let t = parse(&text);
-    assert_eq!(t.preamble[0], "# [ pairs: 1 ] [ window size: 4 ]", "{text}");
+    assert_eq!(t.preamble[0], "# [ pairs: 2 ] [ window size: 4 ]", "{text}");
     assert_eq!(t.columns, ["MB/s", "Messages/s", "Validation"], "{text}");
     assert_eq!(
         t.figures.iter().filter(|f| *f == "Pass").count(),

@@ -54,8 +54,8 @@ its OMB option string, which PROGRAM -h lists, and refuses the others as OMB doe
   -k fixed:N|rotate   root of gather, scatter, reduce and their v- and osu_i* forms:
                       rank N (default 0, below the process count) or rotating
   -R 0|1              Messages/s column of osu_mbw_mr (default 1)
-  -p N                pairs i <-> i+N of osu_mbw_mr, 1 <= N <= P/2 (default P/2);
-                      the other processes idle
+  -p N                accepted by osu_mbw_mr (N >= 1) without effect: it runs P/2 pairs,
+                      as OMB 7.4 (mpibench run --suite osu --osu-pairs N runs N)
   -V                  osu_mbw_mr at every window size 1, 2, 4, ..., 128: OSU's
                       bandwidth and message-rate profiles (not with -W)
   -T TYPE             mpi_char (default), mpi_int, mpi_float or all (the three); repeatable:
@@ -457,7 +457,7 @@ fn describe(c: char, name: &str) -> (&'static str, String) {
         'M' => ("BYTES", "memory per process; larger sizes are skipped"),
         'd' => ("TYPE", "accelerator buffers: not in this build"),
         'R' => ("0|1", "Messages/s column (default 1)"),
-        'p' => ("N", "pairs i <-> i+N, 1 <= N <= P/2 (default P/2)"),
+        'p' => ("N", "accepted without effect: P/2 pairs, as OMB 7.4"),
         'V' => ("", "every window 1, 2, 4, ..., 128 (not with -W)"),
         'c' => (
             "",
@@ -771,7 +771,13 @@ pub fn parse(program: &str, params: &[String], argv0: &str) -> Result<Action, St
                 osu::neighbor::Spec::parse(v)?;
                 args.osu.osu_topology = Some(v.to_string());
             }
-            'p' => args.osu.osu_pairs = Some(number::<usize>(&flag, v, 1, "pairs >= 1")?),
+            // OMB 7.4's osu_mbw_mr parses -p, then runs P/2 pairs whatever it said.
+            'p' => {
+                let n = number::<usize>(&flag, v, 1, "pairs >= 1")?;
+                notes.push(format!(
+                    "-p {n} has no effect: osu_mbw_mr runs P/2 pairs, as OMB 7.4 (mpibench run --suite osu --osu-pairs {n} runs {n})"
+                ));
+            }
             // OMB declares --vary-window with a value, which it ignores.
             'V' => args.osu.osu_vary_window = true,
             'G' => {
@@ -1138,8 +1144,9 @@ mod tests {
         let a = run("osu_bw", "--iter 3 --json r.json");
         assert_eq!(a.iter, Some(3));
         assert!(a.json.is_some());
+        // OMB 7.4 overwrites -p with P/2.
         let a = run("osu_mbw_mr", "--num-pairs 1 --print-rate 0 --vary-window 1");
-        assert_eq!(a.osu.osu_pairs, Some(1));
+        assert_eq!(a.osu.osu_pairs, None);
         assert!(a.osu.osu_no_rate && a.osu.osu_vary_window);
         let a = run(
             "osu_ineighbor_alltoall",
