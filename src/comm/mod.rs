@@ -264,6 +264,12 @@ pub fn wtime() -> f64 {
     unsafe { ffi::RSMPI_Wtime() }
 }
 
+/// `MPI_ANY_SOURCE` as a source rank of [`Comm::recv`] and [`Comm::irecv`]
+/// (which pass it on as the int it was, negative in every library).
+pub fn any_source() -> usize {
+    unsafe { ffi::RSMPI_ANY_SOURCE as isize as usize }
+}
+
 /// `MPI_Wtick`.
 pub fn wtick() -> f64 {
     unsafe { ffi::RSMPI_Wtick() }

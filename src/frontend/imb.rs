@@ -47,7 +47,8 @@ pub const HELP: &str = "IMB-MPI1 2021 arguments (IMB's own spelling, one dash):
   -h, -help                     this help
 Benchmarks: PingPong PingPing Sendrecv Exchange Allreduce Reduce Reduce_local Reduce_scatter
   Reduce_scatter_block Allgather Allgatherv Gather Gatherv Scatter Scatterv Alltoall Alltoallv
-  Bcast Barrier, and Uniband Biband (only when named).
+  Bcast Barrier, and Uniband Biband PingPongSpecificSource PingPongAnySource
+  PingPingSpecificSource PingPingAnySource (only when named; AnySource: MPI_ANY_SOURCE).
 mpibench options may be mixed in: -n N (self-launch), --json FILE, --csv FILE, --check,
   --definitions pmb (PMB v2.2's definitions, IMB's tables), --stats. Like IMB-MPI1, no
   progress lines are printed; stderr carries only errors and one-line remarks on flags.

@@ -26,6 +26,7 @@ mod reduce_scatter_imb;
 mod scatter;
 mod scatterv;
 mod sendrecv;
+mod sources;
 mod uniband;
 
 use super::{patterns, Benchmark, Definitions};
@@ -64,7 +65,8 @@ pub fn axes(args: &RunArgs, involved: bool, _world: usize, _mem: u64) -> Result<
 }
 
 /// The benchmarks in IMB-MPI1 2021's order, of which PMB's twelve are in
-/// PMB's own order; Uniband and Biband last (they run only when named).
+/// PMB's own order; Uniband, Biband and the source variants of PingPong
+/// and PingPing last (they run only when named).
 pub fn benchmarks() -> Vec<&'static dyn Benchmark> {
     vec![
         &pingpong::PINGPONG,
@@ -89,6 +91,10 @@ pub fn benchmarks() -> Vec<&'static dyn Benchmark> {
         &barrier::BARRIER,
         &uniband::UNIBAND,
         &biband::BIBAND,
+        &sources::PINGPONG_SPECIFIC,
+        &sources::PINGPONG_ANY,
+        &sources::PINGPING_SPECIFIC,
+        &sources::PINGPING_ANY,
     ]
 }
 
