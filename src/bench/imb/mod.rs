@@ -158,6 +158,23 @@ mod tests {
     }
 
     #[test]
+    fn source_variants_are_pingpong_and_pingping_run_only_when_named() {
+        for (name, like) in [
+            ("PingPongSpecificSource", "PingPong"),
+            ("PingPongAnySource", "PingPong"),
+            ("PingPingSpecificSource", "PingPing"),
+            ("PingPingAnySource", "PingPing"),
+        ] {
+            let (i, l) = (info(name), info(like));
+            assert_eq!(i.time_scale, l.time_scale, "{name}");
+            assert_eq!(i.throughput, l.throughput, "{name}");
+            assert_eq!(i.placement, l.placement, "{name}");
+            assert_eq!(i.class, l.class, "{name}");
+            assert!(i.default_in.is_empty(), "{name}");
+        }
+    }
+
+    #[test]
     fn reductions_use_floats_everything_else_bytes() {
         for b in benchmarks() {
             let i = b.info();

@@ -623,3 +623,22 @@ fn lost_requests(reqs: &[Request]) -> u64 {
     let null = comm::request_null();
     reqs.iter().filter(|r| **r == null).count() as u64
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_window_shares_one_buffer_each_way_as_omb() {
+        // OMB's default (-b single): the 64 messages of a 1 MiB window
+        // from one send buffer into one receive buffer.
+        let p = Point::bytes(1 << 20).with("window", 64u64);
+        assert_eq!(BW.lens(&p), (1 << 20, 1 << 20));
+        assert_eq!(BIBW.lens(&p), (1 << 20, 1 << 20));
+        // -b multiple: a buffer per message, both ways.
+        let p = p.with("buffers", 64u64);
+        assert_eq!(BW.lens(&p), (64 << 20, 64 << 20));
+        // 0 bytes: the acknowledgement's byte.
+        assert_eq!(BW.lens(&Point::bytes(0).with("window", 64u64)), (1, 1));
+    }
+}
