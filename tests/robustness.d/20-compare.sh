@@ -126,10 +126,10 @@ case_compare "a schema of another major version is refused: exit 2" 2 \
     "^error: 'b.json': its schema is 'mpibench/2', this mpibench reads mpibench/1" \
     "timing=loop" "timing=loop schema=mpibench/2"
 case_compare "a negative time is refused: exit 2" 2 \
-    "^error: 'b.json': t_avg_us is -1.5 in imb PingPong P=2 1: not a time$" \
+    "^error: 'b.json': t_avg_us is -1.5 in imb PingPong P=2 1 B: not a time$" \
     "timing=loop" "timing=loop negative=1"
 case_compare "a row repeated with other figures is one warning: exit 0" 0 \
-    "^warning: 'b.json': 1 rows appear again with different figures \(first: imb PingPong P=2 1\)" \
+    "^warning: 'b.json': 1 rows appear again with different figures \(first: imb PingPong P=2 1 B\)" \
     "timing=loop" "timing=loop dup=1"
 case_compare "a UTF-8 byte order mark is accepted: exit 0" 0 "" \
     "timing=loop bom=1" "timing=loop bom=1"
