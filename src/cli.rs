@@ -28,6 +28,7 @@ pub use crate::method::{Method, SyncMode};
                   4      the launcher failed or started no rank\n  \
                   5      MPI could not start\n  \
                   6      outliers (--fail-on-outlier)\n  \
+                  7      compare --fail-if-slower judged nothing\n  \
                   128+N  interrupted by signal N (141: stdout closed)"
 )]
 pub struct Cli {
@@ -88,6 +89,7 @@ pub enum Command {
     /// Write one SVG plot per figure (or gnuplot .dat/.gp files) from JSON results.
     Plot(PlotArgs),
     /// Compare two runs row by row: ratio B/A and a significance-tested verdict.
+    #[command(after_help = COMPARE_HELP)]
     Compare(CompareArgs),
     /// CRESTA's command line: mpibench cresta COLL P_min nreps m_min m_max delay delay_P
     #[command(
@@ -703,6 +705,26 @@ pub struct PlotArgs {
     pub gnuplot: bool,
 }
 
+/// The gate's rule, after `mpibench compare --help` (lines of at most 80 columns).
+const COMPARE_HELP: &str = "\
+--fail-if-slower PCT fails (exit 1) on every row in both runs with B/A above
+1 + PCT/100 that is either
+  - significantly slower: verdict \"slower\" or \"slower (within launch noise)\"
+    (Mann-Whitney U on the samples, else non-overlapping 95% CIs), or
+  - without a test (loop timing, the default of imb and osu, has one figure
+    per rank): judged by the ratio alone, \"by ratio, no significance test\".
+It judges nothing, and exits 7 with one line, when A or B is incomplete
+(status running, aborted or interrupted), A or B has no result rows, A and B
+share no row, or no shared row has a positive figure on both sides (above
+the clock's resolution). Rows present in only one run are listed, and counted
+on stderr when the gate passes. A schema other than mpibench/1, a negative
+or infinite time refuse a file (exit 2); rows repeated with other figures
+get a warning.
+
+Exit codes: 0 ok (gate passed), 1 rows slower (--fail-if-slower),
+2 usage error or unusable input, 3 an output could not be written,
+7 the gate judged nothing.";
+
 #[derive(Debug, Clone, Args)]
 pub struct CompareArgs {
     /// The baseline run (JSON).
@@ -713,7 +735,7 @@ pub struct CompareArgs {
     #[arg(value_name = "B.json")]
     pub b: PathBuf,
 
-    /// Exit with code 1 when any row is significantly slower by more than PCT percent.
+    /// Exit with code 1 when any row is slower by more than PCT percent (see below).
     #[arg(long, value_name = "PCT", allow_negative_numbers = true, value_parser = non_negative)]
     pub fail_if_slower: Option<f64>,
 

@@ -337,7 +337,7 @@ fn compare_real_runs_same_configuration_and_scaled_copy() {
 }
 
 #[test]
-fn compare_loop_timed_runs_never_claims_significance() {
+fn compare_loop_timed_runs_are_judged_by_ratio() {
     let dir = tempfile::tempdir().unwrap();
     let a = dir.path().join("loop.json");
     let va = real_run(
@@ -347,16 +347,24 @@ fn compare_loop_timed_runs_never_claims_significance() {
     );
     let slow = dir.path().join("slow.json");
     write_json(&slow, &scaled(&va, 1.3));
+    // No significance test, but a 30% slower copy fails a 10% gate by ratio.
     let (c, code) = compare_json(&a, &slow, &["--fail-if-slower", "10"]);
-    assert_eq!(code, 0);
+    assert_eq!(code, 1);
     let v = verdicts(&c);
     assert!(!v.is_empty());
-    assert!(v.iter().all(|x| x == "no samples: ratio only"), "{v:?}");
+    assert!(
+        v.iter()
+            .all(|x| x.ends_with("(by ratio, no significance test)")),
+        "{v:?}"
+    );
     assert!(c["rows"]
         .as_array()
         .unwrap()
         .iter()
-        .all(|r| r["p_value"].is_null() && r["basis"] == "none"));
+        .all(|r| r["p_value"].is_null() && r["basis"] == "ratio"));
+    assert_eq!(c["gate"]["outcome"], "slower");
+    let (_, code) = compare_json(&a, &slow, &["--fail-if-slower", "40"]);
+    assert_eq!(code, 0, "30% slower does not fail a 40% gate");
 }
 
 /// A synthetic run with samples (the engine adds `samples_us` with per-call

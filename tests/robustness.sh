@@ -54,6 +54,8 @@ if [[ -n ${ROBUSTNESS_ONLY:-} ]]; then
     trap selected DEBUG
 fi
 
+# Before any cd: the directory of this script (tests/robustness.d is beside it).
+SCRIPT_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 BIN=${1:-./target/release/mpibench}
 MPIEXEC=${MPIBENCH_MPIEXEC:-mpiexec.openmpi}
 CASE_TIMEOUT=${CASE_TIMEOUT:-60}
@@ -1875,7 +1877,7 @@ case_partial_floats
 # More cases, one file per topic: tests/robustness.d/*.sh, sourced in name
 # order. Each file defines its cases with the helpers above and calls them.
 # ---------------------------------------------------------------------------
-ROBUSTNESS_D=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/robustness.d
+ROBUSTNESS_D=$SCRIPT_DIR/robustness.d
 if [[ -d $ROBUSTNESS_D ]]; then
     for f in "$ROBUSTNESS_D"/*.sh; do
         [[ -f $f ]] || continue

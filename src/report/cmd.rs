@@ -7,13 +7,12 @@ use anyhow::{Context, Result};
 
 use super::compare::{self, Options};
 use super::view::{self, load};
-use super::{gnuplot, html, plot, write_atomic};
+use super::{gnuplot, html, plot, validate, write_atomic};
 use crate::cli::{CompareArgs, PlotArgs, ReportArgs};
 use crate::output::{is_stdout, Output};
 use crate::results::Report;
 
 const EXIT_OK: i32 = 0;
-const EXIT_SLOWER: i32 = 1;
 const EXIT_USAGE: i32 = 2;
 
 fn name(p: &Path) -> String {
@@ -130,12 +129,27 @@ pub fn compare(args: &CompareArgs) -> Result<i32> {
         Ok(l) => l,
         Err(code) => return Ok(code),
     };
+    // Times that cannot be times refuse a file; doubts are one line each.
+    for (name, r) in &loaded {
+        match validate::check_report(r) {
+            Ok(warnings) => {
+                for w in warnings {
+                    eprintln!("warning: '{name}': {w}");
+                }
+            }
+            Err(e) => {
+                eprintln!("error: '{name}': {e}");
+                return Ok(EXIT_USAGE);
+            }
+        }
+    }
     let (a, b) = (&loaded[0], &loaded[1]);
     let opt = Options {
         alpha: args.alpha,
         noise_pct: args.noise,
     };
-    let c = compare::compare((&a.0, &a.1), (&b.0, &b.1), opt);
+    let mut c = compare::compare((&a.0, &a.1), (&b.0, &b.1), opt);
+    c.gate = args.fail_if_slower.map(|pct| compare::gate(&c, pct));
     if let Some(p) = &args.json {
         let mut bytes = serde_json::to_vec_pretty(&c)?;
         bytes.push(b'\n');
@@ -146,28 +160,21 @@ pub fn compare(args: &CompareArgs) -> Result<i32> {
     if !to_stdout {
         print!("{}", compare::text(&c));
     }
-    if let Some(pct) = args.fail_if_slower {
-        let slow = compare::slower_than(&c, pct);
-        if !slow.is_empty() {
-            let noisy = slow
-                .iter()
-                .filter(|r| r.verdict == compare::Verdict::SlowerWithinNoise)
-                .count();
-            eprintln!(
-                "mpibench: {} rows are significantly slower by more than {pct}% (--fail-if-slower){}",
-                slow.len(),
-                if noisy > 0 {
-                    format!(
-                        "; {noisy} of them within the launch noise (±{:.1}%): repeat both runs, or \
-                         gate above that",
-                        c.threshold_pct
-                    )
-                } else {
-                    String::new()
-                }
-            );
-            return Ok(EXIT_SLOWER);
+    match &c.gate {
+        Some(g) => {
+            if g.outcome == compare::GateOutcome::NothingJudged {
+                eprintln!("error: {}", g.message);
+            } else if !g.message.is_empty() {
+                eprintln!("{}", g.message);
+            }
+            Ok(g.exit_code)
+        }
+        None => {
+            // Without a gate nothing fails, but what was not compared is said.
+            if let Some(why) = compare::nothing_judged(&c) {
+                eprintln!("warning: {why}");
+            }
+            Ok(EXIT_OK)
         }
     }
-    Ok(EXIT_OK)
 }

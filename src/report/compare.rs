@@ -6,16 +6,24 @@
 //! - with samples (`samples_us` on both rows): two-sided Mann–Whitney U test,
 //!   p < alpha (default 0.05);
 //! - without samples but with per-call CIs: the two 95% CIs of the median
-//!   do not overlap;
-//! - otherwise (loop timing, or nothing to test): never; "no samples: ratio
-//!   only".
+//!   do not overlap.
 //!
 //! A significant difference is "faster" or "slower" when B/A lies beyond the
 //! noise threshold (the larger of `--noise` and 3 σ of the launch-to-launch
 //! noise), else "faster/slower (within launch noise)": real within one
 //! launch, but no larger than two launches of one configuration differ.
-//! `--fail-if-slower PCT` counts every significantly slower row (either
-//! verdict) whose B/A exceeds 1 + PCT/100.
+//!
+//! Rows with one figure per rank (loop timing) or neither samples nor CIs
+//! have nothing to test: they are judged by B/A alone against the same
+//! threshold, "slower/faster (by ratio, no significance test)". Rows without
+//! a positive figure on both sides, or below the clock's resolution, are
+//! "not judged".
+//!
+//! `--fail-if-slower PCT` ([`gate`]) fails (exit 1) on every row slower by
+//! more than PCT percent: significantly slower (either verdict), or by ratio
+//! where there is no test. It judges nothing (exit 7) when a run is
+//! incomplete, a run has no row, the runs share no row or no shared row
+//! could be judged.
 
 use std::collections::BTreeMap;
 use std::fmt::Write;
@@ -40,8 +48,18 @@ pub enum Verdict {
     SlowerWithinNoise,
     #[serde(rename = "no significant difference")]
     NoDifference,
-    #[serde(rename = "no samples: ratio only")]
-    RatioOnly,
+    /// No significance test (loop timing, or neither samples nor CIs):
+    /// judged by B/A against the threshold alone.
+    #[serde(rename = "slower (by ratio, no significance test)")]
+    SlowerByRatio,
+    #[serde(rename = "faster (by ratio, no significance test)")]
+    FasterByRatio,
+    #[serde(rename = "within noise (by ratio, no significance test)")]
+    WithinNoiseByRatio,
+    /// No figure to compare on one side (no valid sample, not positive) or
+    /// below the clock's resolution.
+    #[serde(rename = "not judged")]
+    NotJudged,
 }
 
 impl Verdict {
@@ -52,7 +70,10 @@ impl Verdict {
             Verdict::FasterWithinNoise => "faster (within launch noise)",
             Verdict::SlowerWithinNoise => "slower (within launch noise)",
             Verdict::NoDifference => "no significant difference",
-            Verdict::RatioOnly => "no samples: ratio only",
+            Verdict::SlowerByRatio => "slower (by ratio, no significance test)",
+            Verdict::FasterByRatio => "faster (by ratio, no significance test)",
+            Verdict::WithinNoiseByRatio => "within noise (by ratio, no significance test)",
+            Verdict::NotJudged => "not judged",
         }
     }
 }
@@ -63,6 +84,8 @@ impl Verdict {
 pub enum Basis {
     MannWhitneyU,
     CiOverlap,
+    /// B/A alone: nothing to test.
+    Ratio,
     None,
 }
 
@@ -75,6 +98,10 @@ pub struct RunInfo {
     pub timing: String,
     pub started: String,
     pub complete: bool,
+    /// The run's own status ("ok", "running", "aborted", ...), when it has one.
+    pub status: Option<String>,
+    /// Rows worth comparing (the clock tools and skipped results left out).
+    pub rows: usize,
 }
 
 /// The identity of a row across runs.
@@ -118,7 +145,13 @@ pub struct Summary {
     pub faster_within_noise: usize,
     pub slower_within_noise: usize,
     pub no_significant_difference: usize,
+    /// Rows judged by B/A alone (no significance test), of which ...
     pub ratio_only: usize,
+    /// ... beyond the threshold either way.
+    pub slower_by_ratio: usize,
+    pub faster_by_ratio: usize,
+    /// Rows in both runs without a figure to compare.
+    pub not_judged: usize,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -140,6 +173,9 @@ pub struct Comparison {
     pub summary: Summary,
     /// Median of B/A over all compared rows.
     pub median_ratio: Option<f64>,
+    /// `--fail-if-slower`: what the gate decided.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub gate: Option<Gate>,
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -159,7 +195,7 @@ impl Default for Options {
     }
 }
 
-fn info(file: &str, r: &Report) -> RunInfo {
+fn info(file: &str, r: &Report, rows: usize) -> RunInfo {
     RunInfo {
         file: file.to_string(),
         library: view::library_name(&r.mpi.library),
@@ -168,12 +204,14 @@ fn info(file: &str, r: &Report) -> RunInfo {
         timing: r.settings.timing.clone(),
         started: r.started.clone(),
         complete: r.complete,
+        status: r.status.clone(),
+        rows,
     }
 }
 
 impl Key {
     /// A canonical text of the key (numbers compared by value: 1 = 1.0).
-    fn canon(&self) -> String {
+    pub(crate) fn canon(&self) -> String {
         let params: Vec<String> = self
             .params
             .iter()
@@ -205,25 +243,28 @@ fn key(res: &BenchResult, row: &Row) -> Key {
     }
 }
 
-/// Rows worth comparing: not the clock tools, first occurrence of each key.
-fn rows_of(r: &Report) -> Vec<(Key, &BenchResult, &Row)> {
-    let mut seen = std::collections::BTreeSet::new();
+/// Every row worth comparing with its key, in file order: not the clock
+/// tools, skipped results or per-rank rows. A key may appear twice.
+pub(crate) fn keyed_rows(r: &Report) -> Vec<(Key, &BenchResult, &Row)> {
     let mut v = Vec::new();
     for res in &r.results {
         if res.class == "clock" || res.skipped.is_some() {
             continue;
         }
-        for row in &res.rows {
-            if row.rank.is_some() {
-                continue;
-            }
-            let k = key(res, row);
-            if seen.insert(k.canon()) {
-                v.push((k, res, row));
-            }
+        for row in res.rows.iter().filter(|row| row.rank.is_none()) {
+            v.push((key(res, row), res, row));
         }
     }
     v
+}
+
+/// Rows worth comparing: the first occurrence of each key.
+fn rows_of(r: &Report) -> Vec<(Key, &BenchResult, &Row)> {
+    let mut seen = std::collections::BTreeSet::new();
+    keyed_rows(r)
+        .into_iter()
+        .filter(|(k, _, _)| seen.insert(k.canon()))
+        .collect()
 }
 
 fn samples(row: &Row) -> Option<&[f64]> {
@@ -275,7 +316,7 @@ pub fn compare(a: (&str, &Report), b: (&str, &Report), opt: Options) -> Comparis
     let keys_a: std::collections::BTreeSet<String> =
         rows_a.iter().map(|(k, _, _)| k.canon()).collect();
     // First the evidence of every row, then the verdicts against the noise.
-    let mut pending: Vec<(usize, RowComparison, Option<Evidence>)> = Vec::new();
+    let mut pending: Vec<(usize, RowComparison, Judgement)> = Vec::new();
     let mut only_in_a = Vec::new();
     for (k, ra, wa) in &rows_a {
         let Some(&(rb, wb)) = index_b.get(&k.canon()) else {
@@ -287,17 +328,18 @@ pub fn compare(a: (&str, &Report), b: (&str, &Report), opt: Options) -> Comparis
                 .iter()
                 .position(|r| std::ptr::eq(r, *ra))
                 .unwrap_or(usize::MAX);
-        if let Some((c, ev)) = compare_row(k, (a.1, ra, wa), (b.1, rb, wb), opt) {
-            pending.push((group, c, ev));
-        }
+        let (c, j) = compare_row(k, (a.1, ra, wa), (b.1, rb, wb), opt);
+        pending.push((group, c, j));
     }
     let sigma = launch_noise(&pending.iter().map(|(g, c, _)| (*g, c)).collect::<Vec<_>>());
     let threshold = (1.0 + opt.noise_pct / 100.0).ln().max(LAUNCH_Z * sigma);
     let mut rows = Vec::new();
     let mut summary = Summary::default();
-    for (_, mut c, ev) in pending {
-        if let Some((sig, dir)) = ev {
-            decide(&mut c, sig, dir, threshold);
+    for (_, mut c, j) in pending {
+        match j {
+            Judgement::Test(sig, dir) => decide(&mut c, sig, dir, threshold),
+            Judgement::Ratio => decide_by_ratio(&mut c, threshold),
+            Judgement::None => {}
         }
         match c.verdict {
             Verdict::Faster => summary.faster += 1,
@@ -305,7 +347,13 @@ pub fn compare(a: (&str, &Report), b: (&str, &Report), opt: Options) -> Comparis
             Verdict::FasterWithinNoise => summary.faster_within_noise += 1,
             Verdict::SlowerWithinNoise => summary.slower_within_noise += 1,
             Verdict::NoDifference => summary.no_significant_difference += 1,
-            Verdict::RatioOnly => summary.ratio_only += 1,
+            Verdict::SlowerByRatio => summary.slower_by_ratio += 1,
+            Verdict::FasterByRatio => summary.faster_by_ratio += 1,
+            Verdict::WithinNoiseByRatio => {}
+            Verdict::NotJudged => summary.not_judged += 1,
+        }
+        if c.basis == Basis::Ratio {
+            summary.ratio_only += 1;
         }
         rows.push(c);
     }
@@ -319,18 +367,24 @@ pub fn compare(a: (&str, &Report), b: (&str, &Report), opt: Options) -> Comparis
     ratios.sort_by(f64::total_cmp);
     let median_ratio = (!ratios.is_empty()).then(|| crate::stats::percentile(&ratios, 50.0));
     Comparison {
-        a: info(a.0, a.1),
-        b: info(b.0, b.1),
+        a: info(a.0, a.1, rows_a.len()),
+        b: info(b.0, b.1, rows_b.len()),
         different_library: a.1.mpi.library != b.1.mpi.library,
         different_hosts: a.1.hosts != b.1.hosts,
         test: format!(
             "two-sided Mann-Whitney U on per-repetition samples (p < {}), else non-overlapping \
              95% CIs of the medians; a significant difference is faster or slower when B/A is \
              beyond ±{threshold_pct:.1}% (the larger of --noise {}% and {LAUNCH_Z} x the launch \
-             noise {:.1}%), else faster or slower \"within launch noise\"",
+             noise {:.1}%), else faster or slower \"within launch noise\"{}",
             opt.alpha,
             opt.noise_pct,
-            (sigma.exp() - 1.0) * 100.0
+            (sigma.exp() - 1.0) * 100.0,
+            if summary.ratio_only > 0 {
+                "; rows with nothing to test (loop timing: one figure per rank) are judged by B/A \
+                 against the same threshold (by ratio, no significance test)"
+            } else {
+                ""
+            }
         ),
         alpha: opt.alpha,
         noise_pct: opt.noise_pct,
@@ -341,18 +395,24 @@ pub fn compare(a: (&str, &Report), b: (&str, &Report), opt: Options) -> Comparis
         only_in_b,
         summary,
         median_ratio,
+        gate: None,
     }
 }
 
-/// A significant difference (true) or not, and its direction (+1: B slower).
-type Evidence = (bool, i32);
+/// What a row's verdict rests on: a test (significant or not, and its
+/// direction, +1: B slower), the ratio alone, or nothing.
+enum Judgement {
+    Test(bool, i32),
+    Ratio,
+    None,
+}
 
 /// Multiples of the launch noise σ a ratio must exceed.
 const LAUNCH_Z: f64 = 3.0;
 
 fn decide(c: &mut RowComparison, sig: bool, dir: i32, threshold: f64) {
     let Some(r) = c.ratio else {
-        c.verdict = Verdict::NoDifference;
+        c.verdict = Verdict::NotJudged;
         c.reason = "A is 0: no ratio".into();
         return;
     };
@@ -382,12 +442,29 @@ fn decide(c: &mut RowComparison, sig: bool, dir: i32, threshold: f64) {
     c.reason = reason;
 }
 
+/// A row with nothing to test: B/A against the noise threshold alone.
+fn decide_by_ratio(c: &mut RowComparison, threshold: f64) {
+    let Some(r) = c.ratio else {
+        c.verdict = Verdict::NotJudged;
+        c.basis = Basis::None;
+        return;
+    };
+    c.verdict = if r.ln() > threshold {
+        Verdict::SlowerByRatio
+    } else if -r.ln() > threshold {
+        Verdict::FasterByRatio
+    } else {
+        Verdict::WithinNoiseByRatio
+    };
+}
+
+/// The row's figures and ratio, with what its verdict will rest on.
 fn compare_row(
     k: &Key,
     (rep_a, res_a, a): (&Report, &BenchResult, &Row),
     (rep_b, res_b, b): (&Report, &BenchResult, &Row),
     opt: Options,
-) -> Option<(RowComparison, Option<Evidence>)> {
+) -> (RowComparison, Judgement) {
     let (lt_a, lt_b) = (loop_timed(rep_a, res_a), loop_timed(rep_b, res_b));
     let va = headline(lt_a, a);
     let vb = headline(lt_b, b);
@@ -397,7 +474,7 @@ fn compare_row(
         _ => "median (A or B: t_avg)",
     };
     let ratio = match (va, vb) {
-        (Some(x), Some(y)) if x > 0.0 => Some(y / x).filter(|r| r.is_finite()),
+        (Some(x), Some(y)) if x > 0.0 && y >= 0.0 => Some(y / x).filter(|r| r.is_finite()),
         _ => None,
     };
     let mut c = RowComparison {
@@ -406,74 +483,244 @@ fn compare_row(
         a_us: va,
         b_us: vb,
         ratio,
-        verdict: Verdict::RatioOnly,
+        verdict: Verdict::NotJudged,
         basis: Basis::None,
         p_value: None,
         n_a: None,
         n_b: None,
         reason: String::new(),
     };
-    if va.is_none() || vb.is_none() {
-        c.reason = format!(
-            "no valid sample in {}",
-            if va.is_none() { "A" } else { "B" }
-        );
-        return Some((c, None));
-    }
-    if lt_a || lt_b {
-        c.reason = "loop timing has no per-repetition samples".into();
-        return Some((c, None));
+    let not_judged = |mut c: RowComparison, why: String| {
+        c.reason = format!("not judged: {why}");
+        (c, Judgement::None)
+    };
+    match (va, vb) {
+        (None, _) => return not_judged(c, "no valid sample in A".into()),
+        (_, None) => return not_judged(c, "no valid sample in B".into()),
+        (Some(x), Some(y)) if x <= 0.0 || y < 0.0 => {
+            let side = if x <= 0.0 { ("A", x) } else { ("B", y) };
+            return not_judged(c, format!("{} is {}", side.0, num(side.1)));
+        }
+        _ => {}
     }
     if a.below_resolution == Some(true) || b.below_resolution == Some(true) {
-        c.reason = "below the clock's resolution".into();
-        return Some((c, None));
+        return not_judged(c, "below the clock's resolution".into());
+    }
+    if c.ratio.is_none() {
+        return not_judged(c, "no finite ratio".into());
+    }
+    if lt_a || lt_b {
+        c.basis = Basis::Ratio;
+        c.reason = "by ratio, no significance test: loop timing has one figure per rank".into();
+        return (c, Judgement::Ratio);
     }
     // Significant, and in which direction (+1: B slower).
-    let evidence = if let (Some(sa), Some(sb)) = (samples(a), samples(b)) {
-        let mw = mann_whitney(sb, sa)?;
-        c.basis = Basis::MannWhitneyU;
-        c.p_value = Some(mw.p);
-        c.n_a = Some(sa.len());
-        c.n_b = Some(sb.len());
-        let mean = sa.len() as f64 * sb.len() as f64 / 2.0;
-        Some((mw.p < opt.alpha, if mw.u > mean { 1 } else { -1 }))
-    } else if let (Some((la, ha)), Some((lb, hb))) = (ci(a), ci(b)) {
+    if let (Some(sa), Some(sb)) = (samples(a), samples(b)) {
+        if let Some(mw) = mann_whitney(sb, sa) {
+            c.basis = Basis::MannWhitneyU;
+            c.p_value = Some(mw.p);
+            c.n_a = Some(sa.len());
+            c.n_b = Some(sb.len());
+            let mean = sa.len() as f64 * sb.len() as f64 / 2.0;
+            return (
+                c,
+                Judgement::Test(mw.p < opt.alpha, if mw.u > mean { 1 } else { -1 }),
+            );
+        }
+    }
+    if let (Some((la, ha)), Some((lb, hb))) = (ci(a), ci(b)) {
         c.basis = Basis::CiOverlap;
-        Some(if lb > ha {
-            (true, 1)
+        let j = if lb > ha {
+            Judgement::Test(true, 1)
         } else if hb < la {
-            (true, -1)
+            Judgement::Test(true, -1)
         } else {
-            (false, 0)
-        })
-    } else {
-        c.reason = "neither samples nor confidence intervals on both rows".into();
-        None
-    };
-    Some((c, evidence))
+            Judgement::Test(false, 0)
+        };
+        return (c, j);
+    }
+    c.basis = Basis::Ratio;
+    c.reason = "by ratio, no significance test: neither samples nor confidence intervals on \
+                both rows"
+        .into();
+    (c, Judgement::Ratio)
 }
 
-/// The gate of `--fail-if-slower PCT`: rows significantly slower (verdict
-/// "slower" or "slower (within launch noise)") with B/A > 1 + PCT/100.
+/// The rows that fail `--fail-if-slower PCT`: B/A > 1 + PCT/100 and
+/// significantly slower (verdict "slower" or "slower (within launch
+/// noise)"), or, with nothing to test, by ratio alone (whatever the
+/// noise threshold says).
 pub fn slower_than(c: &Comparison, pct: f64) -> Vec<&RowComparison> {
     c.rows
         .iter()
         .filter(|r| {
-            matches!(r.verdict, Verdict::Slower | Verdict::SlowerWithinNoise)
-                && r.ratio.is_some_and(|x| x > 1.0 + pct / 100.0)
+            let judged_slower = match r.basis {
+                Basis::Ratio => true,
+                Basis::MannWhitneyU | Basis::CiOverlap => {
+                    matches!(r.verdict, Verdict::Slower | Verdict::SlowerWithinNoise)
+                }
+                Basis::None => false,
+            };
+            judged_slower && r.ratio.is_some_and(|x| x > 1.0 + pct / 100.0)
         })
         .collect()
 }
 
-fn key_text(k: &Key) -> String {
-    let mut s = format!("{} {} P={} {}", k.suite, k.benchmark, k.processes, k.mode);
+/// How `--fail-if-slower` ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum GateOutcome {
+    /// Rows were judged and none is slower by more than PCT.
+    Passed,
+    /// Exit code 1.
+    Slower,
+    /// Exit code 7: nothing to judge.
+    NothingJudged,
+}
+
+/// The decision of `--fail-if-slower PCT`, as the JSON and the exit code tell it.
+#[derive(Debug, Clone, Serialize)]
+pub struct Gate {
+    pub fail_if_slower_pct: f64,
+    pub outcome: GateOutcome,
+    pub exit_code: i32,
+    /// Rows judged (by a test or by ratio) and, of them, failing the gate.
+    pub judged: usize,
+    pub failed: usize,
+    /// The one line on stderr (without its "error: " prefix when nothing was judged).
+    pub message: String,
+}
+
+/// Exit code of a gate that failed: a row slower by more than PCT.
+pub const EXIT_SLOWER: i32 = 1;
+/// Exit code of a gate with nothing to judge.
+pub const EXIT_NOTHING_JUDGED: i32 = 7;
+
+/// Why a run cannot be gated on, if it cannot: not finished, or no row.
+fn unfit(tag: &str, r: &RunInfo) -> Option<String> {
+    let status = r.status.as_deref();
+    let finished = r.complete && matches!(status, None | Some("ok" | "validation_errors"));
+    if !finished {
+        return Some(format!(
+            "{tag} '{}' is incomplete (status \"{}\")",
+            r.file,
+            status.unwrap_or("none, complete: false")
+        ));
+    }
+    (r.rows == 0).then(|| format!("{tag} '{}' has no result rows", r.file))
+}
+
+/// Why a comparison judged nothing, if it did not: a run incomplete or
+/// empty, no row in common, or no row in common with figures to compare.
+pub fn nothing_judged(c: &Comparison) -> Option<String> {
+    let why: Vec<String> = [unfit("A", &c.a), unfit("B", &c.b)]
+        .into_iter()
+        .flatten()
+        .collect();
+    if !why.is_empty() {
+        return Some(why.join("; "));
+    }
+    if c.rows.is_empty() {
+        return Some(format!(
+            "A '{}' and B '{}' share no row ({} rows only in A, {} only in B)",
+            c.a.file,
+            c.b.file,
+            c.only_in_a.len(),
+            c.only_in_b.len()
+        ));
+    }
+    if c.rows.iter().all(|r| r.verdict == Verdict::NotJudged) {
+        return Some(format!(
+            "none of the {} rows in common has figures to compare (first: {}: {})",
+            c.rows.len(),
+            key_text(&c.rows[0].key),
+            c.rows[0].reason
+        ));
+    }
+    None
+}
+
+/// `--fail-if-slower PCT`: rows slower by more than PCT fail it (exit 1);
+/// a comparison that judged nothing fails it too (exit 7), whatever its rows.
+pub fn gate(c: &Comparison, pct: f64) -> Gate {
+    let judged = c
+        .rows
+        .iter()
+        .filter(|r| r.verdict != Verdict::NotJudged)
+        .count();
+    let mut g = Gate {
+        fail_if_slower_pct: pct,
+        outcome: GateOutcome::Passed,
+        exit_code: 0,
+        judged,
+        failed: 0,
+        message: String::new(),
+    };
+    if let Some(why) = nothing_judged(c) {
+        g.outcome = GateOutcome::NothingJudged;
+        g.exit_code = EXIT_NOTHING_JUDGED;
+        g.message = format!("--fail-if-slower judged nothing: {why}");
+        return g;
+    }
+    let slow = slower_than(c, pct);
+    g.failed = slow.len();
+    let not_judged = c.rows.len() - judged + c.only_in_a.len() + c.only_in_b.len();
+    if slow.is_empty() {
+        if not_judged > 0 {
+            g.message = format!(
+                "mpibench: --fail-if-slower {pct} passed on {judged} rows; not judged: {} only \
+                 in A, {} only in B, {} without figures to compare",
+                c.only_in_a.len(),
+                c.only_in_b.len(),
+                c.rows.len() - judged
+            );
+        }
+        return g;
+    }
+    g.outcome = GateOutcome::Slower;
+    g.exit_code = EXIT_SLOWER;
+    let by_ratio = slow.iter().filter(|r| r.basis == Basis::Ratio).count();
+    let noisy = slow
+        .iter()
+        .filter(|r| r.verdict == Verdict::SlowerWithinNoise)
+        .count();
+    g.message = format!(
+        "mpibench: {} rows are slower by more than {pct}% (--fail-if-slower): {} significantly, \
+         {by_ratio} by ratio (no significance test){}",
+        slow.len(),
+        slow.len() - by_ratio,
+        if noisy > 0 {
+            format!(
+                "; {noisy} significantly slower within the launch noise (±{:.1}%): repeat both \
+                 runs, or gate above that",
+                c.threshold_pct
+            )
+        } else {
+            String::new()
+        }
+    );
+    g
+}
+
+/// A row's name in the table: benchmark, processes, mode (unless
+/// primary), size and parameters.
+fn row_name(k: &Key) -> String {
+    let mut n = format!("{} P={}", k.benchmark, k.processes);
+    if k.mode != "primary" {
+        let _ = write!(n, " {}", k.mode);
+    }
     if k.bytes > 0 || k.params.is_empty() {
-        let _ = write!(s, " {}", view::size_label(k.bytes));
+        let _ = write!(n, " {}", view::size_label(k.bytes));
     }
     if !k.params.is_empty() {
-        let _ = write!(s, " {}", params_label(&k.params, &[]));
+        let _ = write!(n, " {}", params_label(&k.params, &[]));
     }
-    s
+    n
+}
+
+/// A row's name with its suite, for the lists and messages.
+pub(crate) fn key_text(k: &Key) -> String {
+    format!("{} {}", k.suite, row_name(k))
 }
 
 fn run_line(tag: &str, r: &RunInfo) -> String {
@@ -511,33 +758,23 @@ pub fn text(c: &Comparison) -> String {
     }
     let _ = writeln!(s, "test: {}", c.test);
     let _ = writeln!(s);
-    let names: Vec<String> = c
-        .rows
-        .iter()
-        .map(|r| {
-            let k = &r.key;
-            let mut n = format!("{} P={}", k.benchmark, k.processes);
-            if k.mode != "primary" {
-                let _ = write!(n, " {}", k.mode);
-            }
-            if k.bytes > 0 || k.params.is_empty() {
-                let _ = write!(n, " {}", view::size_label(k.bytes));
-            }
-            if !k.params.is_empty() {
-                let _ = write!(n, " {}", params_label(&k.params, &[]));
-            }
-            n
-        })
-        .collect();
+    let names: Vec<String> = c.rows.iter().map(|r| row_name(&r.key)).collect();
     let w = names
         .iter()
         .map(|n| n.chars().count())
         .max()
         .unwrap_or(4)
         .max(4);
+    let wv = c
+        .rows
+        .iter()
+        .map(|r| r.verdict.text().len())
+        .max()
+        .unwrap_or(0)
+        .max(28);
     let _ = writeln!(
         s,
-        "{:<w$}  {:>10}  {:>10}  {:>6}  {:<28}  evidence",
+        "{:<w$}  {:>10}  {:>10}  {:>6}  {:<wv$}  evidence",
         "row", "A [us]", "B [us]", "B/A", "verdict"
     );
     for (r, n) in c.rows.iter().zip(&names) {
@@ -549,20 +786,11 @@ pub fn text(c: &Comparison) -> String {
                 r.n_b.unwrap_or(0)
             ),
             Basis::CiOverlap => "95% CIs".to_string(),
-            Basis::None => String::new(),
-        };
-        let evidence = if r.basis == Basis::None {
-            format!(
-                "{evidence}{}{}",
-                if evidence.is_empty() { "" } else { "; " },
-                r.reason
-            )
-        } else {
-            evidence
+            Basis::Ratio | Basis::None => r.reason.clone(),
         };
         let _ = writeln!(
             s,
-            "{n:<w$}  {:>10}  {:>10}  {:>6}  {:<28}  {evidence}",
+            "{n:<w$}  {:>10}  {:>10}  {:>6}  {:<wv$}  {evidence}",
             r.a_us.map_or("-".to_string(), num),
             r.b_us.map_or("-".to_string(), num),
             r.ratio.map_or("-".to_string(), |x| format!("{x:.3}")),
@@ -598,7 +826,8 @@ pub fn text(c: &Comparison) -> String {
     let _ = writeln!(
         s,
         "\n{} rows compared: {} faster, {} slower, {} faster and {} slower within launch noise, \
-         {} no significant difference, {} ratio only (no samples); {} only in A, {} only in B",
+         {} no significant difference, {} by ratio (no significance test: {} slower, {} faster), \
+         {} not judged; {} only in A, {} only in B",
         c.rows.len(),
         m.faster,
         m.slower,
@@ -606,6 +835,9 @@ pub fn text(c: &Comparison) -> String {
         m.slower_within_noise,
         m.no_significant_difference,
         m.ratio_only,
+        m.slower_by_ratio,
+        m.faster_by_ratio,
+        m.not_judged,
         c.only_in_a.len(),
         c.only_in_b.len()
     );
@@ -760,7 +992,6 @@ mod tests {
                 ),
                 Options::default(),
             )
-            .unwrap()
             .0;
             decide(&mut c, sig, dir, threshold);
             c.verdict
@@ -774,32 +1005,213 @@ mod tests {
         assert_eq!(verdict(0.9, true, 1), Verdict::NoDifference);
     }
 
+    fn loop_run(library: &str, t: f64) -> Report {
+        let rows = (0..5).map(|k| row(1 << k, t)).collect::<Vec<_>>();
+        report(library, "loop", vec![result("imb", "Bcast", 4, rows)])
+    }
+
     #[test]
-    fn loop_timing_never_claims_significance() {
-        let rows = |t: f64| (0..5).map(|k| row(1 << k, t)).collect::<Vec<_>>();
-        let a = report(
-            "Open MPI v4.1.4",
-            "loop",
-            vec![result("imb", "Bcast", 4, rows(1.0))],
-        );
-        let b = report(
-            "MPICH 4.0.2",
-            "loop",
-            vec![result("imb", "Bcast", 4, rows(3.0))],
-        );
+    fn loop_timing_is_judged_by_ratio_without_a_test() {
+        let a = loop_run("Open MPI v4.1.4", 1.0);
+        let b = loop_run("MPICH 4.0.2", 3.0);
         let c = compare(("a", &a), ("b", &b), Options::default());
         assert_eq!(c.summary.ratio_only, 5);
-        assert!(c.rows.iter().all(|r| r.verdict == Verdict::RatioOnly
+        assert_eq!(c.summary.slower_by_ratio, 5);
+        assert!(c.rows.iter().all(|r| r.verdict == Verdict::SlowerByRatio
+            && r.basis == Basis::Ratio
             && r.p_value.is_none()
             && (r.ratio.unwrap() - 3.0).abs() < 1e-9));
         assert!(c.different_library);
-        assert!(text(&c).contains("different MPI libraries"));
+        let t = text(&c);
+        assert!(t.contains("different MPI libraries"), "{t}");
+        assert!(t.contains("by ratio, no significance test"), "{t}");
         // An explicit method wins over the settings.
         let mut a2 = a.clone();
         a2.settings.timing = "per-call".into();
         a2.results[0].method = Some("pmb-loop".into());
         let c = compare(("a", &a2), ("b", &b), Options::default());
         assert_eq!(c.summary.ratio_only, 5);
+        // The other way round: faster by ratio; within the threshold: within noise.
+        let back = compare(("b", &b), ("a", &a), Options::default());
+        assert_eq!(back.summary.faster_by_ratio, 5);
+        let same = compare(("a", &a), ("a", &a), Options::default());
+        assert!(same
+            .rows
+            .iter()
+            .all(|r| r.verdict == Verdict::WithinNoiseByRatio));
+        let j = serde_json::to_value(&c).unwrap();
+        assert_eq!(
+            j["rows"][0]["verdict"],
+            "slower (by ratio, no significance test)"
+        );
+        assert_eq!(j["rows"][0]["basis"], "ratio");
+    }
+
+    #[test]
+    fn ten_times_slower_under_loop_timing_fails_the_gate() {
+        let a = loop_run("Open MPI v4.1.4", 1.0);
+        let b = loop_run("Open MPI v4.1.4", 10.0);
+        let c = compare(("a", &a), ("b", &b), Options::default());
+        let g = gate(&c, 5.0);
+        assert_eq!((g.outcome, g.exit_code), (GateOutcome::Slower, EXIT_SLOWER));
+        assert_eq!((g.judged, g.failed), (5, 5));
+        assert!(
+            g.message.contains("5 by ratio (no significance test)"),
+            "{}",
+            g.message
+        );
+        // The gate uses PCT, not the noise threshold: 6% fails a 5% gate.
+        let b = loop_run("Open MPI v4.1.4", 1.06);
+        let c = compare(("a", &a), ("b", &b), Options::default());
+        assert_eq!(gate(&c, 5.0).outcome, GateOutcome::Slower);
+        assert_eq!(gate(&c, 10.0).outcome, GateOutcome::Passed);
+    }
+
+    #[test]
+    fn within_noise_passes_the_gate_quietly() {
+        let (a, b) = (run(1, 1.0), run(1000, 1.0));
+        let c = compare(("a", &a), ("b", &b), Options::default());
+        let g = gate(&c, 5.0);
+        assert_eq!(
+            (g.outcome, g.exit_code),
+            (GateOutcome::Passed, 0),
+            "{}",
+            text(&c)
+        );
+        assert_eq!(g.judged, 10);
+        assert!(g.message.is_empty(), "{}", g.message);
+    }
+
+    fn nothing(a: &Report, b: &Report) -> Gate {
+        let c = compare(("a.json", a), ("b.json", b), Options::default());
+        let g = gate(&c, 5.0);
+        assert_eq!(g.outcome, GateOutcome::NothingJudged, "{}", text(&c));
+        assert_eq!(g.exit_code, EXIT_NOTHING_JUDGED);
+        assert!(nothing_judged(&c).is_some());
+        g
+    }
+
+    #[test]
+    fn an_empty_side_judges_nothing() {
+        let a = run(1, 1.0);
+        let mut b = run(1, 10.0);
+        b.results.clear();
+        let g = nothing(&a, &b);
+        assert!(
+            g.message.contains("B 'b.json' has no result rows"),
+            "{}",
+            g.message
+        );
+        let g = nothing(&b, &a);
+        assert!(
+            g.message.contains("A 'a.json' has no result rows"),
+            "{}",
+            g.message
+        );
+        // Skipped results and clock tools are no rows either.
+        let mut b = run(1, 10.0);
+        b.results[0].skipped = Some("too few ranks".into());
+        nothing(&a, &b);
+    }
+
+    #[test]
+    fn an_incomplete_side_judges_nothing() {
+        let a = run(1, 1.0);
+        for status in ["running", "aborted", "interrupted"] {
+            let mut b = run(1, 10.0);
+            b.complete = false;
+            b.status = Some(status.into());
+            let g = nothing(&a, &b);
+            assert_eq!(
+                g.message,
+                format!(
+                    "--fail-if-slower judged nothing: B 'b.json' is incomplete (status \"{status}\")"
+                )
+            );
+            let g = nothing(&b, &a);
+            assert!(
+                g.message.contains("A 'a.json' is incomplete"),
+                "{}",
+                g.message
+            );
+        }
+        // A file without a status: `complete` decides.
+        let mut b = run(1, 1.0);
+        b.status = None;
+        b.complete = false;
+        nothing(&a, &b);
+        b.complete = true;
+        let c = compare(("a", &a), ("b", &b), Options::default());
+        assert_eq!(gate(&c, 5.0).outcome, GateOutcome::Passed);
+        // Validation errors are a finished run.
+        b.status = Some("validation_errors".into());
+        let c = compare(("a", &a), ("b", &b), Options::default());
+        assert_eq!(gate(&c, 5.0).outcome, GateOutcome::Passed);
+    }
+
+    #[test]
+    fn no_common_row_judges_nothing() {
+        let a = run(1, 1.0);
+        let mut b = run(1, 10.0);
+        b.results[0].benchmark = "Exchange".into();
+        let g = nothing(&a, &b);
+        assert!(
+            g.message
+                .contains("share no row (10 rows only in A, 10 only in B)"),
+            "{}",
+            g.message
+        );
+    }
+
+    #[test]
+    fn rows_without_figures_are_not_judged() {
+        let a = run(1, 1.0);
+        let mut b = run(1, 10.0);
+        for r in &mut b.results[0].rows {
+            r.t_median_us = None;
+            r.t_avg_us = f64::NAN;
+        }
+        let c = compare(("a", &a), ("b", &b), Options::default());
+        assert_eq!(c.summary.not_judged, 10);
+        assert!(c.rows[0].reason.contains("no valid sample in B"));
+        let g = nothing(&a, &b);
+        assert!(
+            g.message.contains("none of the 10 rows in common"),
+            "{}",
+            g.message
+        );
+        // One row with figures is enough to judge, and it is 10x slower.
+        b.results[0].rows[3] = run(1, 10.0).results[0].rows[3].clone();
+        let c = compare(("a", &a), ("b", &b), Options::default());
+        let g = gate(&c, 5.0);
+        assert_eq!((g.outcome, g.judged, g.failed), (GateOutcome::Slower, 1, 1));
+    }
+
+    #[test]
+    fn rows_in_one_run_only_are_listed_and_counted() {
+        let a = run(1, 1.0);
+        let mut b = run(1000, 1.0);
+        b.results[0].rows.truncate(7);
+        let c = compare(("a", &a), ("b", &b), Options::default());
+        assert_eq!(c.only_in_a.len(), 3);
+        let t = text(&c);
+        assert!(
+            t.contains("only in A (3 rows):\n  imb PingPong P=2 128"),
+            "{t}"
+        );
+        let g = gate(&c, 5.0);
+        assert_eq!(g.outcome, GateOutcome::Passed, "{}", text(&c));
+        assert!(
+            g.message
+                .contains("passed on 7 rows; not judged: 3 only in A, 0 only in B"),
+            "{}",
+            g.message
+        );
+        let mut j = c.clone();
+        j.gate = Some(g);
+        let j = serde_json::to_value(&j).unwrap();
+        assert_eq!(j["gate"]["outcome"], "passed");
+        assert_eq!(j["only_in_a"].as_array().unwrap().len(), 3);
     }
 
     #[test]

@@ -16,6 +16,7 @@ pub mod plot;
 pub mod raw;
 pub mod stats_test;
 pub mod table;
+pub mod validate;
 pub mod view;
 
 /// A machine-readable format of the whole report.

@@ -27,8 +27,14 @@ pub struct Run<'a> {
 pub fn load(path: &Path) -> Result<Report> {
     let text = std::fs::read_to_string(path)
         .with_context(|| format!("cannot read '{}'", path.display()))?;
-    serde_json::from_str(&text)
-        .with_context(|| format!("'{}' is not an mpibench JSON results file", path.display()))
+    match super::validate::parse(&text) {
+        Ok(r) => Ok(r),
+        Err(e @ super::validate::ParseError::Schema(_)) => {
+            Err(anyhow::anyhow!("'{}': {e}", path.display()))
+        }
+        Err(e) => Err(e)
+            .with_context(|| format!("'{}' is not an mpibench JSON results file", path.display())),
+    }
 }
 
 /// Names runs "A", "B", ... and labels them by library and host; runs with

@@ -1,0 +1,135 @@
+# shellcheck shell=bash
+# ---------------------------------------------------------------------------
+# 20. Issue 23, item 2: the compare gate never passes what it did not judge,
+#     and compare refuses inputs that cannot be results (item 4). Small
+#     results files made with python3; compare is a plain program: the
+#     launcher it is given (a script that leaves a marker) must never run.
+# ---------------------------------------------------------------------------
+
+# make_run FILE KEY=VALUE...: a small results file. Keys: timing (loop |
+# per-call), scale (times multiplied), status, complete (true|false), rows
+# (how many sizes), bench, bom (1: a UTF-8 byte order mark first), schema,
+# negative (1: a negative t_avg_us on the first row), dup (1: the first row
+# again with other figures).
+make_run() {
+    python3 - "$@" <<'EOF'
+import json, sys
+path = sys.argv[1]
+o = dict(timing="loop", scale="1", status="ok", complete="true", rows="4",
+         bench="PingPong", bom="0", schema="mpibench/1", negative="0", dup="0")
+o.update(a.split("=", 1) for a in sys.argv[2:])
+f = float(o["scale"])
+def row(k, t):
+    r = {"bytes": 1 << k, "repetitions": 100, "params": {},
+         "t_min_us": t * 0.9, "t_max_us": t * 1.2, "t_avg_us": t,
+         "mbytes_per_sec": None, "errors": None, "t_median_us": None,
+         "t_p5_us": None, "t_p95_us": None, "ci95_lo_us": None, "ci95_hi_us": None,
+         "valid": None, "invalid": None, "outliers": None, "t_global_us": None,
+         "stopped_on_bound": None}
+    if o["timing"] == "per-call":
+        r.update(t_median_us=t, ci95_lo_us=t * 0.98, ci95_hi_us=t * 1.02,
+                 samples_us=[t * (1 + i / 1000) for i in range(40)], samples_n=40)
+    return r
+rows = [row(k, (1.0 + k) * f) for k in range(int(o["rows"]))]
+if o["negative"] == "1":
+    rows[0]["t_avg_us"] = -1.5
+if o["dup"] == "1":
+    rows.append(row(0, 7.0 * f))
+d = {"schema": o["schema"], "mpibench_version": "0.1.0", "command": ["mpibench", "run"],
+     "started": "2026-01-01T00:00:00Z", "complete": o["complete"] == "true", "status": o["status"],
+     "mpi": {"library": "Open MPI v4.1.4", "version": [3, 1]}, "world_size": 2,
+     "hosts": ["node01"], "ranks_per_host": [2],
+     "settings": {"sync": "barrier", "timing": o["timing"], "check": False, "iter": None,
+                  "time_limit_s": 10.0, "root_shift": False, "min_iter": 1, "max_iter": 1000,
+                  "precision": None, "window_us": None, "mem_limit_bytes": 1073741824,
+                  "timeout_s": None, "large_messages": "derived-datatype"},
+     "results": [] if o["rows"] == "0" else [
+         {"benchmark": o["bench"], "suite": "imb", "class": "single transfer", "processes": 2,
+          "mode": "primary", "groups": 1, "active": 2, "method": None, "rows": rows}]}
+with open(path, "w", encoding="utf-8") as fh:
+    fh.write(("\ufeff" if o["bom"] == "1" else "") + json.dumps(d))
+EOF
+}
+
+# case_compare NAME RC LINE-REGEX "A-KEYS" "B-KEYS" [COMPARE-ARGS...]: compare
+# a.json b.json --fail-if-slower 5 --json cmp.json (unless other arguments
+# are given); exit code RC, one stderr line (or none), the launcher never
+# started, and with --json the gate's outcome in cmp.json.
+case_compare() {
+    local name="compare: $1" rc=$2 line=$3 akeys=$4 bkeys=$5
+    shift 5
+    new_case_dir
+    # shellcheck disable=SC2086  # the keys are words
+    make_run a.json $akeys && make_run b.json $bkeys || {
+        check "$name" "could not make the input files"
+        return
+    }
+    local args=("$@")
+    ((${#args[@]})) || args=(--fail-if-slower 5 --json cmp.json)
+    local marker=$ROOT/launcher-ran.$$
+    printf '#!/bin/sh\ntouch %s\nexit 1\n' "$marker" >"$ROOT/fake-mpiexec"
+    chmod +x "$ROOT/fake-mpiexec"
+    # The comparison is written unless an input is refused (exit 2); the
+    # gate's outcome is in it when there is a gate.
+    KEEP=(a.json b.json)
+    [[ $rc != 2 && " ${args[*]} " == *" --json cmp.json "* ]] && KEEP+=(cmp.json)
+    local outcome=""
+    if [[ " ${args[*]} " == *" --fail-if-slower "* ]]; then
+        case $rc in
+        0) outcome=passed ;;
+        1) outcome=slower ;;
+        7) outcome=nothing_judged ;;
+        esac
+    fi
+    T0=$(date +%s%N)
+    MPIBENCH_ROBUSTNESS_CASE=$CASE_DIR MPIBENCH_MPIEXEC=$ROOT/fake-mpiexec timeout -k 5 "$CASE_TIMEOUT" \
+        "$BIN" compare a.json b.json "${args[@]}" >"$CASE_DIR.out" 2>"$CASE_DIR.err" </dev/null
+    RC=$?
+    finished "$T0"
+    check "$name" "$(expect_rc "$rc")" \
+        "$(if [[ -n $line ]]; then expect_one_line "$line"; else expect_quiet; fi)" \
+        "$([[ -e $marker ]] && echo "compare started the launcher")" \
+        "$(if [[ " ${KEEP[*]} " == *" cmp.json "* && -n $outcome ]]; then
+            json_check cmp.json "d['gate']['outcome'] == '$outcome' and d['gate']['exit_code'] == $rc"
+        fi)" \
+        "$(expect_files "${KEEP[@]}")" "$(no_leftovers)"
+    rm -f "$marker"
+}
+
+case_compare "10x slower under loop timing fails the gate by ratio: exit 1" 1 \
+    "^mpibench: 4 rows are slower by more than 5% \(--fail-if-slower\): 0 significantly, 4 by ratio \(no significance test\)" \
+    "timing=loop" "timing=loop scale=10"
+case_compare "within noise passes the gate quietly: exit 0" 0 "" \
+    "timing=per-call" "timing=per-call scale=1.01"
+case_compare "B without results judges nothing: exit 7" 7 \
+    "^error: --fail-if-slower judged nothing: B 'b.json' has no result rows$" \
+    "timing=loop" "timing=loop rows=0"
+case_compare "A without results judges nothing: exit 7" 7 \
+    "^error: --fail-if-slower judged nothing: A 'a.json' has no result rows$" \
+    "timing=loop rows=0" "timing=loop scale=10"
+case_compare "B running judges nothing: exit 7" 7 \
+    "^error: --fail-if-slower judged nothing: B 'b.json' is incomplete \(status \"running\"\)$" \
+    "timing=loop" "timing=loop scale=10 status=running complete=false"
+case_compare "B aborted judges nothing: exit 7" 7 \
+    "^error: --fail-if-slower judged nothing: B 'b.json' is incomplete \(status \"aborted\"\)$" \
+    "timing=loop" "timing=loop scale=10 status=aborted complete=false"
+case_compare "A and B share no row: exit 7" 7 \
+    "^error: --fail-if-slower judged nothing: A 'a.json' and B 'b.json' share no row \(4 rows only in A, 4 only in B\)$" \
+    "timing=loop" "timing=loop scale=10 bench=Exchange"
+case_compare "rows only in A are listed; the gate passes and counts them: exit 0" 0 \
+    "^mpibench: --fail-if-slower 5 passed on 2 rows; not judged: 2 only in A, 0 only in B, 0 without figures to compare$" \
+    "timing=loop" "timing=loop rows=2"
+case_compare "without a gate an aborted B is a warning: exit 0" 0 \
+    "^warning: B 'b.json' is incomplete \(status \"aborted\"\)$" \
+    "timing=loop" "timing=loop status=aborted complete=false" --json cmp.json
+case_compare "a schema of another major version is refused: exit 2" 2 \
+    "^error: 'b.json': its schema is 'mpibench/2', this mpibench reads mpibench/1" \
+    "timing=loop" "timing=loop schema=mpibench/2"
+case_compare "a negative time is refused: exit 2" 2 \
+    "^error: 'b.json': t_avg_us is -1.5 in imb PingPong P=2 1 B: not a time$" \
+    "timing=loop" "timing=loop negative=1"
+case_compare "a row repeated with other figures is one warning: exit 0" 0 \
+    "^warning: 'b.json': 1 rows appear again with different figures \(first: imb PingPong P=2 1 B\)" \
+    "timing=loop" "timing=loop dup=1"
+case_compare "a UTF-8 byte order mark is accepted: exit 0" 0 "" \
+    "timing=loop bom=1" "timing=loop bom=1"
