@@ -25,10 +25,21 @@ pub struct Run<'a> {
 
 /// Reads one results file.
 pub fn load(path: &Path) -> Result<Report> {
-    let text = std::fs::read_to_string(path)
-        .with_context(|| format!("cannot read '{}'", path.display()))?;
-    serde_json::from_str(&text)
-        .with_context(|| format!("'{}' is not an mpibench JSON results file", path.display()))
+    let bytes = crate::input::read_bounded(
+        path,
+        crate::input::RESULTS_CAP,
+        "the results file",
+        crate::input::Stdin::Allowed,
+    )
+    .map_err(anyhow::Error::msg)?;
+    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&bytes);
+    let name = if path.as_os_str() == "-" {
+        "(stdin)".to_string()
+    } else {
+        format!("'{}'", path.display())
+    };
+    serde_json::from_slice(bytes)
+        .with_context(|| format!("{name} is not an mpibench JSON results file"))
 }
 
 /// Names runs "A", "B", ... and labels them by library and host; runs with
