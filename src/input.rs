@@ -76,13 +76,11 @@ pub fn read_bounded(path: &Path, cap: u64, what: &str, stdin: Stdin) -> Result<V
     }
     let src = format!("'{}'", path.display());
     let not_regular = |ft: &std::fs::FileType| {
-        format!(
-            "cannot read {what} {src}: {}, not a regular file",
-            kind(ft)
-        )
+        format!("cannot read {what} {src}: {}, not a regular file", kind(ft))
     };
     // Refused before opening: opening a FIFO would block, a device may act.
-    let meta = std::fs::metadata(path).map_err(|e| format!("cannot read {what} {src}: {}", plain(&e)))?;
+    let meta =
+        std::fs::metadata(path).map_err(|e| format!("cannot read {what} {src}: {}", plain(&e)))?;
     if !meta.file_type().is_file() {
         return Err(not_regular(&meta.file_type()));
     }
@@ -201,8 +199,7 @@ mod tests {
         let d = tmp();
         let e = read_bounded(d.path(), LIST_CAP, "x", Stdin::NotAllowed).unwrap_err();
         assert!(e.ends_with("a directory, not a regular file"), "{e}");
-        let e = read_bounded(Path::new("/dev/zero"), LIST_CAP, "x", Stdin::NotAllowed)
-            .unwrap_err();
+        let e = read_bounded(Path::new("/dev/zero"), LIST_CAP, "x", Stdin::NotAllowed).unwrap_err();
         assert!(e.ends_with("a character device, not a regular file"), "{e}");
         let fifo = d.path().join("fifo");
         assert!(std::process::Command::new("mkfifo")
@@ -212,8 +209,7 @@ mod tests {
             .success());
         let e = read_bounded(&fifo, LIST_CAP, "x", Stdin::NotAllowed).unwrap_err();
         assert!(e.ends_with("a FIFO, not a regular file"), "{e}");
-        let e = read_bounded(&d.path().join("nope"), LIST_CAP, "x", Stdin::NotAllowed)
-            .unwrap_err();
+        let e = read_bounded(&d.path().join("nope"), LIST_CAP, "x", Stdin::NotAllowed).unwrap_err();
         assert_eq!(
             e,
             format!(

@@ -12,9 +12,9 @@
 
 use std::path::Path;
 
-use crate::input::{read_text, Stdin, LIST_CAP};
 use crate::bench::Definitions;
 use crate::cli::{on_off, RunArgs};
+use crate::input::{read_text, Stdin, LIST_CAP};
 use crate::method::SyncMode;
 use crate::plan::IterPolicy;
 use crate::suite::{self, normalise};

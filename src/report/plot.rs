@@ -300,7 +300,22 @@ pub fn svg(fig: &Figure) -> Result<String> {
         draw_legend(fig, &legend, &notes)?;
         root.present().map_err(|e| anyhow!("{e}"))?;
     }
-    Ok(compact(&buf))
+    Ok(xml_chars(&compact(&buf)))
+}
+
+/// The SVG with the characters XML forbids (control characters other than
+/// tab, newline and carriage return: they can only come from names in a
+/// results file) replaced by spaces; plotters escapes the markup characters.
+fn xml_chars(svg: &str) -> String {
+    svg.chars()
+        .map(|c| {
+            if c.is_control() && !matches!(c, '\t' | '\n' | '\r') {
+                ' '
+            } else {
+                c
+            }
+        })
+        .collect()
 }
 
 /// Shrinks plotters' SVG without changing the picture: drops default

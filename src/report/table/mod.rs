@@ -44,6 +44,14 @@ pub fn fixed(v: f64, w: usize, p: usize) -> String {
     }
 }
 
+/// Text for a table line: control characters (line breaks, terminal escape
+/// sequences, MPICH's tab in its version string) become spaces.
+pub fn printable(s: &str) -> String {
+    s.chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect()
+}
+
 /// What a section needs beyond its result.
 pub struct SectionCx {
     pub world: usize,
@@ -75,20 +83,23 @@ pub(crate) fn run_lines(report: &Report, prefix: &str) -> String {
         .hosts
         .iter()
         .zip(&report.ranks_per_host)
-        .map(|(h, n)| format!("{h} ({n} ranks)"))
+        .map(|(h, n)| format!("{} ({n} ranks)", printable(h)))
         .collect();
     [
         format!("{prefix}Date                  : {}", report.started),
         format!("{prefix}Hosts                 : {}", hosts.join(", ")),
         format!("{prefix}Processes             : {}", report.world_size),
-        format!("{prefix}MPI library           : {}", report.mpi.library),
+        format!(
+            "{prefix}MPI library           : {}",
+            printable(&report.mpi.library)
+        ),
         format!(
             "{prefix}MPI version           : {}.{}",
             report.mpi.version[0], report.mpi.version[1]
         ),
         format!(
             "{prefix}Command               : {}",
-            report.command.join(" ")
+            printable(&report.command.join(" "))
         ),
     ]
     .join("\n")
