@@ -234,11 +234,11 @@ mod tests {
         let evil = "x\nsystem \"touch pwned\"\n`touch pwned2` it's \\";
         assert_eq!(
             quote(evil),
-            "'x system \"touch pwned\"  `touch pwned2` it''s \\'"
+            "'x system \"touch pwned\" `touch pwned2` it''s \\'"
         );
         assert_eq!(
             comment(evil),
-            "x system \"touch pwned\"  'touch pwned2' it's"
+            "x system \"touch pwned\" 'touch pwned2' it's"
         );
         let f = Figure {
             id: "x".into(),
