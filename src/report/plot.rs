@@ -307,15 +307,7 @@ pub fn svg(fig: &Figure) -> Result<String> {
 /// tab, newline and carriage return: they can only come from names in a
 /// results file) replaced by spaces; plotters escapes the markup characters.
 fn xml_chars(svg: &str) -> String {
-    svg.chars()
-        .map(|c| {
-            if c.is_control() && !matches!(c, '\t' | '\n' | '\r') {
-                ' '
-            } else {
-                c
-            }
-        })
-        .collect()
+    super::table::replace_controls(svg, &['\t', '\n', '\r'])
 }
 
 /// Shrinks plotters' SVG without changing the picture: drops default
