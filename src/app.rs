@@ -264,14 +264,14 @@ fn run(args: RunArgs) -> Result<i32> {
                 Err(msg) => return Ok(usage(&msg)),
             },
             (None, Some(path)) => {
-                let text = match std::fs::read_to_string(path) {
+                let text = match crate::input::read_text(
+                    path,
+                    crate::input::LIST_CAP,
+                    "--hostfile",
+                    crate::input::Stdin::Allowed,
+                ) {
                     Ok(t) => t,
-                    Err(e) => {
-                        return Ok(usage(&format!(
-                            "cannot read --hostfile '{}': {e}",
-                            path.display()
-                        )))
-                    }
+                    Err(msg) => return Ok(usage(&msg)),
                 };
                 match launch::parse_hostfile(&text, &path.display().to_string()) {
                     Ok(h) => Some(h),

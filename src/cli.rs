@@ -180,7 +180,8 @@ pub struct RunArgs {
     pub hosts: Option<String>,
 
     /// Hosts for the self-launch from a file: one host per line as HOST, HOST:N or HOST slots=N
-    /// (Open MPI's and MPICH's formats); # starts a comment.
+    /// (Open MPI's and MPICH's formats); # starts a comment. A regular file of at most 1 MiB, or -
+    /// for stdin.
     #[arg(long, value_name = "FILE")]
     pub hostfile: Option<PathBuf>,
 
@@ -681,7 +682,8 @@ fn out_path(s: &str) -> Result<PathBuf, String> {
 
 #[derive(Debug, Clone, Args)]
 pub struct ReportArgs {
-    /// JSON results files (several are overlaid, one colour per run).
+    /// JSON results files (several are overlaid, one colour per run): regular files of at most
+    /// 256 MiB, or - for stdin.
     #[arg(value_name = "RUN.json", required = true)]
     pub files: Vec<PathBuf>,
 
@@ -692,7 +694,8 @@ pub struct ReportArgs {
 
 #[derive(Debug, Clone, Args)]
 pub struct PlotArgs {
-    /// JSON results files (several are overlaid, one colour per run).
+    /// JSON results files (several are overlaid, one colour per run): regular files of at most
+    /// 256 MiB, or - for stdin.
     #[arg(value_name = "RUN.json", required = true)]
     pub files: Vec<PathBuf>,
 

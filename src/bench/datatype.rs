@@ -113,8 +113,12 @@ impl Derived {
                 Ok(Derived::Vector { stride, block })
             }
             ("indx", Some(path)) if !path.is_empty() => {
-                let text = std::fs::read_to_string(path)
-                    .map_err(|e| format!("cannot read the index file '{path}': {e}"))?;
+                let text = crate::input::read_text(
+                    std::path::Path::new(path),
+                    crate::input::LIST_CAP,
+                    "the index file",
+                    crate::input::Stdin::NotAllowed,
+                )?;
                 Derived::indexed(&text).map_err(|e| format!("index file '{path}': {e}"))
             }
             _ => Err(format!(

@@ -14,6 +14,7 @@ use std::path::Path;
 
 use crate::bench::Definitions;
 use crate::cli::{on_off, RunArgs};
+use crate::input::{read_text, Stdin, LIST_CAP};
 use crate::method::SyncMode;
 use crate::plan::IterPolicy;
 use crate::suite::{self, normalise};
@@ -169,8 +170,12 @@ fn msglog(v: &str) -> Result<(u32, u32), String> {
 /// A `-msglen` file: one length per line (a number, optionally followed by
 /// k or m for KiB or MiB); lines starting with '#' and empty lines are skipped.
 fn msglen(path: &str) -> Result<Vec<usize>, String> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| format!("-msglen: cannot read sizes file '{path}': {e}"))?;
+    let text = read_text(
+        Path::new(path),
+        LIST_CAP,
+        "-msglen sizes file",
+        Stdin::NotAllowed,
+    )?;
     let mut v = Vec::new();
     for (i, line) in text.lines().enumerate() {
         let t = line.trim();
@@ -207,8 +212,12 @@ fn msglen(path: &str) -> Result<Vec<usize>, String> {
 
 /// A `-input` file: the first word of every line not starting with '#'.
 fn input(path: &str) -> Result<Vec<String>, String> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| format!("-input: cannot read benchmark list '{path}': {e}"))?;
+    let text = read_text(
+        Path::new(path),
+        LIST_CAP,
+        "-input benchmark list",
+        Stdin::NotAllowed,
+    )?;
     Ok(text
         .lines()
         .filter(|l| !l.starts_with('#'))

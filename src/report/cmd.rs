@@ -158,7 +158,12 @@ pub fn compare(args: &CompareArgs) -> Result<i32> {
     // Stdout carries one format: the JSON when it goes there (`-`, /dev/stdout).
     let to_stdout = args.json.as_deref().is_some_and(is_stdout);
     if !to_stdout {
-        print!("{}", compare::text(&c));
+        // Names from the files reach a terminal: no control characters
+        // (escape sequences) but the line breaks.
+        print!(
+            "{}",
+            super::table::replace_controls(&compare::text(&c), &['\n'])
+        );
     }
     match &c.gate {
         Some(g) => {

@@ -47,12 +47,24 @@ fn num(x: f64) -> String {
     }
 }
 
+/// A text cell that a spreadsheet would take for a formula (it starts with
+/// `=`, `+`, `-`, `@`, a tab or a carriage return) gets a leading `'`, as
+/// OWASP advises against CSV injection. Only text cells: numbers are written
+/// by `num`/`opt` and stay numbers. Names mpibench writes never start so.
+pub fn text(s: &str) -> String {
+    if s.starts_with(['=', '+', '-', '@', '\t', '\r']) {
+        format!("'{s}")
+    } else {
+        s.to_string()
+    }
+}
+
 fn record(r: &BenchResult, group: &str, row: &Row) -> Vec<String> {
     vec![
-        r.benchmark.clone(),
-        r.suite.clone(),
+        text(&r.benchmark),
+        text(&r.suite),
         r.processes.to_string(),
-        r.mode.clone(),
+        text(&r.mode),
         group.to_string(),
         row.bytes.to_string(),
         row.repetitions.to_string(),
@@ -85,11 +97,11 @@ impl Exporter for Csv {
         for r in &report.results {
             if let Some(why) = &r.skipped {
                 let mut rec = vec![String::new(); HEADER.len()];
-                rec[0] = r.benchmark.clone();
-                rec[1] = r.suite.clone();
+                rec[0] = text(&r.benchmark);
+                rec[1] = text(&r.suite);
                 rec[2] = r.processes.to_string();
-                rec[3] = r.mode.clone();
-                rec[12] = why.clone();
+                rec[3] = text(&r.mode);
+                rec[12] = text(why);
                 w.write_record(&rec)?;
             }
             for row in &r.rows {
@@ -155,5 +167,40 @@ mod tests {
         assert_eq!(col("t_min_us"), "");
         assert_eq!(col("t_max_us"), "");
         assert_eq!(col("t_avg_us"), "1.5");
+    }
+
+    #[test]
+    fn text_cells_cannot_become_formulas() {
+        for (cell, want) in [
+            ("=HYPERLINK(\"x\")", "'=HYPERLINK(\"x\")"),
+            ("+1", "'+1"),
+            ("-2+3", "'-2+3"),
+            ("@SUM(A1)", "'@SUM(A1)"),
+            ("\t=1", "'\t=1"),
+            ("PingPong", "PingPong"),
+            ("", ""),
+        ] {
+            assert_eq!(text(cell), want);
+        }
+        let row = Row {
+            t_min_us: -1.5,
+            t_max_us: 2.0,
+            t_avg_us: 1.0,
+            ..Row::default()
+        };
+        let r = BenchResult {
+            benchmark: "=cmd|' /C calc'!A0".into(),
+            suite: "@x".into(),
+            mode: "-m".into(),
+            rows: vec![row],
+            ..BenchResult::default()
+        };
+        let rec = record(&r, "all", &r.rows[0]);
+        assert_eq!(rec[0], "'=cmd|' /C calc'!A0");
+        assert_eq!(rec[1], "'@x");
+        assert_eq!(rec[3], "'-m");
+        // A negative number stays a number.
+        let col = |n: &str| rec[HEADER.iter().position(|h| *h == n).unwrap()].clone();
+        assert_eq!(col("t_min_us"), "-1.5");
     }
 }

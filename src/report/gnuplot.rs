@@ -4,10 +4,25 @@
 use std::fmt::Write;
 
 use super::plot::hex;
+use super::table::printable as one_line;
 use super::view::{Figure, Kind, Scale, Style};
 
+/// A gnuplot string literal: single-quoted, where gnuplot performs neither
+/// backslash escapes nor backquote (shell command) substitution nor macros;
+/// a quote is doubled and control characters (line breaks above all, which
+/// would end the command) become spaces.
 fn quote(s: &str) -> String {
-    format!("\"{}\"", s.replace('\\', "\\\\").replace('"', "\\\""))
+    format!("'{}'", one_line(s).replace('\'', "''"))
+}
+
+/// The text of a `#` comment (scripts and data files): on one line, without
+/// backquotes, and not ending in a backslash (which would continue the
+/// comment onto the next line).
+fn comment(s: &str) -> String {
+    one_line(s)
+        .replace('`', "'")
+        .trim_end_matches(['\\', ' '])
+        .to_string()
 }
 
 fn opt(v: Option<f64>) -> String {
@@ -19,9 +34,14 @@ fn opt(v: Option<f64>) -> String {
 /// the matrix (NaN where there is no value).
 pub fn dat(fig: &Figure) -> String {
     let mut s = String::new();
-    let _ = writeln!(s, "# {}", fig.title);
+    let _ = writeln!(s, "# {}", comment(&fig.title));
     if let Some(h) = &fig.heat {
-        let _ = writeln!(s, "# rows: {}, columns: {}", fig.y.label, fig.x.label);
+        let _ = writeln!(
+            s,
+            "# rows: {}, columns: {}",
+            comment(&fig.y.label),
+            comment(&fig.x.label)
+        );
         for row in &h.cells {
             let line: Vec<String> = row.iter().map(|v| opt(*v)).collect();
             let _ = writeln!(s, "{}", line.join(" "));
@@ -33,7 +53,7 @@ pub fn dat(fig: &Figure) -> String {
         if i > 0 {
             s.push_str("\n\n");
         }
-        let _ = writeln!(s, "# series {i}: {}", ser.label);
+        let _ = writeln!(s, "# series {i}: {}", comment(&ser.label));
         for p in &ser.points {
             let _ = writeln!(
                 s,
@@ -54,7 +74,11 @@ pub fn dat(fig: &Figure) -> String {
 pub fn script(fig: &Figure) -> String {
     let id = &fig.id;
     let mut s = String::new();
-    let _ = writeln!(s, "# {}: run `gnuplot {id}.gp` to draw {id}.svg", fig.title);
+    let _ = writeln!(
+        s,
+        "# {}: run `gnuplot {id}.gp` to draw {id}.svg",
+        comment(&fig.title)
+    );
     let _ = writeln!(
         s,
         "set terminal svg size 900,480 dynamic background rgb 'white'"
@@ -199,9 +223,58 @@ mod tests {
         let g = script(&f);
         assert!(g.contains("set logscale x 2") && g.contains("set logscale y 10"));
         assert!(
-            g.contains("filledcurves") && g.contains("\\\"against\\\""),
+            g.contains("filledcurves") && g.contains("'PingPong: time \"against\" size'"),
             "{g}"
         );
         assert!(g.contains("set output 'imb-pingpong-primary-latency.svg'"));
+    }
+
+    #[test]
+    fn names_cannot_become_commands() {
+        let evil = "x\nsystem \"touch pwned\"\n`touch pwned2` it's \\";
+        assert_eq!(
+            quote(evil),
+            "'x system \"touch pwned\" `touch pwned2` it''s \\'"
+        );
+        assert_eq!(
+            comment(evil),
+            "x system \"touch pwned\" 'touch pwned2' it's"
+        );
+        let f = Figure {
+            id: "x".into(),
+            title: evil.into(),
+            kind: Kind::Bars,
+            x: Axis {
+                label: evil.into(),
+                scale: Scale::Linear,
+                ticks: Ticks::Number,
+                categories: vec![evil.into()],
+                fixed_ticks: vec![],
+            },
+            y: Axis {
+                label: evil.into(),
+                scale: Scale::Linear,
+                ticks: Ticks::Number,
+                categories: vec![],
+                fixed_ticks: vec![],
+            },
+            series: vec![Series {
+                label: evil.into(),
+                color: 0,
+                shade: 0,
+                marker: 0,
+                style: Style::Data,
+                points: vec![],
+            }],
+            heat: None,
+            runs: vec![],
+            notes: vec![],
+        };
+        for text in [script(&f), dat(&f)] {
+            for line in text.lines() {
+                assert!(!line.trim_start().starts_with("system"), "{text}");
+                assert!(!(line.starts_with('#') && line.ends_with('\\')), "{text}");
+            }
+        }
     }
 }

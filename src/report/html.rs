@@ -40,6 +40,9 @@ pub fn esc(s: &str) -> String {
             '>' => o.push_str("&gt;"),
             '"' => o.push_str("&quot;"),
             '\'' => o.push_str("&#39;"),
+            // Control characters (terminal escapes from a results file) are
+            // not text; tab and line breaks are kept.
+            c if c.is_control() && !matches!(c, '\t' | '\n' | '\r') => o.push(' '),
             c => o.push(c),
         }
     }

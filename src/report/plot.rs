@@ -300,7 +300,14 @@ pub fn svg(fig: &Figure) -> Result<String> {
         draw_legend(fig, &legend, &notes)?;
         root.present().map_err(|e| anyhow!("{e}"))?;
     }
-    Ok(compact(&buf))
+    Ok(xml_chars(&compact(&buf)))
+}
+
+/// The SVG with the characters XML forbids (control characters other than
+/// tab, newline and carriage return: they can only come from names in a
+/// results file) replaced by spaces; plotters escapes the markup characters.
+fn xml_chars(svg: &str) -> String {
+    super::table::replace_controls(svg, &['\t', '\n', '\r'])
 }
 
 /// Shrinks plotters' SVG without changing the picture: drops default

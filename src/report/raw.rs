@@ -79,7 +79,7 @@ impl RawSink {
                 self.w
                     .write_record([
                         rank.to_string(),
-                        bench.to_string(),
+                        super::csv::text(bench),
                         q.to_string(),
                         sizes[s[0] as usize].to_string(),
                         rep,

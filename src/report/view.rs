@@ -25,15 +25,24 @@ pub struct Run<'a> {
 
 /// Reads one results file.
 pub fn load(path: &Path) -> Result<Report> {
-    let text = std::fs::read_to_string(path)
-        .with_context(|| format!("cannot read '{}'", path.display()))?;
-    match super::validate::parse(&text) {
+    let bytes = crate::input::read_bounded(
+        path,
+        crate::input::RESULTS_CAP,
+        "the results file",
+        crate::input::Stdin::Allowed,
+    )
+    .map_err(anyhow::Error::msg)?;
+    let name = if path.as_os_str() == "-" {
+        "(stdin)".to_string()
+    } else {
+        format!("'{}'", path.display())
+    };
+    let text = std::str::from_utf8(&bytes)
+        .map_err(|_| anyhow::anyhow!("{name} is not UTF-8 text"))?;
+    match super::validate::parse(text) {
         Ok(r) => Ok(r),
-        Err(e @ super::validate::ParseError::Schema(_)) => {
-            Err(anyhow::anyhow!("'{}': {e}", path.display()))
-        }
-        Err(e) => Err(e)
-            .with_context(|| format!("'{}' is not an mpibench JSON results file", path.display())),
+        Err(e @ super::validate::ParseError::Schema(_)) => Err(anyhow::anyhow!("{name}: {e}")),
+        Err(e) => Err(e).with_context(|| format!("{name} is not an mpibench JSON results file")),
     }
 }
 

@@ -151,8 +151,12 @@ pub fn parse_graph(text: &str, file: &str) -> Result<Vec<(usize, usize)>, String
 
 /// The edges of a graph file.
 pub fn read_graph(file: &str) -> Result<Vec<(usize, usize)>, String> {
-    let text = std::fs::read_to_string(file)
-        .map_err(|e| format!("-N graph:{file}: cannot read the graph file: {e}"))?;
+    let text = crate::input::read_text(
+        std::path::Path::new(file),
+        crate::input::LIST_CAP,
+        "the -N graph file",
+        crate::input::Stdin::NotAllowed,
+    )?;
     parse_graph(&text, file)
 }
 

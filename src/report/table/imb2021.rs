@@ -101,7 +101,11 @@ fn header(report: &Report, plan: &Plan, sys: &Sys) -> String {
         .frontend
         .clone()
         .unwrap_or_else(|| plan.command.join(" "));
-    let _ = write!(s, "\n\n# Calling sequence was: \n\n# {calling} \n\n");
+    let _ = write!(
+        s,
+        "\n\n# Calling sequence was: \n\n# {} \n\n",
+        super::printable(&calling)
+    );
     if calling.split_whitespace().any(|t| t == "-msglen") {
         let _ = writeln!(s, "# Message lengths were user defined");
     } else {

@@ -44,6 +44,25 @@ pub fn fixed(v: f64, w: usize, p: usize) -> String {
     }
 }
 
+/// Text for a table line: control characters (line breaks, terminal escape
+/// sequences, MPICH's tab in its version string) become spaces.
+pub fn printable(s: &str) -> String {
+    replace_controls(s, &[])
+}
+
+/// `s` with its control characters, except those in `keep`, replaced by spaces.
+pub fn replace_controls(s: &str, keep: &[char]) -> String {
+    s.chars()
+        .map(|c| {
+            if c.is_control() && !keep.contains(&c) {
+                ' '
+            } else {
+                c
+            }
+        })
+        .collect()
+}
+
 /// What a section needs beyond its result.
 pub struct SectionCx {
     pub world: usize,
@@ -75,20 +94,23 @@ pub(crate) fn run_lines(report: &Report, prefix: &str) -> String {
         .hosts
         .iter()
         .zip(&report.ranks_per_host)
-        .map(|(h, n)| format!("{h} ({n} ranks)"))
+        .map(|(h, n)| format!("{} ({n} ranks)", printable(h)))
         .collect();
     [
         format!("{prefix}Date                  : {}", report.started),
         format!("{prefix}Hosts                 : {}", hosts.join(", ")),
         format!("{prefix}Processes             : {}", report.world_size),
-        format!("{prefix}MPI library           : {}", report.mpi.library),
+        format!(
+            "{prefix}MPI library           : {}",
+            printable(&report.mpi.library)
+        ),
         format!(
             "{prefix}MPI version           : {}.{}",
             report.mpi.version[0], report.mpi.version[1]
         ),
         format!(
             "{prefix}Command               : {}",
-            report.command.join(" ")
+            printable(&report.command.join(" "))
         ),
     ]
     .join("\n")
@@ -275,5 +297,21 @@ mod hosts_tests {
         assert!(hosts_line_across(&on(&["n1", "n1"], Some("intra")))
             .unwrap()
             .contains("(--pairs intra)"));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn control_characters_become_spaces() {
+        let evil = "vm\x1b]0;evil\x07\nnext\tcol";
+        assert_eq!(printable(evil), "vm ]0;evil  next col");
+        assert_eq!(replace_controls(evil, &['\n']), "vm ]0;evil \nnext col");
+        assert_eq!(
+            crate::report::html::esc("<b>\x1b[31m\n"),
+            "&lt;b&gt; [31m\n"
+        );
     }
 }
