@@ -498,6 +498,12 @@ pub struct RunArgs {
     #[arg(skip)]
     pub delay_p: Option<String>,
 
+    /// Set by front ends: how the user spelled the options a front end set
+    /// (mpibench's spelling, the user's), so that usage errors speak the
+    /// front end's syntax ([`crate::frontend::speak`]).
+    #[arg(skip)]
+    pub spelling: Vec<(String, String)>,
+
     /// Set by front ends: the buffer limit per rank in bytes (MPITEST's b).
     #[arg(skip)]
     pub buffer_bytes: Option<u64>,
