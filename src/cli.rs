@@ -398,7 +398,7 @@ pub struct RunArgs {
     #[arg(long, value_name = "FILE")]
     pub raw: Option<PathBuf>,
 
-    /// Memory limit per rank in GiB (default: 80% of the node's available memory / ranks per node).
+    /// Memory limit per rank in GiB for buffers and samples (default: 80% of the node's available memory / ranks per node, at most half of ulimit -v).
     #[arg(long, value_name = "GIB", allow_negative_numbers = true)]
     pub mem: Option<f64>,
 

@@ -390,6 +390,7 @@ pub fn relaunch(r: &Relaunch) -> Result<i32> {
         println!("{}", shell_words(&words));
         return Ok(0);
     }
+    launcher_stack();
     let mut cmd = Command::new(&launcher);
     cmd.args(&args);
     cmd.arg(&exe).args(&forwarded);
@@ -407,6 +408,34 @@ pub fn relaunch(r: &Relaunch) -> Result<i32> {
             },
         },
     ))
+}
+
+/// The stack the launcher and the ranks' MPI threads start with, at least.
+const LAUNCHER_STACK: libc::rlim_t = 8 << 20;
+
+/// Raises a small soft stack limit (`ulimit -s 64`) to [`LAUNCHER_STACK`]
+/// (within the hard limit) before the launcher starts: mpiexec and the MPI
+/// threads of the ranks run on the limit's stack and crash below it, while
+/// mpibench itself runs on a stack of its own size whatever the limit.
+fn launcher_stack() {
+    let mut r = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    // SAFETY: getrlimit/setrlimit(2) on a struct we own.
+    unsafe {
+        if libc::getrlimit(libc::RLIMIT_STACK, &mut r) == 0
+            && r.rlim_cur != libc::RLIM_INFINITY
+            && r.rlim_cur < LAUNCHER_STACK
+        {
+            r.rlim_cur = if r.rlim_max == libc::RLIM_INFINITY {
+                LAUNCHER_STACK
+            } else {
+                LAUNCHER_STACK.min(r.rlim_max)
+            };
+            libc::setrlimit(libc::RLIMIT_STACK, &r);
+        }
+    }
 }
 
 /// The soft limit of a resource (`ulimit`), as the shell prints it.
