@@ -401,7 +401,7 @@ pub struct RunArgs {
     #[arg(long, value_name = "FILE")]
     pub raw: Option<PathBuf>,
 
-    /// Memory limit per rank in GiB (default: 80% of the node's available memory / ranks per node).
+    /// Memory limit per rank in GiB for buffers and samples (default: 80% of the node's available memory / ranks per node, at most half of ulimit -v).
     #[arg(long, value_name = "GIB", allow_negative_numbers = true)]
     pub mem: Option<f64>,
 
@@ -500,6 +500,12 @@ pub struct RunArgs {
     /// takes precedence.
     #[arg(skip)]
     pub delay_p: Option<String>,
+
+    /// Set by front ends: how the user spelled the options a front end set
+    /// (mpibench's spelling, the user's), so that usage errors speak the
+    /// front end's syntax ([`crate::frontend::speak`]).
+    #[arg(skip)]
+    pub spelling: Vec<(String, String)>,
 
     /// Set by front ends: the buffer limit per rank in bytes (MPITEST's b).
     #[arg(skip)]

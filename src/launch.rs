@@ -390,6 +390,7 @@ pub fn relaunch(r: &Relaunch) -> Result<i32> {
         println!("{}", shell_words(&words));
         return Ok(0);
     }
+    launcher_stack();
     let mut cmd = Command::new(&launcher);
     cmd.args(&args);
     cmd.arg(&exe).args(&forwarded);
@@ -407,6 +408,73 @@ pub fn relaunch(r: &Relaunch) -> Result<i32> {
             },
         },
     ))
+}
+
+/// The stack the launcher and the ranks' MPI threads start with, at least.
+const LAUNCHER_STACK: libc::rlim_t = 8 << 20;
+
+/// Raises a small soft stack limit (`ulimit -s 64`) to [`LAUNCHER_STACK`]
+/// (within the hard limit) before the launcher starts: mpiexec and the MPI
+/// threads of the ranks run on the limit's stack and crash below it, while
+/// mpibench itself runs on a stack of its own size whatever the limit.
+fn launcher_stack() {
+    let mut r = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    // SAFETY: getrlimit/setrlimit(2) on a struct we own.
+    unsafe {
+        if libc::getrlimit(libc::RLIMIT_STACK, &mut r) == 0
+            && r.rlim_cur != libc::RLIM_INFINITY
+            && r.rlim_cur < LAUNCHER_STACK
+        {
+            r.rlim_cur = if r.rlim_max == libc::RLIM_INFINITY {
+                LAUNCHER_STACK
+            } else {
+                LAUNCHER_STACK.min(r.rlim_max)
+            };
+            libc::setrlimit(libc::RLIMIT_STACK, &r);
+        }
+    }
+}
+
+/// The soft limit of a resource (`ulimit`), as the shell prints it.
+fn soft_limit(resource: libc::__rlimit_resource_t) -> String {
+    let mut r = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    // SAFETY: getrlimit(2) fills the struct we own.
+    if unsafe { libc::getrlimit(resource, &mut r) } != 0 || r.rlim_cur == libc::RLIM_INFINITY {
+        return "unlimited".into();
+    }
+    r.rlim_cur.to_string()
+}
+
+/// The line for a launcher that could not be started: a resource that ran
+/// out is named as such (open files, processes, memory); only a launcher
+/// that is not there is blamed on the installation.
+pub fn spawn_error(launcher: &str, e: &std::io::Error) -> String {
+    match e.raw_os_error() {
+        Some(libc::EMFILE) => format!(
+            "error: too many open files (ulimit -n {}) to start the launcher '{launcher}': raise the limit",
+            soft_limit(libc::RLIMIT_NOFILE)
+        ),
+        Some(libc::ENFILE) => format!(
+            "error: too many open files in the system to start the launcher '{launcher}' ({e})"
+        ),
+        Some(libc::EAGAIN) => format!(
+            "error: too many processes (ulimit -u {}) to start the launcher '{launcher}': raise the limit",
+            soft_limit(libc::RLIMIT_NPROC)
+        ),
+        Some(libc::ENOMEM) => format!(
+            "error: not enough memory to start the launcher '{launcher}' (ulimit -v {})",
+            soft_limit(libc::RLIMIT_AS)
+        ),
+        _ => format!(
+            "error: cannot start the launcher '{launcher}': {e} (install an MPI launcher or pass --mpiexec)"
+        ),
+    }
 }
 
 /// "Open MPI v4.1.4" or "MPICH 4.0.2" out of `MPI_Get_library_version`'s text.
@@ -575,6 +643,29 @@ pub fn exit_ends_job() -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_resource_that_ran_out_is_named() {
+        let e = |n| std::io::Error::from_raw_os_error(n);
+        let l = spawn_error("mpiexec", &e(libc::EMFILE));
+        assert!(
+            l.starts_with("error: too many open files (ulimit -n "),
+            "{l}"
+        );
+        let l = spawn_error("mpiexec", &e(libc::EAGAIN));
+        assert!(
+            l.starts_with("error: too many processes (ulimit -u "),
+            "{l}"
+        );
+        let l = spawn_error("/x/mpiexec", &e(libc::ENOENT));
+        assert!(
+            l.starts_with("error: cannot start the launcher '/x/mpiexec': No such file"),
+            "{l}"
+        );
+        for l in [l, spawn_error("m", &e(libc::ENOMEM))] {
+            assert!(!l.contains('\n'), "{l}");
+        }
+    }
 
     #[test]
     fn launcher_flags() {

@@ -27,7 +27,28 @@ mod suite;
 mod supervise;
 mod watchdog;
 
+/// The stack of the thread that runs mpibench, whatever `ulimit -s` says
+/// (argument parsing alone needs more than a 64 KiB main-thread stack).
+const MAIN_STACK: usize = 16 << 20;
+
 fn main() {
+    // Everything runs on a thread with an explicit stack; if that thread
+    // cannot start, on the main thread as before.
+    match std::thread::Builder::new()
+        .name("mpibench".into())
+        .stack_size(MAIN_STACK)
+        .spawn(run)
+    {
+        // `run` ends the process itself; a panic has its own hook.
+        Ok(t) => {
+            let _ = t.join();
+            std::process::exit(app::EXIT_ABORTED)
+        }
+        Err(_) => run(),
+    }
+}
+
+fn run() {
     // One line for any panic, whatever the subcommand (ranks install their own).
     signals::install_process_panic_hook();
     signals::default_sigpipe();

@@ -270,9 +270,32 @@ pub const IMB_MAX_VOLUME: usize = 40 << 20;
 /// Upper bound of time options (a week), so that every deadline stays representable.
 pub const MAX_SECONDS: f64 = 7.0 * 24.0 * 3600.0;
 
+/// Bytes per repetition and rank that the samples of a per-repetition
+/// method take while a point runs (start, end, duration, lateness, their
+/// combination over ranks), with a margin.
+pub const SAMPLE_BYTES: u64 = 128;
+/// More per repetition and rank on rank 0 with `--raw` (every rank's samples, as JSON).
+pub const RAW_SAMPLE_BYTES: u64 = 256;
+
 impl Plan {
     /// Builds and validates the whole plan for a world of `world` ranks.
+    /// Errors speak the front end's syntax when one set the options.
     pub fn build(
+        args: &RunArgs,
+        command: Vec<String>,
+        world: usize,
+        ranks_per_node: usize,
+    ) -> Result<Plan, PlanError> {
+        Plan::build_as_given(args, command, world, ranks_per_node).map_err(|e| {
+            if args.spelling.is_empty() {
+                e
+            } else {
+                invalid(crate::frontend::speak(&e.to_string(), &args.spelling))
+            }
+        })
+    }
+
+    fn build_as_given(
         args: &RunArgs,
         command: Vec<String>,
         world: usize,
@@ -507,6 +530,8 @@ impl Plan {
             }
             None => default_mem_bytes(ranks_per_node),
         };
+        // Samples are held whatever the buffer limit (MPITEST's b).
+        let sample_mem = mem_bytes;
         let buffer_limit = args.buffer_bytes.is_some_and(|b| b < mem_bytes);
         if let Some(b) = args.buffer_bytes {
             mem_bytes = mem_bytes.min(b);
@@ -540,6 +565,12 @@ impl Plan {
             if let Some(f) = s.axes {
                 axes.extend(f(args, involved, world, mem_bytes).map_err(PlanError::Invalid)?);
             }
+        }
+        if let Some(r) = args.root.filter(|&r| r >= world) {
+            return Err(invalid(format!(
+                "--root {r}: root {r} is not one of the {world} processes of this run (0 to {})",
+                world - 1
+            )));
         }
         let plan = Plan {
             command,
@@ -599,6 +630,7 @@ impl Plan {
             msg_pause: args.msg_pause,
             imb_map: args.imb_map,
         };
+        plan.check_samples(args, world, sample_mem)?;
         if args.refuse_skips {
             for e in plan.entries() {
                 if let Entry::Bench(b) = e {
@@ -607,6 +639,41 @@ impl Plan {
             }
         }
         Ok(plan)
+    }
+
+    /// Refuses a repetition count whose samples would not fit in `mem`
+    /// bytes per rank, before any is allocated: the option that asked for
+    /// it, the need and the limit, in one line.
+    fn check_samples(&self, args: &RunArgs, world: usize, mem: u64) -> Result<(), PlanError> {
+        let per_rep = SAMPLE_BYTES
+            + if self.raw.is_some() {
+                RAW_SAMPLE_BYTES.saturating_mul(world as u64)
+            } else {
+                0
+            };
+        let sampled = self
+            .entries()
+            .iter()
+            .any(|e| self.method_for(e.info()).per_repetition());
+        if !sampled {
+            return Ok(());
+        }
+        let most = mem / per_rep;
+        for (flag, v) in [
+            ("--iter", args.iter),
+            ("--fast-iter", args.fast_iter),
+            ("--max-iter", args.max_iter),
+            ("--outer", args.outer),
+        ] {
+            let Some(n) = v else { continue };
+            let need = (n as u64).saturating_mul(per_rep);
+            if need > mem {
+                return Err(invalid(format!(
+                    "{flag} {n}: {n} repetitions need {need} bytes of samples per rank, above the memory limit of {mem} bytes per rank (--mem; at most {most} repetitions)"
+                )));
+            }
+        }
+        Ok(())
     }
 
     /// The selected benchmarks, resolved: each once per chosen datatype,
@@ -769,7 +836,24 @@ pub fn default_mem_bytes(ranks_per_node: usize) -> u64 {
             let page = unsafe { libc::sysconf(libc::_SC_PAGESIZE) };
             (pages.max(0) as u64) * (page.max(0) as u64)
         });
-    avail / 5 * 4 / ranks_per_node.max(1) as u64
+    let share = avail / 5 * 4 / ranks_per_node.max(1) as u64;
+    // A rank cannot use more than its address space (`ulimit -v`), of which
+    // MPI and the program take their part: half of it at most.
+    share.min(address_space_limit() / 2)
+}
+
+/// `ulimit -v` in bytes (u64::MAX: unlimited).
+fn address_space_limit() -> u64 {
+    let mut r = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    // SAFETY: getrlimit(2) fills the struct we own.
+    if unsafe { libc::getrlimit(libc::RLIMIT_AS, &mut r) } != 0 || r.rlim_cur == libc::RLIM_INFINITY
+    {
+        return u64::MAX;
+    }
+    r.rlim_cur
 }
 
 /// `--off-cache CACHE_MB[,LINE]` as IMB reads -off_cache: a negative size

@@ -162,6 +162,10 @@ pub struct BenchResult {
     /// of a Multi- run one after the other).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub ranks: Vec<usize>,
+    /// World ranks of the groups that sat out every point, unpaired (e.g.
+    /// the third rank of osu_bw on 3): neither in `ranks` nor in `active`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub sat_out: Vec<usize>,
     /// The host of each of `ranks`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub hosts: Vec<String>,

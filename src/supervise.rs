@@ -443,10 +443,7 @@ pub fn run(mut cmd: Command, l: &Launcher) -> i32 {
     let mut child = match cmd.spawn() {
         Ok(c) => c,
         Err(e) => {
-            eprintln!(
-                "error: cannot start the launcher '{}': {e} (install an MPI launcher or pass --mpiexec)",
-                l.name
-            );
+            eprintln!("{}", crate::launch::spawn_error(l.name, &e));
             return EXIT_LAUNCHER;
         }
     };

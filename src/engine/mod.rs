@@ -332,6 +332,9 @@ impl<'a> Engine<'a> {
         }
         let mut r = self.assemble(info, method, sync, q, &members, &points, &all);
         r.note = note;
+        // Ranks of the groups that no placement used sat out (unpaired).
+        r.sat_out = placement::sat_out(&members, &ranks);
+        r.active = ranks.len();
         r.ranks = ranks;
         r.hosts = hosts;
         {

@@ -257,6 +257,19 @@ impl Placement {
     }
 }
 
+/// The ranks of the groups (`members`) that are not among the `active`
+/// ones: they sat out, e.g. unpaired.
+pub fn sat_out(members: &[Vec<usize>], active: &[usize]) -> Vec<usize> {
+    let mut v: Vec<usize> = members
+        .iter()
+        .flatten()
+        .copied()
+        .filter(|w| !active.contains(w))
+        .collect();
+    v.sort_unstable();
+    v
+}
+
 /// Where the partners of a pair placement run (`--pairs`): on different
 /// hosts, on the same host, or wherever the ranks happen to be.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, clap::ValueEnum)]
@@ -726,6 +739,11 @@ mod tests {
         );
         // Partner outside the group idles.
         assert_eq!(Placement::Xor(2).active(3), vec![0, 2]);
+        assert_eq!(sat_out(&[vec![0, 1, 2]], &[0, 2]), vec![1]);
+        assert_eq!(
+            sat_out(&[vec![3, 1], vec![0, 2]], &[3, 1, 0, 2]),
+            Vec::<usize>::new()
+        );
         assert_eq!(
             pairs(Placement::XorZero(2), 8),
             vec![(0, 2, true), (2, 0, false)]

@@ -34,6 +34,8 @@ Example: mpirun -np 4 mpibench commtest size=2M min=2K iterations=20 protocols=(
 /// The inputs as read.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Inputs {
+    /// The names as typed of size=, min=, iterations= (e.g. volume, minpacket, iter).
+    pub typed: [String; 3],
     pub size: usize,
     pub min: usize,
     pub iterations: usize,
@@ -49,6 +51,7 @@ pub struct Inputs {
 impl Default for Inputs {
     fn default() -> Inputs {
         Inputs {
+            typed: ["size".into(), "min".into(), "iterations".into()],
             size: commtest::DEFAULT_VOLUME,
             min: commtest::DEFAULT_MIN_PACKET,
             iterations: 20,
@@ -75,18 +78,34 @@ impl Inputs {
         let mut p = Inputs::default();
         let mut pattern: Option<(bool, bool)> = None;
         for tok in tokens {
-            let (name, value) = match tok.split_once('=') {
-                Some((n, v)) => (n.to_ascii_lowercase(), Some(v)),
-                None => (tok.to_ascii_lowercase(), None),
+            let (typed, value) = match tok.split_once('=') {
+                Some((n, v)) => (n, Some(v)),
+                None => (tok.as_str(), None),
+            };
+            let name = typed.to_ascii_lowercase();
+            // A size as typed: one line naming the input, never 0.
+            let bytes = |v: &str| -> Result<usize, String> {
+                match parse_size(v) {
+                    Ok(0) => Err(format!("{typed}={v}: must be at least 1 byte")),
+                    Ok(n) => Ok(n),
+                    Err(e) => Err(format!("{typed}={v}: {e}")),
+                }
             };
             match (name.as_str(), value) {
-                ("size" | "volume", Some(v)) => p.size = parse_size(v).map_err(|e| e.to_string())?,
-                ("min" | "minpacket" | "min_packet", Some(v)) => {
-                    p.min = parse_size(v).map_err(|e| e.to_string())?
+                ("size" | "volume", Some(v)) => {
+                    p.size = bytes(v)?;
+                    p.typed[0] = typed.to_string();
                 }
-                ("iterations" | "iter", Some(v)) => p.iterations = count("iterations", v)?,
+                ("min" | "minpacket" | "min_packet", Some(v)) => {
+                    p.min = bytes(v)?;
+                    p.typed[1] = typed.to_string();
+                }
+                ("iterations" | "iter", Some(v)) => {
+                    p.iterations = count(typed, v)?;
+                    p.typed[2] = typed.to_string();
+                }
                 ("protocols", Some(v)) => p.protocols = Some(protocol::parse_list(v)?),
-                ("distance", Some(v)) => p.distance = count("distance", v)?,
+                ("distance", Some(v)) => p.distance = count(typed, v)?,
                 ("prepost", Some(v)) => {
                     p.prepost = match v.to_ascii_lowercase().as_str() {
                         "on" | "yes" => Prepost::On,
@@ -178,6 +197,17 @@ pub fn parse(params: &[String]) -> Result<RunArgs, String> {
     c.communicating = Some(if p.zero { Pairs::Zero } else { Pairs::All });
     c.prepost = Some(p.prepost);
     args.frontend = Some(p.line());
+    // Errors name the inputs as typed (min=1, not --min-packet 1).
+    let [size, min, iterations] = &p.typed;
+    for (ours, theirs, v) in [
+        ("--volume", size, p.size),
+        ("--min-packet", min, p.min),
+        ("--iter", iterations, p.iterations),
+        ("--distance", &"distance".to_string(), p.distance),
+    ] {
+        super::spelled(&mut args, format!("{ours} {v}"), format!("{theirs}={v}"));
+        super::spelled(&mut args, ours, format!("{theirs}="));
+    }
     Ok(args)
 }
 
@@ -240,9 +270,26 @@ mod tests {
     }
 
     #[test]
+    fn plan_errors_name_the_inputs_as_typed() {
+        let plan = |s: &str| {
+            crate::plan::Plan::build(&parse(&v(s)).unwrap(), vec![], 2, 2)
+                .unwrap_err()
+                .to_string()
+        };
+        let e = plan("volume=64M minpacket=1");
+        assert!(e.starts_with("minpacket=1: "), "{e}");
+        assert!(e.contains("67108864 packets") && !e.contains("--"), "{e}");
+        let e = plan("distance=3");
+        assert!(e.starts_with("distance=3 must be at least 1"), "{e}");
+    }
+
+    #[test]
     fn bad_inputs_are_one_line_errors() {
         for (args, want) in [
             ("size=abc", "invalid message size"),
+            ("volume=0", "volume=0: must be at least 1 byte"),
+            ("MinPacket=0", "MinPacket=0: must be at least 1 byte"),
+            ("iter=0", "iter= needs a positive integer"),
             ("iterations=0", "positive integer"),
             ("protocols=(2,0)", "unknown protocol code"),
             ("prepost=maybe", "on, off or both"),

@@ -116,6 +116,8 @@ pub fn parse(params: &[String]) -> Result<RunArgs, String> {
     args.iter = Some(p.nreps);
     let sizes: Vec<String> = p.sizes().iter().map(u64::to_string).collect();
     args.sizes = Some(sizes.join(","));
+    let (delay_min_given, delay_max_given) = (args.delay_min.is_some(), args.delay_max.is_some());
+    let (calc_min_given, calc_max_given) = (args.calc_min.is_some(), args.calc_max.is_some());
     args.delay_min = args.delay_min.or(Some(p.delay));
     args.delay_max = args
         .delay_max
@@ -125,6 +127,20 @@ pub fn parse(params: &[String]) -> Result<RunArgs, String> {
         .calc_max
         .or(Some(p.delay.max(args.calc_min.unwrap_or(0.0))));
     args.delay_p = Some(p.delay_p.clone());
+    // Errors name the positional parameters (P_min 8, not --npmin 8); the
+    // delay's options only where the delay stands for them.
+    super::spelled(&mut args, "--npmin", "P_min");
+    super::spelled(&mut args, "--iter", "nreps");
+    for (flag, given) in [
+        ("--delay-min", delay_min_given),
+        ("--delay-max", delay_max_given),
+        ("--calc-min", calc_min_given),
+        ("--calc-max", calc_max_given),
+    ] {
+        if !given {
+            super::spelled(&mut args, flag, "delay");
+        }
+    }
     args.frontend = Some(own.join(" "));
     Ok(args)
 }
@@ -178,6 +194,25 @@ mod tests {
         assert_eq!((a.calc_min, a.calc_max), (Some(100.0), Some(400.0)));
         assert_eq!(a.plot.as_deref(), Some(std::path::Path::new("f.svg")));
         assert_eq!(a.json.as_deref(), Some(std::path::Path::new("o.json")));
+    }
+
+    #[test]
+    fn plan_errors_name_the_positional_parameters() {
+        let plan = |s: &str| {
+            crate::plan::Plan::build(&parse(&v(s)).unwrap(), vec![], 2, 2)
+                .unwrap_err()
+                .to_string()
+        };
+        let e = plan("broadcast 8 10 8 8 1 1");
+        assert!(
+            e.starts_with("P_min 8 is larger than the 2 processes"),
+            "{e}"
+        );
+        let e = plan("broadcast 1 10 8 8 20000000 1");
+        assert!(e.starts_with("delay 20000000 is beyond"), "{e}");
+        // An option the user typed keeps its name.
+        let e = plan("broadcast 1 10 8 8 1 1 --delay-min 20000000");
+        assert!(e.starts_with("--delay-min 20000000 is beyond"), "{e}");
     }
 
     #[test]

@@ -142,6 +142,15 @@ pub fn parse(params: &[String]) -> Result<RunArgs, String> {
         args.output = Some(o.into());
     }
     args.frontend = Some(p.line());
+    // Errors name the parameters as typed (T99 rather than --iter 99).
+    for (ours, letter, v) in [
+        ("--iter", 'T', p.big_t),
+        ("--fast-iter", 't', p.t),
+        ("--repeats", 'R', p.r),
+    ] {
+        super::spelled(&mut args, format!("{ours} {v}"), format!("{letter}{v}"));
+        super::spelled(&mut args, ours, letter.to_string());
+    }
     Ok(args)
 }
 
@@ -190,6 +199,22 @@ mod tests {
         let a = parse(&v("--json o.json m1 M1")).unwrap();
         assert_eq!(a.json.as_deref(), Some(std::path::Path::new("o.json")));
         assert_eq!(a.output, None);
+    }
+
+    #[test]
+    fn errors_name_the_parameters_as_typed() {
+        let a = parse(&v("-n 2 m1 M10 T99999999999999")).unwrap();
+        let e = crate::plan::Plan::build(&a, vec![], 2, 2)
+            .unwrap_err()
+            .to_string();
+        assert!(e.starts_with("T99999999999999: "), "{e}");
+        assert!(e.contains("memory limit") && !e.contains("--iter"), "{e}");
+        let a = parse(&v("t99999999999999 --mem 1")).unwrap();
+        let e = crate::plan::Plan::build(&a, vec![], 2, 2)
+            .unwrap_err()
+            .to_string();
+        assert!(e.starts_with("t99999999999999: "), "{e}");
+        assert!(e.contains("at most 8388608 repetitions"), "{e}");
     }
 
     #[test]

@@ -272,6 +272,19 @@ pub trait Ctx {
     fn expect(&mut self, _n: usize) {}
 }
 
+/// Room for the samples of `n` repetitions, allocated before the first
+/// clock read. The plan bounds `n` by `--mem` ([`crate::plan::SAMPLE_BYTES`]);
+/// an allocation that fails all the same ends the rank with one line
+/// (its panic hook), never an abort with a backtrace.
+pub(crate) fn reserve<T>(v: &mut Vec<T>, n: usize) {
+    if let Err(e) = v.try_reserve(n) {
+        panic!(
+            "cannot allocate the samples of {n} repetitions ({} bytes): {e}; lower the repetitions or --mem",
+            n.saturating_mul(std::mem::size_of::<T>())
+        );
+    }
+}
+
 /// Runs `n` repetitions, each timed alone after `before(cx, i)`, with
 /// validation outside the clock pair. The sampling shared by the per-call
 /// style methods.
@@ -287,10 +300,10 @@ fn each<K: Kernel + ?Sized, C: Ctx>(
         reps_per_sample: 1,
         ..Samples::default()
     };
-    s.dur.reserve(b.n);
-    s.start.reserve(b.n);
-    s.end.reserve(b.n);
-    s.late.reserve(b.n);
+    reserve(&mut s.dur, b.n);
+    reserve(&mut s.start, b.n);
+    reserve(&mut s.end, b.n);
+    reserve(&mut s.late, b.n);
     cx.expect(1);
     for i in b.first..b.first + b.n {
         if b.check {

@@ -16,8 +16,8 @@ impl SplitCompletion {
             reps_per_sample: 1,
             ..Samples::default()
         };
-        s.dur.reserve(b.n);
-        s.sides.reserve(b.n);
+        super::reserve(&mut s.dur, b.n);
+        super::reserve(&mut s.sides, b.n);
         cx.expect(1);
         for i in b.first..b.first + b.n {
             if b.check {

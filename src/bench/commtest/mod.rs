@@ -39,6 +39,11 @@ pub const SUITE: &str = "commtest";
 pub const DEFAULT_VOLUME: usize = 2 << 20;
 pub const DEFAULT_MIN_PACKET: usize = 2048;
 
+/// Most packets per experiment (V / minimum packet): the seed's example
+/// sends 1024; each packet is a message (and a request) of its own, so a
+/// sweep down to 1-byte packets of megabytes would run for hours.
+pub const MAX_PACKETS: usize = 1 << 16;
+
 /// The plan axis of the volumes V.
 const VOLUME: &str = "volume";
 pub const DEFAULT_DISTANCE: usize = 1;
@@ -176,9 +181,23 @@ pub fn axes(args: &RunArgs, involved: bool, world: usize, mem: u64) -> Result<Ax
         return Err("a COMMTEST volume must be at least 1 byte (--msglog includes 0: use --volume or --sizes)".into());
     }
     if let Some(&v) = volumes.iter().find(|&&v| 2 * v as u64 > mem) {
+        // A bare `--volume` is MiB; the front end's size= is not.
+        let bare = if args.frontend.is_some() {
+            ""
+        } else {
+            "; a bare --volume is MiB"
+        };
         return Err(format!(
-            "the volume {v} bytes needs {} bytes per rank (send and receive), above the memory limit of {mem} bytes (--mem; a bare --volume is MiB)",
+            "the volume {v} bytes needs {} bytes per rank (send and receive), above the memory limit of {mem} bytes (--mem{bare})",
             2 * v as u64
+        ));
+    }
+    // The sweep ends at V / min packets per experiment: bounded up front.
+    if let Some(&v) = volumes.iter().find(|&&v| v / min > MAX_PACKETS) {
+        return Err(format!(
+            "--min-packet {min}: the volume {v} bytes in packets down to {min} bytes is {} packets per experiment, above the limit of {MAX_PACKETS}; use a minimum packet of at least {} bytes",
+            v / min,
+            v.div_ceil(MAX_PACKETS)
         ));
     }
     if let Some(&v) = volumes.iter().find(|&&v| v % min != 0) {
@@ -599,6 +618,11 @@ mod tests {
             ("", 1, "at least 2 processes"),
             ("--msglog 2:4", 2, "--msglog includes 0"),
             ("--volume 1024", 2, "above the memory limit"),
+            (
+                "--volume 64M --min-packet 1",
+                2,
+                "--min-packet 1: the volume 67108864 bytes in packets down to 1 bytes is 67108864 packets per experiment, above the limit of 65536; use a minimum packet of at least 1024 bytes",
+            ),
         ] {
             let e = axes(&run_args(line), true, world, 1 << 30).unwrap_err();
             assert!(e.contains(want), "{line}: {e}");

@@ -101,6 +101,9 @@ impl Format for Caf {
         if let Some(h) = super::hosts_line_across(r) {
             let _ = writeln!(s, " hosts: {h}");
         }
+        if let Some(l) = super::sat_out_line(r) {
+            let _ = writeln!(s, " {l}");
+        }
         if let Some(n) = &r.note {
             let _ = writeln!(s, " note: {n}");
         }

@@ -186,6 +186,18 @@ pub(crate) fn hosts_line_across(r: &BenchResult) -> Option<String> {
     hosts_line(r).filter(|_| r.pairs.is_some() || r.hosts.iter().any(|h| *h != r.hosts[0]))
 }
 
+/// "rank 2 sat out (unpaired)" (for a "# " line) when ranks of the groups did not take
+/// part (an odd rank of a pair benchmark); nothing otherwise, so that the
+/// seeds' own formats stay line for line when every rank runs.
+pub(crate) fn sat_out_line(r: &BenchResult) -> Option<String> {
+    let (first, rest) = r.sat_out.split_first()?;
+    let list = rest
+        .iter()
+        .fold(first.to_string(), |s, x| format!("{s}, {x}"));
+    let word = if rest.is_empty() { "rank" } else { "ranks" };
+    Some(format!("{word} {list} sat out (unpaired)"))
+}
+
 /// A statistic or "-" where there is none.
 pub(crate) fn opt(v: Option<f64>, prec: usize) -> String {
     v.map_or("-".to_string(), |v| format!("{v:.prec$}"))
@@ -297,6 +309,16 @@ mod hosts_tests {
         assert!(hosts_line_across(&on(&["n1", "n1"], Some("intra")))
             .unwrap()
             .contains("(--pairs intra)"));
+    }
+
+    #[test]
+    fn ranks_that_sat_out_are_named() {
+        let mut r = BenchResult::default();
+        assert_eq!(sat_out_line(&r), None);
+        r.sat_out = vec![2];
+        assert_eq!(sat_out_line(&r).unwrap(), "rank 2 sat out (unpaired)");
+        r.sat_out = vec![2, 5];
+        assert_eq!(sat_out_line(&r).unwrap(), "ranks 2, 5 sat out (unpaired)");
     }
 }
 

@@ -47,6 +47,9 @@ impl Format for Mpitest {
         if let Some(h) = hosts_line(r) {
             let _ = writeln!(s, "# hosts: {h}");
         }
+        if let Some(l) = super::sat_out_line(r) {
+            let _ = writeln!(s, "# {l}");
+        }
         if let (Some(dt), Some(db)) = (r.dt_us, r.db_us) {
             let each = if r.aggregate {
                 " (means over the repeats, each calibrated its own)"

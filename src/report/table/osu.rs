@@ -284,6 +284,10 @@ fn table(r: &BenchResult, cx: &SectionCx, view: &View) -> String {
     if let Some(h) = super::hosts_line_across(r) {
         let _ = writeln!(s, "# Hosts: {h}");
     }
+    // Ranks left without a partner (osu_bw on 3): said, never silent.
+    if let Some(l) = super::sat_out_line(r) {
+        let _ = writeln!(s, "# {l}");
+    }
     let checked = r.rows.iter().any(|row| row.errors.is_some());
     let transmit = r
         .rows

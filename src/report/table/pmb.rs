@@ -254,12 +254,18 @@ fn section(r: &BenchResult, cx: &SectionCx) -> String {
     } else {
         let _ = writeln!(s, "# #processes = {}", r.processes);
     }
-    if world > r.active {
+    // PMB's count: the processes outside the groups (ranks that sat out
+    // inside a group have a line of their own).
+    let grouped = r.groups.max(1) * r.processes;
+    if world > grouped {
         let _ = writeln!(
             s,
             "# ( {} additional processes waiting in MPI_Barrier)",
-            world - r.active
+            world - grouped
         );
+    }
+    if let Some(l) = super::sat_out_line(r) {
+        let _ = writeln!(s, "# {l}");
     }
     if let Some(h) = hosts_line(r) {
         let _ = writeln!(s, "# hosts: {h}");
