@@ -1,0 +1,54 @@
+# Disturbed measurements (issue 23, item 3): a rank stopped (SIGSTOP) in the
+# middle of a loop-timed point, then continued. The row must be measured
+# again cleanly, or carry "disturbed": true with a note giving the stall;
+# never a silent figure that holds the stall.
+# shellcheck shell=bash
+
+case_disturbed_rank() { # STOP_SECONDS
+    local name="disturb: rank 1 stopped for $1 s mid-loop is measured again or marked"
+    local stop=$1
+    new_case_dir
+    self_bg run -n 2 PingPong --sizes 1M --iter 20000 --time 30 --json out.json -q
+    local victim="" i
+    for ((i = 0; i < 200; i++)); do
+        victim=$(rank_pid 1)
+        [[ -n $victim ]] && break
+        kill -0 "$PID" 2>/dev/null || break
+        sleep 0.1
+    done
+    if [[ -n $victim ]]; then
+        # Into the timed loop (start-up takes well under a second), then stop.
+        sleep 1.5
+        kill -STOP "$victim" 2>/dev/null
+        sleep "$stop"
+        kill -CONT "$victim" 2>/dev/null
+    fi
+    wait_bounded "$CASE_TIMEOUT"
+    # A figure holds the stall when its repetitions add up to most of it.
+    local rule
+    rule=$(
+        cat <<EOF
+(lambda rows: "no PingPong row" if len(rows) != 1 else (lambda x, held:
+    "status is %r" % d.get("status") if d.get("status") != "ok" else
+    "disturbed but no note with the stall: %r" % x.get("note") if x.get("disturbed") and "a stall of" not in (x.get("note") or "") else
+    "disturbed is %r" % x.get("disturbed") if x.get("disturbed") not in (None, True) else
+    "measured again but the figure holds the stall: %r" % x if not x.get("disturbed") and held else
+    "" )(rows[0], (rows[0].get("t_avg_us") or 0) * rows[0]["repetitions"] * 1e-6 >= 0.5 * $stop)
+)([x for r in result(d, "PingPong") for x in r["rows"]])
+EOF
+    )
+    check "$name" "$([[ -n $victim ]] || echo 'rank 1 not found')" "$(expect_rc 0)" \
+        "$(expect_quiet)" "$(expect_json out.json "$rule")" \
+        "$(expect_files out.json)" "$(no_leftovers)"
+    # For the record: what the row says.
+    python3 - "$CASE_DIR/out.json" <<'EOF2' 2>/dev/null
+import json, sys
+d = json.load(open(sys.argv[1]))
+for r in d["results"]:
+    for x in r["rows"]:
+        print("disturb: %s %d bytes: t_avg %.1f us, %d repetitions, disturbed %s, note %s" % (
+            r["benchmark"], x["bytes"], x["t_avg_us"] or 0, x["repetitions"],
+            x.get("disturbed"), x.get("note")))
+EOF2
+}
+case_disturbed_rank 4
