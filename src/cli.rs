@@ -209,9 +209,9 @@ pub struct RunArgs {
     pub stall_limit: Option<f64>,
 
     /// Disturbed measurements, with loop timing: F (default 1000; 0 turns it off). The pace p of
-    /// a point is its fastest time per repetition (its fastest timed batch, or with one batch the
-    /// warm-up's if faster). A batch of n repetitions that took d is disturbed when d - n*p is
-    /// at least F*p and d is at least 2*n*p: thresholds relative to the point's own pace, never
+    /// a point is its typical time per repetition (the median of its timed batches; with two, the
+    /// faster; with one, the warm-up's if faster). A batch of n repetitions that took d is
+    /// disturbed when d - n*p is at least F*p and d is at least 3*n*p: relative to the pace, never
     /// absolute times. A disturbed point is measured again (up to 3 times, while their clean
     /// time fits in --time); where the stall stays, the row has "disturbed": true and a note
     /// with its size.

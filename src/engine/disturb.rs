@@ -5,15 +5,15 @@
 //!
 //! The rule (also in the README and `--help` of `--disturbance-factor`):
 //!
-//! * The point's **pace** p is its fastest time per repetition: that of its
-//!   fastest timed batch (loop timing times a long point in batches; see the
-//!   stall limit), or, when it was timed in one batch, the smaller of that
-//!   and the warm-up's.
+//! * The point's **pace** p is its typical time per repetition: the median
+//!   over its timed batches (loop timing times a long point in batches; see
+//!   the stall limit) when there are three or more, the fastest batch's
+//!   with two, and with one the smaller of it and the warm-up's.
 //! * A batch of n repetitions that took d is **disturbed** when its excess
 //!   over its pace, e = d − n·p, is at least F × p (a stall as long as F
 //!   repetitions, F = `--disturbance-factor`, 1000 by default) *and* the
-//!   batch took at least twice its pace (d ≥ 2·n·p: the stall at least
-//!   doubles the batch's figure). Both thresholds are relative to the
+//!   batch took at least three times its pace (d ≥ 3·n·p: far beyond the
+//!   batch-to-batch noise of a busy machine). Both thresholds are relative to the
 //!   point's own pace; there is no absolute time.
 //! * A disturbed point is measured again, up to [`MAX_AGAIN`] times, while
 //!   the clean time of the measurements again (n·p each) fits in `--time`.
@@ -29,7 +29,7 @@ use serde::{Deserialize, Serialize};
 pub const DEFAULT_FACTOR: f64 = 1000.0;
 
 /// A disturbed batch must have taken at least this many times its pace.
-pub const MIN_INFLATION: f64 = 2.0;
+pub const MIN_INFLATION: f64 = 3.0;
 
 /// At most this many measurements again of a disturbed point.
 pub const MAX_AGAIN: usize = 3;
@@ -105,8 +105,8 @@ impl Disturbance {
 }
 
 /// The largest stall among `batches` (duration in seconds, repetitions),
-/// against the pace (the fastest batch; with one batch, the smaller of it
-/// and `warm_pace`); None when no batch is
+/// against the pace (the median batch with three or more, the fastest with
+/// two, with one the smaller of it and `warm_pace`); None when no batch is
 /// disturbed by the rule above with factor `factor` (0: never).
 pub fn detect(batches: &[(f64, usize)], warm_pace: f64, factor: f64) -> Option<Stall> {
     if factor <= 0.0 || !factor.is_finite() {
@@ -114,12 +114,13 @@ pub fn detect(batches: &[(f64, usize)], warm_pace: f64, factor: f64) -> Option<S
     }
     let per_rep =
         |&(d, n): &(f64, usize)| (n > 0 && d.is_finite() && d > 0.0).then(|| d / n as f64);
-    let fastest = batches.iter().filter_map(per_rep).min_by(f64::total_cmp)?;
-    let one = batches.iter().filter_map(per_rep).count() == 1;
-    let pace = if one && warm_pace.is_finite() && warm_pace > 0.0 {
-        fastest.min(warm_pace)
-    } else {
-        fastest
+    let mut paces: Vec<f64> = batches.iter().filter_map(per_rep).collect();
+    paces.sort_by(f64::total_cmp);
+    let fastest = *paces.first()?;
+    let pace = match paces.len() {
+        1 if warm_pace.is_finite() && warm_pace > 0.0 => fastest.min(warm_pace),
+        1 | 2 => fastest,
+        _ => crate::stats::percentile(&paces, 50.0),
     };
     if pace <= 0.0 {
         return None;
@@ -210,7 +211,7 @@ mod tests {
             "a stall of 20.1 s, 176000x the pace of 114 us per repetition"
         );
         // One batch only (no stall limit): the warm-up gives the pace.
-        let one = vec![(20000.0 * 114e-6 + 3.0, 20000)];
+        let one = vec![(20000.0 * 114e-6 + 5.0, 20000)];
         assert!(detect(&one, 114e-6, DEFAULT_FACTOR).is_some());
         // A stall in the warm-up does not hide one in the loop: the
         // fastest batch sets the pace.
@@ -227,9 +228,20 @@ mod tests {
             assert_eq!(detect(&b, pace * 1.3, DEFAULT_FACTOR), None);
             assert_eq!(detect(&b, pace * 0.6, DEFAULT_FACTOR), None);
         }
-        // A batch twice as slow, but by fewer than F repetitions: no finding.
-        let b = vec![(100.0 * 1e-3, 100), (200.0 * 1e-3, 100)];
+        // A batch four times as slow, but by fewer than F repetitions: no finding.
+        let b = vec![(100.0 * 1e-3, 100), (400.0 * 1e-3, 100)];
         assert_eq!(detect(&b, 1e-3, DEFAULT_FACTOR), None);
+        // A busy machine: batches of 600 repetitions from 1x to 2.6x the
+        // fastest, typically 2x: the median is the pace, nothing is found.
+        let b: Vec<(f64, usize)> = (0..32)
+            .map(|i| (600.0 * 2.4e-3 * [1.0, 2.0, 2.0, 2.6][i % 4], 600))
+            .collect();
+        assert_eq!(detect(&b, 2.4e-3, DEFAULT_FACTOR), None);
+        // ... but a batch stopped for 20 s among them is.
+        let mut b = b;
+        b[5].0 += 20.0;
+        let s = detect(&b, 2.4e-3, DEFAULT_FACTOR).expect("caught");
+        assert!((s.pace_s - 4.8e-3).abs() < 1e-9, "{s:?}");
         // Off.
         let mut b = batches(2, 10_000, 114e-6, 0.0);
         b[1].0 += 20.0;

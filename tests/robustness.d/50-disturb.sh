@@ -1,14 +1,17 @@
 # Disturbed measurements (issue 23, item 3): a rank stopped (SIGSTOP) in the
 # middle of a loop-timed point, then continued. The row must be measured
 # again cleanly, or carry "disturbed": true with a note giving the stall;
-# never a silent figure that holds the stall.
+# never a silent figure that holds the stall. (Where the stop misses the
+# timed loop, the figure is clean and the case passes as well.)
 # shellcheck shell=bash
 
 case_disturbed_rank() { # STOP_SECONDS
     local name="disturb: rank 1 stopped for $1 s mid-loop is measured again or marked"
     local stop=$1
     new_case_dir
-    self_bg run -n 2 PingPong --sizes 1M --iter 20000 --time 30 --json out.json -q
+    # --time caps the loop at about 3 s (IMB's rule, from the warm-up), so
+    # that a figure holding the stall stands out whatever the load.
+    self_bg run -n 2 PingPong --sizes 1M --iter 1000000 --time 3 --json out.json -q
     local victim="" i
     for ((i = 0; i < 200; i++)); do
         victim=$(rank_pid 1)
@@ -24,7 +27,8 @@ case_disturbed_rank() { # STOP_SECONDS
         kill -CONT "$victim" 2>/dev/null
     fi
     wait_bounded "$CASE_TIMEOUT"
-    # A figure holds the stall when its repetitions add up to most of it.
+    # A figure holds the stall when its repetitions add up to most of it
+    # (a clean loop takes about --time, under load at worst twice).
     local rule
     rule=$(
         cat <<EOF
@@ -33,7 +37,7 @@ case_disturbed_rank() { # STOP_SECONDS
     "disturbed but no note with the stall: %r" % x.get("note") if x.get("disturbed") and "a stall of" not in (x.get("note") or "") else
     "disturbed is %r" % x.get("disturbed") if x.get("disturbed") not in (None, True) else
     "measured again but the figure holds the stall: %r" % x if not x.get("disturbed") and held else
-    "" )(rows[0], (rows[0].get("t_avg_us") or 0) * rows[0]["repetitions"] * 1e-6 >= 0.5 * $stop)
+    "" )(rows[0], (rows[0].get("t_avg_us") or 0) * rows[0]["repetitions"] * 1e-6 >= 0.75 * $stop)
 )([x for r in result(d, "PingPong") for x in r["rows"]])
 EOF
     )
@@ -51,4 +55,4 @@ for r in d["results"]:
             x.get("disturbed"), x.get("note")))
 EOF2
 }
-case_disturbed_rank 4
+case_disturbed_rank 8
