@@ -208,7 +208,7 @@ pub struct RunArgs {
     #[arg(long, value_name = "S", allow_negative_numbers = true)]
     pub stall_limit: Option<f64>,
 
-    /// Disturbed measurements, with loop timing: F (default 1000; 0 turns it off). The pace p of
+    /// Disturbed measurements, with loop timing: F (default 100; 0 turns it off). The pace p of
     /// a point is its typical time per repetition (the median of its timed batches; with two, the
     /// faster; with one, the warm-up's if faster). A batch of n repetitions that took d is
     /// disturbed when d - n*p is at least F*p and d is at least 3*n*p: relative to the pace, never

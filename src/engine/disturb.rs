@@ -11,7 +11,7 @@
 //!   with two, and with one the smaller of it and the warm-up's.
 //! * A batch of n repetitions that took d is **disturbed** when its excess
 //!   over its pace, e = d − n·p, is at least F × p (a stall as long as F
-//!   repetitions, F = `--disturbance-factor`, 1000 by default) *and* the
+//!   repetitions, F = `--disturbance-factor`, 100 by default) *and* the
 //!   batch took at least three times its pace (d ≥ 3·n·p: far beyond the
 //!   batch-to-batch noise of a busy machine). Both thresholds are relative to the
 //!   point's own pace; there is no absolute time.
@@ -26,7 +26,7 @@
 use serde::{Deserialize, Serialize};
 
 /// The default F of `--disturbance-factor`.
-pub const DEFAULT_FACTOR: f64 = 1000.0;
+pub const DEFAULT_FACTOR: f64 = 100.0;
 
 /// A disturbed batch must have taken at least this many times its pace.
 pub const MIN_INFLATION: f64 = 3.0;
@@ -229,7 +229,7 @@ mod tests {
             assert_eq!(detect(&b, pace * 0.6, DEFAULT_FACTOR), None);
         }
         // A batch four times as slow, but by fewer than F repetitions: no finding.
-        let b = vec![(100.0 * 1e-3, 100), (400.0 * 1e-3, 100)];
+        let b = vec![(10.0 * 1e-3, 10), (40.0 * 1e-3, 10)];
         assert_eq!(detect(&b, 1e-3, DEFAULT_FACTOR), None);
         // A busy machine: batches of 600 repetitions from 1x to 2.6x the
         // fastest, typically 2x: the median is the pace, nothing is found.

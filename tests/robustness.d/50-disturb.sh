@@ -9,9 +9,11 @@ case_disturbed_rank() { # STOP_SECONDS
     local name="disturb: rank 1 stopped for $1 s mid-loop is measured again or marked"
     local stop=$1
     new_case_dir
-    # --time caps the loop at about 3 s (IMB's rule, from the warm-up), so
-    # that a figure holding the stall stands out whatever the load.
-    self_bg run -n 2 PingPong --sizes 1M --iter 1000000 --time 3 --json out.json -q
+    # --time caps the loop at about 4 s (IMB's rule, from the warm-up; no
+    # volume cap), so that a figure holding the stall stands out whatever
+    # the load.
+    self_bg run -n 2 PingPong --sizes 1M --max-iter 1000000 --volume 1000000M --time 4 \
+        --json out.json -q
     local victim="" i
     for ((i = 0; i < 200; i++)); do
         victim=$(rank_pid 1)
@@ -20,8 +22,8 @@ case_disturbed_rank() { # STOP_SECONDS
         sleep 0.1
     done
     if [[ -n $victim ]]; then
-        # Into the timed loop (start-up takes well under a second), then stop.
-        sleep 1.5
+        # Into the timed loop (start-up and warm-up take a second or three), then stop.
+        sleep 3
         kill -STOP "$victim" 2>/dev/null
         sleep "$stop"
         kill -CONT "$victim" 2>/dev/null
@@ -55,4 +57,4 @@ for r in d["results"]:
             x.get("disturbed"), x.get("note")))
 EOF2
 }
-case_disturbed_rank 8
+case_disturbed_rank 10
