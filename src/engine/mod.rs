@@ -453,7 +453,7 @@ impl<'a> Engine<'a> {
         sync_comm: Option<&Comm>,
         clock: Option<ClockModel>,
         arena: &mut Arena,
-    ) -> Result<(RankRecord, Vec<[f64; 4]>, Vec<Disturbance>, Vec<SideBlocks>)> {
+    ) -> Result<PointsOutcome> {
         let info = b.info();
         let plan = self.plan;
         let me = self.world.rank;
@@ -1129,6 +1129,10 @@ fn measured_params(points: &[Point], rows: &[Row]) -> Vec<String> {
         .collect();
     measured.into_iter().cloned().collect()
 }
+
+/// What the point loop of one benchmark leaves on a rank: its record, its
+/// raw samples, its disturbances and its split-completion blocks.
+type PointsOutcome = (RankRecord, Vec<[f64; 4]>, Vec<Disturbance>, Vec<SideBlocks>);
 
 /// Every rank's items, on rank 0 (collective over the world).
 fn gather_json<T: serde::Serialize + serde::de::DeserializeOwned>(
