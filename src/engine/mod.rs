@@ -824,6 +824,14 @@ impl<'a> Engine<'a> {
             again += 1;
             again_s += next_s;
         }
+        // The note gives the pace in the figure's units (PingPong: half a
+        // round trip), as the rows do.
+        if let Some(d) = disturbance.as_mut() {
+            d.first.pace_s *= time_scale;
+            if let Some(l) = d.last.as_mut() {
+                l.pace_s *= time_scale;
+            }
+        }
         let per = s.reps_per_sample.max(1) as f64;
         let mut rec = PointRecord {
             counted: counts,
