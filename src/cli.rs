@@ -211,6 +211,16 @@ pub struct RunArgs {
     #[arg(long, value_name = "S", allow_negative_numbers = true)]
     pub stall_limit: Option<f64>,
 
+    /// Disturbed measurements, with loop timing: F (default 100; 0 turns it off). The pace p of
+    /// a point is its typical time per repetition (the median of its timed batches; with two, the
+    /// faster; with one, the warm-up's if faster). A batch of n repetitions that took d is
+    /// disturbed when d - n*p is at least F*p and d is at least 3*n*p: relative to the pace, never
+    /// absolute times. A disturbed point is measured again (up to 3 times, while their clean
+    /// time fits in --time); where the stall stays, the row has "disturbed": true and a note
+    /// with its size.
+    #[arg(long, value_name = "F", allow_negative_numbers = true)]
+    pub disturbance_factor: Option<f64>,
+
     /// Smallest process count of the sweep (PMB -npmin).
     #[arg(long, value_name = "P", allow_negative_numbers = true, value_parser = at_least_1)]
     pub npmin: Option<usize>,

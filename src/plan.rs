@@ -196,6 +196,9 @@ pub struct Plan {
     /// The stall limit S in seconds (`--stall-limit`; None: off).
     #[serde(default)]
     pub stall_limit_s: Option<f64>,
+    /// `--disturbance-factor` F (None: off): see `engine::disturb`.
+    #[serde(default)]
+    pub disturbance_factor: Option<f64>,
     /// `--fail-on-outlier`.
     #[serde(default)]
     pub fail_on_outlier: bool,
@@ -514,6 +517,14 @@ impl Plan {
                 "--stall-limit must be a number of seconds between 0 (off) and {MAX_SECONDS}, not {stall}"
             )));
         }
+        let disturbance = args
+            .disturbance_factor
+            .unwrap_or(crate::engine::disturb::DEFAULT_FACTOR);
+        if !(disturbance.is_finite() && disturbance >= 0.0) {
+            return Err(invalid(format!(
+                "--disturbance-factor must be a number of repetitions, at least 0 (off), not {disturbance}"
+            )));
+        }
         if let Some(t) = args.timeout {
             if !(t.is_finite() && t > 0.0 && t <= MAX_SECONDS) {
                 return Err(invalid(format!(
@@ -624,6 +635,7 @@ impl Plan {
             table: args.table.clone(),
             pairs: args.pairs.host(),
             stall_limit_s: (stall > 0.0).then_some(stall),
+            disturbance_factor: (disturbance > 0.0).then_some(disturbance),
             fail_on_outlier: args.fail_on_outlier,
             datatypes,
             derived,

@@ -351,6 +351,11 @@ pub struct Row {
     /// single-process time by more than 10% (both medians over repetitions).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub discrepant: Option<bool>,
+    /// Loop timing: a stall far beyond the point's own pace stayed in the
+    /// figure after measuring again (the note gives its size; see
+    /// `--disturbance-factor`). Absent when the measurement was clean.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub disturbed: Option<bool>,
     /// Something the reader must know about this row (e.g. no valid sample).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,

@@ -36,10 +36,12 @@ use crate::watchdog::{self, Watchdog};
 
 pub mod aggregate;
 pub mod axis;
+pub mod disturb;
 pub mod placement;
 pub mod record;
 
 use axis::{Point, SweepCx};
+use disturb::Disturbance;
 use placement::{Links, Pairs, Placement, Role};
 use record::{Combined, PointRecord, RankRecord, RowCx};
 
@@ -312,9 +314,17 @@ impl<'a> Engine<'a> {
             &mut arena,
         );
         self.watchdog.disarm();
-        let (mine, raw) = outcome?;
+        let (mine, raw, disturbed, blocks) = outcome?;
         drop(arena);
         let all = record::gather(world, &mine);
+        let disturbed = gather_json(world, &disturbed);
+        // Split-completion timing (mpiGraph): the repetitions in blocks,
+        // repeated measurements of every pair for the outlier test.
+        let blocks: Vec<SideBlocks> = if method == Method::SplitCompletion {
+            gather_json(world, &blocks)
+        } else {
+            Vec::new()
+        };
         if plan.raw.is_some() {
             let bytes = serde_json::to_vec(&raw).expect("raw samples serialise");
             let per_rank: Vec<Vec<[f64; 4]>> = world
@@ -331,6 +341,7 @@ impl<'a> Engine<'a> {
             return Ok(None);
         }
         let mut r = self.assemble(info, method, sync, q, &members, &points, &all);
+        mark_disturbed(&mut r, &disturbed);
         r.note = note;
         // Ranks of the groups that no placement used sat out (unpaired).
         r.sat_out = placement::sat_out(&members, &ranks);
@@ -360,7 +371,18 @@ impl<'a> Engine<'a> {
         } else if let Some(n) = names.pop() {
             r.placement = Some(n);
         }
+        // The blocks reach `Benchmark::derive` in `matrix.side_blocks`; a
+        // benchmark that does not use them leaves no trace of them.
+        if !blocks.is_empty() {
+            r.matrix = Some(serde_json::json!({ "side_blocks": blocks }));
+        }
         b.derive(&mut r);
+        if r.matrix
+            .as_ref()
+            .is_some_and(|m| m.get("side_blocks").is_some())
+        {
+            r.matrix = None;
+        }
         r.measured_params = measured_params(&points, &r.rows);
         Ok(Some(r))
     }
@@ -434,7 +456,7 @@ impl<'a> Engine<'a> {
         sync_comm: Option<&Comm>,
         clock: Option<ClockModel>,
         arena: &mut Arena,
-    ) -> Result<(RankRecord, Vec<[f64; 4]>)> {
+    ) -> Result<PointsOutcome> {
         let info = b.info();
         let plan = self.plan;
         let me = self.world.rank;
@@ -444,6 +466,8 @@ impl<'a> Engine<'a> {
             points: Vec::new(),
         };
         let mut raw = Vec::new();
+        let mut disturbed = Vec::new();
+        let mut side_blocks = Vec::new();
         let warm_largest = plan.warm_largest(info);
         if warm_largest > 0 {
             // PMB §5.2.5: a few repetitions at the largest length, before the first.
@@ -501,9 +525,25 @@ impl<'a> Engine<'a> {
             if let (Some(k), Some((g, role)), Some(sc)) = (kernel.as_mut(), mine, sync_comm) {
                 let started = std::time::Instant::now();
                 let time_scale = b.time_scale(p);
-                let (mut prec, samples) =
+                let (mut prec, samples, dist) =
                     self.measure(info, p, q, time_scale, role, sc, clock, k.as_mut());
                 spent_s = started.elapsed().as_secs_f64();
+                disturbed.extend(dist.map(|d| Disturbance {
+                    point: pi,
+                    group: self.my_group.get(),
+                    ..d
+                }));
+                if !samples.sides.is_empty() {
+                    let scale = time_scale * 1e6;
+                    side_blocks.push(SideBlocks {
+                        point: pi,
+                        rank: g.rank,
+                        blocks: blocks_of(&samples.sides, SIDE_BLOCKS)
+                            .into_iter()
+                            .map(|[a, b]| [a * scale, b * scale])
+                            .collect(),
+                    });
+                }
                 prec.group_rank = Some(g.rank);
                 bad = prec.errors > 0;
                 if plan.raw.is_some() {
@@ -538,7 +578,7 @@ impl<'a> Engine<'a> {
             }
             watchdog::waiting(0.0);
         }
-        Ok((rec, raw))
+        Ok((rec, raw, disturbed, side_blocks))
     }
 
     fn setup<'s>(&self, g: &'s Comm, role: &Role, arena: &'s mut Arena) -> Setup<'s> {
@@ -578,7 +618,7 @@ impl<'a> Engine<'a> {
         sc: &Comm,
         clock: Option<ClockModel>,
         k: &mut (dyn Kernel + '_),
-    ) -> (PointRecord, Samples) {
+    ) -> (PointRecord, Samples, Option<Disturbance>) {
         let plan = self.plan;
         let policy = &plan.policy;
         let method = plan.method_for(info);
@@ -658,8 +698,8 @@ impl<'a> Engine<'a> {
         // same ranks), so that each point does not learn the width again.
         let start = window_s.max(self.window_hint.get());
         let mut cx = MpiCtx::new(sc, sync, clock, consts, (window_s, start), self.polite);
-        let mut s = Samples::default();
-        let mut c = Combo::default();
+        let mut s;
+        let mut c;
         let batch = |first: usize, n: usize| RepBatch {
             first,
             n,
@@ -673,80 +713,126 @@ impl<'a> Engine<'a> {
             self.combine(sc, &got, counts, clock, method, c);
             s.extend(got);
         };
-        let mut stopped = None;
-        match reps {
-            Reps::Fixed(_) | Reps::MultipleNp { .. } | Reps::Split(_) => {
-                chunked_from(&mut run, &mut cx, 0, planned, chunk, &mut s, &mut c)
-            }
-            Reps::Imb { min, .. } => {
-                // The --time cap, from the warm-up estimate (at least `min`);
-                // with window synchronisation every repetition takes a window.
-                let each = if sync == SyncMode::Window {
-                    per_call.max(window_s)
-                } else {
-                    per_call
-                };
-                let fit = (policy.time_limit_s / each.max(1e-9)).floor() as usize;
-                let n = planned.min(fit).max(min);
-                chunked_from(&mut run, &mut cx, 0, n, chunk, &mut s, &mut c);
-            }
-            Reps::TargetTime { target } => {
-                // cafbench's rule: start small (where the last point ended,
-                // at most what the warm-up says fits the target), double
-                // while a run takes under 2/3 of the target time, accept
-                // otherwise; above 4/3 of it the next point starts at half.
-                // Only the accepted run is reported.
-                // The wall time of a run counts as well, so that untimed
-                // work between repetitions (validation, per-call
-                // synchronisation) cannot stretch a point to minutes.
-                let fit = (target / per_call.max(1e-9)).floor().max(1.0) as usize;
-                let mut n = planned.min(fit).max(1);
-                let mut spent = 0.0;
-                loop {
-                    let (mut ts, mut tc) = (Samples::default(), Combo::default());
-                    let w0 = comm::wtime();
-                    run(&mut cx, 0, n, &mut ts, &mut tc);
-                    let wall = sc.allreduce_max(comm::wtime() - w0);
-                    // Identical on every rank: maxima over the synchronised ranks.
-                    let t: f64 = tc.values.iter().map(|v| v.max(0.0)).sum();
-                    spent += wall.max(t);
-                    let short = t.max(wall) < target * 2.0 / 3.0;
-                    let bound = n >= TARGET_MAX_REPS || spent >= policy.time_limit_s;
-                    if !short || bound {
-                        (s, c) = (ts, tc);
-                        let next = if t.max(wall) > target * 4.0 / 3.0 {
-                            (n / 2).max(1)
-                        } else {
-                            n
-                        };
-                        self.reps_hint.set(next);
-                        stopped = short.then_some(true);
-                        break;
+        // Disturbances (see `disturb`): looked for after the timed batches,
+        // in their durations combined over the ranks (identical on all of
+        // them, so that all measure again together).
+        let factor = plan.disturbance_factor.unwrap_or(0.0);
+        let watch = method == Method::Loop && !check && factor > 0.0;
+        let mut stopped;
+        let (mut again, mut again_s) = (0, 0.0);
+        let mut disturbance: Option<Disturbance> = None;
+        loop {
+            s = Samples::default();
+            c = Combo::default();
+            stopped = None;
+            match reps {
+                Reps::Fixed(_) | Reps::MultipleNp { .. } | Reps::Split(_) => {
+                    chunked_from(&mut run, &mut cx, 0, planned, chunk, &mut s, &mut c)
+                }
+                Reps::Imb { min, .. } => {
+                    // The --time cap, from the warm-up estimate (at least `min`);
+                    // with window synchronisation every repetition takes a window.
+                    let each = if sync == SyncMode::Window {
+                        per_call.max(window_s)
+                    } else {
+                        per_call
+                    };
+                    let fit = (policy.time_limit_s / each.max(1e-9)).floor() as usize;
+                    let n = planned.min(fit).max(min);
+                    chunked_from(&mut run, &mut cx, 0, n, chunk, &mut s, &mut c);
+                }
+                Reps::TargetTime { target } => {
+                    // cafbench's rule: start small (where the last point ended,
+                    // at most what the warm-up says fits the target), double
+                    // while a run takes under 2/3 of the target time, accept
+                    // otherwise; above 4/3 of it the next point starts at half.
+                    // Only the accepted run is reported.
+                    // The wall time of a run counts as well, so that untimed
+                    // work between repetitions (validation, per-call
+                    // synchronisation) cannot stretch a point to minutes.
+                    let fit = (target / per_call.max(1e-9)).floor().max(1.0) as usize;
+                    let mut n = planned.min(fit).max(1);
+                    let mut spent = 0.0;
+                    loop {
+                        let (mut ts, mut tc) = (Samples::default(), Combo::default());
+                        let w0 = comm::wtime();
+                        run(&mut cx, 0, n, &mut ts, &mut tc);
+                        let wall = sc.allreduce_max(comm::wtime() - w0);
+                        // Identical on every rank: maxima over the synchronised ranks.
+                        let t: f64 = tc.values.iter().map(|v| v.max(0.0)).sum();
+                        spent += wall.max(t);
+                        let short = t.max(wall) < target * 2.0 / 3.0;
+                        let bound = n >= TARGET_MAX_REPS || spent >= policy.time_limit_s;
+                        if !short || bound {
+                            (s, c) = (ts, tc);
+                            let next = if t.max(wall) > target * 4.0 / 3.0 {
+                                (n / 2).max(1)
+                            } else {
+                                n
+                            };
+                            self.reps_hint.set(next);
+                            stopped = short.then_some(true);
+                            break;
+                        }
+                        n *= 2;
                     }
-                    n *= 2;
+                }
+                Reps::Precision { target, min, max } => {
+                    let mut n = min;
+                    let mut spent = 0.0;
+                    loop {
+                        let from = c.values.len();
+                        let first = s.reps();
+                        chunked_from(&mut run, &mut cx, first, n, chunk, &mut s, &mut c);
+                        spent += c.values[from..].iter().map(|v| v.max(0.0)).sum::<f64>();
+                        let per = s.reps_per_sample.max(1) as f64;
+                        let sm = stats::summarize(&c.valid(&c.values, per, 1.0));
+                        let done = s.dur.len();
+                        if stats::relative_ci_halfwidth(&sm) <= target && done >= min {
+                            stopped = Some(false);
+                            break;
+                        }
+                        if done >= max || spent >= policy.time_limit_s {
+                            stopped = Some(true);
+                            break;
+                        }
+                        n = done.min(max - done).max(1);
+                    }
                 }
             }
-            Reps::Precision { target, min, max } => {
-                let mut n = min;
-                let mut spent = 0.0;
-                loop {
-                    let from = c.values.len();
-                    let first = s.reps();
-                    chunked_from(&mut run, &mut cx, first, n, chunk, &mut s, &mut c);
-                    spent += c.values[from..].iter().map(|v| v.max(0.0)).sum::<f64>();
-                    let per = s.reps_per_sample.max(1) as f64;
-                    let sm = stats::summarize(&c.valid(&c.values, per, 1.0));
-                    let done = s.dur.len();
-                    if stats::relative_ci_halfwidth(&sm) <= target && done >= min {
-                        stopped = Some(false);
-                        break;
-                    }
-                    if done >= max || spent >= policy.time_limit_s {
-                        stopped = Some(true);
-                        break;
-                    }
-                    n = done.min(max - done).max(1);
-                }
+            let per = s.reps_per_sample.max(1);
+            let batches: Vec<(f64, usize)> = c.values.iter().map(|&v| (v, per)).collect();
+            let found = watch
+                .then(|| disturb::detect(&batches, per_call, factor))
+                .flatten();
+            if disturbance.is_none() {
+                let Some(first) = found else { break };
+                disturbance = Some(Disturbance {
+                    point: 0,
+                    group: 0,
+                    first,
+                    again: 0,
+                    last: None,
+                });
+            }
+            let d = disturbance.as_mut().expect("set above");
+            d.again = again;
+            d.last = found;
+            let Some(f) = found else { break };
+            // The clean time of a measurement again.
+            let next_s = s.reps() as f64 * f.pace_s;
+            if !disturb::room_for_again(again, again_s, next_s, policy.time_limit_s) {
+                break;
+            }
+            again += 1;
+            again_s += next_s;
+        }
+        // The note gives the pace in the figure's units (PingPong: half a
+        // round trip), as the rows do.
+        if let Some(d) = disturbance.as_mut() {
+            d.first.pace_s *= time_scale;
+            if let Some(l) = d.last.as_mut() {
+                l.pace_s *= time_scale;
             }
         }
         let per = s.reps_per_sample.max(1) as f64;
@@ -791,7 +877,7 @@ impl<'a> Engine<'a> {
         if let Some(w) = cx.window() {
             self.window_hint.set(w.width);
         }
-        (rec, s)
+        (rec, s, disturbance)
     }
 
     /// The most repetitions of one PMB loop between two progress reports,
@@ -1055,6 +1141,93 @@ fn measured_params(points: &[Point], rows: &[Row]) -> Vec<String> {
     measured.into_iter().cloned().collect()
 }
 
+/// What the point loop of one benchmark leaves on a rank: its record, its
+/// raw samples, its disturbances and its split-completion blocks.
+type PointsOutcome = (RankRecord, Vec<[f64; 4]>, Vec<Disturbance>, Vec<SideBlocks>);
+
+/// Every rank's items, on rank 0 (collective over the world).
+fn gather_json<T: serde::Serialize + serde::de::DeserializeOwned>(
+    world: &Comm,
+    mine: &[T],
+) -> Vec<T> {
+    let bytes = serde_json::to_vec(mine).expect("records serialise");
+    world
+        .gather_bytes(&bytes, 0)
+        .iter()
+        .flat_map(|b| serde_json::from_slice::<Vec<T>>(b).unwrap_or_default())
+        .collect()
+}
+
+/// Blocks of the repetitions of a split-completion point (mpiGraph's
+/// repeated measurements of each pair).
+pub const SIDE_BLOCKS: usize = 5;
+
+/// One rank's split-completion times of one point in [`SIDE_BLOCKS`]
+/// blocks of its repetitions: per block, the mean time until the sends and
+/// until the receives completed (µs, scaled).
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct SideBlocks {
+    pub point: usize,
+    /// The rank's place in its group.
+    pub rank: usize,
+    pub blocks: Vec<[f64; 2]>,
+}
+
+/// The means of `v` over `k` consecutive blocks of equal size (fewer when
+/// there are fewer values).
+fn blocks_of(v: &[[f64; 2]], k: usize) -> Vec<[f64; 2]> {
+    let mut at = 0;
+    chunks(v.len(), Some(v.len().div_ceil(k.max(1)).max(1)))
+        .into_iter()
+        .filter(|&n| n > 0)
+        .map(|n| {
+            let part = &v[at..at + n];
+            at += n;
+            let mean = |i: usize| part.iter().map(|x| x[i]).sum::<f64>() / n as f64;
+            [mean(0), mean(1)]
+        })
+        .collect()
+}
+
+/// Marks the rows of disturbed points (`disturbed`, and a note with the
+/// stall), from the disturbances every rank of the group reported alike.
+fn mark_disturbed(r: &mut BenchResult, all: &[Disturbance]) {
+    let mark = |row: &mut Row, d: &Disturbance| {
+        if d.last.is_some() {
+            row.disturbed = Some(true);
+        }
+        let n = d.note();
+        row.note = Some(match row.note.take() {
+            Some(old) => format!("{old}; {n}"),
+            None => n,
+        });
+    };
+    // The worst of the groups for the rows over all groups.
+    for (pi, row) in r.rows.iter_mut().enumerate() {
+        let of_point = all.iter().filter(|d| d.point == pi);
+        let worst = of_point.max_by(|a, b| {
+            let key = |d: &Disturbance| {
+                (
+                    d.last.is_some(),
+                    d.last.map_or(d.first.stall_s, |s| s.stall_s),
+                )
+            };
+            let (ka, kb) = (key(a), key(b));
+            ka.0.cmp(&kb.0).then(ka.1.total_cmp(&kb.1))
+        });
+        if let Some(d) = worst {
+            mark(row, d);
+        }
+    }
+    for g in &mut r.group_rows {
+        for (pi, row) in g.rows.iter_mut().enumerate() {
+            if let Some(d) = all.iter().find(|d| d.point == pi && d.group == g.group) {
+                mark(row, d);
+            }
+        }
+    }
+}
+
 /// `n` repetitions in batches of at most `max` (None: one batch), of equal
 /// sizes (differing by one at most).
 fn chunks(n: usize, max: Option<usize>) -> Vec<usize> {
@@ -1143,6 +1316,18 @@ mod tests {
                 assert!(c.iter().all(|&x| x <= m && x + 1 >= c[0]));
             }
         }
+    }
+
+    #[test]
+    fn split_times_fall_into_blocks() {
+        let v: Vec<[f64; 2]> = (0..10).map(|i| [i as f64, 2.0 * i as f64]).collect();
+        let b = blocks_of(&v, 5);
+        assert_eq!(
+            b,
+            vec![[0.5, 1.0], [2.5, 5.0], [4.5, 9.0], [6.5, 13.0], [8.5, 17.0]]
+        );
+        assert_eq!(blocks_of(&v[..3], 5).len(), 3);
+        assert!(blocks_of(&[], 5).is_empty());
     }
 
     #[test]

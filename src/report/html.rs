@@ -367,6 +367,9 @@ fn table(out: &mut String, s: &Section<'_>, runs: &[Run<'_>]) {
             if r.below_resolution == Some(true) {
                 v.push("below resolution".to_string());
             }
+            if r.disturbed == Some(true) {
+                v.push("DISTURBED".to_string());
+            }
             if res.class != "clock"
                 && r.rank.is_none()
                 && headline(loop_timed(runs[i].report, res), r).is_none()
@@ -660,6 +663,9 @@ mod tests {
         a.results[1].rows[0].invalid = Some(3);
         a.results[2].rows[0].stopped_on_bound = Some(true);
         a.results[2].rows[0].errors = Some(2);
+        a.results[0].rows[3].disturbed = Some(true);
+        a.results[0].rows[3].note =
+            Some("disturbed: a stall of 20.1 s, 176000x the pace of 114 us per repetition".into());
         let html = render(std::slice::from_ref(&a)).unwrap();
         assert!(html.starts_with("<!DOCTYPE html>"));
         for banned in ["<script", "<link", "@import", "url(", "src="] {
@@ -675,6 +681,8 @@ mod tests {
             "started late",
             "stopped on a bound",
             "validation errors",
+            "DISTURBED",
+            "a stall of 20.1 s",
         ] {
             assert!(html.contains(w), "missing warning: {w}");
         }

@@ -22,6 +22,13 @@
 //! "Well below" needs a factor of 2 and a robust 3σ, so that the noise of a
 //! busy machine (tens of percent) is not a finding; with two hosts there
 //! are no peers, and nothing can say which of the two is slow.
+//!
+//! A finding must repeat ([`repeated_outliers`]): every pair is measured
+//! R times (the repetitions of each step in R = 5 consecutive blocks, one
+//! matrix per block), and the rule above runs on each of the R matrices.
+//! A host or link found in all R is named (its figures: the medians over
+//! the R); found in 2 .. R−1 of them, the run is too noisy to decide and
+//! says so (named nowhere, listed as undecided); found in one, it is noise.
 
 use serde::Serialize;
 
@@ -69,6 +76,88 @@ fn well_below(x: f64, peers: &[f64]) -> Option<f64> {
         0.0
     };
     (x < m / 2.0 && x < m - 3.0 * sigma).then_some(m)
+}
+
+/// A finding some but not all repeated measurements show.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Undecided {
+    pub kind: &'static str,
+    pub class: &'static str,
+    pub hosts: Vec<String>,
+    /// In how many of the repeated measurements it was found.
+    pub found_in: usize,
+    pub of: usize,
+}
+
+impl Undecided {
+    /// "host node3 (inter) in 3 of 5".
+    pub fn describe(&self) -> String {
+        format!(
+            "{} {} ({}) in {} of {}",
+            self.kind,
+            self.hosts.join(" - "),
+            self.class,
+            self.found_in,
+            self.of
+        )
+    }
+}
+
+/// The findings of repeated measurements.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Verdict {
+    /// Found in every repeated measurement.
+    pub named: Vec<Outlier>,
+    /// Found in more than one, not in all: too noisy to decide.
+    pub undecided: Vec<Undecided>,
+}
+
+/// The repeatable findings of the repeated bandwidth matrices `each` (the
+/// rule at the top). With fewer than two matrices nothing repeats: every
+/// finding of the one matrix is undecided.
+pub fn repeated_outliers(each: &[Matrix], hosts: &[String]) -> Verdict {
+    let r = each.len();
+    let found: Vec<Vec<Outlier>> = each.iter().map(|m| outliers(m, hosts)).collect();
+    // Distinct findings in order of first appearance.
+    let mut keys: Vec<&Outlier> = Vec::new();
+    for o in found.iter().flatten() {
+        if !keys.iter().any(|k| same(k, o)) {
+            keys.push(o);
+        }
+    }
+    let mut v = Verdict::default();
+    for k in keys {
+        let hits: Vec<&Outlier> = found
+            .iter()
+            .filter_map(|f| f.iter().find(|o| same(o, k)))
+            .collect();
+        let n = hits.len();
+        if r >= 2 && n == r {
+            let med =
+                |f: fn(&Outlier) -> f64| median(&hits.iter().map(|o| f(o)).collect::<Vec<_>>());
+            v.named.push(Outlier {
+                mbytes_per_sec: med(|o| o.mbytes_per_sec),
+                ratio_to_median: med(|o| o.ratio_to_median),
+                ..k.clone()
+            });
+        } else if n >= 2 || r < 2 {
+            v.undecided.push(Undecided {
+                kind: k.kind,
+                class: k.class,
+                hosts: k.hosts.clone(),
+                found_in: n,
+                of: r,
+            });
+        }
+    }
+    // Hosts first, as `outliers` orders them.
+    v.named.sort_by_key(|o| o.kind != "host");
+    v
+}
+
+/// The same host or link, the same class.
+fn same(a: &Outlier, b: &Outlier) -> bool {
+    a.kind == b.kind && a.class == b.class && a.hosts == b.hosts
 }
 
 pub use crate::engine::placement::host_index;
@@ -323,6 +412,77 @@ mod tests {
             0.0,
         );
         assert!(outliers(&m, &h).is_empty());
+    }
+
+    /// `r` repeated matrices of four hosts, one rank each: node3 shaped
+    /// to 46 MB/s in the measurements `shaped` says, and the pair
+    /// node1–node2 at 300 in those `slow_link` says.
+    fn repeats(
+        r: usize,
+        shaped: impl Fn(usize) -> bool,
+        slow_link: impl Fn(usize) -> bool,
+    ) -> (Vec<Matrix>, Vec<String>) {
+        let mut names = Vec::new();
+        let ms = (0..r)
+            .map(|i| {
+                let (m, h) = synthetic(
+                    &[1, 1, 1, 1],
+                    |a, b| {
+                        if shaped(i) && (a == 2 || b == 2) {
+                            46.0
+                        } else if slow_link(i) && a + b == 1 {
+                            300.0
+                        } else {
+                            noisy(1900.0 + 10.0 * i as f64, a, b)
+                        }
+                    },
+                    0.0,
+                );
+                names = h;
+                m
+            })
+            .collect();
+        (ms, names)
+    }
+
+    #[test]
+    fn a_consistently_slow_host_is_named() {
+        let (ms, h) = repeats(5, |_| true, |_| false);
+        let v = repeated_outliers(&ms, &h);
+        assert_eq!(v.undecided, vec![]);
+        assert_eq!(v.named.len(), 1, "{v:?}");
+        assert_eq!(v.named[0].hosts, vec!["node3"]);
+        assert!((v.named[0].mbytes_per_sec - 46.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn one_noisy_sample_is_not_named() {
+        // node1–node2 slow in one measurement of five: noise, nothing said;
+        // node3 slow in all: named alone.
+        let (ms, h) = repeats(5, |_| true, |i| i == 3);
+        let v = repeated_outliers(&ms, &h);
+        assert_eq!(v.named.len(), 1, "{v:?}");
+        assert_eq!(v.named[0].hosts, vec!["node3"]);
+        assert_eq!(v.undecided, vec![]);
+        // The one matrix alone would have named the link.
+        assert!(outliers(&ms[3], &h).iter().any(|o| o.kind == "link"));
+    }
+
+    #[test]
+    fn too_noisy_to_decide_says_so() {
+        // node3 slow in 3 of 5 measurements: not named, undecided.
+        let (ms, h) = repeats(5, |i| i % 2 == 0, |_| false);
+        let v = repeated_outliers(&ms, &h);
+        assert_eq!(v.named, vec![]);
+        assert_eq!(v.undecided.len(), 1, "{v:?}");
+        assert_eq!(v.undecided[0].describe(), "host node3 (inter) in 3 of 5");
+        // A healthy cluster: nothing either way.
+        let (ms, h) = repeats(5, |_| false, |_| false);
+        assert_eq!(repeated_outliers(&ms, &h), Verdict::default());
+        // One measurement cannot repeat: its findings stay undecided.
+        let (ms, h) = repeats(1, |_| true, |_| false);
+        let v = repeated_outliers(&ms, &h);
+        assert_eq!((v.named.len(), v.undecided.len()), (0, 1));
     }
 
     #[test]

@@ -270,12 +270,26 @@ pub fn derive(kind: Kind, r: &mut BenchResult) {
     } else {
         vec![String::new(); n]
     };
+    // The repeated measurements of every pair (the engine's blocks of each
+    // step's repetitions), taken out of the matrix field they came in.
+    let blocks: Vec<crate::engine::SideBlocks> = r
+        .matrix
+        .take()
+        .and_then(|m| serde_json::from_value(m.get("side_blocks")?.clone()).ok())
+        .unwrap_or_default();
     // The largest size measured (mpiGraph measures one).
     let bytes = r.rows.iter().map(|x| x.bytes).max().unwrap_or(0);
+    let repeats = blocks.iter().map(|b| b.blocks.len()).min().unwrap_or(0);
+    let mut each: Vec<matrix::Matrix> = vec![vec![vec![None; n]; n]; repeats];
     let mut send: matrix::Matrix = vec![vec![None; n]; n];
     let mut recv: matrix::Matrix = vec![vec![None; n]; n];
     let mut window = 1;
-    for row in r.rows.iter_mut().filter(|x| x.bytes == bytes) {
+    for (pi, row) in r
+        .rows
+        .iter_mut()
+        .enumerate()
+        .filter(|(_, x)| x.bytes == bytes)
+    {
         let (Some(k), Some(sides)) = (
             row.params.get("step").and_then(|v| v.as_u64()),
             row.sides_us.as_ref(),
@@ -288,13 +302,18 @@ pub fn derive(kind: Kind, r: &mut BenchResult) {
             .get("window")
             .and_then(|v| v.as_u64())
             .unwrap_or(1) as usize;
+        let bw = |t_us: f64| (t_us > 0.0).then(|| (window * bytes) as f64 / 1.048576 / t_us);
+        for b in blocks.iter().filter(|b| b.point == pi && b.rank < n) {
+            let from = (b.rank + n - k % n) % n;
+            for (m, side) in each.iter_mut().zip(&b.blocks) {
+                m[from][b.rank] = bw(side[1]);
+            }
+        }
         let mut step_recv = Vec::new();
         for (i, side) in sides.iter().enumerate().take(n) {
             let (to, from) = ((i + k) % n, (i + n - k % n) % n);
             match kind {
                 Kind::Bandwidth => {
-                    let bw =
-                        |t_us: f64| (t_us > 0.0).then(|| (window * bytes) as f64 / 1.048576 / t_us);
                     send[i][to] = bw(side[0]);
                     // Rows are senders: `from` sent to i.
                     recv[from][i] = bw(side[1]);
@@ -326,7 +345,26 @@ pub fn derive(kind: Kind, r: &mut BenchResult) {
             m["recv_mbs"] = json!(recv);
             m["host_names"] = json!(names);
             m["host_recv_mbs"] = json!(summary);
-            r.outliers = Some(json!(matrix::outliers(&recv, &hosts)));
+            if each.len() >= 2 {
+                // A finding must repeat (matrix.rs).
+                let v = matrix::repeated_outliers(&each, &hosts);
+                m["repeats"] = json!(each.len());
+                m["undecided"] = json!(v.undecided);
+                if !v.undecided.is_empty() {
+                    let list: Vec<String> = v.undecided.iter().map(|u| u.describe()).collect();
+                    let n = format!(
+                        "outliers undecided, too noisy to name: {} repeated measurements",
+                        list.join(", ")
+                    );
+                    r.note = Some(match r.note.take() {
+                        Some(old) => format!("{old}; {n}"),
+                        None => n,
+                    });
+                }
+                r.outliers = Some(json!(v.named));
+            } else {
+                r.outliers = Some(json!(matrix::outliers(&recv, &hosts)));
+            }
         }
         Kind::Latency => {
             let (names, summary) = summary_of(&send);

@@ -89,8 +89,20 @@ impl Format for Mpigraph {
             s.push_str(&table("Host", "", &names, &h));
         }
         if let Some(Value::Array(o)) = &r.outliers {
-            if o.is_empty() {
+            let undecided = m.get("undecided").and_then(Value::as_array);
+            if o.is_empty() && undecided.is_none_or(|u| u.is_empty()) {
                 let _ = writeln!(s, "# Outliers: none");
+            }
+            for u in undecided.into_iter().flatten() {
+                let _ = writeln!(
+                    s,
+                    "# Undecided (too noisy to name): {} {} ({}) well below its peers in {} of {} repeated measurements",
+                    u["kind"].as_str().unwrap_or(""),
+                    strings(&u["hosts"]).join(" - "),
+                    u["class"].as_str().unwrap_or(""),
+                    u["found_in"],
+                    u["of"]
+                );
             }
             for x in o {
                 let _ = writeln!(

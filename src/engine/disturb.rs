@@ -1,0 +1,306 @@
+//! Disturbed measurements: a rank stopped, pre-empted or swapped out in the
+//! middle of a point inflates a loop-timed figure (one clock pair around many
+//! repetitions) by the whole stall. The engine looks for it after each timed
+//! batch, outside every clock pair, in the batches' own durations.
+//!
+//! The rule (also in the README and `--help` of `--disturbance-factor`):
+//!
+//! * The point's **pace** p is its typical time per repetition: the median
+//!   over its timed batches (loop timing times a long point in batches; see
+//!   the stall limit) when there are three or more, the fastest batch's
+//!   with two, and with one the smaller of it and the warm-up's.
+//! * A batch of n repetitions that took d is **disturbed** when its excess
+//!   over its pace, e = d − n·p, is at least F × p (a stall as long as F
+//!   repetitions, F = `--disturbance-factor`, 100 by default) *and* the
+//!   batch took at least three times its pace (d ≥ 3·n·p: far beyond the
+//!   batch-to-batch noise of a busy machine). Both thresholds are relative to the
+//!   point's own pace; there is no absolute time.
+//! * A disturbed point is measured again, up to [`MAX_AGAIN`] times, while
+//!   the clean time of the measurements again (n·p each) fits in `--time`.
+//!   Where the disturbance stays, the row carries `"disturbed": true` and a
+//!   note with the stall's size.
+//!
+//! Only loop timing is checked: per-call methods report medians, which one
+//! stalled repetition does not move.
+
+use serde::{Deserialize, Serialize};
+
+/// The default F of `--disturbance-factor`.
+pub const DEFAULT_FACTOR: f64 = 100.0;
+
+/// A disturbed batch must have taken at least this many times its pace.
+pub const MIN_INFLATION: f64 = 3.0;
+
+/// At most this many measurements again of a disturbed point.
+pub const MAX_AGAIN: usize = 3;
+
+/// The largest stall of a point's batches.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Stall {
+    /// The stall: the batch's excess over its pace (seconds).
+    pub stall_s: f64,
+    /// The point's pace (seconds per repetition).
+    pub pace_s: f64,
+}
+
+impl Stall {
+    /// The stall in repetitions of the pace.
+    pub fn times_pace(&self) -> f64 {
+        self.stall_s / self.pace_s
+    }
+
+    /// "a stall of 20.1 s, 176000× the pace of 114 µs per repetition".
+    pub fn describe(&self) -> String {
+        format!(
+            "a stall of {}, {}x the pace of {} per repetition",
+            duration(self.stall_s),
+            round3(self.times_pace()),
+            duration(self.pace_s)
+        )
+    }
+}
+
+/// What happened to one point of one group (gathered to rank 0).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Disturbance {
+    /// Index of the point in the benchmark's sweep.
+    pub point: usize,
+    /// Multi mode: the group.
+    pub group: usize,
+    /// The first stall seen.
+    pub first: Stall,
+    /// Measurements again.
+    pub again: usize,
+    /// The stall of the measurement reported (None: it is clean).
+    pub last: Option<Stall>,
+}
+
+impl Disturbance {
+    /// The row's note.
+    pub fn note(&self) -> String {
+        let times = |n: usize| {
+            if n == 1 {
+                "once".to_string()
+            } else {
+                format!("{n} times")
+            }
+        };
+        match self.last {
+            None => format!(
+                "measured again ({}) after {}: the figure is from a clean measurement",
+                times(self.again),
+                self.first.describe()
+            ),
+            Some(s) if self.again == 0 => format!(
+                "disturbed: {} (not measured again: --time leaves no room); the figure includes it",
+                s.describe()
+            ),
+            Some(s) => format!(
+                "disturbed: {}, still after measuring again {}; the figure includes it",
+                s.describe(),
+                times(self.again)
+            ),
+        }
+    }
+}
+
+/// The largest stall among `batches` (duration in seconds, repetitions),
+/// against the pace (the median batch with three or more, the fastest with
+/// two, with one the smaller of it and `warm_pace`); None when no batch is
+/// disturbed by the rule above with factor `factor` (0: never).
+pub fn detect(batches: &[(f64, usize)], warm_pace: f64, factor: f64) -> Option<Stall> {
+    if factor <= 0.0 || !factor.is_finite() {
+        return None;
+    }
+    let per_rep =
+        |&(d, n): &(f64, usize)| (n > 0 && d.is_finite() && d > 0.0).then(|| d / n as f64);
+    let mut paces: Vec<f64> = batches.iter().filter_map(per_rep).collect();
+    paces.sort_by(f64::total_cmp);
+    let fastest = *paces.first()?;
+    let pace = match paces.len() {
+        1 if warm_pace.is_finite() && warm_pace > 0.0 => fastest.min(warm_pace),
+        1 | 2 => fastest,
+        _ => crate::stats::percentile(&paces, 50.0),
+    };
+    if pace <= 0.0 {
+        return None;
+    }
+    batches
+        .iter()
+        .filter(|b| per_rep(b).is_some())
+        .filter_map(|&(d, n)| {
+            let clean = n as f64 * pace;
+            let excess = d - clean;
+            (excess >= factor * pace && d >= MIN_INFLATION * clean).then_some(excess)
+        })
+        .max_by(f64::total_cmp)
+        .map(|stall_s| Stall {
+            stall_s,
+            pace_s: pace,
+        })
+}
+
+/// Whether another measurement fits: its clean time `next_s` plus the clean
+/// time already spent measuring again `spent_s` within `--time` (seconds).
+pub fn room_for_again(again: usize, spent_s: f64, next_s: f64, time_limit_s: f64) -> bool {
+    again < MAX_AGAIN && spent_s + next_s <= time_limit_s
+}
+
+/// A duration with three significant digits in the unit that reads best.
+fn duration(s: f64) -> String {
+    let (v, unit) = if s >= 1.0 {
+        (s, "s")
+    } else if s >= 1e-3 {
+        (s * 1e3, "ms")
+    } else if s >= 1e-6 {
+        (s * 1e6, "us")
+    } else {
+        (s * 1e9, "ns")
+    };
+    let digits = if v >= 100.0 {
+        0
+    } else if v >= 10.0 {
+        1
+    } else {
+        2
+    };
+    format!("{v:.digits$} {unit}")
+}
+
+/// A count rounded to three significant digits ("176000", "12.3").
+fn round3(x: f64) -> String {
+    if !(x.is_finite() && x > 0.0) {
+        return format!("{x}");
+    }
+    let mag = x.log10().floor() as i32;
+    let step = 10f64.powi(mag - 2);
+    let r = (x / step).round() * step;
+    if mag >= 2 {
+        format!("{r:.0}")
+    } else {
+        format!("{r:.*}", (2 - mag) as usize)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `k` batches of `n` repetitions at `pace` with `jitter` (relative,
+    /// spread deterministically over the batches).
+    fn batches(k: usize, n: usize, pace: f64, jitter: f64) -> Vec<(f64, usize)> {
+        (0..k)
+            .map(|i| {
+                let j = 1.0 + jitter * ((i * 7 % 5) as f64 / 4.0);
+                (n as f64 * pace * j, n)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_stall_far_beyond_the_pace_is_caught() {
+        // The case: 20000 repetitions of 114 us in two batches,
+        // rank 1 stopped for 20 s in the second.
+        let mut b = batches(2, 10_000, 114e-6, 0.0);
+        b[1].0 += 20.1;
+        let s = detect(&b, 114e-6, DEFAULT_FACTOR).expect("caught");
+        assert!((s.stall_s - 20.1).abs() < 1e-6, "{s:?}");
+        assert!((s.pace_s - 114e-6).abs() < 1e-12);
+        assert_eq!(
+            s.describe(),
+            "a stall of 20.1 s, 176000x the pace of 114 us per repetition"
+        );
+        // One batch only (no stall limit): the warm-up gives the pace.
+        let one = vec![(20000.0 * 114e-6 + 5.0, 20000)];
+        assert!(detect(&one, 114e-6, DEFAULT_FACTOR).is_some());
+        // A stall in the warm-up does not hide one in the loop: the
+        // fastest batch sets the pace.
+        assert!(detect(&b, 1.0, DEFAULT_FACTOR).is_some());
+    }
+
+    #[test]
+    fn ordinary_jitter_is_not_a_disturbance() {
+        // Up to 60 % slower batches on a busy machine: no finding.
+        for (k, n, pace) in [(2, 10_000, 114e-6), (40, 1000, 1e-6), (1, 1000, 3e-3)] {
+            let b = batches(k, n, pace, 0.6);
+            assert_eq!(detect(&b, pace, DEFAULT_FACTOR), None, "{k} {n} {pace}");
+            // A warm-up a little slower or faster than the loop neither.
+            assert_eq!(detect(&b, pace * 1.3, DEFAULT_FACTOR), None);
+            assert_eq!(detect(&b, pace * 0.6, DEFAULT_FACTOR), None);
+        }
+        // A batch four times as slow, but by fewer than F repetitions: no finding.
+        let b = vec![(10.0 * 1e-3, 10), (40.0 * 1e-3, 10)];
+        assert_eq!(detect(&b, 1e-3, DEFAULT_FACTOR), None);
+        // A busy machine: batches of 600 repetitions from 1x to 2.6x the
+        // fastest, typically 2x: the median is the pace, nothing is found.
+        let b: Vec<(f64, usize)> = (0..32)
+            .map(|i| (600.0 * 2.4e-3 * [1.0, 2.0, 2.0, 2.6][i % 4], 600))
+            .collect();
+        assert_eq!(detect(&b, 2.4e-3, DEFAULT_FACTOR), None);
+        // ... but a batch stopped for 20 s among them is.
+        let mut b = b;
+        b[5].0 += 20.0;
+        let s = detect(&b, 2.4e-3, DEFAULT_FACTOR).expect("caught");
+        assert!((s.pace_s - 4.8e-3).abs() < 1e-9, "{s:?}");
+        // Off.
+        let mut b = batches(2, 10_000, 114e-6, 0.0);
+        b[1].0 += 20.0;
+        assert_eq!(detect(&b, 114e-6, 0.0), None);
+        assert_eq!(detect(&[], 1.0, DEFAULT_FACTOR), None);
+    }
+
+    #[test]
+    fn the_thresholds_are_relative_to_the_pace() {
+        // The same shape at any scale: 10 ms stalled in 1 ms of 1 us
+        // repetitions, or 10 s in 1 s of 1 ms repetitions, or 10000 s.
+        for pace in [1e-6, 1e-3, 1.0] {
+            let b = vec![(1000.0 * pace, 1000), (11_000.0 * pace, 1000)];
+            let s = detect(&b, pace, DEFAULT_FACTOR).expect("caught");
+            assert!((s.times_pace() - 10_000.0).abs() < 1e-6 * 10_000.0);
+            // The same absolute stall is nothing against a slower pace.
+            let b = vec![(1000.0 * pace, 1000), (1000.0 * pace + 10_000e-6, 1000)];
+            assert_eq!(detect(&b, pace, DEFAULT_FACTOR).is_some(), pace < 1e-4);
+        }
+        // F scales the stall needed: 10000 repetitions caught by F = 1000,
+        // not by F = 20000.
+        let b = vec![(1.0, 1000), (11.0, 1000)];
+        assert!(detect(&b, 1e-3, 1000.0).is_some());
+        assert!(detect(&b, 1e-3, 20_000.0).is_none());
+    }
+
+    #[test]
+    fn measuring_again_stays_within_the_time_limit() {
+        assert!(room_for_again(0, 0.0, 2.3, 60.0));
+        assert!(room_for_again(2, 4.6, 2.3, 60.0));
+        assert!(!room_for_again(MAX_AGAIN, 0.0, 0.1, 60.0));
+        assert!(!room_for_again(0, 0.0, 11.0, 10.0));
+        assert!(!room_for_again(1, 9.0, 2.0, 10.0));
+    }
+
+    #[test]
+    fn notes_say_what_happened() {
+        let s = Stall {
+            stall_s: 3.05,
+            pace_s: 114e-6,
+        };
+        let d = |again, last| Disturbance {
+            point: 0,
+            group: 0,
+            first: s,
+            again,
+            last,
+        };
+        assert_eq!(
+            d(1, None).note(),
+            "measured again (once) after a stall of 3.05 s, 26800x the pace of 114 us per repetition: the figure is from a clean measurement"
+        );
+        assert!(d(3, Some(s))
+            .note()
+            .starts_with("disturbed: a stall of 3.05 s"));
+        assert!(d(3, Some(s)).note().contains("measuring again 3 times"));
+        assert!(d(0, Some(s)).note().contains("--time leaves no room"));
+        assert_eq!(round3(12.345), "12.3");
+        assert_eq!(round3(1.0), "1.00");
+        assert_eq!(duration(0.5e-6), "500 ns");
+    }
+}
