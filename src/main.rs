@@ -24,6 +24,7 @@ mod slurm;
 mod stats;
 mod suite;
 mod supervise;
+mod teardown;
 mod watchdog;
 
 fn main() {
