@@ -13,6 +13,7 @@
 #                                  teardown), status "aborted", the finished benchmark kept,
 #                                  every process on every host gone within the stall limit + grace
 # and once: srun -N 2 -n 4 across two hosts of a Slurm cluster in the namespaces (both MPIs),
+# a link set down under srun -N 2 -n 2 (both MPIs: the same checks, Slurm's daemons aside),
 # and `down` is idempotent and leaves no namespace, state or lock file, even after a failed script.
 #
 # Usage: tests/cluster.sh [OPENMPI_BINARY [MPICH_BINARY]]
@@ -72,10 +73,19 @@ on1() {
 # A JSON expression over a result file, e.g. J f.json 'd["world_size"]'.
 J() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print($2)" "$1"; }
 left() { for h in node1 node2 node3; do ip netns pids "$h" 2>/dev/null; done | wc -l; }
+# The same without Slurm's own daemons (slurmctld, slurmd, slurmstepd, munged).
+left_job() {
+    local h p
+    for h in node1 node2 node3; do
+        for p in $(ip netns pids "$h" 2>/dev/null); do
+            [[ $(cat "/proc/$p/comm" 2>/dev/null) == @(slurm*|munged) ]] || echo "$p"
+        done
+    done | wc -l
+}
 
 # A link that dies mid-run: Barrier finishes, then node2's link goes down
 # during PingPong; the stall limit ends the job. Arguments: the leg's name,
-# a label, the launcher's expected exit code, then the command up to `run`
+# a label, the launcher's expected exit code (a regex), then the command up to `run`
 # (the benchmarks and options follow). Passes when the launcher returns
 # that code, the stall line is there, the JSON says "aborted" and keeps
 # Barrier, and the last process on any host is gone within the effective
@@ -103,7 +113,7 @@ link_down() {
     set -e
     t1=$(date +%s.%N)
     for _ in $(seq 1 100); do
-        n=$(left)
+        n=$(left_job)
         ((n == 0)) && break
         sleep 0.2
     done
@@ -113,7 +123,7 @@ link_down() {
     gone=$(python3 -c "import sys; print(round(float(sys.argv[2]) - float(sys.argv[1]), 1))" "$t0" "$t2")
     eff=$(grep -o 'stall limit [0-9.]* s' x.err | head -1 | awk '{print $3}')
     [[ -n $eff ]] || eff=$limit
-    if [[ $rc == "$want" ]] && python3 -c "import sys; sys.exit(0 if float(sys.argv[1]) <= $eff + 2 + 4 + 1 + 1 + 4 else 1)" "$gone" &&
+    if [[ $rc =~ ^($want)$ ]] && python3 -c "import sys; sys.exit(0 if float(sys.argv[1]) <= $eff + 2 + 4 + 1 + 1 + 4 else 1)" "$gone" &&
         [[ $(J x.json 'd["status"], [r["benchmark"] for r in d["results"]]') == "aborted ['Barrier']" ]] &&
         grep -Eq '^error: stalled: PingPong(, 4194304 bytes,)? (on )?2 processes on node1 \(rank 0\), node2 \(rank 1\)' x.err &&
         ((n == 0)); then
@@ -121,7 +131,8 @@ link_down() {
     else
         bad "$name: link down mid-run ($label): rc $rc (want $want), $took s, last process after $gone s against the effective limit $eff s + grace, $n processes left"
         show x.out x.err
-        $cluster up 3 node3=$RATE >/dev/null
+        # Nothing left for the next case (Slurm's daemons would go too).
+        [[ $name == slurm ]] || $cluster up 3 node3=$RATE >/dev/null
     fi
 }
 
@@ -273,6 +284,14 @@ if command -v slurmctld >/dev/null && command -v slurmd >/dev/null && command -v
             else
                 bad "slurm: srun --mpi=pmi2 -N 2 -n 4 (MPICH)"; show "$sl/m.out" "$sl/m.err"
             fi
+        fi
+        # A link that dies under srun: srun ends the step (after Slurm's
+        # KillWait, 5 s here, for the host it cannot reach). Its exit code is
+        # the rank's 3, or 137 when slurmstepd killed the task in MPI_Abort
+        # first (MPICH); node2's slurmstepd stays until the link is back.
+        link_down slurm "srun -N 2 -n 2, Open MPI" 3 env SLURM_CONF="$conf" srun -N 2 -n 2 "$sl/mpibench-openmpi" run
+        if [[ -x "$mpich" ]]; then
+            link_down slurm "srun --mpi=pmi2 -N 2 -n 2, MPICH" "3|137" env SLURM_CONF="$conf" srun --mpi=pmi2 -N 2 -n 2 "$sl/mpibench-mpich" run
         fi
         cd "$work"
     else
