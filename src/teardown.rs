@@ -86,6 +86,7 @@ pub fn end_stuck_launcher() {
     // rank's output before it counts the rank as ended).
     let launcher_stderr = cstring(format!("/proc/{ppid}/fd/2"));
     let stat = |p: libc::pid_t| cstring(format!("/proc/{p}/stat"));
+    let parent_stat = stat(ppid);
     let stats: Vec<(libc::pid_t, std::ffi::CString)> = children
         .iter()
         .take_while(|&&p| p > 0)
@@ -100,13 +101,13 @@ pub fn end_stuck_launcher() {
         }
         libc::setsid();
         close_all();
-        if wait_gone(ppid, GRACE) {
+        if wait_gone(ppid, &parent_stat, GRACE) {
             libc::_exit(0);
         }
         match kind {
             Parent::Daemon => {
                 libc::kill(ppid, libc::SIGTERM);
-                if !wait_gone(ppid, TERM_GRACE) {
+                if !wait_gone(ppid, &parent_stat, TERM_GRACE) {
                     libc::kill(ppid, libc::SIGKILL);
                 }
             }
@@ -120,14 +121,14 @@ pub fn end_stuck_launcher() {
                 // the launcher, so the pid was not reused): the launch
                 // agents (ssh) to the other hosts, any rank left.
                 for (pid, path) in &stats {
-                    if parent_of(path) == Some(ppid) {
+                    if read_stat(path).map(|(_, parent)| parent) == Some(ppid) {
                         libc::kill(*pid, libc::SIGKILL);
                     }
                 }
                 libc::kill(ppid, libc::SIGKILL);
             }
         }
-        wait_gone(ppid, TERM_GRACE);
+        wait_gone(ppid, &parent_stat, TERM_GRACE);
         libc::_exit(0)
     }
 }
@@ -160,14 +161,17 @@ fn nap(d: Duration) {
     unsafe { libc::nanosleep(&t, std::ptr::null_mut()) };
 }
 
-/// Waits up to `d` for process `pid` to end; true when it did
-/// (async-signal-safe: polls with kill(pid, 0) every 50 ms).
-fn wait_gone(pid: libc::pid_t, d: Duration) -> bool {
+/// Waits up to `d` for process `pid` (its stat file `stat`) to end: gone,
+/// or a zombie its own parent has not reaped yet; true when it did
+/// (async-signal-safe: polls every 50 ms).
+fn wait_gone(pid: libc::pid_t, stat: &std::ffi::CStr, d: Duration) -> bool {
     let step = Duration::from_millis(50);
     let mut waited = Duration::ZERO;
     loop {
         // SAFETY: signal 0 only checks that the process exists.
-        if unsafe { libc::kill(pid, 0) } != 0 {
+        if unsafe { libc::kill(pid, 0) } != 0
+            || read_stat(stat).is_none_or(|(state, _)| state == b'Z')
+        {
             return true;
         }
         if waited >= d {
@@ -178,9 +182,9 @@ fn wait_gone(pid: libc::pid_t, d: Duration) -> bool {
     }
 }
 
-/// The parent pid in a `/proc/PID/stat` file (async-signal-safe: open,
-/// read into a stack buffer, close).
-fn parent_of(path: &std::ffi::CStr) -> Option<libc::pid_t> {
+/// The state and the parent pid in a `/proc/PID/stat` file
+/// (async-signal-safe: open, read into a stack buffer, close).
+fn read_stat(path: &std::ffi::CStr) -> Option<(u8, libc::pid_t)> {
     let mut buf = [0u8; 512];
     // SAFETY: a NUL-terminated path; read into a buffer of its length.
     let n = unsafe {
@@ -192,18 +196,18 @@ fn parent_of(path: &std::ffi::CStr) -> Option<libc::pid_t> {
         libc::close(fd);
         n
     };
-    stat_ppid(buf.get(..usize::try_from(n).ok()?)?)
+    parse_stat(buf.get(..usize::try_from(n).ok()?)?)
 }
 
-/// The fourth field of a stat line: `PID (COMM) STATE PPID ...` (COMM may
-/// hold spaces and parentheses: the last `)` ends it).
-fn stat_ppid(stat: &[u8]) -> Option<libc::pid_t> {
+/// The third and fourth fields of a stat line: `PID (COMM) STATE PPID ...`
+/// (COMM may hold spaces and parentheses: the last `)` ends it).
+fn parse_stat(stat: &[u8]) -> Option<(u8, libc::pid_t)> {
     let close = stat.iter().rposition(|&b| b == b')')?;
     let mut fields = stat
         .get(close + 1..)?
         .split(|&b| b == b' ')
         .filter(|f| !f.is_empty());
-    fields.next()?; // state
+    let state = *fields.next()?.first()?;
     let ppid = fields.next()?;
     let mut v: libc::pid_t = 0;
     for &b in ppid {
@@ -214,7 +218,7 @@ fn stat_ppid(stat: &[u8]) -> Option<libc::pid_t> {
             .checked_mul(10)?
             .checked_add(libc::pid_t::from(b - b'0'))?;
     }
-    Some(v)
+    Some((state, v))
 }
 
 #[cfg(test)]
@@ -246,14 +250,17 @@ mod tests {
 
     #[test]
     fn the_parent_is_the_fourth_stat_field() {
-        assert_eq!(stat_ppid(b"123 (mpibench) S 45 123 45 0 -1"), Some(45));
-        assert_eq!(stat_ppid(b"7 (a ) b) (c) R 1 7 7"), Some(1));
-        assert_eq!(stat_ppid(b"7 (x) R"), None);
-        assert_eq!(stat_ppid(b"garbage"), None);
+        assert_eq!(
+            parse_stat(b"123 (mpibench) S 45 123 45 0 -1"),
+            Some((b'S', 45))
+        );
+        assert_eq!(parse_stat(b"7 (a ) b) (c) Z 1 7 7"), Some((b'Z', 1)));
+        assert_eq!(parse_stat(b"7 (x) R"), None);
+        assert_eq!(parse_stat(b"garbage"), None);
         // SAFETY: getppid cannot fail.
         let ppid = unsafe { libc::getppid() };
-        let path = std::ffi::CString::new(format!("/proc/{}/stat", std::process::id())).unwrap();
-        assert_eq!(parent_of(&path), Some(ppid));
+        let path = cstring(format!("/proc/{}/stat", std::process::id()));
+        assert_eq!(read_stat(&path).map(|(_, p)| p), Some(ppid));
     }
 
     #[test]
@@ -263,8 +270,11 @@ mod tests {
             .spawn()
             .unwrap();
         let pid = child.id() as libc::pid_t;
-        assert!(!wait_gone(pid, Duration::ZERO));
+        let stat = cstring(format!("/proc/{pid}/stat"));
+        assert!(!wait_gone(pid, &stat, Duration::ZERO));
+        // Ended but not reaped (a zombie) counts as gone.
+        assert!(wait_gone(pid, &stat, Duration::from_secs(10)));
         child.wait().unwrap();
-        assert!(wait_gone(pid, Duration::from_secs(5)));
+        assert!(wait_gone(pid, &stat, Duration::ZERO));
     }
 }
