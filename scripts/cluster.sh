@@ -270,7 +270,9 @@ cmd_link() {
 # /sys/fs/cgroup; a cgroup2 mount there is "hybrid mode" to it, refused), a
 # /tmp of its own (every node's slurmstepd makes the same PMIx directory
 # /tmp/spmix_appdir_UID_JOB.STEP: on a shared /tmp the second node's step
-# fails with "File exists"), and, like every host here, binding none.
+# fails with "File exists"), and, like every host here, binding none and a
+# boot id of its own (without it UCX joins the tasks of different hosts
+# through shared memory, and a link set down stops nothing).
 # The state lives in $STATE/slurm, which must not be under /tmp.
 SLURM_PORT=${MPIBENCH_CLUSTER_SLURM_PORT:-16917}
 
@@ -322,7 +324,7 @@ SLURMD_SETUP='mount -t tmpfs -o mode=755 tmpfs /sys/fs/cgroup &&
 for c in $(awk '"'"'$1 == "cgroup" && $2 ~ "^/sys/fs/cgroup/" { sub("^/sys/fs/cgroup/", "", $2); print $2 }'"'"' /proc/1/mounts); do
     o=$(awk -v m="/sys/fs/cgroup/$c" '"'"'$2 == m { print $4 }'"'"' /proc/1/mounts)
     mkdir -p "/sys/fs/cgroup/$c" && mount -t cgroup -o "$o" cgroup "/sys/fs/cgroup/$c"
-done; mount --bind "$2" /tmp'
+done; mount --bind "$2" /tmp && mount --bind "$3" /proc/sys/kernel/random/boot_id'
 
 cmd_slurm() {
     local d=$STATE/slurm h i
@@ -346,7 +348,7 @@ cmd_slurm() {
             for h in $(hosts); do
                 mkdir -p "$d/spool.$h" "$d/tmp.$h"
                 ip netns exec "$h" unshare --uts sh -c "hostname \"\$0\" && $SLURMD_SETUP"' && exec slurmd -f "$1" -N "$0"' \
-                    "$h" "$d/slurm.conf" "$d/tmp.$h"
+                    "$h" "$d/slurm.conf" "$d/tmp.$h" "$STATE/boot_id.$h"
             done
             for i in $(seq 100); do
                 if SLURM_CONF=$d/slurm.conf ip netns exec node1 sinfo -h -o '%T' 2>/dev/null | grep -qx idle; then

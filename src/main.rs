@@ -25,6 +25,7 @@ mod slurm;
 mod stats;
 mod suite;
 mod supervise;
+mod teardown;
 mod watchdog;
 
 /// The stack of the thread that runs mpibench, whatever `ulimit -s` says

@@ -439,38 +439,12 @@ pub fn said_and_end(code: i32) -> ! {
     end_job(code)
 }
 
-/// A stalled rank's way out: as [`said_and_end`], and the launcher's
-/// daemon on this host (the parent: Open MPI's orted, Hydra's proxy) is
-/// told to end too, a few seconds later, by a detached helper process.
-/// After a stall a host or link may be dead: `MPI_Abort` then ends this
-/// rank through its daemon, but the daemon waits for a launcher it cannot
-/// reach and would outlive the job on this host.
+/// A stalled rank's way out: as [`said_and_end`], and a launcher left
+/// waiting for a dead host is ended too (`teardown::end_stuck_launcher`:
+/// the daemon on this host, or Open MPI's mpiexec when it is the parent),
+/// so that nothing outlives the job on any host.
 pub fn stalled_end(code: i32) -> ! {
-    // SAFETY: getppid cannot fail.
-    let ppid = unsafe { libc::getppid() };
-    let comm = std::fs::read_to_string(format!("/proc/{ppid}/comm")).unwrap_or_default();
-    if ppid > 1 && matches!(comm.trim(), "orted" | "hydra_pmi_proxy") {
-        // SAFETY: the child runs async-signal-safe calls only (setsid,
-        // nanosleep, kill, _exit), as it must after fork in a threaded process.
-        unsafe {
-            if libc::fork() == 0 {
-                libc::setsid();
-                let nap = |s: libc::time_t| {
-                    let t = libc::timespec {
-                        tv_sec: s,
-                        tv_nsec: 0,
-                    };
-                    libc::nanosleep(&t, std::ptr::null_mut());
-                };
-                nap(ABORT_DEADLINE.as_secs() as libc::time_t + 1);
-                if libc::kill(ppid, libc::SIGTERM) == 0 {
-                    nap(3);
-                    libc::kill(ppid, libc::SIGKILL);
-                }
-                libc::_exit(0);
-            }
-        }
-    }
+    crate::teardown::end_stuck_launcher();
     said_and_end(code)
 }
 

@@ -8,9 +8,12 @@
 #   --pairs inter / intra          PingPong at 8 B: TCP at least 3x slower than shared memory (best repetitions)
 #   PingPong 4 MiB over node3      0.90 .. 1.02 of the shaped wire rate (5th percentile time)
 #   mpibench mpigraph              node3 is the one outlier; --fail-on-outlier exits 6
-#   a link set down mid-run        exit 3 within the stall limit + grace, status "aborted",
-#                                  the finished benchmark kept, no process left on any host
+#   a link set down mid-run        self-launch and the user's own mpiexec (one rank per host):
+#                                  exit 3 (Open MPI's own mpiexec: 137, killed by mpibench's
+#                                  teardown), status "aborted", the finished benchmark kept,
+#                                  every process on every host gone within the stall limit + grace
 # and once: srun -N 2 -n 4 across two hosts of a Slurm cluster in the namespaces (both MPIs),
+# a link set down under srun -N 2 -n 2 (both MPIs: the same checks, Slurm's daemons aside),
 # and `down` is idempotent and leaves no namespace, state or lock file, even after a failed script.
 #
 # Usage: tests/cluster.sh [OPENMPI_BINARY [MPICH_BINARY]]
@@ -70,6 +73,68 @@ on1() {
 # A JSON expression over a result file, e.g. J f.json 'd["world_size"]'.
 J() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print($2)" "$1"; }
 left() { for h in node1 node2 node3; do ip netns pids "$h" 2>/dev/null; done | wc -l; }
+# The same without Slurm's own daemons (slurmctld, slurmd, slurmstepd, munged).
+left_job() {
+    local h p
+    for h in node1 node2 node3; do
+        for p in $(ip netns pids "$h" 2>/dev/null); do
+            [[ $(cat "/proc/$p/comm" 2>/dev/null) == @(slurm*|munged) ]] || echo "$p"
+        done
+    done | wc -l
+}
+
+# A link that dies mid-run: Barrier finishes, then node2's link goes down
+# during PingPong; the stall limit ends the job. Arguments: the leg's name,
+# a label, the launcher's expected exit code (a regex), then the command up to `run`
+# (the benchmarks and options follow). Passes when the launcher returns
+# that code, the stall line is there, the JSON says "aborted" and keeps
+# Barrier, and the last process on any host is gone within the effective
+# limit the stall line states (max(S, 20 x the slowest batch)) plus the
+# grace: the stalled rank's 2 s (a rank other than 0), the teardown
+# helper's 4 s (MPI_Abort's 3 s deadline + 1 s) and its 1 s from SIGTERM
+# to SIGKILL of a daemon, 1 s for the launcher, and 4 s of slack for a
+# loaded machine.
+link_down() {
+    local name=$1 label=$2 want=$3 limit=3 t0 t1 t2 rc n=1 took gone eff job
+    shift 3
+    rm -f x.json
+    on1 "$@" Barrier PingPong --sizes 4M --iter 300 --stall-limit $limit --json x.json >x.out 2>x.err &
+    job=$!
+    for _ in $(seq 1 600); do
+        grep -q '"benchmark": "Barrier"' x.json 2>/dev/null && break
+        kill -0 $job 2>/dev/null || break
+        sleep 0.1
+    done
+    $cluster link node2 down
+    t0=$(date +%s.%N)
+    set +e
+    wait $job
+    rc=$?
+    set -e
+    t1=$(date +%s.%N)
+    for _ in $(seq 1 100); do
+        n=$(left_job)
+        ((n == 0)) && break
+        sleep 0.2
+    done
+    t2=$(date +%s.%N)
+    $cluster link node2 up
+    took=$(python3 -c "import sys; print(round(float(sys.argv[2]) - float(sys.argv[1]), 1))" "$t0" "$t1")
+    gone=$(python3 -c "import sys; print(round(float(sys.argv[2]) - float(sys.argv[1]), 1))" "$t0" "$t2")
+    eff=$(grep -o 'stall limit [0-9.]* s' x.err | head -1 | awk '{print $3}')
+    [[ -n $eff ]] || eff=$limit
+    if [[ $rc =~ ^($want)$ ]] && python3 -c "import sys; sys.exit(0 if float(sys.argv[1]) <= $eff + 2 + 4 + 1 + 1 + 4 else 1)" "$gone" &&
+        [[ $(J x.json 'd["status"], [r["benchmark"] for r in d["results"]]') == "aborted ['Barrier']" ]] &&
+        grep -Eq '^error: stalled: PingPong(, 4194304 bytes,)? (on )?2 processes on node1 \(rank 0\), node2 \(rank 1\)' x.err &&
+        ((n == 0)); then
+        ok "$name: link down mid-run ($label): exit $rc after $took s, last process gone after $gone s (stall limit $limit s, effective $eff s, + grace 8 s), status aborted, Barrier kept"
+    else
+        bad "$name: link down mid-run ($label): rc $rc (want $want), $took s, last process after $gone s against the effective limit $eff s + grace, $n processes left"
+        show x.out x.err
+        # Nothing left for the next case (Slurm's daemons would go too).
+        [[ $name == slurm ]] || $cluster up 3 node3=$RATE >/dev/null
+    fi
+}
 
 leg() {
     local name=$1 bin=$2 mpiexec=$3 t=$work/$1
@@ -172,49 +237,16 @@ PY
         bad "$name: mpigraph outliers (rc $rc)"; show g.out g.err
     fi
 
-    # 5. A link that dies mid-run: Barrier finishes, then node2's link goes
-    # down during PingPong; the stall limit ends the job.
-    local limit=3 t0 t1
-    on1 "$bin" run --hosts node1:1,node2:1 Barrier PingPong --sizes 4M --iter 300 --stall-limit $limit \
-        --json x.json >x.out 2>x.err &
-    local job=$!
-    for _ in $(seq 1 600); do
-        grep -q '"benchmark": "Barrier"' x.json 2>/dev/null && break
-        kill -0 $job 2>/dev/null || break
-        sleep 0.1
-    done
-    $cluster link node2 down
-    t0=$(date +%s.%N)
-    set +e
-    wait $job
-    rc=$?
-    set -e
-    t1=$(date +%s.%N)
-    $cluster link node2 up
-    local n=1
-    for _ in $(seq 1 20); do
-        n=$(left)
-        ((n == 0)) && break
-        sleep 0.5
-    done
-    local took
-    took=$(python3 -c "import sys; print(round(float(sys.argv[2]) - float(sys.argv[1]), 1))" "$t0" "$t1")
-    # Within the effective limit the stall line states (max(S, 20 x the
-    # slowest batch)) plus the grace: the stalled rank's 2 s, MPI_Abort's
-    # 3 s, the daemon's end (1 s) and Open MPI's launcher teardown (about
-    # 2 s: 11.0 s with a 3 s limit, against MPICH's 7.1 s), and 4 s of slack
-    # for a loaded machine.
-    local eff
-    eff=$(grep -o 'stall limit [0-9.]* s' x.err | head -1 | awk '{print $3}')
-    [[ -n $eff ]] || eff=$limit
-    if [[ $rc == 3 ]] && python3 -c "import sys; sys.exit(0 if float(sys.argv[1]) <= $eff + 2 + 3 + 1 + 2 + 4 else 1)" "$took" &&
-        [[ $(J x.json 'd["status"], [r["benchmark"] for r in d["results"]]') == "aborted ['Barrier']" ]] &&
-        grep -Eq '^error: stalled: PingPong(, 4194304 bytes,)? (on )?2 processes on node1 \(rank 0\), node2 \(rank 1\)' x.err &&
-        ((n == 0)); then
-        ok "$name: link down mid-run: exit 3 after $took s (stall limit $limit s, effective $eff s, + grace 8 s), status aborted, Barrier kept, no process left"
+    # 5. A link that dies mid-run, under self-launch (mpibench's parent ends
+    # mpiexec) and under the user's own mpiexec, one rank per host (the
+    # ranks and mpibench's teardown helpers end the launcher and its daemons).
+    link_down "$name" "self-launch" 3 "$bin" run --hosts node1:1,node2:1
+    if [[ $mpiexec == *openmpi* ]]; then
+        # Open MPI's mpiexec waits forever for the daemon behind the dead
+        # link: the helper of rank 0 (its child) kills it, 137 (SIGKILL).
+        link_down "$name" "$mpiexec --host node1,node2 -n 2 mpibench run" 137 "$mpiexec" --host node1,node2 -n 2 "$bin" run
     else
-        bad "$name: link down mid-run (rc $rc, $took s against the effective limit $eff s + grace, $n processes left)"; show x.out x.err
-        $cluster up 3 node3=$RATE >/dev/null
+        link_down "$name" "$mpiexec -hosts node1,node2 -n 2 mpibench run" 3 "$mpiexec" -hosts node1,node2 -n 2 "$bin" run
     fi
     cd "$work"
 }
@@ -252,6 +284,14 @@ if command -v slurmctld >/dev/null && command -v slurmd >/dev/null && command -v
             else
                 bad "slurm: srun --mpi=pmi2 -N 2 -n 4 (MPICH)"; show "$sl/m.out" "$sl/m.err"
             fi
+        fi
+        # A link that dies under srun: srun ends the step (after Slurm's
+        # KillWait, 5 s here, for the host it cannot reach). Its exit code is
+        # the rank's 3, or 137 when slurmstepd killed the task in MPI_Abort
+        # first (MPICH); node2's slurmstepd stays until the link is back.
+        link_down slurm "srun -N 2 -n 2, Open MPI" 3 env SLURM_CONF="$conf" srun -N 2 -n 2 "$sl/mpibench-openmpi" run
+        if [[ -x "$mpich" ]]; then
+            link_down slurm "srun --mpi=pmi2 -N 2 -n 2, MPICH" "3|137" env SLURM_CONF="$conf" srun --mpi=pmi2 -N 2 -n 2 "$sl/mpibench-mpich" run
         fi
         cd "$work"
     else
