@@ -213,6 +213,8 @@ pub(crate) mod fixtures {
             slurm: None,
             status: Some("ok".into()),
             interrupted_by: None,
+            reason: None,
+            signal: None,
         }
     }
 
