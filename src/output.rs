@@ -578,7 +578,13 @@ fn fill(mut f: File, p: &Path, bytes: &[u8]) -> io::Result<File> {
         Ok(_) => return Err(io::Error::other("it is no longer a regular file")),
         Err(_) => {}
     }
-    f.sync_all()?;
+    // The last write of an ending races the launcher's SIGKILL (Hydra
+    // kills the ranks right after it passed a SIGTERM on, sooner on a
+    // loaded machine): it skips the fsync, which only matters if the
+    // machine loses power, not if the process is killed.
+    if !ENDING_WRITE.load(Ordering::SeqCst) {
+        f.sync_all()?;
+    }
     Ok(f)
 }
 
@@ -662,7 +668,13 @@ struct State {
     /// Set once the run's outputs are final (all written by [`finish`], or
     /// the interrupted or aborted report written): nothing follows.
     closed: bool,
+    /// An ending that came before the first save (a stop request right
+    /// after the header went out): the first save writes it and closes.
+    pending: Option<Outcome>,
 }
+
+/// The ending's write is under way (see [`fill`]).
+static ENDING_WRITE: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
 
 static STATE: Mutex<Option<State>> = Mutex::new(None);
 
@@ -672,7 +684,10 @@ fn state() -> std::sync::MutexGuard<'static, Option<State>> {
 
 /// Rank 0: the report outputs of this run.
 pub fn init(outputs: &[(Option<&Path>, Format)]) {
-    *state() = Some(State {
+    let mut g = state();
+    let pending = g.take().and_then(|s| s.pending);
+    *g = Some(State {
+        pending,
         sinks: outputs
             .iter()
             .filter_map(|(p, f)| {
@@ -769,6 +784,10 @@ pub fn save(report: &Report) -> Result<()> {
         return Ok(());
     }
     st.last = Some(report.clone());
+    if let Some(o) = st.pending {
+        // The run was ended before its first save: this is its last.
+        return end_with(st, o).map_or(Ok(()), |r| r.map(drop));
+    }
     write_all(st, report, Which::Replaced)
 }
 
@@ -799,8 +818,13 @@ fn end_with(st: &mut State, outcome: Outcome) -> Option<Result<usize>> {
     if st.closed {
         return None;
     }
+    let Some(mut r) = st.last.clone() else {
+        // Nothing saved yet: the first save (if any) writes this ending.
+        st.pending.get_or_insert(outcome);
+        return None;
+    };
     st.closed = true;
-    let mut r = st.last.clone()?;
+    ENDING_WRITE.store(true, Ordering::SeqCst);
     r.complete = false;
     outcome.stamp(&mut r);
     let n = r.results.len();
@@ -813,7 +837,18 @@ fn end_with(st: &mut State, outcome: Outcome) -> Option<Result<usize>> {
 /// results it holds, or None without a report or when the outputs are
 /// final already.
 pub fn interrupt(outcome: Outcome) -> Option<Result<usize>> {
-    end_with(state().as_mut()?, outcome)
+    let mut g = state();
+    match g.as_mut() {
+        Some(st) => end_with(st, outcome),
+        None => {
+            // Before `init`: the first save writes this ending.
+            *g = Some(State {
+                pending: Some(outcome),
+                ..State::default()
+            });
+            None
+        }
+    }
 }
 
 /// Rank 0: prints to stdout (tables); the error tells a closed pipe apart.
