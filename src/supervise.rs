@@ -1102,6 +1102,57 @@ mod tests {
     }
 
     #[test]
+    fn a_rank_that_vanished_died() {
+        let l = launcher();
+        let mut s = Seen::default();
+        for x in [
+            "start 0 1",
+            "start 1 2",
+            "up 0",
+            "up 1",
+            "stopped 0 SIGTERM",
+        ] {
+            s.record(x);
+        }
+        s.vanished.push(1);
+        // Open MPI's mpiexec: 128 + 9; Hydra: 9. Rank 0's SIGTERM was the
+        // launcher ending the job.
+        assert_eq!(verdict(&s, 0, exited(137), false, &l), 3);
+        assert_eq!(died_of(exited(137)), libc::SIGKILL);
+        assert_eq!(died_of(exited(9)), libc::SIGKILL);
+        assert_eq!(died_of(exited(0)), 0);
+        // The user's interruption comes first.
+        assert_eq!(verdict(&s, SIGINT, exited(130), false, &l), 130);
+        // A rank's own failure explains the rest.
+        s.record("said 0 3");
+        assert_eq!(verdict(&s, 0, exited(137), false, &l), 3);
+        let d = tempfile::tempdir().unwrap();
+        let f = d.path().join("j.json");
+        std::fs::write(
+            &f,
+            r#"{"status": "interrupted", "interrupted_by": "SIGTERM", "complete": false}"#,
+        )
+        .unwrap();
+        mark_json(
+            &f,
+            Outcome::RankDied {
+                rank: Some(1),
+                signal: libc::SIGKILL,
+            },
+        );
+        let v: serde_json::Value = serde_json::from_slice(&std::fs::read(&f).unwrap()).unwrap();
+        assert_eq!(v["status"], "aborted");
+        assert_eq!(v["reason"], "rank_died");
+        assert_eq!(v["signal"], "SIGKILL");
+        assert!(v.get("interrupted_by").is_none());
+        // A final "ok" is never touched.
+        std::fs::write(&f, r#"{"status": "ok", "reason": "ok", "complete": true}"#).unwrap();
+        mark_json(&f, Outcome::Timeout);
+        let v: serde_json::Value = serde_json::from_slice(&std::fs::read(&f).unwrap()).unwrap();
+        assert_eq!(v["status"], "ok");
+    }
+
+    #[test]
     fn verdicts() {
         let l = launcher();
         assert_eq!(verdict(&Seen::default(), SIGINT, exited(1), false, &l), 130);
