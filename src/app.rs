@@ -19,19 +19,16 @@ use crate::suite::{self, Entry};
 use crate::watchdog::Watchdog;
 use crate::{launch, report, signals};
 
-pub const EXIT_OK: i32 = 0;
-pub const EXIT_VALIDATION: i32 = 1;
-pub const EXIT_USAGE: i32 = 2;
-pub const EXIT_ABORTED: i32 = crate::watchdog::EXIT_ABORTED;
-/// `--fail-on-outlier` and the bandwidth matrix named outliers.
-pub const EXIT_OUTLIERS: i32 = 6;
+use crate::outcome::Outcome;
+pub use crate::outcome::{EXIT_ABORTED, EXIT_OK, EXIT_USAGE};
 
 /// Prints a usage error once (on rank 0 under a launcher).
 fn usage(msg: &str) -> i32 {
     if launch::env_rank() == 0 {
-        eprintln!("error: {msg}");
+        Outcome::Usage.say(msg)
+    } else {
+        Outcome::Usage.exit_code()
     }
-    EXIT_USAGE
 }
 
 pub fn main() -> Result<i32> {
@@ -293,6 +290,10 @@ fn run(args: RunArgs) -> Result<i32> {
         if !args.dry_run {
             // The parent relays the job's stdout and sees a closed pipe itself.
             signals::ignore_sigpipe();
+            // The parent holds the output locks for the whole job.
+            if let Err(msg) = output::lock(&args.outputs()) {
+                return Ok(usage(&msg));
+            }
         }
         return launch::relaunch(&launch::Relaunch {
             np,
@@ -384,7 +385,17 @@ fn agree_on_plan(world: &Comm, args: &RunArgs, ranks_per_node: usize) -> Result<
         let command: Vec<String> = std::iter::once(name.to_string())
             .chain(std::env::args().skip(1))
             .collect();
-        let r = Plan::build(args, command, world.size, ranks_per_node).map_err(|e| e.to_string());
+        let r = Plan::build(args, command, world.size, ranks_per_node)
+            .map_err(|e| e.to_string())
+            // Under a launcher of the user's, rank 0 holds the output locks
+            // (a self-launching parent holds them already).
+            .and_then(|p| {
+                if launch::self_launched() {
+                    Ok(p)
+                } else {
+                    output::lock(&args.outputs()).map(|_| p)
+                }
+            });
         serde_json::to_vec(&r).expect("plan serialises")
     } else {
         Vec::new()
@@ -484,6 +495,8 @@ fn new_report(
         slurm: crate::slurm::job(),
         status: None,
         interrupted_by: None,
+        reason: None,
+        signal: None,
     }
 }
 
@@ -577,7 +590,7 @@ fn run_world(world: &Comm, args: &RunArgs) -> Result<i32> {
             (plan.csv.as_deref(), Format::Csv),
             (plan.report.as_deref(), Format::Html),
         ]);
-        // "running" stays if the job dies (kill, --timeout) before the end.
+        // "running" stays if the job dies (SIGKILL) before the end.
         report.status = Some("running".into());
         failure = failure.or(save(&report).err());
     }
@@ -663,26 +676,22 @@ fn run_world(world: &Comm, args: &RunArgs) -> Result<i32> {
             }
         }
     }
+    // The measurements are over: no limit may end the run after rank 0
+    // wrote its final outputs.
+    watchdog.finish();
     if let Err(e) = outcome {
-        let code = match e.downcast_ref::<Abort>() {
-            Some(Abort::Validation(_)) => EXIT_VALIDATION,
-            _ => EXIT_ABORTED,
+        let ending = match e.downcast_ref::<Abort>() {
+            Some(Abort::Validation(_)) => Outcome::ValidationErrors,
+            _ => Outcome::Error,
         };
         if root {
-            report.status = Some(
-                if code == EXIT_VALIDATION {
-                    "validation_errors"
-                } else {
-                    "aborted"
-                }
-                .into(),
-            );
+            ending.stamp(&mut report);
             // The run failed already; a failing save must not hide why.
             let _ = save(&report);
             let _ = output::finish();
-            eprintln!("error: {e:#}");
+            ending.say(&format!("{e:#}"));
         }
-        return Ok(code);
+        return Ok(ending.exit_code());
     }
     if !root {
         // Rank 0 may still fail to write the final results: agree on it.
@@ -704,14 +713,25 @@ fn run_world(world: &Comm, args: &RunArgs) -> Result<i32> {
         .flat_map(|r| &r.rows)
         .filter_map(|r| r.errors)
         .sum();
-    report.status = Some(
-        if errors > 0 {
-            "validation_errors"
-        } else {
-            "ok"
-        }
-        .to_string(),
-    );
+    let outliers = report
+        .results
+        .iter()
+        .filter_map(|r| r.outliers.as_ref()?.as_array().map(Vec::len))
+        .sum::<usize>();
+    let (ending, line) = if errors > 0 {
+        (
+            Outcome::ValidationErrors,
+            format!("validation found {errors} errors (see the errors column)"),
+        )
+    } else if plan.fail_on_outlier && outliers > 0 {
+        (
+            Outcome::Outliers,
+            format!("the bandwidth matrix shows {outliers} outliers (--fail-on-outlier)"),
+        )
+    } else {
+        (Outcome::Ok, String::new())
+    };
+    ending.stamp(&mut report);
     // The replaced files first, then every other output; stdout and the
     // special files last (they get one write): a failure anywhere turns
     // the status into "aborted" wherever it can still be written.
@@ -741,20 +761,7 @@ fn run_world(world: &Comm, args: &RunArgs) -> Result<i32> {
     if let Some(code) = output::agree(world, failure) {
         return Ok(code);
     }
-    if errors > 0 {
-        eprintln!("error: validation found {errors} errors (see the errors column)");
-        return Ok(EXIT_VALIDATION);
-    }
-    let outliers = report
-        .results
-        .iter()
-        .filter_map(|r| r.outliers.as_ref()?.as_array().map(Vec::len))
-        .sum::<usize>();
-    if plan.fail_on_outlier && outliers > 0 {
-        eprintln!("error: the bandwidth matrix shows {outliers} outliers (--fail-on-outlier)");
-        return Ok(EXIT_OUTLIERS);
-    }
-    Ok(EXIT_OK)
+    Ok(ending.say(&line))
 }
 
 /// Runs one entry over its process counts; results on rank 0.
@@ -804,7 +811,7 @@ fn run_entry(
 /// end, an MPI error on this rank marks them "aborted" before the job ends.
 fn save(report: &Report) -> Result<()> {
     comm::error::on_fatal(Box::new(|_| {
-        if let Some(Err(e)) = output::interrupt("aborted", None) {
+        if let Some(Err(e)) = output::interrupt(Outcome::Error) {
             eprintln!("error: {e:#}");
         }
     }));

@@ -19,17 +19,20 @@ pub use crate::method::{Method, SyncMode};
     // Explicit lines of at most 80 columns: clap wraps longer ones mid-sentence.
     after_help = "Run under mpiexec/srun, or let `mpibench run -n N` launch its own local ranks.\n\
                   \n\
-                  Exit codes:\n  \
-                  0      ok\n  \
-                  1      validation errors (--check); compare --fail-if-slower failed\n  \
-                  2      usage errors\n  \
-                  3      a benchmark or rank aborted (MPI error, rank failure, --timeout,\n         \
-                         the stall limit, a failed write)\n  \
-                  4      the launcher failed or started no rank\n  \
-                  5      MPI could not start\n  \
-                  6      outliers (--fail-on-outlier)\n  \
+                  Exit codes (JSON status / reason):\n  \
+                  0      ok (ok / ok)\n  \
+                  1      validation errors (validation_errors / validation_errors);\n         \
+                         compare --fail-if-slower failed\n  \
+                  2      usage errors (no JSON)\n  \
+                  3      aborted: --timeout (aborted / timeout), the stall limit (stall),\n         \
+                         a rank died of a signal (rank_died, + signal), a failed write\n         \
+                         or closed stdout (write_failed), another failure (error)\n  \
+                  4      the launcher failed or started no rank (launcher_failed)\n  \
+                  5      MPI could not start (mpi_start_failed)\n  \
+                  6      outliers, --fail-on-outlier (ok / outliers)\n  \
                   7      compare --fail-if-slower judged nothing\n  \
-                  128+N  interrupted by signal N (141: stdout closed)"
+                  128+N  interrupted by signal N (interrupted / interrupted,\n         \
+                         + interrupted_by; 141: stdout pipe closed, quietly)"
 )]
 pub struct Cli {
     #[command(subcommand)]

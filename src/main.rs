@@ -15,6 +15,7 @@ mod frontend;
 mod input;
 mod launch;
 mod method;
+mod outcome;
 mod output;
 mod plan;
 mod progress;
@@ -54,6 +55,8 @@ fn run() {
     signals::install_process_panic_hook();
     signals::default_sigpipe();
     signals::ignore_sigxfsz();
+    // A closed stdout (`>&-`) must fail the writes, not lose them.
+    output::guard_closed_stdout();
     // Test hook (robustness tests): a panic outside any rank.
     if std::env::var_os("MPIBENCH_TEST_PANIC_MAIN").is_some() {
         panic!("test panic requested by MPIBENCH_TEST_PANIC_MAIN");
@@ -62,10 +65,7 @@ fn run() {
         Ok(code) => code,
         // A closed stdout pipe ends quietly, as Unix tools do.
         Err(e) if e.is::<output::StdoutClosed>() => signals::exit_code(libc::SIGPIPE),
-        Err(e) => {
-            eprintln!("error: {e:#}");
-            app::EXIT_ABORTED
-        }
+        Err(e) => outcome::Outcome::Error.say(&format!("{e:#}")),
     };
     // A self-launching parent learns how this rank ended (nothing otherwise).
     supervise::tell(&format!("end {} {code}", signals::rank()));

@@ -36,6 +36,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::{anyhow, Context, Result};
 
+use crate::outcome::Outcome;
 use crate::report::{self, csv::Csv, json::Json};
 use crate::results::Report;
 
@@ -408,6 +409,71 @@ fn temp_name(p: &Path) -> PathBuf {
     parent_dir(p).join(name)
 }
 
+/// The output locks this process holds (until it exits): see [`lock`].
+static LOCKS: Mutex<Vec<std::os::unix::net::UnixListener>> = Mutex::new(Vec::new());
+
+/// Takes an advisory lock on every replaced file among `outputs`, so that
+/// a second run writing the same file is refused (usage error) instead of
+/// silently replacing the first run's results. The lock is an abstract
+/// Unix socket named after the file's directory (device, inode) and name:
+/// nothing on disk, released by the kernel when the process ends, however
+/// it ends (no stale lock). It holds on one host (one network namespace).
+pub fn lock(outputs: &[Output]) -> Result<(), String> {
+    use std::os::linux::net::SocketAddrExt;
+    use std::os::unix::net::{SocketAddr, UnixListener, UnixStream};
+    for o in outputs.iter().filter(|o| !o.dir) {
+        let Ok(Target::Replace(p)) = resolve(o.path) else {
+            continue;
+        };
+        let Ok(dir) = std::fs::metadata(parent_dir(&p)) else {
+            continue;
+        };
+        let name = p.file_name().unwrap_or_default().as_encoded_bytes();
+        // FNV-1a of the file name.
+        let hash = name.iter().fold(0xcbf29ce484222325u64, |h, &b| {
+            (h ^ u64::from(b)).wrapping_mul(0x100000001b3)
+        });
+        let key = format!("mpibench.output.{}.{}.{hash:016x}", dir.dev(), dir.ino());
+        let Ok(addr) = SocketAddr::from_abstract_name(key.as_bytes()) else {
+            continue;
+        };
+        match UnixListener::bind_addr(&addr) {
+            Ok(l) => LOCKS.lock().unwrap_or_else(|e| e.into_inner()).push(l),
+            Err(e) if e.kind() == io::ErrorKind::AddrInUse => {
+                let pid = UnixStream::connect_addr(&addr)
+                    .ok()
+                    .and_then(|s| peer_pid(&s))
+                    .map(|p| format!(" (pid {p})"))
+                    .unwrap_or_default();
+                return Err(format!(
+                    "{} '{}' is being written by another mpibench run{pid}; wait for it to end or choose another file",
+                    o.flag,
+                    o.path.display()
+                ));
+            }
+            Err(_) => {}
+        }
+    }
+    Ok(())
+}
+
+/// The pid of the process at the other end of a Unix socket.
+fn peer_pid(s: &std::os::unix::net::UnixStream) -> Option<i32> {
+    let mut cred: libc::ucred = unsafe { std::mem::zeroed() };
+    let mut len = std::mem::size_of::<libc::ucred>() as libc::socklen_t;
+    // SAFETY: getsockopt with a buffer of the option's size.
+    let r = unsafe {
+        libc::getsockopt(
+            s.as_raw_fd(),
+            libc::SOL_SOCKET,
+            libc::SO_PEERCRED,
+            (&mut cred as *mut libc::ucred).cast(),
+            &mut len,
+        )
+    };
+    (r == 0 && cred.pid > 0).then_some(cred.pid)
+}
+
 /// Why stdout could not be written: a closed pipe ends the run quietly.
 #[derive(Debug, thiserror::Error)]
 #[error("stdout is closed")]
@@ -419,7 +485,39 @@ pub fn write_stdout(bytes: &[u8]) -> Result<()> {
     match out.write_all(bytes).and_then(|_| out.flush()) {
         Ok(()) => Ok(()),
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Err(StdoutClosed.into()),
-        Err(e) => Err(anyhow!(e).context("cannot write to stdout")),
+        Err(e) => Err(anyhow!(stdout_error(e))),
+    }
+}
+
+/// The process started with stdout closed (`>&-`): see [`guard_closed_stdout`].
+static STDOUT_WAS_CLOSED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// A closed stdout (`>&-`) would lose every table silently (the standard
+/// library points it at /dev/null before `main`). Descriptor 1 is pointed
+/// at `/dev/full` instead, so that every write to stdout fails and says
+/// why ([`stdout_error`]). Call first in `main`.
+pub fn guard_closed_stdout() {
+    if !crate::signals::stdout_closed_at_start() {
+        return;
+    }
+    STDOUT_WAS_CLOSED.store(true, Ordering::SeqCst);
+    // SAFETY: open/dup2/close of our own descriptors.
+    unsafe {
+        let fd = libc::open(c"/dev/full".as_ptr(), libc::O_WRONLY | libc::O_CLOEXEC);
+        if fd >= 0 {
+            libc::dup2(fd, 1);
+            libc::close(fd);
+        }
+    }
+}
+
+/// "cannot write to stdout: ..." for an error writing stdout (a closed
+/// stdout says so, not the `/dev/full` that stands in for it).
+pub fn stdout_error(e: io::Error) -> String {
+    if STDOUT_WAS_CLOSED.load(Ordering::SeqCst) {
+        "cannot write to stdout: it is closed (Bad file descriptor)".into()
+    } else {
+        format!("cannot write to stdout: {e}")
     }
 }
 
@@ -480,7 +578,13 @@ fn fill(mut f: File, p: &Path, bytes: &[u8]) -> io::Result<File> {
         Ok(_) => return Err(io::Error::other("it is no longer a regular file")),
         Err(_) => {}
     }
-    f.sync_all()?;
+    // The last write of an ending races the launcher's SIGKILL (Hydra
+    // kills the ranks right after it passed a SIGTERM on, sooner on a
+    // loaded machine): it skips the fsync, which only matters if the
+    // machine loses power, not if the process is killed.
+    if !ENDING_WRITE.load(Ordering::SeqCst) {
+        f.sync_all()?;
+    }
     Ok(f)
 }
 
@@ -564,7 +668,13 @@ struct State {
     /// Set once the run's outputs are final (all written by [`finish`], or
     /// the interrupted or aborted report written): nothing follows.
     closed: bool,
+    /// An ending that came before the first save (a stop request right
+    /// after the header went out): the first save writes it and closes.
+    pending: Option<Outcome>,
 }
+
+/// The ending's write is under way (see [`fill`]).
+static ENDING_WRITE: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
 
 static STATE: Mutex<Option<State>> = Mutex::new(None);
 
@@ -574,7 +684,10 @@ fn state() -> std::sync::MutexGuard<'static, Option<State>> {
 
 /// Rank 0: the report outputs of this run.
 pub fn init(outputs: &[(Option<&Path>, Format)]) {
-    *state() = Some(State {
+    let mut g = state();
+    let pending = g.take().and_then(|s| s.pending);
+    *g = Some(State {
+        pending,
         sinks: outputs
             .iter()
             .filter_map(|(p, f)| {
@@ -671,6 +784,10 @@ pub fn save(report: &Report) -> Result<()> {
         return Ok(());
     }
     st.last = Some(report.clone());
+    if let Some(o) = st.pending {
+        // The run was ended before its first save: this is its last.
+        return end_with(st, o).map_or(Ok(()), |r| r.map(drop));
+    }
     write_all(st, report, Which::Replaced)
 }
 
@@ -694,29 +811,44 @@ pub fn finish() -> Result<()> {
     Ok(())
 }
 
-/// Ends the outputs with the last report marked `status` (and the signal):
-/// the replaced files and every special file or stdout not yet written.
-/// None when they are final already or nothing was saved.
-fn end_with(st: &mut State, status: &str, signal_name: Option<&str>) -> Option<Result<usize>> {
+/// Ends the outputs with the last report marked with `outcome` (status,
+/// reason, signal): the replaced files and every special file or stdout not
+/// yet written. None when they are final already or nothing was saved.
+fn end_with(st: &mut State, outcome: Outcome) -> Option<Result<usize>> {
     if st.closed {
         return None;
     }
+    let Some(mut r) = st.last.clone() else {
+        // Nothing saved yet: the first save (if any) writes this ending.
+        st.pending.get_or_insert(outcome);
+        return None;
+    };
     st.closed = true;
-    let mut r = st.last.clone()?;
+    ENDING_WRITE.store(true, Ordering::SeqCst);
     r.complete = false;
-    r.status = Some(status.into());
-    r.interrupted_by = signal_name.map(str::to_string);
+    outcome.stamp(&mut r);
     let n = r.results.len();
     Some(write_all(st, &r, Which::Rest).map(|_| n))
 }
 
-/// Rank 0, from the signal thread: writes the last saved report with
-/// `status` ("interrupted", with the signal's name, or "aborted") to every
-/// output (stdout and special files included: this is the end). Returns how
-/// many results it holds, or None without a report or when the outputs are
+/// Rank 0, from an ending path (a signal, the watchdog, a failed peer):
+/// writes the last saved report marked with `outcome` to every output
+/// (stdout and special files included: this is the end). Returns how many
+/// results it holds, or None without a report or when the outputs are
 /// final already.
-pub fn interrupt(status: &str, signal_name: Option<&str>) -> Option<Result<usize>> {
-    end_with(state().as_mut()?, status, signal_name)
+pub fn interrupt(outcome: Outcome) -> Option<Result<usize>> {
+    let mut g = state();
+    match g.as_mut() {
+        Some(st) => end_with(st, outcome),
+        None => {
+            // Before `init`: the first save writes this ending.
+            *g = Some(State {
+                pending: Some(outcome),
+                ..State::default()
+            });
+            None
+        }
+    }
 }
 
 /// Rank 0: prints to stdout (tables); the error tells a closed pipe apart.
@@ -740,24 +872,23 @@ pub fn agree(world: &crate::comm::Comm, failure: Option<anyhow::Error>) -> Optio
         return None;
     }
     let quiet = worst < 2.0;
+    let outcome = if quiet {
+        Outcome::Interrupted {
+            signal: libc::SIGPIPE,
+        }
+    } else {
+        Outcome::WriteFailed
+    };
     if let Some(e) = failure.filter(|_| !quiet) {
-        eprintln!("error: {e:#}");
+        outcome.say(&format!("{e:#}"));
     }
     if world.rank == 0 {
         if let Some(st) = state().as_mut() {
             // Best effort: the output that failed will likely fail again.
-            let _ = if quiet {
-                end_with(st, "interrupted", Some("SIGPIPE"))
-            } else {
-                end_with(st, "aborted", None)
-            };
+            let _ = end_with(st, outcome);
         }
     }
-    Some(if quiet {
-        crate::signals::exit_code(libc::SIGPIPE)
-    } else {
-        crate::watchdog::EXIT_ABORTED
-    })
+    Some(outcome.exit_code())
 }
 
 /// The first report output that is a file (for messages).
@@ -998,13 +1129,47 @@ mod tests {
         assert_eq!(status(), ("ok".to_string(), Some(true)));
         assert!(finish().is_err());
         // What `agree` does on rank 0 after the failure.
-        assert!(end_with(state().as_mut().unwrap(), "aborted", None).is_some());
+        assert!(end_with(state().as_mut().unwrap(), Outcome::WriteFailed).is_some());
         assert_eq!(status(), ("aborted".to_string(), Some(false)));
-        assert!(interrupt("interrupted", Some("SIGINT")).is_none(), "final");
+        let reason = serde_json::from_slice::<serde_json::Value>(&std::fs::read(&json).unwrap())
+            .unwrap()["reason"]
+            .clone();
+        assert_eq!(reason, "write_failed");
+        let sigint = Outcome::Interrupted {
+            signal: libc::SIGINT,
+        };
+        assert!(interrupt(sigint).is_none(), "final");
         assert_eq!(status().0, "aborted");
         let names: Vec<_> = std::fs::read_dir(d.path()).unwrap().collect();
         assert_eq!(names.len(), 2, "no temporary file: {names:?}");
         *state() = None;
+    }
+
+    #[test]
+    fn a_second_writer_of_one_file_is_refused() {
+        let d = tmp();
+        let j = d.path().join("j.json");
+        let other = d.path().join("k.json");
+        let o = [Output::file("--json", &j)];
+        lock(&o).unwrap();
+        // Another process would be refused; so is this one a second time.
+        let err = lock(&o).unwrap_err();
+        assert!(
+            err.contains("is being written by another mpibench run (pid"),
+            "{err}"
+        );
+        let via = d.path().join(".").join("j.json");
+        assert!(lock(&[Output::file("--csv", &via)]).is_err(), "same file");
+        lock(&[Output::file("--json", &other)]).unwrap();
+        lock(&[Output::file("--json", Path::new("-"))]).unwrap();
+        assert_eq!(
+            std::fs::read_dir(d.path()).unwrap().count(),
+            0,
+            "no lock file"
+        );
+        LOCKS.lock().unwrap().clear();
+        lock(&o).unwrap();
+        LOCKS.lock().unwrap().clear();
     }
 
     #[test]

@@ -40,6 +40,14 @@ pub struct Report {
     /// With status "interrupted": the signal that stopped the run ("SIGINT", ...).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub interrupted_by: Option<String>,
+    /// Why the run ended, with `status` (see `outcome::Outcome::reason`):
+    /// ok, validation_errors, timeout, stall, rank_died, launcher_failed,
+    /// mpi_start_failed, interrupted, write_failed, outliers or error.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    /// With reason "rank_died": the signal the rank died of ("SIGKILL", ...).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub signal: Option<String>,
 }
 
 /// A Slurm job, from rank 0's environment.

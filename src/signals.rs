@@ -20,6 +20,7 @@ use std::time::{Duration, Instant};
 
 use signal_hook::consts::{SIGHUP, SIGINT, SIGPIPE, SIGTERM};
 
+use crate::outcome::Outcome;
 use crate::{comm, launch, output, supervise};
 
 /// MPI could not start on this rank (a crash or an abort inside `MPI_Init`).
@@ -54,8 +55,8 @@ static IN_INIT: AtomicBool = AtomicBool::new(false);
 static RANK: AtomicU32 = AtomicU32::new(0);
 /// Rank 0's pid when it runs on this host (0: unknown or elsewhere).
 static RANK0_PID: AtomicI32 = AtomicI32::new(0);
-/// Rank 0: the pids of the other ranks on its host.
-static PEERS: OnceLock<Vec<i32>> = OnceLock::new();
+/// Rank 0: the (rank, pid) of the other ranks on its host.
+static PEERS: OnceLock<Vec<(u32, i32)>> = OnceLock::new();
 /// Ending with `_exit` ends the whole job (see `launch::exit_ends_job`).
 static EXIT_ENDS_JOB: AtomicBool = AtomicBool::new(false);
 
@@ -91,6 +92,15 @@ pub fn signal_name(sig: i32) -> &'static str {
 /// recorded before any library's constructor ran (see [`RECORD_INHERITED`]).
 static INHERITED_IGNORED: AtomicU64 = AtomicU64::new(0);
 
+/// Stdout was closed when the process started (`>&-`).
+static STDOUT_CLOSED_AT_START: AtomicBool = AtomicBool::new(false);
+
+/// True when the process started with stdout closed (`>&-`): the standard
+/// library has pointed it at /dev/null since.
+pub fn stdout_closed_at_start() -> bool {
+    STDOUT_CLOSED_AT_START.load(Ordering::Relaxed)
+}
+
 /// Runs before the shared libraries' constructors: UCX's (MPICH) installs a
 /// SIGHUP handler when it is loaded, over an inherited SIG_IGN.
 #[used]
@@ -98,6 +108,11 @@ static INHERITED_IGNORED: AtomicU64 = AtomicU64::new(0);
 static RECORD_INHERITED: extern "C" fn() = record_inherited;
 
 extern "C" fn record_inherited() {
+    // Before the standard library points a closed stdout at /dev/null.
+    // SAFETY: fcntl on descriptor 1 only reads its flags.
+    if unsafe { libc::fcntl(1, libc::F_GETFD) } == -1 {
+        STDOUT_CLOSED_AT_START.store(true, Ordering::Relaxed);
+    }
     let mut bits = 0u64;
     for sig in 1..64 {
         if disposition_ignored(sig) {
@@ -175,11 +190,14 @@ pub fn before_mpi_init() {
                 for sig in signals.forever() {
                     if sig == PEER_FAILED_SIGNAL {
                         PEER_FAILED.store(true, Ordering::SeqCst);
+                        // That rank said what happened; what the library
+                        // says while the job comes apart is noise.
+                        mute_stderr();
                         if RANK.load(Ordering::Relaxed) == 0 {
                             // The job ends because of that rank: the
                             // outputs say so now, before a launcher that
                             // kills at once (Hydra) takes this rank too.
-                            let _ = output::interrupt("aborted", None);
+                            let _ = output::interrupt(Outcome::Error);
                         }
                     } else {
                         stop(sig);
@@ -239,10 +257,11 @@ pub fn mpi_started(world: &comm::Comm) {
     if world.rank == 0 {
         let peers = all
             .iter()
+            .enumerate()
             .skip(1)
-            .filter_map(|s| s.split_once(' '))
-            .filter(|(_, h)| *h == host)
-            .filter_map(|(p, _)| p.parse().ok())
+            .filter_map(|(r, s)| Some((r as u32, s.split_once(' ')?)))
+            .filter(|(_, (_, h))| *h == host)
+            .filter_map(|(r, (p, _))| Some((r, p.parse().ok()?)))
             .collect();
         let _ = PEERS.set(peers);
     }
@@ -287,14 +306,60 @@ pub fn stop(sig: i32) {
     } else {
         sig
     };
+    // A SIGTERM after a rank on this host vanished is the launcher ending
+    // the job because that rank died (the OOM killer's SIGKILL).
+    if let Some((rank, signal)) = (sig == SIGTERM).then(dead_peer).flatten() {
+        return stop_with(Outcome::RankDied {
+            rank: Some(rank),
+            signal,
+        });
+    }
     stop_as(sig)
+}
+
+/// Rank 0: a rank of this host whose process is gone or a zombie, with
+/// the signal that ended it when the zombie still tells (0: unknown).
+fn dead_peer() -> Option<(u32, i32)> {
+    if RANK.load(Ordering::Relaxed) != 0 {
+        return None;
+    }
+    PEERS.get()?.iter().find_map(|&(rank, pid)| {
+        let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok();
+        let Some(stat) = stat else {
+            return Some((rank, 0));
+        };
+        // Fields after the command name (in parentheses): state is the
+        // first, the wait status (exit_code) the 50th.
+        let rest = stat.rsplit_once(')')?.1;
+        let f: Vec<&str> = rest.split_whitespace().collect();
+        if f.first() != Some(&"Z") {
+            return None;
+        }
+        let status: i32 = f.get(49).and_then(|x| x.parse().ok()).unwrap_or(0);
+        Some((
+            rank,
+            if libc::WIFSIGNALED(status) {
+                libc::WTERMSIG(status)
+            } else {
+                0
+            },
+        ))
+    })
 }
 
 /// [`stop`] for a request whose cause is known: the parent's stop message
 /// or its death.
 pub fn stop_as(sig: i32) {
+    stop_with(Outcome::Interrupted { signal: sig })
+}
+
+/// Ends this rank's part of the run with `outcome`: an interruption, or a
+/// failure the parent or rank 0 found (a failed write of the parent's
+/// stdout, a rank that died). Only the first ending acts.
+pub fn stop_with(outcome: Outcome) {
+    let code = outcome.exit_code();
     if STOP
-        .compare_exchange(0, sig, Ordering::SeqCst, Ordering::SeqCst)
+        .compare_exchange(0, code, Ordering::SeqCst, Ordering::SeqCst)
         .is_err()
     {
         return;
@@ -306,20 +371,36 @@ pub fn stop_as(sig: i32) {
         // SAFETY: ends the process.
         unsafe { libc::_exit(ended) }
     }
+    if !crate::outcome::claim() {
+        // Another ending (a timeout, a stall, a failure) is under way on
+        // this rank and ends the process: it has said what happened.
+        mute_stderr();
+        loop {
+            std::thread::park();
+        }
+    }
     let rank = RANK.load(Ordering::Relaxed);
     if PEER_FAILED.load(Ordering::SeqCst) {
         // The launcher ends the job because another rank failed (and said so).
-        let _ = output::interrupt("aborted", None);
+        let _ = output::interrupt(Outcome::Error);
         mute_stderr();
         end_job(EXIT_ABORTED);
     }
-    supervise::tell(&format!("stopped {rank} {}", signal_name(sig)));
+    let sig = match outcome {
+        Outcome::Interrupted { signal } => signal,
+        _ => SIGTERM,
+    };
+    if let Outcome::Interrupted { .. } = outcome {
+        supervise::tell(&format!("stopped {rank} {}", signal_name(sig)));
+    }
     if rank == 0 {
         // The results first: the launcher may end this process any moment.
-        let saved = output::interrupt("interrupted", Some(signal_name(sig)));
+        let saved = output::interrupt(outcome);
         stop_peers(sig);
-        if sig != SIGPIPE && !supervise::parent_speaks() {
-            eprintln!("{}", interrupted_line(sig, saved));
+        if !supervise::parent_speaks() {
+            if let Some(line) = outcome.line(&saved_detail(outcome, saved)) {
+                eprintln!("{line}");
+            }
         }
         mute_stderr();
     } else {
@@ -339,7 +420,7 @@ pub fn stop_as(sig: i32) {
             std::thread::sleep(Duration::from_millis(500));
         }
     }
-    end_job(exit_code(sig));
+    end_job(code);
 }
 
 /// Rank 0: tells the other ranks on this host to stop (and so to fall
@@ -352,7 +433,7 @@ fn stop_peers(sig: i32) {
         sig
     };
     let peers = PEERS.get().map(Vec::as_slice).unwrap_or(&[]);
-    for &p in peers {
+    for &(_, p) in peers {
         // SAFETY: kill(2) on the pids the ranks of this job reported.
         unsafe { libc::kill(p, relay) };
     }
@@ -388,20 +469,17 @@ fn mute_stderr_raw() {
     }
 }
 
-fn interrupted_line(sig: i32, saved: Option<anyhow::Result<usize>>) -> String {
-    let what = match (saved, output::first_file()) {
+/// What rank 0 saved at an ending, for its one line.
+fn saved_detail(outcome: Outcome, saved: Option<anyhow::Result<usize>>) -> String {
+    match (saved, output::first_file()) {
         (Some(Ok(n)), Some(f)) => format!(
-            "; {n} results finished so far are in '{}' (status \"interrupted\")",
-            f.display()
+            "; {n} results finished so far are in '{}' (status \"{}\")",
+            f.display(),
+            outcome.status().unwrap_or_default()
         ),
         (Some(Err(e)), _) => format!("; {e:#}"),
         _ => String::new(),
-    };
-    format!(
-        "mpibench: interrupted by {}{what}; exit code {}",
-        signal_name(sig),
-        exit_code(sig)
-    )
+    }
 }
 
 /// Ends the whole job with `code`: MPI_Abort while MPI is up (or `_exit`
@@ -435,6 +513,7 @@ pub fn end_job(code: i32) -> ! {
 /// then ends the job with `code` (also the watchdog's way out).
 pub fn said_and_end(code: i32) -> ! {
     tell_rank0_failed();
+    tell_peers_failed();
     supervise::tell(&format!("said {} {code}", RANK.load(Ordering::Relaxed)));
     end_job(code)
 }
@@ -456,6 +535,22 @@ fn tell_rank0_failed() {
         // SAFETY: kill(2) is async-signal-safe; the pid is rank 0's on this host.
         unsafe { libc::kill(pid0, PEER_FAILED_SIGNAL) };
     }
+}
+
+/// Rank 0 failed and said so: the ranks of its host stay quiet (their own
+/// watchdog would say it again). Async-signal-safe.
+fn tell_peers_failed() {
+    if RANK.load(Ordering::Relaxed) == 0 {
+        for &(_, p) in PEERS.get().map(Vec::as_slice).unwrap_or(&[]) {
+            // SAFETY: kill(2) on the pids the ranks of this job reported.
+            unsafe { libc::kill(p, PEER_FAILED_SIGNAL) };
+        }
+    }
+}
+
+/// Another rank failed and said so (see [`PEER_FAILED`]).
+pub fn peer_failed() -> bool {
+    PEER_FAILED.load(Ordering::SeqCst)
 }
 
 fn install_panic_hook() {
@@ -495,6 +590,13 @@ pub fn install_process_panic_hook() {
             .location()
             .map(|l| format!(" at {}:{}", l.file(), l.line()))
             .unwrap_or_default();
+        // `println!` fails on a closed or failing stdout: a failed write.
+        if let Some(e) = msg.strip_prefix("failed printing to stdout: ") {
+            let e = std::io::Error::other(e.to_string());
+            let code = Outcome::WriteFailed.say(&output::stdout_error(e));
+            // SAFETY: ends the process.
+            unsafe { libc::_exit(code) }
+        }
         eprintln!(
             "error: internal error: {}{at}",
             msg.lines().next().unwrap_or("")
@@ -565,10 +667,15 @@ mod fatal {
 
     extern "C" fn handler(sig: i32, _: *mut libc::siginfo_t, _: *mut libc::c_void) {
         let stopping = STOP.load(Ordering::SeqCst);
-        if stopping != 0 {
+        if stopping != 0 || crate::outcome::claimed() {
             // The job is coming apart on purpose (a peer vanished mid-call).
+            let code = if stopping != 0 {
+                stopping
+            } else {
+                EXIT_ABORTED
+            };
             // SAFETY: _exit is async-signal-safe.
-            unsafe { libc::_exit(exit_code(stopping)) }
+            unsafe { libc::_exit(code) }
         }
         let name: &[u8] = match sig {
             libc::SIGSEGV => b"SIGSEGV (segmentation fault)",

@@ -40,12 +40,17 @@ use std::time::{Duration, Instant};
 
 use signal_hook::consts::{SIGHUP, SIGINT, SIGPIPE, SIGTERM};
 
+use crate::outcome::Outcome;
 use crate::signals::{self, signal_name};
 
 /// The launcher could not be started, failed, or started no rank.
-pub const EXIT_LAUNCHER: i32 = 4;
+pub const EXIT_LAUNCHER: i32 = crate::outcome::EXIT_LAUNCHER;
 
 const ENV: &str = "MPIBENCH_PARENT";
+
+/// The parent's message to the ranks: its stdout failed (not a closed
+/// pipe); the run ends with a failed write, and the parent says so.
+const FAIL_WRITE: &str = "fail write";
 
 /// How long the parent waits for ranks to disconnect after mpiexec ended.
 const RANK_EXIT_GRACE: Duration = Duration::from_secs(5);
@@ -91,6 +96,9 @@ pub fn connect(rank: usize) {
             let Ok(line) = line else { break };
             if let Some(sig) = line.strip_prefix("stop ").and_then(signals::signal_number) {
                 signals::stop_as(sig);
+            }
+            if line == FAIL_WRITE {
+                signals::stop_with(Outcome::WriteFailed);
             }
         }
         // End of file: the parent died (it never closes the link first).
@@ -166,6 +174,14 @@ struct Seen {
     /// A rank hit the stall limit: a host or link may be dead, and the
     /// launcher's own abort can hang on it (see [`Shared::end_child`]).
     stalled: bool,
+    /// Ranks that told how they end (said, crashed, end, stopped).
+    spoke: BTreeSet<u32>,
+    /// Ranks whose link closed before they told how they end (killed by a
+    /// signal they cannot handle: SIGKILL, the OOM killer), in that order.
+    vanished: Vec<u32>,
+    /// (rank, reason word) of a rank that ended the run for a reason of
+    /// its own (timeout, stall).
+    reason: Option<(u32, String)>,
     open: usize,
 }
 
@@ -187,6 +203,9 @@ impl Seen {
             return;
         };
         let rank = rank as u32;
+        if matches!(*kind, "said" | "crashed" | "end" | "stopped") {
+            self.spoke.insert(rank);
+        }
         match *kind {
             "start" => {
                 self.started.insert(rank);
@@ -201,6 +220,11 @@ impl Seen {
             "crashed" => self.crashed.push((rank, num(2).unwrap_or(3) as i32)),
             "end" => self.ended.push((rank, num(2).unwrap_or(0) as i32)),
             "stalled" => self.stalled = true,
+            "reason" => {
+                if let Some(w) = f.get(2) {
+                    self.reason.get_or_insert((rank, w.to_string()));
+                }
+            }
             "stopped" => {
                 if let Some(sig) = f.get(2).and_then(|s| signals::signal_number(s)) {
                     self.stopped.get_or_insert((rank, sig));
@@ -259,6 +283,26 @@ impl Shared {
             let mut conns = self.conns.lock().unwrap_or_else(|e| e.into_inner());
             for c in conns.iter_mut() {
                 let _ = c.write_all(format!("stop {}\n", signal_name(sig)).as_bytes());
+            }
+            !conns.is_empty()
+        };
+        self.end_child(linked);
+    }
+
+    /// Our stdout failed: the ranks end with a failed write (rank 0 marks
+    /// its outputs), mpiexec is ended as after an interruption.
+    fn fail_write(self: &Arc<Self>) {
+        if self
+            .signal
+            .compare_exchange(0, SIGPIPE, Ordering::SeqCst, Ordering::SeqCst)
+            .is_err()
+        {
+            return;
+        }
+        let linked = {
+            let mut conns = self.conns.lock().unwrap_or_else(|e| e.into_inner());
+            for c in conns.iter_mut() {
+                let _ = c.write_all(format!("{FAIL_WRITE}\n").as_bytes());
             }
             !conns.is_empty()
         };
@@ -376,7 +420,7 @@ fn deadline_from(env: Option<&str>, timeout: Option<f64>) -> Duration {
 /// The one line of a launcher that started no rank in time.
 fn start_deadline_line(name: &str, deadline: Duration) -> String {
     format!(
-        "error: the launcher '{name}' started no mpibench rank within {} s; it was ended (set {START_DEADLINE_ENV}=SECONDS to wait longer)",
+        "the launcher '{name}' started no mpibench rank within {} s; it was ended (set {START_DEADLINE_ENV}=SECONDS to wait longer)",
         deadline.as_secs_f64()
     )
 }
@@ -509,12 +553,10 @@ pub fn run(mut cmd: Command, l: &Launcher) -> i32 {
         .unwrap_or_else(|e| e.into_inner())
         .take()
     {
-        eprintln!("error: cannot write to stdout: {e}");
-        return crate::watchdog::EXIT_ABORTED;
+        return Outcome::WriteFailed.say(&crate::output::stdout_error(e));
     }
     if shared.start_timed_out.load(Ordering::SeqCst) {
-        eprintln!("{}", start_deadline_line(l.name, l.start_deadline));
-        return EXIT_LAUNCHER;
+        return Outcome::LauncherFailed.say(&start_deadline_line(l.name, l.start_deadline));
     }
     let seen = shared.seen();
     let outside = status.signal().is_some() && !shared.signalled.load(Ordering::SeqCst);
@@ -525,6 +567,61 @@ pub fn run(mut cmd: Command, l: &Launcher) -> i32 {
         outside,
         l,
     )
+}
+
+/// The signal a vanished rank died of, from the launcher's exit status:
+/// Open MPI's mpiexec exits with 128 + the signal, Hydra with the signal
+/// number itself (0: unknown).
+fn died_of(status: ExitStatus) -> i32 {
+    match status.code() {
+        Some(c) if c > 128 && c <= 128 + 64 => c - 128,
+        Some(c) if (1..=64).contains(&c) => c,
+        _ => 0,
+    }
+}
+
+/// Makes the JSON file say what the parent knows better than rank 0 could:
+/// a rank died (rank 0 saw only the launcher's SIGTERM, or was killed
+/// before it could write), or the reason of a rank that ended the run.
+/// Only a regular file whose run did not end "ok" is touched.
+fn mark_json(path: &std::path::Path, outcome: Outcome) {
+    use crate::output::{resolve, write_whole, Target};
+    let Ok(t @ Target::Replace(_)) = resolve(path) else {
+        return;
+    };
+    let Target::Replace(p) = &t else { return };
+    let Some(mut v) = std::fs::read(p)
+        .ok()
+        .and_then(|b| serde_json::from_slice::<serde_json::Value>(&b).ok())
+    else {
+        return;
+    };
+    let status = v["status"].as_str().unwrap_or("");
+    let reason = v["reason"].as_str().unwrap_or("");
+    let specific = matches!(outcome, Outcome::RankDied { .. })
+        && (status == "running"
+            || status == "interrupted"
+            || (status == "aborted" && matches!(reason, "error" | "rank_died")));
+    let vague = status == "running" || (status == "aborted" && reason == "error");
+    let Some(new_status) = outcome.status() else {
+        return;
+    };
+    if !(specific || (vague && new_status == "aborted" && outcome != Outcome::Error)) {
+        return;
+    }
+    let Some(o) = v.as_object_mut() else { return };
+    o.insert("complete".into(), false.into());
+    o.insert("status".into(), new_status.into());
+    o.insert("reason".into(), outcome.reason().into());
+    o.remove("interrupted_by");
+    match outcome.signal() {
+        Some(sig) => o.insert("signal".into(), sig.into()),
+        None => o.remove("signal"),
+    };
+    if let Ok(mut bytes) = serde_json::to_vec_pretty(&v) {
+        bytes.push(b'\n');
+        let _ = write_whole(&t, path, &bytes);
+    }
 }
 
 /// Copies mpiexec's stdout to ours. A closed pipe stops the run quietly
@@ -555,10 +652,12 @@ fn relay_stdout(mut from: std::process::ChildStdout, sh: &Arc<Shared>) {
         };
         if let Err(e) = written {
             failed = true;
-            if e.kind() != std::io::ErrorKind::BrokenPipe {
+            if e.kind() == std::io::ErrorKind::BrokenPipe {
+                sh.interrupt(SIGPIPE);
+            } else {
                 *sh.stdout_error.lock().unwrap_or_else(|e| e.into_inner()) = Some(e);
+                sh.fail_write();
             }
-            sh.interrupt(SIGPIPE);
         }
     }
     sh.relay_done.store(true, Ordering::SeqCst);
@@ -596,8 +695,12 @@ fn listen(shared: &Arc<Shared>) -> Option<String> {
             sh.seen().open += 1;
             let sh2 = Arc::clone(&sh);
             signals::spawn(move || {
+                let mut rank: Option<u32> = None;
                 for line in BufReader::new(conn).lines() {
                     let Ok(line) = line else { break };
+                    if let Some(r) = line.strip_prefix("start ") {
+                        rank = r.split_whitespace().next().and_then(|r| r.parse().ok());
+                    }
                     if let (Some(bar), Some(e)) = (&sh2.bar, crate::progress::Event::parse(&line)) {
                         bar.update(&e);
                         continue;
@@ -610,7 +713,11 @@ fn listen(shared: &Arc<Shared>) -> Option<String> {
                         sh2.end_child(true);
                     }
                 }
-                sh2.seen().open -= 1;
+                let mut seen = sh2.seen();
+                if let Some(r) = rank.filter(|r| !seen.spoke.contains(r)) {
+                    seen.vanished.push(r);
+                }
+                seen.open -= 1;
             });
         }
     });
@@ -764,6 +871,27 @@ fn verdict(
     let crashed = !seen.crashed.is_empty();
     let rank0_end = seen.ended.iter().find(|(r, _)| *r == 0).map(|&(_, c)| c);
     let all_up = seen.up.len() == seen.started.len();
+    if let (0, Some(&rank), None, false, None, true) = (
+        parent_signal,
+        seen.vanished.first(),
+        failed,
+        crashed,
+        rank0_end,
+        all_up,
+    ) {
+        // A rank vanished without a word (SIGKILL, the OOM killer): the
+        // interruption or failure that followed is the launcher's doing.
+        let outcome = Outcome::RankDied {
+            rank: Some(rank),
+            signal: died_of(status),
+        };
+        if let Some(p) = l.json {
+            mark_json(p, outcome);
+        }
+        return outcome.say(
+            "; the launcher ended the job (a rank killed from outside, or by the OOM killer: see dmesg)",
+        );
+    }
     let stop = (parent_signal != 0)
         .then_some((None, parent_signal))
         .or(seen
@@ -776,18 +904,11 @@ fn verdict(
             // before the signal reached the job: that outcome stands.
             return code;
         }
-        if sig != SIGPIPE {
-            let by = rank
-                .map(|r| format!(" (received by rank {r})"))
-                .unwrap_or_default();
-            let json = l.json.map(json_state).unwrap_or_default();
-            eprintln!(
-                "mpibench: interrupted by {}{by}{json}; exit code {}",
-                signal_name(sig),
-                signals::exit_code(sig)
-            );
-        }
-        return signals::exit_code(sig);
+        let by = rank
+            .map(|r| format!(" (received by rank {r})"))
+            .unwrap_or_default();
+        let json = l.json.map(json_state).unwrap_or_default();
+        return Outcome::Interrupted { signal: sig }.say(&format!("{by}{json}"));
     }
     // A rank's failure explains a launcher that died of a signal when we
     // ended it, or when the launcher crashed (SIGSEGV, SIGABRT) after the
@@ -811,23 +932,30 @@ fn verdict(
         failed.is_none() || killed_outside,
     ) {
         // The ranks' own messages went through the launcher that died.
-        eprintln!(
-            "error: the launcher '{}' was killed by {} while the job ran; the results are incomplete",
+        return Outcome::LauncherFailed.say(&format!(
+            "the launcher '{}' was killed by {} while the job ran; the results are incomplete",
             l.name,
             signal_name(sig)
-        );
-        return EXIT_LAUNCHER;
+        ));
     }
     if seen.started.is_empty() {
-        eprintln!(
-            "error: the launcher '{}' {} without starting any mpibench rank{}",
+        return Outcome::LauncherFailed.say(&format!(
+            "the launcher '{}' {} without starting any mpibench rank{}",
             l.name,
             describe(status),
             address_space_hint()
-        );
-        return EXIT_LAUNCHER;
+        ));
     }
     if let Some(code) = failed {
+        // A rank ended the run for a reason of its own: the JSON says which.
+        if let (Some((_, w)), Some(p)) = (&seen.reason, l.json) {
+            let o = [Outcome::Timeout, Outcome::Stall]
+                .into_iter()
+                .find(|o| o.reason() == w);
+            if let Some(o) = o {
+                mark_json(p, o);
+            }
+        }
         return code;
     }
     if let Some(&(rank, code)) = seen.crashed.first() {
@@ -848,21 +976,19 @@ fn verdict(
             .difference(&seen.up)
             .map(u32::to_string)
             .collect();
-        eprintln!(
-            "error: MPI_Init did not complete on rank {} (the launcher '{}' {}): the MPI library could not start{}",
+        return Outcome::MpiStartFailed.say(&format!(
+            "MPI_Init did not complete on rank {} (the launcher '{}' {}): the MPI library could not start{}",
             missing.join(", "),
             l.name,
             describe(status),
             address_space_hint()
-        );
-        return signals::EXIT_MPI_START;
+        ));
     }
-    eprintln!(
-        "error: the job ended without a result from rank 0: the launcher '{}' {}",
+    Outcome::Error.say(&format!(
+        "the job ended without a result from rank 0: the launcher '{}' {}",
         l.name,
         describe(status)
-    );
-    crate::watchdog::EXIT_ABORTED
+    ))
 }
 
 #[cfg(test)]
@@ -903,7 +1029,7 @@ mod tests {
         }
         let line = start_deadline_line("./hang.sh", s(3));
         assert!(
-            line.starts_with("error: the launcher './hang.sh' started no mpibench rank within 3 s"),
+            line.starts_with("the launcher './hang.sh' started no mpibench rank within 3 s"),
             "{line}"
         );
     }
@@ -970,6 +1096,57 @@ mod tests {
         }
         s.record_at("end 0 3", true);
         assert_eq!(verdict(&s, SIGPIPE, exited(3), false, &l), 141);
+    }
+
+    #[test]
+    fn a_rank_that_vanished_died() {
+        let l = launcher();
+        let mut s = Seen::default();
+        for x in [
+            "start 0 1",
+            "start 1 2",
+            "up 0",
+            "up 1",
+            "stopped 0 SIGTERM",
+        ] {
+            s.record(x);
+        }
+        s.vanished.push(1);
+        // Open MPI's mpiexec: 128 + 9; Hydra: 9. Rank 0's SIGTERM was the
+        // launcher ending the job.
+        assert_eq!(verdict(&s, 0, exited(137), false, &l), 3);
+        assert_eq!(died_of(exited(137)), libc::SIGKILL);
+        assert_eq!(died_of(exited(9)), libc::SIGKILL);
+        assert_eq!(died_of(exited(0)), 0);
+        // The user's interruption comes first.
+        assert_eq!(verdict(&s, SIGINT, exited(130), false, &l), 130);
+        // A rank's own failure explains the rest.
+        s.record("said 0 3");
+        assert_eq!(verdict(&s, 0, exited(137), false, &l), 3);
+        let d = tempfile::tempdir().unwrap();
+        let f = d.path().join("j.json");
+        std::fs::write(
+            &f,
+            r#"{"status": "interrupted", "interrupted_by": "SIGTERM", "complete": false}"#,
+        )
+        .unwrap();
+        mark_json(
+            &f,
+            Outcome::RankDied {
+                rank: Some(1),
+                signal: libc::SIGKILL,
+            },
+        );
+        let v: serde_json::Value = serde_json::from_slice(&std::fs::read(&f).unwrap()).unwrap();
+        assert_eq!(v["status"], "aborted");
+        assert_eq!(v["reason"], "rank_died");
+        assert_eq!(v["signal"], "SIGKILL");
+        assert!(v.get("interrupted_by").is_none());
+        // A final "ok" is never touched.
+        std::fs::write(&f, r#"{"status": "ok", "reason": "ok", "complete": true}"#).unwrap();
+        mark_json(&f, Outcome::Timeout);
+        let v: serde_json::Value = serde_json::from_slice(&std::fs::read(&f).unwrap()).unwrap();
+        assert_eq!(v["status"], "ok");
     }
 
     #[test]

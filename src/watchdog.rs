@@ -31,6 +31,8 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use crate::outcome::Outcome;
+
 #[derive(Default)]
 struct State {
     deadline: Option<Instant>,
@@ -46,7 +48,7 @@ pub struct Watchdog {
 }
 
 /// Exit code of an aborted run.
-pub const EXIT_ABORTED: i32 = 3;
+pub const EXIT_ABORTED: i32 = crate::outcome::EXIT_ABORTED;
 
 /// The default stall limit S (seconds).
 pub const DEFAULT_STALL_S: f64 = 60.0;
@@ -215,27 +217,24 @@ impl Watchdog {
                     )
                 };
                 if let (true, Some(limit)) = (due, limit) {
-                    eprintln!(
-                        "error: timeout: {what} ran longer than --timeout {} s (rank {rank}); aborting the job",
+                    let detail = format!(
+                        "{what} ran longer than --timeout {} s (rank {rank}); aborting the job",
                         limit.as_secs_f64()
                     );
-                    // One line said: end the job without the library's
-                    // abort banner, and let a self-launching parent know.
-                    crate::signals::said_and_end(EXIT_ABORTED);
+                    end(Outcome::Timeout, rank, &detail);
+                    return;
                 }
                 let Some(s) = stall else { continue };
                 let (state, idle) = tracker.observe(now, s);
                 if !WATCHING.load(Relaxed) || idle <= state.allowance() + stall_grace {
                     continue;
                 }
-                eprintln!("{}", stall_line(&what, &hosts, rank, idle, &state));
-                crate::supervise::tell(&format!("stalled {rank}"));
-                if rank == 0 {
-                    if let Some(Err(e)) = crate::output::interrupt("aborted", None) {
-                        eprintln!("error: {e:#}");
-                    }
-                }
-                crate::signals::stalled_end(EXIT_ABORTED);
+                end(
+                    Outcome::Stall,
+                    rank,
+                    &stall_line(&what, &hosts, rank, idle, &state),
+                );
+                return;
             });
         }
         Watchdog { limit, state }
@@ -278,6 +277,7 @@ impl Watchdog {
     /// The run is over (MPI_Finalize follows): no more stall checks.
     pub fn finish(&self) {
         WATCHING.store(false, Relaxed);
+        self.disarm();
     }
 }
 
@@ -287,7 +287,36 @@ impl Drop for Watchdog {
     }
 }
 
-/// The one line of a stalled rank.
+/// Ends the job for a limit (`--timeout`, the stall limit): rank 0 marks
+/// its outputs first, then the one line, then the job ends. Returns (the
+/// thread ends) when another ending is under way on this rank or another
+/// rank has already failed and said so.
+fn end(outcome: Outcome, rank: usize, detail: &str) {
+    if crate::signals::peer_failed() || !crate::outcome::claim() {
+        return;
+    }
+    if outcome == Outcome::Stall {
+        crate::supervise::tell(&format!("stalled {rank}"));
+    }
+    crate::supervise::tell(&format!("reason {rank} {}", outcome.reason()));
+    let saved = (rank == 0)
+        .then(|| crate::output::interrupt(outcome))
+        .flatten();
+    outcome.say(detail);
+    if let Some(Err(e)) = saved {
+        eprintln!("error: {e:#}");
+    }
+    let code = outcome.exit_code();
+    if outcome == Outcome::Stall {
+        crate::signals::stalled_end(code)
+    } else {
+        // One line said: end the job without the library's abort banner,
+        // and let a self-launching parent know.
+        crate::signals::said_and_end(code)
+    }
+}
+
+/// The detail of the one line of a stalled rank.
 fn stall_line(what: &str, hosts: &str, rank: usize, idle: f64, s: &Stall) -> String {
     let what = if what.is_empty() { "the run" } else { what };
     let on = if hosts.is_empty() {
@@ -310,7 +339,7 @@ fn stall_line(what: &str, hosts: &str, rank: usize, idle: f64, s: &Stall) -> Str
         )
     };
     format!(
-        "error: stalled: {what}{on}: rank {rank} finished no repetition for {idle:.0} s (stall limit {:.0} s = {rule}); a host or link is down or hangs; ending the job (exit code {EXIT_ABORTED}; --stall-limit changes the limit)",
+        "{what}{on}: rank {rank} finished no repetition for {idle:.0} s (stall limit {:.0} s = {rule}); a host or link is down or hangs; ending the job (exit code {EXIT_ABORTED}; --stall-limit changes the limit)",
         s.allowance()
     )
 }

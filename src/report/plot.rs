@@ -896,6 +896,8 @@ pub mod tests {
             slurm: None,
             status: Some("ok".into()),
             interrupted_by: None,
+            reason: None,
+            signal: None,
         }
     }
 

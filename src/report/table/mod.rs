@@ -247,6 +247,8 @@ pub(crate) mod fixtures {
             slurm: None,
             status: Some("ok".into()),
             interrupted_by: None,
+            reason: None,
+            signal: None,
         }
     }
 
