@@ -37,8 +37,8 @@ pub fn load(path: &Path) -> Result<Report> {
     } else {
         format!("'{}'", path.display())
     };
-    let text = std::str::from_utf8(&bytes)
-        .map_err(|_| anyhow::anyhow!("{name} is not UTF-8 text"))?;
+    let text =
+        std::str::from_utf8(&bytes).map_err(|_| anyhow::anyhow!("{name} is not UTF-8 text"))?;
     match super::validate::parse(text) {
         Ok(r) => Ok(r),
         Err(e @ super::validate::ParseError::Schema(_)) => Err(anyhow::anyhow!("{name}: {e}")),

@@ -317,7 +317,7 @@ mod tests {
         // Fan-out parent: one ack per child; a child: one buffer (or W).
         assert_eq!(lens(false, true, 8, 1, 3), (8, 3));
         assert_eq!(lens(false, false, 8, 1, 3), (8, 8));
-        assert_eq!(lens(false, false, 8, 4, 3), (8, 32));
+        assert_eq!(lens(false, false, 8, 4, 3), (32, 32));
         // A 0-byte size still carries the acknowledgement's byte.
         assert_eq!(lens(false, true, 0, 1, 1), (1, 1));
     }
