@@ -124,7 +124,7 @@ case_outcome_closed_stdout_json
 case_outcome_same_json() {
     local name="outcome: a second run on the same --json is refused"
     new_case_dir
-    self_bg run -n 2 pingpong sendrecv --sizes 0,1K --iter 3000 -q --json j.json
+    self_bg run -n 2 pingpong sendrecv --sizes 0,1M --iter 20000 -q --json j.json
     local first=$PID
     wait_results j.json 1
     local t0
