@@ -871,13 +871,16 @@ fn verdict(
     let crashed = !seen.crashed.is_empty();
     let rank0_end = seen.ended.iter().find(|(r, _)| *r == 0).map(|&(_, c)| c);
     let all_up = seen.up.len() == seen.started.len();
-    if let (0, Some(&rank), None, false, None, true) = (
+    // A launcher that itself died of a signal took its ranks along: that
+    // is the launcher's failure, not a rank's death.
+    if let (0, Some(&rank), None, false, None, true, None) = (
         parent_signal,
         seen.vanished.first(),
         failed,
         crashed,
         rank0_end,
         all_up,
+        status.signal(),
     ) {
         // A rank vanished without a word (SIGKILL, the OOM killer): the
         // interruption or failure that followed is the launcher's doing.
@@ -1118,6 +1121,17 @@ mod tests {
         assert_eq!(died_of(exited(137)), libc::SIGKILL);
         assert_eq!(died_of(exited(9)), libc::SIGKILL);
         assert_eq!(died_of(exited(0)), 0);
+        // The launcher itself killed from outside took its ranks along: a
+        // launcher failure (4), not a rank's death.
+        let mut k = Seen::default();
+        for x in ["start 0 1", "start 1 2", "up 0", "up 1"] {
+            k.record(x);
+        }
+        k.vanished.push(0);
+        assert_eq!(
+            verdict(&k, 0, ExitStatus::from_raw(libc::SIGKILL), true, &l),
+            EXIT_LAUNCHER
+        );
         // The user's interruption comes first.
         assert_eq!(verdict(&s, SIGINT, exited(130), false, &l), 130);
         // A rank's own failure explains the rest.
