@@ -14,7 +14,7 @@
 //!   not start, e.g. under `ulimit -v`), with code 3 afterwards; the
 //!   launcher then ends the other ranks.
 
-use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU32, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU32, AtomicU64, AtomicUsize, Ordering};
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
@@ -184,6 +184,19 @@ pub fn before_mpi_init() {
     // A stop signal inherited as ignored (nohup, a script's `&`) stays ignored.
     let mut wanted = not_ignored(&[SIGINT, SIGTERM, SIGHUP]);
     wanted.push(PEER_FAILED_SIGNAL);
+    // Registered before the iterator's own action, so it runs first: the
+    // value a crashed peer queued with its signal (see [`tell_rank0_failed`]).
+    // SAFETY: the action only stores an atomic (async-signal-safe).
+    let _ = unsafe {
+        signal_hook_registry::register_sigaction(PEER_FAILED_SIGNAL, |info: &libc::siginfo_t| {
+            if info.si_code == libc::SI_QUEUE {
+                let v = info.si_value().sival_ptr as usize;
+                if v != 0 {
+                    let _ = PEER_SIGNAL.compare_exchange(0, v, Ordering::SeqCst, Ordering::SeqCst);
+                }
+            }
+        })
+    };
     match signal_hook::iterator::Signals::new(wanted) {
         Ok(mut signals) => {
             spawn(move || {
@@ -197,7 +210,7 @@ pub fn before_mpi_init() {
                             // The job ends because of that rank: the
                             // outputs say so now, before a launcher that
                             // kills at once (Hydra) takes this rank too.
-                            let _ = output::interrupt(Outcome::Error);
+                            let _ = output::interrupt(peer_outcome());
                         }
                     } else {
                         stop(sig);
@@ -382,7 +395,7 @@ pub fn stop_with(outcome: Outcome) {
     let rank = RANK.load(Ordering::Relaxed);
     if PEER_FAILED.load(Ordering::SeqCst) {
         // The launcher ends the job because another rank failed (and said so).
-        let _ = output::interrupt(Outcome::Error);
+        let _ = output::interrupt(peer_outcome());
         mute_stderr();
         end_job(EXIT_ABORTED);
     }
@@ -512,7 +525,7 @@ pub fn end_job(code: i32) -> ! {
 /// This rank printed the one line of a failure: tells the parent and rank 0,
 /// then ends the job with `code` (also the watchdog's way out).
 pub fn said_and_end(code: i32) -> ! {
-    tell_rank0_failed();
+    tell_rank0_failed(0);
     tell_peers_failed();
     supervise::tell(&format!("said {} {code}", RANK.load(Ordering::Relaxed)));
     end_job(code)
@@ -529,11 +542,38 @@ pub fn stalled_end(code: i32) -> ! {
 
 /// Lets rank 0 (on this host) know that this rank failed and said so.
 /// Async-signal-safe.
-fn tell_rank0_failed() {
+/// `sig`: the fatal signal this rank crashed of (0: it failed otherwise),
+/// which rank 0 records as the run's reason (see [`peer_outcome`]).
+fn tell_rank0_failed(sig: i32) {
     let pid0 = RANK0_PID.load(Ordering::Relaxed);
-    if RANK.load(Ordering::Relaxed) != 0 && pid0 > 0 {
-        // SAFETY: kill(2) is async-signal-safe; the pid is rank 0's on this host.
-        unsafe { libc::kill(pid0, PEER_FAILED_SIGNAL) };
+    let rank = RANK.load(Ordering::Relaxed);
+    if rank != 0 && pid0 > 0 {
+        let value = if sig > 0 {
+            ((rank as usize + 1) << 8) | (sig as usize & 0xff)
+        } else {
+            0
+        };
+        let v = libc::sigval {
+            sival_ptr: value as *mut libc::c_void,
+        };
+        // SAFETY: sigqueue(2) is async-signal-safe; the pid is rank 0's on this host.
+        unsafe { libc::sigqueue(pid0, PEER_FAILED_SIGNAL, v) };
+    }
+}
+
+/// What a peer that failed told rank 0 with its signal: (rank + 1) << 8 |
+/// the fatal signal, 0 when it failed otherwise.
+static PEER_SIGNAL: AtomicUsize = AtomicUsize::new(0);
+
+/// The outcome of a run that a peer's failure ended: its death of a fatal
+/// signal, or an error (the peer said which).
+fn peer_outcome() -> Outcome {
+    match PEER_SIGNAL.load(Ordering::SeqCst) {
+        0 => Outcome::Error,
+        v => Outcome::RankDied {
+            rank: Some(((v >> 8) - 1) as u32),
+            signal: (v & 0xff) as i32,
+        },
     }
 }
 
@@ -704,8 +744,8 @@ mod fatal {
         } else {
             mute_stderr_raw();
         }
-        supervise::tell_from_signal(code, speak);
-        tell_rank0_failed();
+        supervise::tell_from_signal(code, speak, sig);
+        tell_rank0_failed(if in_init { 0 } else { sig });
         if RANK.load(Ordering::Relaxed) != 0 && RANK0_PID.load(Ordering::Relaxed) > 0 && !in_init {
             // Rank 0 (told above) writes "aborted" before this exit makes
             // the launcher end the job.

@@ -63,7 +63,8 @@ static LINK: OnceLock<Mutex<UnixStream>> = OnceLock::new();
 /// The link's descriptor, for the fatal-signal handler (-1 without a link).
 static LINK_FD: AtomicI32 = AtomicI32::new(-1);
 /// Pre-formatted lines for the fatal-signal handler: "said" (it printed its
-/// line) or "crashed" (silent), with codes 3 and 5.
+/// line) or "crashed" (silent), with codes 3 and 5, without the signal and
+/// the newline that [`tell_from_signal`] appends.
 static FATAL_LINES: OnceLock<[Vec<u8>; 4]> = OnceLock::new();
 
 /// Rank side: connects to the self-launching parent, if there is one here,
@@ -84,10 +85,10 @@ pub fn connect(rank: usize) {
     LINK_FD.store(stream.as_raw_fd(), Ordering::SeqCst);
     let m = signals::EXIT_MPI_START;
     let _ = FATAL_LINES.set([
-        format!("said {rank} 3\n").into_bytes(),
-        format!("said {rank} {m}\n").into_bytes(),
-        format!("crashed {rank} 3\n").into_bytes(),
-        format!("crashed {rank} {m}\n").into_bytes(),
+        format!("said {rank} 3").into_bytes(),
+        format!("said {rank} {m}").into_bytes(),
+        format!("crashed {rank} 3").into_bytes(),
+        format!("crashed {rank} {m}").into_bytes(),
     ]);
     let _ = LINK.set(Mutex::new(stream));
     tell(&format!("start {rank} {}", std::process::id()));
@@ -140,13 +141,31 @@ pub fn tell(msg: &str) {
 /// From a fatal-signal handler: "I exit with `code`, having printed my
 /// line" (`said`) or not. Async-signal-safe (one write(2) of a prepared
 /// buffer).
-pub fn tell_from_signal(code: i32, said: bool) {
+pub fn tell_from_signal(code: i32, said: bool, sig: i32) {
     let fd = LINK_FD.load(Ordering::SeqCst);
     let i = usize::from(code == signals::EXIT_MPI_START) + if said { 0 } else { 2 };
     let msg = FATAL_LINES.get().map(|l| &l[i]);
     if let (true, Some(m)) = (fd >= 0, msg) {
-        // SAFETY: write(2) of a buffer that lives for the whole program.
-        unsafe { libc::write(fd, m.as_ptr().cast(), m.len()) };
+        // One write of "<line> <signal>\n", formatted on the stack.
+        let mut buf = [0u8; 96];
+        let n = m.len().min(buf.len() - 8);
+        buf[..n].copy_from_slice(&m[..n]);
+        let mut end = n;
+        buf[end] = b' ';
+        end += 1;
+        let s = sig.clamp(0, 999) as u32;
+        for d in [s / 100, s / 10 % 10, s % 10]
+            .into_iter()
+            .skip_while(|&d| d == 0)
+            .chain((s == 0).then_some(0))
+        {
+            buf[end] = b'0' + d as u8;
+            end += 1;
+        }
+        buf[end] = b'\n';
+        end += 1;
+        // SAFETY: write(2) of a stack buffer.
+        unsafe { libc::write(fd, buf.as_ptr().cast(), end) };
     }
 }
 
@@ -164,6 +183,8 @@ struct Seen {
     said: Vec<(u32, i32)>,
     /// (rank, code) of ranks that crashed silently (their parent speaks).
     crashed: Vec<(u32, i32)>,
+    /// (rank, signal) of the first rank that crashed of a fatal signal.
+    fatal: Option<(u32, i32)>,
     /// (rank, code) of ranks that ended normally.
     ended: Vec<(u32, i32)>,
     /// Rank 0 reported its end before the parent received a signal: the
@@ -205,6 +226,9 @@ impl Seen {
         let rank = rank as u32;
         if matches!(*kind, "said" | "crashed" | "end" | "stopped") {
             self.spoke.insert(rank);
+        }
+        if let ("said" | "crashed", Some(sig @ 1..=64)) = (*kind, num(3)) {
+            self.fatal.get_or_insert((rank, sig as i32));
         }
         match *kind {
             "start" => {
@@ -248,6 +272,8 @@ struct Shared {
     stdout_error: Mutex<Option<std::io::Error>>,
     /// The stdout relay has seen the end of mpiexec's output.
     relay_done: std::sync::atomic::AtomicBool,
+    /// The stderr relay has seen the end of mpiexec's error output.
+    stderr_done: std::sync::atomic::AtomicBool,
     /// The job wrote something on stdout (ranks run somewhere, maybe on
     /// another host whose ranks cannot connect).
     output_seen: std::sync::atomic::AtomicBool,
@@ -446,6 +472,7 @@ pub fn run(mut cmd: Command, l: &Launcher) -> i32 {
         signalled: std::sync::atomic::AtomicBool::new(false),
         stdout_error: Mutex::new(None),
         relay_done: std::sync::atomic::AtomicBool::new(false),
+        stderr_done: std::sync::atomic::AtomicBool::new(false),
         output_seen: std::sync::atomic::AtomicBool::new(false),
         pgid: AtomicI32::new(0),
         start_timed_out: std::sync::atomic::AtomicBool::new(false),
@@ -484,6 +511,9 @@ pub fn run(mut cmd: Command, l: &Launcher) -> i32 {
     // The job's stdout passes through us: a write error (a full disk, a
     // closed pipe) is ours to see, whatever the launcher does with it.
     cmd.stdout(Stdio::piped());
+    // And its stderr: what the MPI library prints after a rank died is
+    // not shown (see [`relay_stderr`]).
+    cmd.stderr(Stdio::piped());
     let mut child = match cmd.spawn() {
         Ok(c) => c,
         Err(e) => {
@@ -495,14 +525,28 @@ pub fn run(mut cmd: Command, l: &Launcher) -> i32 {
     // setpgid(0, 0) ran before exec, which spawn() waited for.
     shared.pgid.store(child.id() as i32, Ordering::SeqCst);
     shared.watch_start(l.start_deadline);
-    if let Some(out) = child.stdout.take() {
-        let sh = Arc::clone(&shared);
-        if !signals::spawn(move || relay_stdout(out, &sh)) {
-            shared.relay_done.store(true, Ordering::SeqCst);
+    // The relays of the job's stdout and stderr; a relay that cannot start
+    // counts as done.
+    let relay = |pipe: Option<Box<dyn FnOnce() + Send>>, done: &std::sync::atomic::AtomicBool| {
+        if !pipe.is_some_and(signals::spawn) {
+            done.store(true, Ordering::SeqCst);
         }
-    } else {
-        shared.relay_done.store(true, Ordering::SeqCst);
-    }
+    };
+    let (sh_out, sh_err) = (Arc::clone(&shared), Arc::clone(&shared));
+    relay(
+        child
+            .stdout
+            .take()
+            .map(|out| Box::new(move || relay_stdout(out, &sh_out)) as Box<dyn FnOnce() + Send>),
+        &shared.relay_done,
+    );
+    relay(
+        child
+            .stderr
+            .take()
+            .map(|err| Box::new(move || relay_stderr(err, &sh_err)) as Box<dyn FnOnce() + Send>),
+        &shared.stderr_done,
+    );
     if shared.signal.load(Ordering::SeqCst) != 0 {
         // A signal arrived before mpiexec existed.
         shared.signalled.store(true, Ordering::SeqCst);
@@ -541,7 +585,9 @@ pub fn run(mut cmd: Command, l: &Launcher) -> i32 {
     // children) goes with it.
     shared.kill_group(libc::SIGKILL);
     let end = Instant::now() + RANK_EXIT_GRACE;
-    while !shared.relay_done.load(Ordering::SeqCst) && Instant::now() < end {
+    while !(shared.relay_done.load(Ordering::SeqCst) && shared.stderr_done.load(Ordering::SeqCst))
+        && Instant::now() < end
+    {
         std::thread::sleep(Duration::from_millis(10));
     }
     if let Some(bar) = &shared.bar {
@@ -553,6 +599,9 @@ pub fn run(mut cmd: Command, l: &Launcher) -> i32 {
         .unwrap_or_else(|e| e.into_inner())
         .take()
     {
+        if let Some(p) = l.json {
+            mark_json(p, Outcome::WriteFailed);
+        }
         return Outcome::WriteFailed.say(&crate::output::stdout_error(e));
     }
     if shared.start_timed_out.load(Ordering::SeqCst) {
@@ -603,10 +652,13 @@ fn mark_json(path: &std::path::Path, outcome: Outcome) {
             || status == "interrupted"
             || (status == "aborted" && matches!(reason, "error" | "rank_died")));
     let vague = status == "running" || (status == "aborted" && reason == "error");
+    // The job's stdout was lost after rank 0 saved an "ok" file: the file
+    // must not say what the exit code denies.
+    let lost = outcome == Outcome::WriteFailed && status == "ok";
     let Some(new_status) = outcome.status() else {
         return;
     };
-    if !(specific || (vague && new_status == "aborted" && outcome != Outcome::Error)) {
+    if !(specific || lost || (vague && new_status == "aborted" && outcome != Outcome::Error)) {
         return;
     }
     let Some(o) = v.as_object_mut() else { return };
@@ -661,6 +713,96 @@ fn relay_stdout(mut from: std::process::ChildStdout, sh: &Arc<Shared>) {
         }
     }
     sh.relay_done.store(true, Ordering::SeqCst);
+}
+
+/// How long a line of the launcher or the MPI library waits before it is
+/// shown: long enough for the parent to learn of a rank's death first.
+const STDERR_HOLD: Duration = Duration::from_millis(500);
+
+/// mpibench's own lines on stderr: shown at once, never dropped.
+fn own_line(line: &[u8]) -> bool {
+    const OWN: [&[u8]; 4] = [b"error: ", b"warning: ", b"mpibench: ", b"note: "];
+    OWN.iter().any(|p| line.starts_with(p))
+}
+
+impl Shared {
+    /// The job is ending badly (a rank died or crashed, a stall, a signal):
+    /// the MPI library's own reaction on the surviving ranks (a transport's
+    /// backtrace, a banner) says nothing the one line does not.
+    fn failing(&self) -> bool {
+        let seen = self.seen();
+        !seen.vanished.is_empty()
+            || !seen.crashed.is_empty()
+            || seen.stalled
+            || self.signal.load(Ordering::SeqCst) != 0
+    }
+}
+
+/// Copies mpiexec's stderr to ours, line by line, in order. mpibench's own
+/// lines pass at once; any other line (the launcher's, the MPI library's)
+/// is held for [`STDERR_HOLD`] and dropped if by then the job is failing.
+fn relay_stderr(from: std::process::ChildStderr, sh: &Arc<Shared>) {
+    use std::sync::mpsc::{channel, RecvTimeoutError};
+    let (tx, rx) = channel::<Vec<u8>>();
+    signals::spawn(move || {
+        let mut r = BufReader::new(from);
+        loop {
+            let mut line = Vec::new();
+            match r.read_until(b'\n', &mut line) {
+                Ok(0) => break,
+                Ok(_) => {
+                    if tx.send(line).is_err() {
+                        break;
+                    }
+                }
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                Err(_) => break,
+            }
+        }
+    });
+    let write = |line: &[u8]| {
+        let w = || {
+            let mut err = std::io::stderr().lock();
+            let _ = err.write_all(line).and_then(|_| err.flush());
+        };
+        match &sh.bar {
+            Some(bar) => bar.suspend(w),
+            None => w(),
+        }
+    };
+    let mut held: std::collections::VecDeque<(Instant, Vec<u8>)> = Default::default();
+    // Shows (or drops) the held lines older than `age`.
+    let release = |held: &mut std::collections::VecDeque<(Instant, Vec<u8>)>, age: Duration| {
+        while held.front().is_some_and(|(t, _)| t.elapsed() >= age) {
+            let Some((_, line)) = held.pop_front() else {
+                break;
+            };
+            if !sh.failing() {
+                write(&line);
+            }
+        }
+    };
+    loop {
+        let wait = held.front().map_or(Duration::from_secs(3600), |(t, _)| {
+            STDERR_HOLD.saturating_sub(t.elapsed())
+        });
+        match rx.recv_timeout(wait) {
+            Ok(line) if own_line(&line) => {
+                release(&mut held, Duration::ZERO);
+                write(&line);
+            }
+            Ok(line) => held.push_back((Instant::now(), line)),
+            Err(RecvTimeoutError::Timeout) => release(&mut held, STDERR_HOLD),
+            Err(RecvTimeoutError::Disconnected) => {
+                if let Some((t, _)) = held.back() {
+                    std::thread::sleep(STDERR_HOLD.saturating_sub(t.elapsed()));
+                }
+                release(&mut held, Duration::ZERO);
+                break;
+            }
+        }
+    }
+    sh.stderr_done.store(true, Ordering::SeqCst);
 }
 
 /// Binds the abstract socket and accepts the ranks' connections.
@@ -949,6 +1091,16 @@ fn verdict(
             address_space_hint()
         ));
     }
+    if let (Some(&(rank, signal)), Some(p)) = (seen.fatal.as_ref(), l.json) {
+        // A rank crashed of a fatal signal: the JSON names it as a death.
+        mark_json(
+            p,
+            Outcome::RankDied {
+                rank: Some(rank),
+                signal,
+            },
+        );
+    }
     if let Some(code) = failed {
         // A rank ended the run for a reason of its own: the JSON says which.
         if let (Some((_, w)), Some(p)) = (&seen.reason, l.json) {
@@ -1058,6 +1210,22 @@ mod tests {
         assert_eq!(s.ended, vec![(0, 0)]);
         assert_eq!(s.stopped, Some((1, SIGTERM)));
         assert!(s.stalled);
+        assert_eq!(s.fatal, None, "a line without a signal names none");
+        s.record("crashed 2 3 11");
+        s.record("said 3 3 7");
+        assert_eq!(s.fatal, Some((2, libc::SIGSEGV)), "the first crash counts");
+    }
+
+    #[test]
+    fn own_lines_pass_at_once() {
+        assert!(own_line(b"error: rank 1 died (SIGKILL)\n"));
+        assert!(own_line(b"warning: --iter 5 is small\n"));
+        assert!(own_line(b"mpibench: interrupted by SIGINT\n"));
+        assert!(!own_line(
+            b"[vm:1:0:2] cma_ep.c:81 process_vm_readv(...) returned -1\n"
+        ));
+        assert!(!own_line(b"==== backtrace (tid: 2) ====\n"));
+        assert!(!own_line(b"errors: none\n"));
     }
 
     #[test]

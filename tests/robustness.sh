@@ -1378,21 +1378,7 @@ case_panic() { # RANK MODE(self|direct)
 }
 # A rank that crashes mid-run: exit 3, one line, the JSON "aborted" (also
 # under MPICH, whose launcher kills rank 0 at once: rank 0 is told first).
-case_crash_midrun() { # SIGNAL MODE(self|direct)
-    local name="crash: SIG$1 on rank 1 mid-run ($2): exit 3, JSON aborted"
-    signal_rank_midrun "$1" 1 "$2"
-    local rcs=(3)
-    # A launcher of the user's own exits with its own code after a rank's
-    # crash: Open MPI's mpiexec 1; Hydra now and then 1 too (1 run in 4
-    # here, when rank 0 ends before the crashed rank's own exit code 3).
-    [[ $2 == direct ]] && rcs=(3 1)
-    check "$name" "$MISSING" "$(expect_rc "${rcs[@]}")" \
-        "$(expect_one_error_line "rank 1")" \
-        "$(expect_json out.json '"status is %r" % d.get("status") if d.get("status") != "aborted" else ""')" \
-        "$(expect_files out.json)" "$(no_leftovers)"
-}
-case_crash_midrun SEGV self
-case_crash_midrun ABRT direct
+# case_crash_midrun: see case_outcome_rank_crashed in robustness.d/10-outcome.sh.
 
 case_panic 1 direct
 case_panic 0 direct

@@ -330,6 +330,7 @@ pub fn parse(params: &[String], argv0: &str) -> Result<Action, String> {
                         format!("invalid -iter argument '{v}' (MSGSPERSAMPLE[,OVERALL_VOL[,MSGS_NONAGGR]], positive integers)")
                     })?;
                 args.max_iter = Some(ints[0]);
+                super::spelled(&mut args, "--max-iter", "-iter");
                 iter_given = Some(ints[0]);
                 if let Some(&vol) = ints.get(1) {
                     // OVERALL_VOL is in MiB; --volume holds bytes.

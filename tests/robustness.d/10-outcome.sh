@@ -15,7 +15,7 @@ expect_outcome() {
 case_outcome_timeout() { # SECONDS
     local name="outcome: --timeout $1 (status aborted, reason timeout)"
     new_case_dir
-    self run -n 2 Barrier Sendrecv --sizes 1M --iter 21000 --time 60 --timeout "$1" --json j.json -q
+    self run -n 2 Barrier Sendrecv --sizes 1M --iter 500000 --time 120 --timeout "$1" --json j.json -q
     check "$name" "$(expect_rc 3)" "$(expect_one_line '^error: timeout: .*--timeout')" \
         "$(expect_outcome j.json aborted timeout)" "$(expect_files j.json)" "$(no_leftovers)"
 }
@@ -68,6 +68,25 @@ case_outcome_rank0_killed() {
         "$(expect_files out.json)" "$(no_leftovers)"
 }
 case_outcome_rank0_killed
+
+# A fatal signal on a rank (SIGSEGV, SIGBUS, SIGABRT): a rank's death with
+# its signal in the JSON (reason rank_died, signal SIG...), under self-launch
+# (the parent hears it) and a direct launcher (rank 0 hears it from the
+# crashed rank on its host).
+case_outcome_rank_crashed() { # SIGNAL MODE(self|direct)
+    local name="outcome: SIG$1 on rank 1 ($2): rank_died with the signal"
+    signal_rank_midrun "$1" 1 "$2"
+    local rcs=(3)
+    [[ $2 == direct ]] && rcs=(3 1)
+    check "$name" "$MISSING" "$(expect_rc "${rcs[@]}")" \
+        "$(expect_one_error_line "rank 1|SIG$1")" \
+        "$(expect_outcome out.json aborted rank_died signal "SIG$1")" \
+        "$(expect_files out.json)" "$(no_leftovers)"
+}
+case_outcome_rank_crashed SEGV self
+case_outcome_rank_crashed SEGV direct
+case_outcome_rank_crashed BUS self
+case_outcome_rank_crashed ABRT direct
 
 # SIGINT / SIGTERM to the self-launching parent: interrupted, 128+N.
 case_outcome_parent_signal() { # SIGNAL CODE

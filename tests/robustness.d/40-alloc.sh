@@ -105,3 +105,16 @@ EXTRA='all(r["active"] == 4 and r["sat_out"] == [4] for r in d["results"] if r["
 # A resource that ran out is named, not blamed on the installation.
 case_alloc "ulimit -n 10: too many open files, exit 4" 4 "^error: too many open files \(ulimit -n 10\)" "-n 10" \
     run -n 2 PingPong --sizes 8 --iter 5 -q
+
+# OSU's window (-W): its requests are checked against --mem and the MPI
+# count range before anything runs, never an abort with a backtrace.
+case_alloc "osu_bw -W 99999999999: exit 2, names -W" 2 \
+    "^error: -W/--osu-window 99999999999: .*MPI_Waitall" "" \
+    osu osu_bw -W 99999999999 -m 8:8
+case_alloc "osu_bibw -W 200000000 --mem 1: exit 2, names -W and --mem" 2 \
+    "^error: -W/--osu-window 200000000: .*--mem" "" \
+    osu osu_bibw -W 200000000 -m 8:8 --mem 1
+# IMB's -iter, as typed, in a refusal of its samples.
+case_alloc "imb -iter 10^9 --timing per-call under ulimit -v: names -iter" 2 \
+    "^error: -iter 1000000000: .*memory limit" "-v 4000000" \
+    imb PingPong -iter 1000000000 -msglog 2:3 --timing per-call

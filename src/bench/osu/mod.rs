@@ -312,7 +312,7 @@ pub mod axis {
 }
 
 /// The suite's own options → plan axes.
-pub fn axes(args: &RunArgs, involved: bool, world: usize, _mem: u64) -> Result<Axes, String> {
+pub fn axes(args: &RunArgs, involved: bool, world: usize, mem: u64) -> Result<Axes, String> {
     let o = &args.osu;
     let given = o.osu_window.is_some()
         || o.osu_multiple_buffers
@@ -336,6 +336,9 @@ pub fn axes(args: &RunArgs, involved: bool, world: usize, _mem: u64) -> Result<A
     let w = o.osu_window.unwrap_or(WINDOW);
     if w == 0 {
         return Err("--osu-window must be at least 1".into());
+    }
+    if let Some(e) = p2p::window_refused(w, mem) {
+        return Err(format!("-W/--osu-window {w}: {e}"));
     }
     a.insert(axis::WINDOW.into(), vec![w as f64]);
     if o.osu_vary_window {

@@ -349,6 +349,30 @@ pub(super) fn buffers_of(p: &Point, w: usize) -> usize {
     }
 }
 
+/// Bytes of a window's requests (W sends and W receives) on one rank.
+fn request_bytes(w: usize) -> u64 {
+    (2 * w as u64).saturating_mul(std::mem::size_of_val(&comm::request_null()) as u64)
+}
+
+/// Why a window of `w` messages cannot run within `mem` bytes per rank, or
+/// beyond what one MPI_Waitall counts (checked before anything runs).
+pub(super) fn window_refused(w: usize, mem: u64) -> Option<String> {
+    let need = request_bytes(w);
+    if 2 * w as u64 > i32::MAX as u64 {
+        Some(format!(
+            "a window of {w} messages is {} requests, beyond the {} one MPI_Waitall counts",
+            2 * w as u64,
+            i32::MAX
+        ))
+    } else if need > mem {
+        Some(format!(
+            "a window of {w} messages needs {need} bytes of requests per rank, above the memory limit of {mem} bytes per rank (--mem)"
+        ))
+    } else {
+        None
+    }
+}
+
 impl Windowed {
     /// (send, receive) bytes: one buffer of X (what a derived datatype
     /// spans), or W of them with `-b multiple`; at least the
@@ -396,7 +420,7 @@ impl Benchmark for Windowed {
 
     fn need(&self, p: &Point, _q: usize) -> u64 {
         let (s, r) = self.lens(p);
-        (s + r) as u64
+        (s as u64 + r as u64).saturating_add(request_bytes(window_of(p)))
     }
 
     fn refuse(&self, p: &Point, q: usize) -> Option<String> {
@@ -627,6 +651,21 @@ fn lost_requests(reqs: &[Request]) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_window_beyond_memory_or_count_is_refused() {
+        assert_eq!(window_refused(64, 1 << 30), None);
+        let e = window_refused(1 << 28, 1 << 30).unwrap();
+        assert!(
+            e.contains("above the memory limit") && e.contains("--mem"),
+            "{e}"
+        );
+        let e = window_refused(99_999_999_999, u64::MAX).unwrap();
+        assert!(e.contains("MPI_Waitall"), "{e}");
+        let p = Point::bytes(8).with("window", 64u64);
+        let (s, r) = BW.lens(&p);
+        assert_eq!(BW.need(&p, 2), (s + r) as u64 + request_bytes(64));
+    }
 
     #[test]
     fn a_window_shares_one_buffer_each_way_as_omb() {
