@@ -185,6 +185,10 @@ struct Seen {
     crashed: Vec<(u32, i32)>,
     /// (rank, signal) of the first rank that crashed of a fatal signal.
     fatal: Option<(u32, i32)>,
+    /// The deaths in the order the parent learnt them: (rank, Some(signal))
+    /// for a crash, (rank, None) for a rank that vanished without a word.
+    /// The first is the cause; the others often follow from it.
+    deaths: Vec<(u32, Option<i32>)>,
     /// (rank, code) of ranks that ended normally.
     ended: Vec<(u32, i32)>,
     /// Rank 0 reported its end before the parent received a signal: the
@@ -229,6 +233,7 @@ impl Seen {
         }
         if let ("said" | "crashed", Some(sig @ 1..=64)) = (*kind, num(3)) {
             self.fatal.get_or_insert((rank, sig as i32));
+            self.deaths.push((rank, Some(sig as i32)));
         }
         match *kind {
             "start" => {
@@ -858,6 +863,7 @@ fn listen(shared: &Arc<Shared>) -> Option<String> {
                 let mut seen = sh2.seen();
                 if let Some(r) = rank.filter(|r| !seen.spoke.contains(r)) {
                     seen.vanished.push(r);
+                    seen.deaths.push((r, None));
                 }
                 seen.open -= 1;
             });
@@ -1011,6 +1017,9 @@ fn verdict(
     // the launcher then sends; so does MPI failing to start everywhere.
     let failed = seen.said.iter().find(|(_, c)| *c != 0).map(|&(_, c)| c);
     let crashed = !seen.crashed.is_empty();
+    // A crash that followed a rank's silent death (a survivor's transport
+    // faulting on the vanished peer) does not hide that death.
+    let crashed_first = crashed && !matches!(seen.deaths.first(), Some((_, None)));
     let rank0_end = seen.ended.iter().find(|(r, _)| *r == 0).map(|&(_, c)| c);
     let all_up = seen.up.len() == seen.started.len();
     // A launcher that itself died of a signal took its ranks along: that
@@ -1019,7 +1028,7 @@ fn verdict(
         parent_signal,
         seen.vanished.first(),
         failed,
-        crashed,
+        crashed_first,
         rank0_end,
         all_up,
         status.signal(),
@@ -1267,6 +1276,47 @@ mod tests {
         }
         s.record_at("end 0 3", true);
         assert_eq!(verdict(&s, SIGPIPE, exited(3), false, &l), 141);
+    }
+
+    #[test]
+    fn the_first_death_is_the_cause() {
+        let d = tempfile::tempdir().unwrap();
+        let f = d.path().join("j.json");
+        let l = Launcher {
+            json: Some(&f),
+            ..launcher()
+        };
+        let judge = |lines: &[&str], vanished_first: bool| {
+            std::fs::write(&f, r#"{"status": "aborted", "reason": "error"}"#).unwrap();
+            let mut s = Seen::default();
+            for x in ["start 0 1", "start 1 2", "up 0", "up 1"] {
+                s.record(x);
+            }
+            if vanished_first {
+                s.vanished.push(0);
+                s.deaths.push((0, None));
+            }
+            for x in lines {
+                s.record(x);
+            }
+            if !vanished_first {
+                s.vanished.push(0);
+                s.deaths.push((0, None));
+            }
+            assert_eq!(verdict(&s, 0, exited(9), false, &l), 3);
+            let v: serde_json::Value = serde_json::from_slice(&std::fs::read(&f).unwrap()).unwrap();
+            (v["reason"].clone(), v["signal"].clone())
+        };
+        // Rank 0 killed, then rank 1's transport faulted on the dead peer.
+        assert_eq!(
+            judge(&["crashed 1 3 7"], true),
+            ("rank_died".into(), "SIGKILL".into())
+        );
+        // Rank 1 crashed first: its signal is the cause.
+        assert_eq!(
+            judge(&["crashed 1 3 11"], false),
+            ("rank_died".into(), "SIGSEGV".into())
+        );
     }
 
     #[test]
