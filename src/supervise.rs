@@ -614,13 +614,21 @@ pub fn run(mut cmd: Command, l: &Launcher) -> i32 {
     }
     let seen = shared.seen();
     let outside = status.signal().is_some() && !shared.signalled.load(Ordering::SeqCst);
-    verdict(
+    let code = verdict(
         &seen,
         shared.signal.load(Ordering::SeqCst),
         status,
         outside,
         l,
-    )
+    );
+    // A file the ranks left "running" says how the launcher or MPI failed.
+    let failure = [Outcome::LauncherFailed, Outcome::MpiStartFailed]
+        .into_iter()
+        .find(|o| o.exit_code() == code);
+    if let (Some(o), Some(p)) = (failure, l.json) {
+        mark_json(p, o);
+    }
+    code
 }
 
 /// The signal a vanished rank died of, from the launcher's exit status:

@@ -465,51 +465,36 @@ mod tests {
     #[test]
     fn fan_get_acc_and_neighbour_preambles_are_omb_7_4() {
         // The fan programs: no datatype line, their bandwidth under "Avg Latency(us)".
-        let mut r = result(
-            "osu_bw_fan_in",
-            "osu",
-            "single transfer",
-            4,
-            vec![row(1, 4.0)],
-        );
+        // One row of size 1, without a validation column.
+        let bare = |name: &str, class: &str, ranks: usize, t: f64| {
+            let mut r = result(name, "osu", class, ranks, vec![row(1, t)]);
+            r.rows[0].errors = None;
+            r
+        };
+        let mut r = bare("osu_bw_fan_in", "single transfer", 4, 4.0);
         r.rows[0].mbytes_per_sec = Some(8.84);
-        r.rows[0].errors = None;
         let t = table(&r, &cx(), &View::default());
         assert_eq!(
             t,
             "\n# OSU MPI Bandwidth Test v7.4\n# Size       Avg Latency(us)\n1                       8.84\n"
         );
         // osu_get_acc_latency: create and lock, no datatype line.
-        let mut r = result(
-            "osu_get_acc_latency",
-            "osu",
-            "single transfer",
-            2,
-            vec![row(1, 3.22)],
-        );
+        let mut r = bare("osu_get_acc_latency", "single transfer", 2, 3.22);
         r.rows[0].params.insert("win".into(), "create".into());
         r.rows[0].params.insert("sync".into(), "lock".into());
-        r.rows[0].errors = None;
         let t = table(&r, &cx(), &View::default());
         assert!(
             t.starts_with("# OSU MPI_Get_accumulate latency Test v7.4\n# Window creation: MPI_Win_create\n# Synchronization: MPI_Win_lock/unlock\n# Size          Latency (us)\n"),
             "{t}"
         );
         // The neighbourhood programs: the grid, then the topology's creation time.
-        let mut r = result(
-            "osu_neighbor_allgather",
-            "osu",
-            "collective",
-            4,
-            vec![row(1, 4.87)],
-        );
+        let mut r = bare("osu_neighbor_allgather", "collective", 4, 4.87);
         r.rows[0]
             .params
             .insert(osu::neighbor::DIMS.into(), vec![4u64].into());
         r.rows[0]
             .params
             .insert(osu::neighbor::CREATED.into(), 157.14.into());
-        r.rows[0].errors = None;
         let t = table(&r, &cx(), &View::default());
         assert!(
             t.starts_with("Dimensions size = 4 \nTime took to create topology graph:157.14 us.\n\n# OSU MPI Neighborhood Allgather Latency Test v7.4\n# Datatype: MPI_CHAR.\n"),
