@@ -3,11 +3,13 @@
 #   make deps       check (and on Debian/Ubuntu install) Open MPI, MPICH, libclang
 #                   (`make test` also installs Chromium for the HTML report test)
 #   make build      release build against Open MPI
-#   make test       cargo tests against Open MPI, smoke tests against MPICH,
+#   make test       the documentation test (tests/docs.rs), cargo tests against Open MPI,
+#                   smoke tests against MPICH,
 #                   then tests/robustness.sh (if present), tests/slurm.sh, tests/cluster.sh
 #                   (a private one-node Slurm cluster: srun, salloc)
 #   make bench      run the benchmarks, results in results/bench.{json,csv}
 #   make lint       rustfmt + clippy (warnings are errors)
+#   make test-docs  README.md and docs/ against --help and `mpibench list` (no MPI ranks)
 #   make overhead   compare mpibench's PingPong with a bare C ping-pong
 #
 # Variables (override on the command line, e.g. `make WITH_MPICH=0 test`):
@@ -49,7 +51,7 @@ export OMPI_ALLOW_RUN_AS_ROOT_CONFIRM := 1
 
 DEPS_ARGS := $(if $(filter 0,$(WITH_MPICH)),--openmpi-only,)
 
-.PHONY: all deps deps-test build bench test test-openmpi test-mpich test-robustness test-slurm test-cluster test-binaries lint overhead clean
+.PHONY: all deps deps-test build bench test test-docs test-openmpi test-mpich test-robustness test-slurm test-cluster test-binaries lint overhead clean
 
 all: build
 
@@ -85,6 +87,7 @@ bench: build
 test test-openmpi test-mpich test-robustness: export OMPI_MCA_rmaps_base_oversubscribe := 1
 
 test: deps-test
+	$(MAKE) --no-print-directory test-docs
 	$(MAKE) --no-print-directory test-openmpi
 ifneq ($(WITH_MPICH),0)
 	$(MAKE) --no-print-directory test-mpich
@@ -94,6 +97,14 @@ endif
 	$(MAKE) --no-print-directory test-cluster
 
 # The test-* targets skip `deps`; use `make test` for the full sequence.
+
+# tests/docs.rs starts no MPI rank (only --help and `mpibench list`): every
+# option --help prints is documented, every suite has docs/suites/SUITE.md,
+# README.md stays short, relative links resolve. First, since it is quick;
+# test-openmpi's `cargo test` runs it again with the rest.
+test-docs:
+	MPICC=$(MPICC_OPENMPI) $(CARGO) test --release --test docs
+
 # Integration tests launch real mpiexec jobs: one at a time, so that they do not
 # oversubscribe the cores of a small machine against each other.
 test-openmpi:

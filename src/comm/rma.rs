@@ -114,7 +114,7 @@ impl RmaSync {
         self == RmaSync::Fence
     }
 
-    /// The MPI calls of "sync all" and of "sync images", for tables and the README.
+    /// The MPI calls of "sync all" and of "sync images", for tables and docs/suites/caf.md.
     pub fn mapping(self) -> (&'static str, &'static str) {
         match self {
             RmaSync::Lockall => (

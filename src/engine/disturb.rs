@@ -3,7 +3,7 @@
 //! repetitions) by the whole stall. The engine looks for it after each timed
 //! batch, outside every clock pair, in the batches' own durations.
 //!
-//! The rule (also in the README and `--help` of `--disturbance-factor`):
+//! The rule (also in docs/methodology.md and `--help` of `--disturbance-factor`):
 //!
 //! * The point's **pace** p is its typical time per repetition: the median
 //!   over its timed batches (loop timing times a long point in batches; see

@@ -19,7 +19,8 @@ pub const HELP: &str = "mpiGraph parameters, in this order (all optional, as mpi
   WINDOW   messages in flight to and from each partner in every iteration (default 50)
 Runs Bandwidth and Latency of the mpigraph suite: the send and receive bandwidth of every ordered pair
 of ranks (in step k every rank sends to rank+k and receives from rank-k), the host x host summary and
-the outliers (hosts and links well below their peers; the rule is in the README).
+the outliers (hosts and links well below their peers; the rule is in docs/suites/mpigraph.md of the
+source).
 mpibench options may be mixed in: -n N, --hosts h1:1,h2:1, --json FILE, --fail-on-outlier (exit code 6
 when there are outliers), --pairs does not apply (every pair is measured).
 Example: mpibench mpigraph 1M 20 10 --hosts node1:1,node2:1,node3:1,node4:1 --json graph.json";

@@ -86,7 +86,7 @@ impl Method {
         }
     }
 
-    /// One line for `--help` and the README.
+    /// One line for `--help` and docs/methodology.md.
     pub fn describe(self) -> &'static str {
         match self {
             Method::Loop => "sync; t0; n x op; t1 -> (t1 - t0)/n per rank (PMB)",

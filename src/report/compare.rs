@@ -935,7 +935,7 @@ mod tests {
         assert_eq!(back.summary.faster, 10);
     }
 
-    /// The case of the README's Open MPI / MPICH comparison: a threshold of
+    /// The case of docs/reports.md's Open MPI / MPICH comparison: a threshold of
     /// 41.8% and rows 32% slower with p far below 0.05. They are "slower
     /// (within launch noise)", not "no significant difference", and the
     /// gate counts them; rows beyond the threshold are "slower".

@@ -1,7 +1,7 @@
 //! mpiGraph's matrices and the search for a slow host or link (pure
 //! functions, unit-tested on synthetic matrices).
 //!
-//! The outlier rule (also in the README):
+//! The outlier rule (also in docs/suites/mpigraph.md):
 //!
 //! 1. Every value is a receive bandwidth of an ordered pair of ranks (the
 //!    receiver's side: the data has arrived). Pairs are split by class:
