@@ -33,8 +33,10 @@ pub struct Report {
     /// The Slurm job (and srun step) the run belongs to, when it ran under Slurm.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub slurm: Option<SlurmJob>,
-    /// "running" until the end (and after a kill or --timeout), then "ok",
-    /// "validation_errors", "aborted" or "interrupted".
+    /// "running" until the end, then "ok", "validation_errors", "aborted"
+    /// or "interrupted" (also after --timeout, a stall or a rank's death:
+    /// "aborted", with `reason`). Only a run whose rank 0 was killed with no
+    /// parent to speak for it (a launcher of the user's own) stays "running".
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub status: Option<String>,
     /// With status "interrupted": the signal that stopped the run ("SIGINT", ...).
