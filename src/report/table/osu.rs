@@ -327,6 +327,12 @@ fn table(r: &BenchResult, cx: &SectionCx, view: &View) -> String {
         }
         let _ = writeln!(s, "{line}");
     }
+    // A disturbed measurement (see engine::disturb): a '#' line after the
+    // table, which OMB's parsers skip, so the figures keep OMB's shape.
+    for row in r.rows.iter().filter(|row| row.disturbed == Some(true)) {
+        let note = row.note.as_deref().unwrap_or("disturbed");
+        let _ = writeln!(s, "# {} bytes: {note}", row.bytes);
+    }
     s
 }
 
@@ -460,6 +466,26 @@ mod tests {
         let t = table(&r, &cx(), &View::default());
         insta::assert_snapshot!(t);
         assert!(t.contains("\n# Size       Avg Latency(us)\n1                       0.25\n"));
+    }
+
+    #[test]
+    fn a_disturbed_row_is_marked_after_the_table() {
+        let mut r = result(
+            "osu_latency",
+            "osu",
+            "single transfer",
+            2,
+            vec![row(1, 4.0), row(2, 9.0)],
+        );
+        r.rows[1].disturbed = Some(true);
+        r.rows[1].note = Some("disturbed: a stall of 20.1 s, 938x the pace".into());
+        let t = table(&r, &cx(), &View::default());
+        assert!(
+            t.ends_with("\n# 2 bytes: disturbed: a stall of 20.1 s, 938x the pace\n"),
+            "{t}"
+        );
+        r.rows[1].disturbed = None;
+        assert!(!table(&r, &cx(), &View::default()).contains("disturbed"));
     }
 
     #[test]
