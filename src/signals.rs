@@ -732,7 +732,10 @@ mod fatal {
         };
         // With a parent, only rank 0 speaks (several ranks often crash
         // alike); the parent speaks for another rank that crashed alone.
-        let speak = RANK.load(Ordering::Relaxed) == 0 || !supervise::parent_speaks();
+        // Under a parent it speaks for every rank: a rank that crashes
+        // because a peer vanished (a transport aborting on the dead peer)
+        // must not tell a story the parent knows better.
+        let speak = !supervise::parent_speaks();
         if speak {
             put(PREFIX.get().map(Vec::as_slice).unwrap_or(b"error: "));
             put(name);

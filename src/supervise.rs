@@ -189,6 +189,8 @@ struct Seen {
     /// for a crash, (rank, None) for a rank that vanished without a word.
     /// The first is the cause; the others often follow from it.
     deaths: Vec<(u32, Option<i32>)>,
+    /// When each of `deaths` was learnt.
+    death_times: Vec<Instant>,
     /// (rank, code) of ranks that ended normally.
     ended: Vec<(u32, i32)>,
     /// Rank 0 reported its end before the parent received a signal: the
@@ -210,7 +212,25 @@ struct Seen {
     open: usize,
 }
 
+/// A rank that vanished within this time of the first crash was learnt of
+/// in the wrong order: the survivor's crash on the vanished peer came
+/// through first. (A rank that crashes first waits a second before it
+/// exits, and the launcher ends the others after that.)
+const DEATH_ORDER_SLACK: Duration = Duration::from_millis(300);
+
 impl Seen {
+    /// A silent death learnt within [`DEATH_ORDER_SLACK`] of the first crash.
+    fn vanished_with_first_crash(&self) -> bool {
+        let crash = self.deaths.iter().position(|d| d.1.is_some());
+        let Some(t) = crash.and_then(|i| self.death_times.get(i)) else {
+            return false;
+        };
+        self.deaths
+            .iter()
+            .zip(&self.death_times)
+            .any(|(d, v)| d.1.is_none() && v.saturating_duration_since(*t) < DEATH_ORDER_SLACK)
+    }
+
     /// Records a line that arrived before any signal to the parent.
     #[cfg(test)]
     fn record(&mut self, line: &str) {
@@ -234,6 +254,7 @@ impl Seen {
         if let ("said" | "crashed", Some(sig @ 1..=64)) = (*kind, num(3)) {
             self.fatal.get_or_insert((rank, sig as i32));
             self.deaths.push((rank, Some(sig as i32)));
+            self.death_times.push(Instant::now());
         }
         match *kind {
             "start" => {
@@ -872,6 +893,7 @@ fn listen(shared: &Arc<Shared>) -> Option<String> {
                 if let Some(r) = rank.filter(|r| !seen.spoke.contains(r)) {
                     seen.vanished.push(r);
                     seen.deaths.push((r, None));
+                    seen.death_times.push(Instant::now());
                 }
                 seen.open -= 1;
             });
@@ -1026,8 +1048,11 @@ fn verdict(
     let failed = seen.said.iter().find(|(_, c)| *c != 0).map(|&(_, c)| c);
     let crashed = !seen.crashed.is_empty();
     // A crash that followed a rank's silent death (a survivor's transport
-    // faulting on the vanished peer) does not hide that death.
-    let crashed_first = crashed && !matches!(seen.deaths.first(), Some((_, None)));
+    // faulting on the vanished peer) does not hide that death: the parent
+    // learnt of the death first, or within a moment of the crash.
+    let vanished_first = !seen.vanished.is_empty()
+        && (matches!(seen.deaths.first(), Some((_, None))) || seen.vanished_with_first_crash());
+    let crashed_first = crashed && !vanished_first;
     let rank0_end = seen.ended.iter().find(|(r, _)| *r == 0).map(|&(_, c)| c);
     let all_up = seen.up.len() == seen.started.len();
     // A launcher that itself died of a signal took its ranks along: that
@@ -1131,10 +1156,17 @@ fn verdict(
         return code;
     }
     if let Some(&(rank, code)) = seen.crashed.first() {
-        let what = if code == signals::EXIT_MPI_START {
-            "inside MPI_Init: the MPI library could not start here"
-        } else {
-            "with a fatal signal; the job was ended"
+        let sig = seen
+            .deaths
+            .iter()
+            .find_map(|&(r, s)| s.filter(|_| r == rank))
+            .map(|s| (rank, s));
+        let what = match sig {
+            _ if code == signals::EXIT_MPI_START => {
+                "inside MPI_Init: the MPI library could not start here".to_string()
+            }
+            Some((_, sig)) => format!("of {}; the job was ended", signal_name(sig)),
+            None => "with a fatal signal; the job was ended".to_string(),
         };
         eprintln!("error: rank {rank} crashed {what}{}", address_space_hint());
         return code;
@@ -1303,13 +1335,16 @@ mod tests {
             if vanished_first {
                 s.vanished.push(0);
                 s.deaths.push((0, None));
+                s.death_times.push(Instant::now());
             }
             for x in lines {
                 s.record(x);
             }
             if !vanished_first {
+                std::thread::sleep(DEATH_ORDER_SLACK * 2);
                 s.vanished.push(0);
                 s.deaths.push((0, None));
+                s.death_times.push(Instant::now());
             }
             assert_eq!(verdict(&s, 0, exited(9), false, &l), 3);
             let v: serde_json::Value = serde_json::from_slice(&std::fs::read(&f).unwrap()).unwrap();
