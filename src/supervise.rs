@@ -183,8 +183,6 @@ struct Seen {
     said: Vec<(u32, i32)>,
     /// (rank, code) of ranks that crashed silently (their parent speaks).
     crashed: Vec<(u32, i32)>,
-    /// (rank, signal) of the first rank that crashed of a fatal signal.
-    fatal: Option<(u32, i32)>,
     /// The deaths in the order the parent learnt them: (rank, Some(signal))
     /// for a crash, (rank, None) for a rank that vanished without a word.
     /// The first is the cause; the others often follow from it.
@@ -219,6 +217,11 @@ struct Seen {
 const DEATH_ORDER_SLACK: Duration = Duration::from_millis(300);
 
 impl Seen {
+    /// (rank, signal) of the first rank that crashed of a fatal signal.
+    fn fatal(&self) -> Option<(u32, i32)> {
+        self.deaths.iter().find_map(|&(r, s)| s.map(|s| (r, s)))
+    }
+
     /// A silent death learnt within [`DEATH_ORDER_SLACK`] of the first crash.
     fn vanished_with_first_crash(&self) -> bool {
         let crash = self.deaths.iter().position(|d| d.1.is_some());
@@ -252,7 +255,6 @@ impl Seen {
             self.spoke.insert(rank);
         }
         if let ("said" | "crashed", Some(sig @ 1..=64)) = (*kind, num(3)) {
-            self.fatal.get_or_insert((rank, sig as i32));
             self.deaths.push((rank, Some(sig as i32)));
             self.death_times.push(Instant::now());
         }
@@ -1133,7 +1135,7 @@ fn verdict(
             address_space_hint()
         ));
     }
-    if let (Some(&(rank, signal)), Some(p)) = (seen.fatal.as_ref(), l.json) {
+    if let (Some(&(rank, signal)), Some(p)) = (seen.fatal().as_ref(), l.json) {
         // A rank crashed of a fatal signal: the JSON names it as a death.
         mark_json(
             p,
@@ -1259,10 +1261,14 @@ mod tests {
         assert_eq!(s.ended, vec![(0, 0)]);
         assert_eq!(s.stopped, Some((1, SIGTERM)));
         assert!(s.stalled);
-        assert_eq!(s.fatal, None, "a line without a signal names none");
+        assert_eq!(s.fatal(), None, "a line without a signal names none");
         s.record("crashed 2 3 11");
         s.record("said 3 3 7");
-        assert_eq!(s.fatal, Some((2, libc::SIGSEGV)), "the first crash counts");
+        assert_eq!(
+            s.fatal(),
+            Some((2, libc::SIGSEGV)),
+            "the first crash counts"
+        );
     }
 
     #[test]
