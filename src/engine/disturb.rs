@@ -140,6 +140,39 @@ pub fn detect(batches: &[(f64, usize)], warm_pace: f64, factor: f64) -> Option<S
         })
 }
 
+/// The warm-up's time per repetition, from its chunks (duration, repetitions):
+/// their mean, unless a chunk is disturbed by the rule above (factor
+/// `factor`, or the default when the detection is off), in which case the
+/// undisturbed pace. A rank stopped during the warm-up then neither thins
+/// the point's repetitions under `--time` nor widens its windows or
+/// shortens its loop chunks: the warm-up only plans, and its stall is no
+/// part of the figure.
+pub fn warm_pace(chunks: &[(f64, usize)], factor: f64) -> f64 {
+    let (d, n) = chunks
+        .iter()
+        .filter(|(d, _)| d.is_finite() && *d >= 0.0)
+        .fold((0.0, 0usize), |(d, n), &(cd, cn)| (d + cd, n + cn));
+    let mean = d / n.max(1) as f64;
+    let factor = if factor > 0.0 && factor.is_finite() {
+        factor
+    } else {
+        DEFAULT_FACTOR
+    };
+    match detect(chunks, f64::NAN, factor) {
+        Some(s) => s.pace_s.min(mean),
+        None => mean,
+    }
+}
+
+/// The chunks of a warm-up of `warm` repetitions: at most [`WARM_CHUNKS`],
+/// of equal size but the last.
+pub fn warm_chunks(warm: usize) -> usize {
+    warm.div_ceil(WARM_CHUNKS).max(1)
+}
+
+/// A warm-up is timed in at most this many chunks.
+pub const WARM_CHUNKS: usize = 8;
+
 /// Whether another measurement fits: its clean time `next_s` plus the clean
 /// time already spent measuring again `spent_s` within `--time` (seconds).
 pub fn room_for_again(again: usize, spent_s: f64, next_s: f64, time_limit_s: f64) -> bool {
@@ -216,6 +249,39 @@ mod tests {
         // A stall in the warm-up does not hide one in the loop: the
         // fastest batch sets the pace.
         assert!(detect(&b, 1.0, DEFAULT_FACTOR).is_some());
+    }
+
+    #[test]
+    fn a_stall_in_the_warm_up_does_not_plan_the_point() {
+        // 100 warm-up repetitions of 114 us in 8 chunks of 13 (the last 9),
+        // rank 1 stopped for 20 s in the third.
+        let size = warm_chunks(100);
+        assert_eq!(size, 13);
+        let mut c: Vec<(f64, usize)> = (0..100)
+            .step_by(size)
+            .map(|i| {
+                let n = size.min(100 - i);
+                (n as f64 * 114e-6, n)
+            })
+            .collect();
+        assert_eq!(c.len(), 8);
+        let clean = warm_pace(&c, DEFAULT_FACTOR);
+        assert!((clean - 114e-6).abs() < 1e-12, "{clean}");
+        c[2].0 += 20.0;
+        let p = warm_pace(&c, DEFAULT_FACTOR);
+        assert!((p - 114e-6).abs() < 1e-9, "{p}");
+        // Off, the default rule still plans.
+        assert!((warm_pace(&c, 0.0) - 114e-6).abs() < 1e-9);
+        // Two repetitions, the second stopped: the first sets the pace.
+        let two = [(114e-6, 1), (114e-6 + 20.0, 1)];
+        assert!((warm_pace(&two, DEFAULT_FACTOR) - 114e-6).abs() < 1e-9);
+        // Ordinary jitter keeps the mean.
+        let j = [(1e-3, 10), (1.5e-3, 10), (2e-3, 10)];
+        assert!((warm_pace(&j, DEFAULT_FACTOR) - 1.5e-4).abs() < 1e-12);
+        // Nothing timed.
+        assert_eq!(warm_pace(&[], DEFAULT_FACTOR), 0.0);
+        assert_eq!(warm_chunks(0), 1);
+        assert_eq!(warm_chunks(2), 1);
     }
 
     #[test]

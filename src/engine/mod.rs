@@ -654,17 +654,27 @@ impl<'a> Engine<'a> {
             _ => (planned / 10).clamp(2, 100),
         });
         // (The warm-up only estimates the time per repetition: its progress
-        // reports, one plain store each, may sit inside its clock pair.)
+        // reports, one plain store each, may sit inside its clock pairs. It
+        // is timed in a few chunks, so that a stall in it does not plan the
+        // point: see `disturb::warm_pace`.)
         watchdog::expect(1);
-        let tw = comm::wtime();
+        let size = disturb::warm_chunks(warm);
+        let mut chunks = [(0.0, 0usize); disturb::WARM_CHUNKS];
+        let mut tw = comm::wtime();
         for i in 0..warm {
             k.run(i);
             watchdog::progress(1);
+            if (i + 1) % size == 0 || i + 1 == warm {
+                let now = comm::wtime();
+                chunks[i / size] = (now - tw, (i % size) + 1);
+                tw = now;
+            }
         }
-        let warm_s = comm::wtime() - tw;
         // What the kernel measured during the warm-up is not reported.
         let _ = k.figures();
-        let per_call = sc.allreduce_max((warm_s / warm.max(1) as f64).max(0.0));
+        let factor = plan.disturbance_factor.unwrap_or(0.0);
+        let timed = &chunks[..warm.div_ceil(size).min(disturb::WARM_CHUNKS)];
+        let per_call = sc.allreduce_max(disturb::warm_pace(timed, factor).max(0.0));
         let window_s = plan.window_us.map_or(2.0 * per_call + 2e-6, |w| w * 1e-6);
         let consts = if method == Method::Mpitest {
             self.calibrated(q, sc)
@@ -716,7 +726,6 @@ impl<'a> Engine<'a> {
         // Disturbances (see `disturb`): looked for after the timed batches,
         // in their durations combined over the ranks (identical on all of
         // them, so that all measure again together).
-        let factor = plan.disturbance_factor.unwrap_or(0.0);
         let watch = method == Method::Loop && !check && factor > 0.0;
         let mut stopped;
         let (mut again, mut again_s) = (0, 0.0);
