@@ -13,7 +13,7 @@ use crate::frontend;
 use crate::output::{self, Format};
 use crate::plan::Plan;
 use crate::report::raw::RawSink;
-use crate::report::table::{self, SectionCx};
+use crate::report::table::SectionCx;
 use crate::results::{BenchResult, MpiInfo, Report, Settings, SCHEMA};
 use crate::suite::{self, Entry};
 use crate::watchdog::Watchdog;
@@ -573,7 +573,7 @@ fn run_world(world: &Comm, args: &RunArgs) -> Result<i32> {
         to_file: plan.output.is_some(),
     };
     // A front end may choose the table format (mpibench imb: IMB-MPI1 2021's).
-    let format_of = |suite: &str| table::format(plan.table.as_deref().unwrap_or(suite));
+    let format_of = |suite: &str| suite::format(plan.table.as_deref().unwrap_or(suite));
     let home = format_of(&plan.suite);
     // Rank 0's write failures (saves, tables, raw samples) are collected here
     // and agreed on by every rank after each step, so that none waits alone.

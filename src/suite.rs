@@ -8,6 +8,7 @@ use crate::bench::{
 use crate::cli::RunArgs;
 use crate::engine::axis::Axes;
 use crate::method::{Method, SyncMode};
+use crate::report::table::{self, Format};
 
 /// Which process counts a suite sweeps.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -52,6 +53,9 @@ pub struct Suite {
     pub defaults: Defaults,
     /// The suite's own options as plan axes, or a one-line usage error.
     pub axes: Option<AxesHook>,
+    /// Its table formats by name: the first prints its results; a front
+    /// end may name another (`imb2021`: IMB-MPI1 2021's own tables).
+    pub formats: &'static [(&'static str, &'static dyn Format)],
 }
 
 /// A suite's own options → plan axes: (arguments, whether the suite is in
@@ -140,6 +144,7 @@ pub static SUITES: &[Suite] = &[
         entries: imb_entries,
         defaults: PMB_DEFAULTS,
         axes: Some(imb::axes),
+        formats: &[("pmb", &table::Pmb), ("imb2021", &table::Imb2021)],
     },
     Suite {
         name: mpitest::SUITE,
@@ -157,6 +162,7 @@ pub static SUITES: &[Suite] = &[
             warm_largest: 0,
         },
         axes: None,
+        formats: &[(mpitest::SUITE, &table::Mpitest)],
     },
     Suite {
         name: caf::SUITE,
@@ -173,6 +179,7 @@ pub static SUITES: &[Suite] = &[
             warm_largest: 0,
         },
         axes: Some(caf::axes),
+        formats: &[(caf::SUITE, &table::Caf)],
     },
     Suite {
         name: cresta::SUITE,
@@ -190,6 +197,7 @@ pub static SUITES: &[Suite] = &[
             warm_largest: 0,
         },
         axes: Some(cresta::axes),
+        formats: &[(cresta::SUITE, &table::Cresta)],
     },
     Suite {
         name: commtest::SUITE,
@@ -207,6 +215,7 @@ pub static SUITES: &[Suite] = &[
             warm_largest: 0,
         },
         axes: Some(commtest::axes),
+        formats: &[(commtest::SUITE, &table::Commtest)],
     },
     Suite {
         name: allreduce::SUITE,
@@ -221,6 +230,7 @@ pub static SUITES: &[Suite] = &[
             warm_largest: 0,
         },
         axes: Some(allreduce::axes),
+        formats: &[(allreduce::SUITE, &table::Allreduce)],
     },
     Suite {
         name: osu::SUITE,
@@ -228,6 +238,7 @@ pub static SUITES: &[Suite] = &[
         entries: osu_entries,
         defaults: osu::DEFAULTS,
         axes: Some(osu::axes),
+        formats: &[(osu::SUITE, &table::Osu)],
     },
     Suite {
         name: mpigraph::SUITE,
@@ -245,6 +256,7 @@ pub static SUITES: &[Suite] = &[
             warm_largest: 0,
         },
         axes: Some(mpigraph::axes),
+        formats: &[(mpigraph::SUITE, &table::Mpigraph)],
     },
     Suite {
         name: clock::SUITE,
@@ -252,6 +264,7 @@ pub static SUITES: &[Suite] = &[
         entries: clock_entries,
         defaults: PMB_DEFAULTS,
         axes: None,
+        formats: &[(clock::SUITE, &table::Pmb)],
     },
 ];
 
@@ -267,6 +280,23 @@ pub fn suite(name: &str) -> Option<&'static Suite> {
 /// The suite a benchmark belongs to.
 pub fn suite_of(info: &Info) -> &'static Suite {
     suite(info.suite).unwrap_or(&SUITES[0])
+}
+
+/// The table format named `name`: a suite's own (by the suite's name) or
+/// one a suite offers its front end (`imb2021`). Every result of a run
+/// names a registered suite; a results file from a suite this build does
+/// not know prints in the first suite's (PMB's) format.
+pub fn format(name: &str) -> &'static dyn Format {
+    suite(name)
+        .map(|s| s.formats[0].1)
+        .or_else(|| {
+            SUITES
+                .iter()
+                .flat_map(|s| s.formats)
+                .find(|(n, _)| n.eq_ignore_ascii_case(name))
+                .map(|(_, f)| *f)
+        })
+        .unwrap_or(SUITES[0].formats[0].1)
 }
 
 /// A name as users may type it: case-insensitive, `&` read as "and", and
@@ -467,6 +497,23 @@ mod tests {
 
     fn name(r: Result<(Entry, bool), LookupError>) -> String {
         r.unwrap().0.qualified()
+    }
+
+    #[test]
+    fn every_suite_names_its_formats_and_no_name_is_taken_twice() {
+        let mut seen = std::collections::HashSet::new();
+        for s in SUITES {
+            assert!(!s.formats.is_empty(), "{}", s.name);
+            for (n, _) in s.formats {
+                assert!(seen.insert(n.to_lowercase()), "format {n} twice");
+                // A format's name is never another suite's name.
+                assert!(
+                    suite(n).is_none_or(|o| o.name == s.name),
+                    "format {n} of {} is a suite's name",
+                    s.name
+                );
+            }
+        }
     }
 
     #[test]

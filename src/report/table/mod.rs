@@ -14,6 +14,18 @@ mod mpitest;
 mod osu;
 mod pmb;
 
+// Each suite's format, named in the suite registry (`crate::suite`), which
+// alone decides which format prints a result.
+pub use allreduce::Allreduce;
+pub use caf::Caf;
+pub use commtest::Commtest;
+pub use cresta::Cresta;
+pub use imb2021::Imb2021;
+pub use mpigraph::Mpigraph;
+pub use mpitest::Mpitest;
+pub use osu::Osu;
+pub use pmb::Pmb;
+
 /// One suite's table format.
 pub trait Format: Sync {
     /// The run header: date, hosts, library, command, what will run.
@@ -70,22 +82,6 @@ pub struct SectionCx {
     pub stats: bool,
     /// Runs of the whole list (`--repeats`).
     pub repeats: usize,
-}
-
-/// The format of a suite's results, or a format named by a front end
-/// (`imb2021`: IMB-MPI1 2021's own tables, for `mpibench imb`).
-pub fn format(suite: &str) -> &'static dyn Format {
-    match suite {
-        crate::bench::mpitest::SUITE => &mpitest::Mpitest,
-        crate::bench::commtest::SUITE => &commtest::Commtest,
-        crate::bench::allreduce::SUITE => &allreduce::Allreduce,
-        crate::bench::cresta::SUITE => &cresta::Cresta,
-        crate::bench::caf::SUITE => &caf::Caf,
-        crate::bench::mpigraph::SUITE => &mpigraph::Mpigraph,
-        "imb2021" => &imb2021::Imb2021,
-        crate::bench::osu::SUITE => &osu::Osu,
-        _ => &pmb::Pmb,
-    }
 }
 
 /// Shared header lines: date, hosts, processes, library, command.
