@@ -713,23 +713,17 @@ fn run_world(world: &Comm, args: &RunArgs) -> Result<i32> {
         .flat_map(|r| &r.rows)
         .filter_map(|r| r.errors)
         .sum();
-    let outliers = report
-        .results
-        .iter()
-        .filter_map(|r| r.outliers.as_ref()?.as_array().map(Vec::len))
-        .sum::<usize>();
     let (ending, line) = if errors > 0 {
         (
             Outcome::ValidationErrors,
             format!("validation found {errors} errors (see the errors column)"),
         )
-    } else if plan.fail_on_outlier && outliers > 0 {
-        (
-            Outcome::Outliers,
-            format!("the bandwidth matrix shows {outliers} outliers (--fail-on-outlier)"),
-        )
     } else {
-        (Outcome::Ok, String::new())
+        suite::SUITES
+            .iter()
+            .filter_map(|s| s.ending)
+            .find_map(|hook| hook(&report, plan.fail_on_outlier))
+            .unwrap_or((Outcome::Ok, String::new()))
     };
     ending.stamp(&mut report);
     // The replaced files first, then every other output; stdout and the
@@ -737,7 +731,10 @@ fn run_world(world: &Comm, args: &RunArgs) -> Result<i32> {
     // the status into "aborted" wherever it can still be written.
     let mut failure = save(&report).err();
     if let (Some(p), None) = (&plan.plot, &failure) {
-        failure = report::cresta_plot::write(&report, p).err();
+        // The plan accepted --plot only for a suite with a figure.
+        if let Some(f) = suite::suite(&plan.suite).and_then(|s| s.figure) {
+            failure = (f.write)(&report, p).err();
+        }
     }
     if let (Some(dir), None) = (&plan.plots, &failure) {
         match report::cmd::write_plots(vec![("run".into(), &report)], dir, false) {

@@ -560,10 +560,15 @@ impl Plan {
             }
         }
         crate::output::validate(&args.outputs(), &args.inputs()).map_err(PlanError::Invalid)?;
-        if args.plot.is_some() && home.name != crate::bench::cresta::SUITE {
-            return Err(invalid(
-                "--plot draws CRESTA's Figure 1: use it with --suite cresta",
-            ));
+        if args.plot.is_some() && home.figure.is_none() {
+            let with: Vec<String> = suite::SUITES
+                .iter()
+                .filter_map(|s| {
+                    s.figure
+                        .map(|f| format!("{}: use it with --suite {}", f.what, s.name))
+                })
+                .collect();
+            return Err(invalid(format!("--plot draws {}", with.join("; "))));
         }
         // Suite-specific options become axes of the plan: every suite reads
         // its own options (and refuses them when it is not in the run).
@@ -1093,6 +1098,16 @@ mod tests {
                 .unwrap()
                 .multi
         );
+    }
+
+    #[test]
+    fn plot_needs_a_suite_with_a_figure() {
+        let e = plan(&["--plot", "f.svg"]).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "--plot draws CRESTA's Figure 1: use it with --suite cresta"
+        );
+        assert!(plan(&["--suite", "cresta", "--plot", "f.svg"]).is_ok());
     }
 
     #[test]

@@ -8,7 +8,10 @@ use crate::bench::{
 use crate::cli::RunArgs;
 use crate::engine::axis::Axes;
 use crate::method::{Method, SyncMode};
+use crate::outcome::Outcome;
 use crate::report::table::{self, Format};
+use crate::results::Report;
+use std::path::Path;
 
 /// Which process counts a suite sweeps.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -56,7 +59,24 @@ pub struct Suite {
     /// Its table formats by name: the first prints its results; a front
     /// end may name another (`imb2021`: IMB-MPI1 2021's own tables).
     pub formats: &'static [(&'static str, &'static dyn Format)],
+    /// The figure `--plot FILE` draws from the suite's results (what it is,
+    /// the writer), when the suite has one (CRESTA's Figure 1).
+    pub figure: Option<Figure>,
+    /// The suite's say in a run's outcome beyond validation errors (the
+    /// mpiGraph matrix's outliers under `--fail-on-outlier`).
+    pub ending: Option<EndingHook>,
 }
+
+/// A suite's figure: what it is ("CRESTA's Figure 1") and its writer.
+#[derive(Clone, Copy)]
+pub struct Figure {
+    pub what: &'static str,
+    pub write: fn(&Report, &Path) -> anyhow::Result<()>,
+}
+
+/// (the run's results, `--fail-on-outlier`) → the run's outcome and its
+/// line, when the suite's results decide one.
+pub type EndingHook = fn(&Report, bool) -> Option<(Outcome, String)>;
 
 /// A suite's own options → plan axes: (arguments, whether the suite is in
 /// the run, world size, memory limit per rank) → axes, or a one-line usage
@@ -145,6 +165,8 @@ pub static SUITES: &[Suite] = &[
         defaults: PMB_DEFAULTS,
         axes: Some(imb::axes),
         formats: &[("pmb", &table::Pmb), ("imb2021", &table::Imb2021)],
+        figure: None,
+        ending: None,
     },
     Suite {
         name: mpitest::SUITE,
@@ -163,6 +185,8 @@ pub static SUITES: &[Suite] = &[
         },
         axes: None,
         formats: &[(mpitest::SUITE, &table::Mpitest)],
+        figure: None,
+        ending: None,
     },
     Suite {
         name: caf::SUITE,
@@ -180,6 +204,8 @@ pub static SUITES: &[Suite] = &[
         },
         axes: Some(caf::axes),
         formats: &[(caf::SUITE, &table::Caf)],
+        figure: None,
+        ending: None,
     },
     Suite {
         name: cresta::SUITE,
@@ -198,6 +224,11 @@ pub static SUITES: &[Suite] = &[
         },
         axes: Some(cresta::axes),
         formats: &[(cresta::SUITE, &table::Cresta)],
+        figure: Some(Figure {
+            what: "CRESTA's Figure 1",
+            write: crate::report::cresta_plot::write,
+        }),
+        ending: None,
     },
     Suite {
         name: commtest::SUITE,
@@ -216,6 +247,8 @@ pub static SUITES: &[Suite] = &[
         },
         axes: Some(commtest::axes),
         formats: &[(commtest::SUITE, &table::Commtest)],
+        figure: None,
+        ending: None,
     },
     Suite {
         name: allreduce::SUITE,
@@ -231,6 +264,8 @@ pub static SUITES: &[Suite] = &[
         },
         axes: Some(allreduce::axes),
         formats: &[(allreduce::SUITE, &table::Allreduce)],
+        figure: None,
+        ending: None,
     },
     Suite {
         name: osu::SUITE,
@@ -239,6 +274,8 @@ pub static SUITES: &[Suite] = &[
         defaults: osu::DEFAULTS,
         axes: Some(osu::axes),
         formats: &[(osu::SUITE, &table::Osu)],
+        figure: None,
+        ending: None,
     },
     Suite {
         name: mpigraph::SUITE,
@@ -257,6 +294,8 @@ pub static SUITES: &[Suite] = &[
         },
         axes: Some(mpigraph::axes),
         formats: &[(mpigraph::SUITE, &table::Mpigraph)],
+        figure: None,
+        ending: Some(crate::frontend::mpigraph::outliers_ending),
     },
     Suite {
         name: clock::SUITE,
@@ -265,6 +304,8 @@ pub static SUITES: &[Suite] = &[
         defaults: PMB_DEFAULTS,
         axes: None,
         formats: &[(clock::SUITE, &table::Pmb)],
+        figure: None,
+        ending: None,
     },
 ];
 
