@@ -456,7 +456,9 @@ impl Plan {
             (m, _) => m,
         };
         if let Some(w) = args.window_us {
-            if args.sync != Some(SyncMode::Window) && method != Some(Method::GlobalCompletion) {
+            if args.sync != Some(SyncMode::Window)
+                && method.and_then(Method::required_sync) != Some(SyncMode::Window)
+            {
                 return Err(invalid("--window-us needs --sync window"));
             }
             if !(w.is_finite() && w > 0.0 && w <= 1e6) {
@@ -745,11 +747,9 @@ impl Plan {
     /// The synchronisation of a benchmark: what its method requires, else
     /// `--sync`, else its suite's default.
     pub fn sync_for(&self, info: &Info) -> SyncMode {
-        match self.method_for(info) {
-            Method::GlobalCompletion => SyncMode::Window,
-            Method::Mpitest => SyncMode::Barrier,
-            _ => self.sync.unwrap_or(self.defaults(info).sync),
-        }
+        self.method_for(info)
+            .required_sync()
+            .unwrap_or_else(|| self.sync.unwrap_or(self.defaults(info).sync))
     }
 
     /// Whether every repetition of a benchmark is validated: `--check`, or
@@ -768,7 +768,7 @@ impl Plan {
                 max: p.max_reps,
             };
         }
-        if self.method_for(info) == Method::DelaySubtraction {
+        if self.method_for(info).nested() {
             // Delay subtraction's samples are its outer repetitions.
             return Reps::Fixed(p.outer.or(p.iter).unwrap_or(crate::engine::DELAY_OUTER));
         }

@@ -40,7 +40,11 @@ pub fn aggregates(results: &[BenchResult]) -> Vec<BenchResult> {
             .iter()
             .filter(|x| x.repeat.is_some() && x.skipped.is_none() && key(x) == key(r))
             .collect();
-        let mean_is_figure = r.method.as_deref() == Some(Method::Mpitest.name());
+        let mean_is_figure = r
+            .method
+            .as_deref()
+            .and_then(Method::by_name)
+            .is_some_and(Method::figure_is_mean);
         let rows = (0..r.rows.len())
             .map(|i| {
                 let same: Vec<&Row> = runs.iter().filter_map(|x| x.rows.get(i)).collect();

@@ -320,7 +320,7 @@ impl<'a> Engine<'a> {
         let disturbed = gather_json(world, &disturbed);
         // Split-completion timing (mpiGraph): the repetitions in blocks,
         // repeated measurements of every pair for the outlier test.
-        let blocks: Vec<SideBlocks> = if method == Method::SplitCompletion {
+        let blocks: Vec<SideBlocks> = if method.repeats_in_blocks() {
             gather_json(world, &blocks)
         } else {
             Vec::new()
@@ -629,7 +629,7 @@ impl<'a> Engine<'a> {
         // pair counts: it spans the whole round trip, while its partner's also
         // spans waiting for the initiator to leave the synchronisation.
         let counts = role.active && (info.class != Class::SingleTransfer || role.initiator);
-        let inner = if method == Method::DelaySubtraction {
+        let inner = if method.nested() {
             policy.inner.unwrap_or(DELAY_INNER)
         } else {
             1
@@ -676,7 +676,7 @@ impl<'a> Engine<'a> {
         let timed = &chunks[..warm.div_ceil(size).min(disturb::WARM_CHUNKS)];
         let per_call = sc.allreduce_max(disturb::warm_pace(timed, factor).max(0.0));
         let window_s = plan.window_us.map_or(2.0 * per_call + 2e-6, |w| w * 1e-6);
-        let consts = if method == Method::Mpitest {
+        let consts = if method.calibrates() {
             self.calibrated(q, sc)
         } else {
             Consts::default()
@@ -726,7 +726,7 @@ impl<'a> Engine<'a> {
         // Disturbances (see `disturb`): looked for after the timed batches,
         // in their durations combined over the ranks (identical on all of
         // them, so that all measure again together).
-        let watch = method == Method::Loop && !check && factor > 0.0;
+        let watch = !method.per_repetition() && !check && factor > 0.0;
         let mut stopped;
         let (mut again, mut again_s) = (0, 0.0);
         let mut disturbance: Option<Disturbance> = None;
@@ -898,7 +898,7 @@ impl<'a> Engine<'a> {
     /// single clock pair stays.
     fn loop_chunk(&self, method: Method, per_call: f64) -> Option<usize> {
         let s = self.plan.stall_limit_s.filter(|&s| s > 0.0)?;
-        (method == Method::Loop && !self.plan.check)
+        (!method.per_repetition() && !self.plan.check)
             .then(|| ((s / 40.0 / per_call.max(1e-9)).floor() as usize).max(1))
     }
 
@@ -1116,14 +1116,8 @@ impl<'a> Engine<'a> {
             skipped: None,
             note: None,
             method: Some(method.name().to_string()),
-            sync: Some(
-                if method == Method::Mpitest {
-                    "barrier"
-                } else {
-                    sync.name()
-                }
-                .to_string(),
-            ),
+            // The method's own synchronisation (plan::sync_for).
+            sync: Some(sync.name().to_string()),
             placement: Some(info.placement.name()),
             datatype: Some(info.elem.mpi_name().to_string()),
             definitions: Some(plan.definitions.name().to_string()),

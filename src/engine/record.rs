@@ -225,7 +225,7 @@ pub fn row(cx: &RowCx, members: &[&PointRecord]) -> Row {
         return row;
     }
     row.t_median_us = Some(c.median);
-    if cx.method == Method::MaxOverProcesses {
+    if cx.method.checks_discrepancy() {
         row.discrepant = c
             .global_us
             .map(|g| crate::method::MaxOverProcesses::discrepant(c.median, g));

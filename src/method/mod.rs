@@ -145,6 +145,57 @@ impl Method {
     pub fn per_repetition(self) -> bool {
         self != Method::Loop
     }
+
+    /// The synchronisation the method is defined with, whatever `--sync`
+    /// says: CRESTA's window, MPITEST's barriers.
+    pub fn required_sync(self) -> Option<SyncMode> {
+        match self {
+            Method::GlobalCompletion => Some(SyncMode::Window),
+            Method::Mpitest => Some(SyncMode::Barrier),
+            _ => None,
+        }
+    }
+
+    /// Calibrates constants (DT, DB) once per process count before it
+    /// measures ([`Consts`]).
+    pub fn calibrates(self) -> bool {
+        self == Method::Mpitest
+    }
+
+    /// Each sample is `inner` repetitions and the samples are the outer
+    /// repetitions (`--inner`, `--outer`: delay subtraction).
+    pub fn nested(self) -> bool {
+        self == Method::DelaySubtraction
+    }
+
+    /// Rows carry `discrepant`: the maximum over processes against the
+    /// global elapsed time.
+    pub fn checks_discrepancy(self) -> bool {
+        self == Method::MaxOverProcesses
+    }
+
+    /// Measures every pair's repetitions in blocks, kept for the outlier
+    /// test (mpiGraph's split completion).
+    pub fn repeats_in_blocks(self) -> bool {
+        self == Method::SplitCompletion
+    }
+
+    /// Every method, for lookups by name.
+    pub const ALL: [Method; 8] = [
+        Method::Loop,
+        Method::PerCall,
+        Method::PerCallOnce,
+        Method::Mpitest,
+        Method::GlobalCompletion,
+        Method::MaxOverProcesses,
+        Method::DelaySubtraction,
+        Method::SplitCompletion,
+    ];
+
+    /// The method of a name in the JSON (`"mpitest"`).
+    pub fn by_name(name: &str) -> Option<Method> {
+        Method::ALL.into_iter().find(|m| m.name() == name)
+    }
 }
 
 /// Constants a method calibrates once per process count (seconds).
@@ -497,6 +548,32 @@ pub(crate) mod fake {
 mod tests {
     use super::fake::*;
     use super::*;
+
+    #[test]
+    fn each_method_states_what_the_engine_asks() {
+        for m in Method::ALL {
+            assert_eq!(Method::by_name(m.name()), Some(m));
+            // A method that fixes its synchronisation is per repetition.
+            if m.required_sync().is_some() {
+                assert!(m.per_repetition(), "{m:?}");
+            }
+        }
+        assert_eq!(Method::by_name("bogus"), None);
+        assert_eq!(
+            Method::GlobalCompletion.required_sync(),
+            Some(SyncMode::Window)
+        );
+        assert_eq!(Method::Mpitest.required_sync(), Some(SyncMode::Barrier));
+        assert_eq!(Method::Loop.required_sync(), None);
+        let only = |f: fn(Method) -> bool| -> Vec<Method> {
+            Method::ALL.into_iter().filter(|&m| f(m)).collect()
+        };
+        assert_eq!(only(Method::calibrates), [Method::Mpitest]);
+        assert_eq!(only(Method::nested), [Method::DelaySubtraction]);
+        assert_eq!(only(Method::checks_discrepancy), [Method::MaxOverProcesses]);
+        assert_eq!(only(Method::repeats_in_blocks), [Method::SplitCompletion]);
+        assert_eq!(only(Method::figure_is_mean), [Method::Mpitest]);
+    }
 
     #[test]
     fn names_round_trip_through_serde() {
