@@ -577,16 +577,7 @@ mod tests {
 
     #[test]
     fn names_round_trip_through_serde() {
-        for m in [
-            Method::Loop,
-            Method::PerCall,
-            Method::PerCallOnce,
-            Method::Mpitest,
-            Method::GlobalCompletion,
-            Method::MaxOverProcesses,
-            Method::DelaySubtraction,
-            Method::SplitCompletion,
-        ] {
+        for m in Method::ALL {
             let s = serde_json::to_string(&m).unwrap();
             assert_eq!(s, format!("\"{}\"", m.name()));
             assert_eq!(serde_json::from_str::<Method>(&s).unwrap(), m);
