@@ -406,16 +406,12 @@ impl Plan {
         .into_iter()
         .find_map(|(f, v)| v.map(|_| f))
         {
-            if !entries.is_empty()
-                && entries
-                    .iter()
-                    .all(|e| e.info().suite == crate::bench::clock::SUITE)
-            {
-                return Err(invalid(format!(
-                    "{flag} does not apply: clock/timing and clock/clocksync use fixed repetitions ({} clock reads, {} exchanges per rank)",
-                    crate::bench::clock::READS,
-                    crate::bench::clock::RESIDUAL_EXCHANGES
-                )));
+            let fixed: Vec<_> = entries
+                .iter()
+                .map(|e| suite::suite_of(e.info()).fixed_repetitions)
+                .collect();
+            if let Some(Some(why)) = fixed.first().filter(|_| fixed.iter().all(Option::is_some)) {
+                return Err(invalid(format!("{flag} does not apply: {}", why())));
             }
         }
         if !(args.time.is_finite() && args.time > 0.0) {

@@ -65,6 +65,9 @@ pub struct Suite {
     /// The suite's say in a run's outcome beyond validation errors (the
     /// mpiGraph matrix's outliers under `--fail-on-outlier`).
     pub ending: Option<EndingHook>,
+    /// Its entries repeat a fixed number of times, whatever `--iter` says:
+    /// why, for the usage error (the clock tools).
+    pub fixed_repetitions: Option<fn() -> String>,
 }
 
 /// A suite's figure: what it is ("CRESTA's Figure 1") and its writer.
@@ -167,6 +170,7 @@ pub static SUITES: &[Suite] = &[
         formats: &[("pmb", &table::Pmb), ("imb2021", &table::Imb2021)],
         figure: None,
         ending: None,
+        fixed_repetitions: None,
     },
     Suite {
         name: mpitest::SUITE,
@@ -187,6 +191,7 @@ pub static SUITES: &[Suite] = &[
         formats: &[(mpitest::SUITE, &table::Mpitest)],
         figure: None,
         ending: None,
+        fixed_repetitions: None,
     },
     Suite {
         name: caf::SUITE,
@@ -206,6 +211,7 @@ pub static SUITES: &[Suite] = &[
         formats: &[(caf::SUITE, &table::Caf)],
         figure: None,
         ending: None,
+        fixed_repetitions: None,
     },
     Suite {
         name: cresta::SUITE,
@@ -229,6 +235,7 @@ pub static SUITES: &[Suite] = &[
             write: crate::report::cresta_plot::write,
         }),
         ending: None,
+        fixed_repetitions: None,
     },
     Suite {
         name: commtest::SUITE,
@@ -249,6 +256,7 @@ pub static SUITES: &[Suite] = &[
         formats: &[(commtest::SUITE, &table::Commtest)],
         figure: None,
         ending: None,
+        fixed_repetitions: None,
     },
     Suite {
         name: allreduce::SUITE,
@@ -266,6 +274,7 @@ pub static SUITES: &[Suite] = &[
         formats: &[(allreduce::SUITE, &table::Allreduce)],
         figure: None,
         ending: None,
+        fixed_repetitions: None,
     },
     Suite {
         name: osu::SUITE,
@@ -276,6 +285,7 @@ pub static SUITES: &[Suite] = &[
         formats: &[(osu::SUITE, &table::Osu)],
         figure: None,
         ending: None,
+        fixed_repetitions: None,
     },
     Suite {
         name: mpigraph::SUITE,
@@ -296,6 +306,7 @@ pub static SUITES: &[Suite] = &[
         formats: &[(mpigraph::SUITE, &table::Mpigraph)],
         figure: None,
         ending: Some(crate::frontend::mpigraph::outliers_ending),
+        fixed_repetitions: None,
     },
     Suite {
         name: clock::SUITE,
@@ -306,6 +317,7 @@ pub static SUITES: &[Suite] = &[
         formats: &[(clock::SUITE, &table::Pmb)],
         figure: None,
         ending: None,
+        fixed_repetitions: Some(clock::fixed_repetitions),
     },
 ];
 

@@ -124,6 +124,13 @@ static CLOCKSYNC: std::sync::LazyLock<Info> = std::sync::LazyLock::new(|| {
 /// Fresh ping-pongs per rank for the residual.
 pub const RESIDUAL_EXCHANGES: usize = 20;
 
+/// Why a repetition count does not apply to the clock tools.
+pub fn fixed_repetitions() -> String {
+    format!(
+        "clock/timing and clock/clocksync use fixed repetitions ({READS} clock reads, {RESIDUAL_EXCHANGES} exchanges per rank)"
+    )
+}
+
 impl Tool for ClockSync {
     fn info(&self) -> &'static Info {
         &CLOCKSYNC
