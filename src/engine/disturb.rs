@@ -164,9 +164,9 @@ pub fn warm_pace(chunks: &[(f64, usize)], factor: f64) -> f64 {
     }
 }
 
-/// The chunks of a warm-up of `warm` repetitions: at most [`WARM_CHUNKS`],
-/// of equal size but the last.
-pub fn warm_chunks(warm: usize) -> usize {
+/// The repetitions per chunk of a warm-up of `warm` repetitions, so that
+/// it has at most [`WARM_CHUNKS`] chunks, of equal size but the last.
+pub fn warm_chunk_size(warm: usize) -> usize {
     warm.div_ceil(WARM_CHUNKS).max(1)
 }
 
@@ -255,7 +255,7 @@ mod tests {
     fn a_stall_in_the_warm_up_does_not_plan_the_point() {
         // 100 warm-up repetitions of 114 us in 8 chunks of 13 (the last 9),
         // rank 1 stopped for 20 s in the third.
-        let size = warm_chunks(100);
+        let size = warm_chunk_size(100);
         assert_eq!(size, 13);
         let mut c: Vec<(f64, usize)> = (0..100)
             .step_by(size)
@@ -280,8 +280,8 @@ mod tests {
         assert!((warm_pace(&j, DEFAULT_FACTOR) - 1.5e-4).abs() < 1e-12);
         // Nothing timed.
         assert_eq!(warm_pace(&[], DEFAULT_FACTOR), 0.0);
-        assert_eq!(warm_chunks(0), 1);
-        assert_eq!(warm_chunks(2), 1);
+        assert_eq!(warm_chunk_size(0), 1);
+        assert_eq!(warm_chunk_size(2), 1);
     }
 
     #[test]

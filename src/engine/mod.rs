@@ -658,7 +658,7 @@ impl<'a> Engine<'a> {
         // is timed in a few chunks, so that a stall in it does not plan the
         // point: see `disturb::warm_pace`.)
         watchdog::expect(1);
-        let size = disturb::warm_chunks(warm);
+        let size = disturb::warm_chunk_size(warm);
         let mut chunks = [(0.0, 0usize); disturb::WARM_CHUNKS];
         let mut tw = comm::wtime();
         for i in 0..warm {
