@@ -6,12 +6,15 @@
 #   env MPIBENCH_MPIEXEC   the launcher (default mpiexec.openmpi)
 #   env LOAD               the load command (default: stress-ng --cpu N, one
 #                          worker per core; without stress-ng, N busy shells)
+#   logs                   /tmp/robustness-load-<launcher>-<run>.log
 #
 # Stops at the first run that fails; exit 0 only when all RUNS passed.
 set -u
 BIN=${1:-./target/release/mpibench}
 RUNS=${2:-3}
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# One log per launcher and run, so that two MPIs' legs can run side by side.
+TAG=$(basename "${MPIBENCH_MPIEXEC:-mpiexec.openmpi}")
 cores=$(nproc)
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
 
@@ -28,11 +31,11 @@ sleep 1
 echo "load: pid $load on $cores cores ($(uptime | sed 's/.*load/load/'))"
 for ((i = 1; i <= RUNS; i++)); do
     t0=$(date +%s)
-    if bash "$ROOT/tests/robustness.sh" "$BIN" >"/tmp/robustness-load-$i.log" 2>&1; then
-        echo "run $i of $RUNS: passed in $(($(date +%s) - t0)) s ($(grep -E '^robustness: [0-9]+ cases' "/tmp/robustness-load-$i.log"))"
+    if bash "$ROOT/tests/robustness.sh" "$BIN" >"/tmp/robustness-load-$TAG-$i.log" 2>&1; then
+        echo "run $i of $RUNS: passed in $(($(date +%s) - t0)) s ($(grep -E '^robustness: [0-9]+ cases' "/tmp/robustness-load-$TAG-$i.log"))"
     else
-        echo "run $i of $RUNS: FAILED after $(($(date +%s) - t0)) s; see /tmp/robustness-load-$i.log:"
-        grep -E '^FAIL' "/tmp/robustness-load-$i.log"
+        echo "run $i of $RUNS: FAILED after $(($(date +%s) - t0)) s; see /tmp/robustness-load-$TAG-$i.log:"
+        grep -E '^FAIL' "/tmp/robustness-load-$TAG-$i.log"
         exit 1
     fi
 done
