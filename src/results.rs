@@ -188,6 +188,15 @@ pub struct BenchResult {
     pub pairs: Option<String>,
 }
 
+impl BenchResult {
+    /// Whether the result measures the instruments themselves (the clock
+    /// tools' class): its rows hold no communication times to compare, plot
+    /// or judge.
+    pub fn measures_instruments(&self) -> bool {
+        self.class == crate::bench::Class::Clock.label()
+    }
+}
+
 /// Figures combining rows; each absent unless a benchmark derives it.
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub struct Figures {

@@ -248,7 +248,7 @@ fn key(res: &BenchResult, row: &Row) -> Key {
 pub(crate) fn keyed_rows(r: &Report) -> Vec<(Key, &BenchResult, &Row)> {
     let mut v = Vec::new();
     for res in &r.results {
-        if res.class == "clock" || res.skipped.is_some() {
+        if res.measures_instruments() || res.skipped.is_some() {
             continue;
         }
         for row in res.rows.iter().filter(|row| row.rank.is_none()) {

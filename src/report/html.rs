@@ -16,6 +16,7 @@ use super::plot::{self, hex};
 use super::view::{
     self, bytes_label, headline, loop_timed, num, param_value, Run, Section, Warning,
 };
+use super::PartTable;
 use crate::results::{BenchResult, Report, Row};
 
 /// The report of `reports` (e.g. one run's `Report` after each benchmark:
@@ -265,17 +266,29 @@ fn table(out: &mut String, s: &Section<'_>, runs: &[Run<'_>]) {
     cols.push((
         "t_min [µs]".into(),
         false,
-        Box::new(move |_, res, r| (res.class != "clock").then(|| f(r.t_min_us)).flatten()),
+        Box::new(move |_, res, r| {
+            (!res.measures_instruments())
+                .then(|| f(r.t_min_us))
+                .flatten()
+        }),
     ));
     cols.push((
         "t_max [µs]".into(),
         false,
-        Box::new(move |_, res, r| (res.class != "clock").then(|| f(r.t_max_us)).flatten()),
+        Box::new(move |_, res, r| {
+            (!res.measures_instruments())
+                .then(|| f(r.t_max_us))
+                .flatten()
+        }),
     ));
     cols.push((
         "t_avg [µs]".into(),
         false,
-        Box::new(move |_, res, r| (res.class != "clock").then(|| f(r.t_avg_us)).flatten()),
+        Box::new(move |_, res, r| {
+            (!res.measures_instruments())
+                .then(|| f(r.t_avg_us))
+                .flatten()
+        }),
     ));
     cols.push((
         "median [µs]".into(),
@@ -370,7 +383,7 @@ fn table(out: &mut String, s: &Section<'_>, runs: &[Run<'_>]) {
             if r.disturbed == Some(true) {
                 v.push("DISTURBED".to_string());
             }
-            if res.class != "clock"
+            if !res.measures_instruments()
                 && r.rank.is_none()
                 && headline(loop_timed(runs[i].report, res), r).is_none()
             {
@@ -458,8 +471,8 @@ fn small_table(out: &mut String, caption: &str, head: &[&str], rows: &[Vec<Strin
     out.push_str("</table>\n");
 }
 
-/// The figures a benchmark derived from its rows: LogGP's parameters and
-/// COMMTEST's fits t(k) = k·α + V/β, one table each.
+/// The tables the results' suites derive from them (COMMTEST's fits and
+/// LogGP parameters), one per caption, with a row per result and entry.
 fn derived(out: &mut String, s: &Section<'_>, runs: &[Run<'_>]) {
     let who = |i: usize, r: &BenchResult| {
         let p = format!("P={}", r.processes);
@@ -469,86 +482,32 @@ fn derived(out: &mut String, s: &Section<'_>, runs: &[Run<'_>]) {
             p
         }
     };
-    let opt = |v: Option<f64>| v.filter(|x| x.is_finite()).map_or(String::new(), num);
-    let loggp: Vec<Vec<String>> = s
-        .results
-        .iter()
-        .filter_map(|&(i, r)| {
-            let g = r.figures.loggp.as_ref()?;
-            let inv_g = (g.big_g_us_per_byte > 0.0).then(|| 1.0 / (g.big_g_us_per_byte * 1.048576));
-            Some(vec![
-                who(i, r),
-                format!("0↔{}", g.partner),
-                g.n.to_string(),
-                num(g.l_us),
-                num(g.o_s_us),
-                num(g.o_r_us),
-                num(g.g_us),
-                format!("{:.3e}", g.big_g_us_per_byte),
-                opt(inv_g),
-                g.r2.map_or(String::new(), |x| format!("{x:.4}")),
-                esc(&g.warnings.join("; ")),
-            ])
-        })
-        .collect();
-    small_table(
-        out,
-        "LogGP parameters (netgauge's method): L = PRTT(1,0,s_min)/2; g and G the intercept and \
-         slope of (PRTT(n,0,s) − PRTT(1,0,s))/(n − 1) against s; o_s and o_r at the smallest size.",
-        &[
-            "run",
-            "pair",
-            "n",
-            "L [µs]",
-            "o_s [µs]",
-            "o_r [µs]",
-            "g [µs]",
-            "G [µs/byte]",
-            "1/G [MB/s]",
-            "R²",
-            "warnings",
-        ],
-        &loggp,
-        2,
-    );
-    let fits: Vec<Vec<String>> = s
-        .results
-        .iter()
-        .flat_map(|&(i, r)| r.figures.fits.iter().map(move |f| (i, r, f)))
-        .map(|(i, r, f)| {
-            vec![
-                who(i, r),
-                esc(&format!("{} {}", f.protocol, f.name)),
-                if f.prepost { "yes" } else { "no" }.to_string(),
-                esc(&view::size_label(f.volume)),
-                f.points.to_string(),
-                num(f.alpha_us),
-                opt(f.beta_mbs),
-                f.r2.map_or(String::new(), |x| format!("{x:.4}")),
-                num(f.max_mbs),
-                f.t_min_packets.to_string(),
-            ]
-        })
-        .collect();
-    small_table(
-        out,
-        "Fits t(k) = k·α + V/β over each packet sweep (k packets of the volume V; MB = 2^20 \
-         bytes); the maximum achieved bandwidth is V over the minimum time.",
-        &[
-            "run",
-            "protocol",
-            "prepost",
-            "V",
-            "points",
-            "α [µs]",
-            "β [MB/s]",
-            "R²",
-            "max [MB/s]",
-            "at packets",
-        ],
-        &fits,
-        2,
-    );
+    let mut tables: Vec<(PartTable, Vec<Vec<String>>)> = Vec::new();
+    for &(i, r) in &s.results {
+        let Some(make) = crate::suite::suite(&r.suite).and_then(|x| x.report.tables) else {
+            continue;
+        };
+        for t in make(r) {
+            let rows = t.rows.iter().map(|row| {
+                std::iter::once(who(i, r))
+                    .chain(row.iter().map(|c| esc(c)))
+                    .collect::<Vec<_>>()
+            });
+            match tables.iter_mut().find(|(k, _)| k.caption == t.caption) {
+                Some((_, all)) => all.extend(rows),
+                None => {
+                    let rows = rows.collect();
+                    tables.push((t, rows));
+                }
+            }
+        }
+    }
+    for (t, rows) in &tables {
+        let head: Vec<&str> = std::iter::once("run")
+            .chain(t.head.iter().copied())
+            .collect();
+        small_table(out, t.caption, &head, rows, t.left + 1);
+    }
 }
 
 /// The page for runs that already have names.

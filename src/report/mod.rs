@@ -19,6 +19,26 @@ pub mod table;
 pub mod validate;
 pub mod view;
 
+/// A table a suite derives from one of its results for the HTML report
+/// (COMMTEST's fits and LogGP parameters): plain-text cells, which the
+/// report escapes. Tables with the same caption are merged across results.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PartTable {
+    pub caption: &'static str,
+    pub head: &'static [&'static str],
+    /// Its first `left` columns hold words (left-aligned).
+    pub left: usize,
+    pub rows: Vec<Vec<String>>,
+}
+
+/// A model a suite fitted to a result's rows (COMMTEST's t(k) = k·α + V/β),
+/// at one row: the modelled time and the model's legend.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ModelPoint {
+    pub t_us: f64,
+    pub label: String,
+}
+
 /// A machine-readable format of the whole report.
 pub trait Exporter {
     fn render(&self, report: &Report) -> Result<Vec<u8>>;

@@ -10,7 +10,7 @@ use anyhow::{Context, Result};
 use serde_json::Value;
 
 use crate::engine::axis::Params;
-use crate::results::{BenchResult, Fit, Report, Row};
+use crate::results::{BenchResult, Report, Row};
 
 /// One JSON results file, with the names the report gives it.
 pub struct Run<'a> {
@@ -441,7 +441,7 @@ struct Item<'a> {
 fn items<'a>(s: &Section<'a>, runs: &[Run]) -> Vec<Item<'a>> {
     let mut v = Vec::new();
     for &(run, res) in &s.results {
-        if res.class == "clock" {
+        if res.measures_instruments() {
             continue;
         }
         let lt = loop_timed(runs[run].report, res);
@@ -1102,39 +1102,26 @@ fn proportional_to_size(its: &[Item<'_>], k: &str) -> bool {
     })
 }
 
-/// COMMTEST's fit t(k) = k·α + V/β that belongs to a row of `res`: the
-/// entry of the result's `fits` (one result per pattern) with the row's
-/// protocol, prepost and volume (its bytes), as `fit::derive` keys them.
-pub fn fit_for<'r>(res: &'r BenchResult, row: &Row) -> Option<&'r Fit> {
-    let protocol = row.params.get("protocol")?.as_str()?;
-    let prepost = row
-        .params
-        .get("prepost")
-        .and_then(|v| v.as_bool())
-        .unwrap_or(false);
-    res.figures
-        .fits
-        .iter()
-        .find(|f| f.protocol == protocol && f.prepost == prepost && f.volume == row.bytes)
-}
-
 /// The fitted line of a data series (its colour, next to it in the
-/// legend): the model at each of its rows' packet counts, at x = `at` of
-/// the row; None without a fit or with fewer than two points.
+/// legend): the model its suite fitted to the result (COMMTEST's fits), at
+/// each of its rows, at x = `at` of the row; None without a model or with
+/// fewer than two points.
 fn fit_series(
     data: &Series,
     members: &[&Item<'_>],
     at: &dyn Fn(&Item<'_>) -> Option<f64>,
 ) -> Option<Series> {
-    let fit = members.iter().find_map(|it| fit_for(it.res, it.row))?;
+    let model = |it: &Item<'_>| {
+        let m = crate::suite::suite(&it.res.suite)?.report.model?;
+        m(it.res, it.row)
+    };
+    let label = members.iter().find_map(|it| model(it))?.label;
     let mut points: Vec<Point> = members
         .iter()
         .filter_map(|it| {
-            let f = fit_for(it.res, it.row)?;
-            let k = it.row.params.get("packets")?.as_f64()?;
             Some(Point {
                 x: at(it)?,
-                y: f.model_us(k)?,
+                y: model(it)?.t_us,
                 band: None,
                 range: None,
             })
@@ -1145,12 +1132,7 @@ fn fit_series(
     }
     points.sort_by(|a, b| a.x.total_cmp(&b.x));
     Some(Series {
-        label: format!(
-            "fit: α={} µs, β={} MB/s{}",
-            num(fit.alpha_us),
-            fit.beta_mbs.map_or("–".to_string(), num),
-            fit.r2.map(|r| format!(", R²={r:.4}")).unwrap_or_default()
-        ),
+        label,
         color: data.color,
         shade: data.shade,
         marker: data.marker,
@@ -1405,7 +1387,7 @@ fn section_warnings(s: &Section<'_>, runs: &[Run]) -> Vec<Warning> {
                 sizes: below.join("; "),
             });
         }
-        if r.class != "clock" {
+        if !r.measures_instruments() {
             let lt = loop_timed(runs[i].report, r);
             let none = rows
                 .iter()

@@ -9,6 +9,8 @@ use std::fmt::Write;
 use super::{fixed, opt, titled_header, total_errors, Format, SectionCx};
 use crate::bench::commtest::fit;
 use crate::plan::Plan;
+use crate::report::view::{num, size_label};
+use crate::report::{ModelPoint, PartTable};
 use crate::results::{BenchResult, Fit, LogGp, Report, Row};
 
 pub struct Commtest;
@@ -26,6 +28,110 @@ fn param_u(row: &Row, k: &str) -> u64 {
 
 fn prepost(row: &Row) -> bool {
     row.params.get("prepost").and_then(|v| v.as_bool()) == Some(true)
+}
+
+/// The report's tables of a COMMTEST result: its LogGP parameters and its
+/// fits t(k) = k·α + V/β, one row each.
+pub fn report_tables(r: &BenchResult) -> Vec<PartTable> {
+    let opt = |v: Option<f64>| v.filter(|x| x.is_finite()).map_or(String::new(), num);
+    let r2 = |v: Option<f64>| v.map_or(String::new(), |x| format!("{x:.4}"));
+    let mut v = Vec::new();
+    if let Some(g) = &r.figures.loggp {
+        let inv_g = (g.big_g_us_per_byte > 0.0).then(|| 1.0 / (g.big_g_us_per_byte * 1.048576));
+        v.push(PartTable {
+            caption: "LogGP parameters (netgauge's method): L = PRTT(1,0,s_min)/2; g and G the \
+                      intercept and slope of (PRTT(n,0,s) − PRTT(1,0,s))/(n − 1) against s; o_s \
+                      and o_r at the smallest size.",
+            head: &[
+                "pair",
+                "n",
+                "L [µs]",
+                "o_s [µs]",
+                "o_r [µs]",
+                "g [µs]",
+                "G [µs/byte]",
+                "1/G [MB/s]",
+                "R²",
+                "warnings",
+            ],
+            left: 1,
+            rows: vec![vec![
+                format!("0↔{}", g.partner),
+                g.n.to_string(),
+                num(g.l_us),
+                num(g.o_s_us),
+                num(g.o_r_us),
+                num(g.g_us),
+                format!("{:.3e}", g.big_g_us_per_byte),
+                opt(inv_g),
+                r2(g.r2),
+                g.warnings.join("; "),
+            ]],
+        });
+    }
+    if !r.figures.fits.is_empty() {
+        v.push(PartTable {
+            caption: "Fits t(k) = k·α + V/β over each packet sweep (k packets of the volume V; \
+                      MB = 2^20 bytes); the maximum achieved bandwidth is V over the minimum time.",
+            head: &[
+                "protocol",
+                "prepost",
+                "V",
+                "points",
+                "α [µs]",
+                "β [MB/s]",
+                "R²",
+                "max [MB/s]",
+                "at packets",
+            ],
+            left: 1,
+            rows: r
+                .figures
+                .fits
+                .iter()
+                .map(|f| {
+                    vec![
+                        format!("{} {}", f.protocol, f.name),
+                        if f.prepost { "yes" } else { "no" }.to_string(),
+                        size_label(f.volume),
+                        f.points.to_string(),
+                        num(f.alpha_us),
+                        opt(f.beta_mbs),
+                        r2(f.r2),
+                        num(f.max_mbs),
+                        f.t_min_packets.to_string(),
+                    ]
+                })
+                .collect(),
+        });
+    }
+    v
+}
+
+/// The fit t(k) = k·α + V/β that belongs to a row of `res`: the entry of
+/// the result's `fits` (one result per pattern) with the row's protocol,
+/// prepost and volume (its bytes), as `fit::derive` keys them.
+pub fn fit_for<'r>(res: &'r BenchResult, row: &Row) -> Option<&'r Fit> {
+    let protocol = row.params.get("protocol")?.as_str()?;
+    res.figures
+        .fits
+        .iter()
+        .find(|f| f.protocol == protocol && f.prepost == prepost(row) && f.volume == row.bytes)
+}
+
+/// The fit's time at a row's packet count, with the fit as its legend.
+pub fn fit_at(res: &BenchResult, row: &Row) -> Option<ModelPoint> {
+    let f = fit_for(res, row)?;
+    let k = row.params.get("packets")?.as_f64()?;
+    Some(ModelPoint {
+        t_us: f.model_us(k)?,
+        label: format!(
+            "fit: α={} µs, β={} MB/s{}",
+            num(f.alpha_us),
+            f.beta_mbs.map_or("–".to_string(), num),
+            f.r2.map(|r| format!(", R²={r:.4}")).unwrap_or_default()
+        ),
+    })
 }
 
 impl Format for Commtest {

@@ -6,7 +6,7 @@ use crate::results::{BenchResult, Report};
 
 mod allreduce;
 mod caf;
-mod commtest;
+pub mod commtest;
 mod cresta;
 mod imb2021;
 mod mpigraph;
