@@ -489,7 +489,7 @@ fn new_report(
             warmup: plan.policy.warmup,
             off_cache: plan.off_cache,
             msg_pause: plan.msg_pause,
-            imb_map: plan.imb_map.map(|(p, q)| format!("{p}x{q}")),
+            imb_map: plan.rank_order.map(|o| o.label()),
         },
         results: Vec::new(),
         slurm: crate::slurm::job(),

@@ -212,10 +212,9 @@ pub struct Plan {
     /// `--msg-pause` (IMB -msg_pause): a pause after every message length.
     #[serde(default)]
     pub msg_pause: bool,
-    /// IMB's `-map PxQ` (`mpibench imb`): the ranks renumbered "inter node
-    /// first" ([`crate::engine::placement::imb_map_order`]).
+    /// The ranks renumbered before groups are cut (IMB's `-map PxQ`).
     #[serde(default)]
-    pub imb_map: Option<(usize, usize)>,
+    pub rank_order: Option<crate::engine::placement::RankOrder>,
 }
 
 /// `--datatype` and `--derived`, checked against every selected benchmark
@@ -643,7 +642,9 @@ impl Plan {
             datatypes,
             derived,
             msg_pause: args.msg_pause,
-            imb_map: args.imb_map,
+            rank_order: args.imb_map.map(|(per_node, nodes)| {
+                crate::engine::placement::RankOrder::InterNodeFirst { per_node, nodes }
+            }),
         };
         plan.check_samples(args, world, sample_mem)?;
         if args.refuse_skips {
@@ -1060,8 +1061,14 @@ mod tests {
     #[test]
     fn imb_map_and_npmin_against_the_world() {
         // IMB: P*Q <= NP; the map and --pairs inter|intra exclude each other.
-        assert_eq!(imb_plan("-map 2x2").unwrap().imb_map, Some((2, 2)));
-        assert_eq!(imb_plan("-map 1x3").unwrap().imb_map, Some((1, 3)));
+        assert_eq!(
+            imb_plan("-map 2x2").unwrap().rank_order.map(|o| o.label()),
+            Some("2x2".into())
+        );
+        assert_eq!(
+            imb_plan("-map 1x3").unwrap().rank_order.map(|o| o.label()),
+            Some("1x3".into())
+        );
         let e = imb_plan("-map 4x2").unwrap_err().to_string();
         assert!(e.contains("P x Q = 8 exceeds the 4 processes"), "{e}");
         let e = imb_plan("-map 2x2 --pairs inter").unwrap_err().to_string();

@@ -265,8 +265,8 @@ impl<'a> Engine<'a> {
         };
         // Which world ranks form each group, and in which order (--pairs,
         // or IMB's -map, which excludes --pairs inter|intra).
-        let arranged = match plan.imb_map {
-            Some((p, pq)) => Ok(placement::imb_map_groups(p, pq, q, groups, world.size)),
+        let arranged = match plan.rank_order {
+            Some(order) => Ok(order.groups(q, groups, world.size)),
             None => placement::arrange(&links, q, groups, &self.host_of, pairs),
         };
         let members = match arranged {

@@ -516,20 +516,38 @@ pub fn imb_map_order(p: usize, q: usize, world: usize) -> Vec<usize> {
     order
 }
 
-/// The world ranks of `groups` groups of `size` under IMB's `-map PxQ`:
-/// consecutive slices of [`imb_map_order`], as IMB's groups are consecutive
-/// new ranks.
-pub fn imb_map_groups(
-    p: usize,
-    q: usize,
-    size: usize,
-    groups: usize,
-    world: usize,
-) -> Vec<Vec<usize>> {
-    let order = imb_map_order(p, q, world);
-    (0..groups)
-        .map(|g| order[g * size..(g + 1) * size].to_vec())
-        .collect()
+/// A renumbering of the world's ranks that the groups are cut from, as
+/// consecutive slices of the new order (IMB's `-map PxQ`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub enum RankOrder {
+    /// `per_node` ranks on each of `nodes` nodes, filled node by node,
+    /// renumbered "inter node first" ([`imb_map_order`]).
+    InterNodeFirst { per_node: usize, nodes: usize },
+}
+
+impl RankOrder {
+    /// The new order of the world's ranks.
+    pub fn order(self, world: usize) -> Vec<usize> {
+        match self {
+            RankOrder::InterNodeFirst { per_node, nodes } => imb_map_order(per_node, nodes, world),
+        }
+    }
+
+    /// As the results state it ("PxQ").
+    pub fn label(self) -> String {
+        match self {
+            RankOrder::InterNodeFirst { per_node, nodes } => format!("{per_node}x{nodes}"),
+        }
+    }
+
+    /// The world ranks of `groups` groups of `size`: consecutive slices of
+    /// the new order, as IMB's groups are consecutive new ranks.
+    pub fn groups(self, size: usize, groups: usize, world: usize) -> Vec<Vec<usize>> {
+        let order = self.order(world);
+        (0..groups)
+            .map(|g| order[g * size..(g + 1) * size].to_vec())
+            .collect()
+    }
 }
 
 /// Whether the partners of `placement` among `members` (world ranks in
@@ -798,8 +816,10 @@ mod tests {
             assert_eq!(imb_map_order(p, q, pq), by_key, "{p}x{q}");
         }
         // Groups are consecutive new ranks: two groups of 2 under -map 2x2.
-        assert_eq!(imb_map_groups(2, 2, 2, 2, 4), vec![vec![0, 2], vec![1, 3]]);
-        assert_eq!(imb_map_groups(2, 2, 3, 1, 4), vec![vec![0, 2, 1]]);
+        let map = |per_node, nodes| RankOrder::InterNodeFirst { per_node, nodes };
+        assert_eq!(map(2, 2).groups(2, 2, 4), vec![vec![0, 2], vec![1, 3]]);
+        assert_eq!(map(2, 2).groups(3, 1, 4), vec![vec![0, 2, 1]]);
+        assert_eq!(map(2, 2).label(), "2x2");
     }
 
     #[test]
