@@ -81,12 +81,16 @@ pub struct ReportParts {
     /// The model fitted to a result's rows, at one row (COMMTEST's fits),
     /// drawn as a line beside the measured series.
     pub model: Option<fn(&BenchResult, &Row) -> Option<ModelPoint>>,
+    /// Numeric parameters that name rather than measure (CRESTA's
+    /// scenario): they split series, never an axis of a figure.
+    pub identifiers: &'static [&'static str],
 }
 
 impl ReportParts {
     pub const NONE: ReportParts = ReportParts {
         tables: None,
         model: None,
+        identifiers: &[],
     };
 }
 
@@ -259,7 +263,10 @@ pub static SUITES: &[Suite] = &[
         }),
         ending: None,
         fixed_repetitions: None,
-        report: ReportParts::NONE,
+        report: ReportParts {
+            identifiers: &[cresta::SCENARIO],
+            ..ReportParts::NONE
+        },
     },
     Suite {
         name: commtest::SUITE,
@@ -284,6 +291,7 @@ pub static SUITES: &[Suite] = &[
         report: ReportParts {
             tables: Some(table::commtest::report_tables),
             model: Some(table::commtest::fit_at),
+            identifiers: &[],
         },
     },
     Suite {

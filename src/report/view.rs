@@ -697,7 +697,8 @@ fn figures(s: &Section<'_>, runs: &[Run]) -> Vec<Figure> {
             .join(", ")
     };
     // Numeric parameters with three or more values are axes; identifiers
-    // (scenario, delayed_rank), two-valued switches and the other varying
+    // (a rank, those the suite declares: CRESTA's scenario), two-valued
+    // switches and the other varying
     // parameters split series. A size-bound parameter proportional to the
     // size (ndata = bytes/8) and one equal to an earlier axis on every row
     // (a halo's nx = n) draw no figure of their own.
@@ -706,7 +707,11 @@ fn figures(s: &Section<'_>, runs: &[Run]) -> Vec<Figure> {
     for &k in &varying {
         let vs = &values[k];
         let numeric = vs.iter().all(|v| v.is_number());
-        let id_like = k == "scenario" || k.ends_with("rank");
+        let id_like = k.ends_with("rank")
+            || its.iter().any(|it| {
+                crate::suite::suite(&it.res.suite)
+                    .is_some_and(|x| x.report.identifiers.contains(&k))
+            });
         if numeric && distinct(vs).len() > 2 && !id_like {
             let rescaled_size = size_bound.contains(&k) && proportional_to_size(&its, k);
             let same_as_earlier = numeric_axes
