@@ -22,6 +22,19 @@ use crate::{launch, report, signals};
 use crate::outcome::Outcome;
 pub use crate::outcome::{EXIT_ABORTED, EXIT_OK, EXIT_USAGE};
 
+/// `mpibench help [TOPIC]`: printed once (on rank 0 under a launcher).
+fn help(topic: Option<&str>) -> i32 {
+    match crate::help::text(topic) {
+        Ok(text) => {
+            if launch::env_rank() == 0 {
+                print!("{text}");
+            }
+            EXIT_OK
+        }
+        Err(e) => usage(&e),
+    }
+}
+
 /// Prints a usage error once (on rank 0 under a launcher).
 fn usage(msg: &str) -> i32 {
     if launch::env_rank() == 0 {
@@ -42,6 +55,11 @@ pub fn main() -> Result<i32> {
     if let Some(program) = frontend::osu::personality(&argv0) {
         let shown = std::env::var("MPIBENCH_ARGV0").unwrap_or(argv0);
         return osu(&program, std::env::args().skip(1).collect(), &shown);
+    }
+    // `run --suite SUITE -h`: the suite's page, not all of run's options.
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if let Some(topic) = crate::help::run_suite_topic(&args) {
+        return Ok(help(Some(&topic)));
     }
     let cli = match Cli::try_parse() {
         Ok(c) => c,
@@ -76,6 +94,7 @@ pub fn main() -> Result<i32> {
     };
     match cli.command {
         Command::List { suite } => list(suite.as_deref()),
+        Command::Help { topic } => Ok(help(topic.as_deref())),
         Command::Run(args) => run(*args),
         Command::Mpitest { params } => front_end(&frontend::mpitest::FRONTEND, &params),
         Command::Cresta { params } => front_end(&frontend::cresta::FRONTEND, &params),

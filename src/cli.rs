@@ -15,6 +15,7 @@ pub use crate::method::{Method, SyncMode};
 #[command(
     name = "mpibench",
     version,
+    disable_help_subcommand = true,
     about = "MPI benchmarks: PMB-MPI1, MPITEST and more, with validation, statistics and JSON/CSV output",
     // Explicit lines of at most 80 columns: clap wraps longer ones mid-sentence.
     after_help = "Run under mpiexec/srun, or let `mpibench run -n N` launch its own local ranks.\n\
@@ -137,6 +138,12 @@ pub enum Command {
             value_name = "OPTION"
         )]
         params: Vec<String>,
+    },
+    /// This overview, a subcommand's help, or a suite's: its options, its own command line and
+    /// an example (mpibench help osu)
+    Help {
+        /// A subcommand or a suite.
+        topic: Option<String>,
     },
     /// COMMTEST's inputs by name: mpibench commtest volume=2M minpacket=2K iterations=20 protocols=all swap distance=1 all
     #[command(
@@ -295,7 +302,7 @@ pub struct RunArgs {
 
     /// Exit with code 6 when the bandwidth matrix (--suite mpigraph) shows outliers (they are
     /// findings otherwise: exit code 0).
-    #[arg(long)]
+    #[arg(help_heading = crate::bench::mpigraph::HEADING, long)]
     pub fail_on_outlier: bool,
 
     /// Time cap per message length in seconds (repetitions are reduced to fit).
@@ -320,29 +327,29 @@ pub struct RunArgs {
     pub root: Option<usize>,
 
     /// Whose definitions the imb benchmarks follow: PMB-MPI1 v2.2 (pmb) or IMB-MPI1 2021 (imb2021).
-    #[arg(long, value_enum, value_name = "DEFS")]
+    #[arg(help_heading = crate::bench::imb::HEADING, long, value_enum, value_name = "DEFS")]
     pub definitions: Option<crate::bench::Definitions>,
 
     /// IMB -sync (with --definitions imb2021): synchronise collectives before every call (on) or once (off).
-    #[arg(long, value_name = "on|off", value_parser = on_off)]
+    #[arg(help_heading = crate::bench::imb::HEADING, long, value_name = "on|off", value_parser = on_off)]
     pub imb_sync: Option<bool>,
 
     /// IMB -off_cache: cold data every repetition, in buffers of twice CACHE_MB (-1: 8 MB, 64-byte lines).
-    #[arg(long, value_name = "CACHE_MB[,LINE]", allow_negative_numbers = true)]
+    #[arg(help_heading = crate::bench::imb::HEADING, long, value_name = "CACHE_MB[,LINE]", allow_negative_numbers = true)]
     pub off_cache: Option<String>,
 
     /// IMB -window_size: messages per window of Uniband and Biband (default 256 with
     /// --definitions imb2021, as IMB 2021.2 and later; 64 with pmb, as IMB 4.1 to 2021.1).
-    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = window_size)]
+    #[arg(help_heading = crate::bench::imb::HEADING, long, value_name = "N", allow_negative_numbers = true, value_parser = window_size)]
     pub imb_window: Option<usize>,
 
     /// IMB -msg_pause: after each message length every rank sleeps a tenth of the time it
     /// spent measuring that length (at least 0.1 s), outside every timed region.
-    #[arg(long)]
+    #[arg(help_heading = crate::bench::imb::HEADING, long)]
     pub msg_pause: bool,
 
     /// IMB iteration policy: dynamic (volume and --time caps), off (always --max-iter), multiple-np, auto.
-    #[arg(long, value_enum, value_name = "POLICY")]
+    #[arg(help_heading = crate::bench::imb::HEADING, long, value_enum, value_name = "POLICY")]
     pub iter_policy: Option<crate::plan::IterPolicy>,
 
     /// A volume in bytes: IMB's most bytes per message length before repetitions are reduced
@@ -446,7 +453,7 @@ pub struct RunArgs {
     #[arg(
         long,
         value_name = "LIST",
-        help_heading = "CRESTA (--suite cresta)",
+        help_heading = crate::bench::cresta::HEADING,
         allow_negative_numbers = true
     )]
     pub scenarios: Option<String>,
@@ -456,7 +463,7 @@ pub struct RunArgs {
         long,
         value_name = "US",
         allow_negative_numbers = true,
-        help_heading = "CRESTA (--suite cresta)"
+        help_heading = crate::bench::cresta::HEADING
     )]
     pub delay_min: Option<f64>,
 
@@ -465,7 +472,7 @@ pub struct RunArgs {
         long,
         value_name = "US",
         allow_negative_numbers = true,
-        help_heading = "CRESTA (--suite cresta)"
+        help_heading = crate::bench::cresta::HEADING
     )]
     pub delay_max: Option<f64>,
 
@@ -474,7 +481,7 @@ pub struct RunArgs {
         long,
         value_name = "US",
         allow_negative_numbers = true,
-        help_heading = "CRESTA (--suite cresta)"
+        help_heading = crate::bench::cresta::HEADING
     )]
     pub calc_min: Option<f64>,
 
@@ -483,7 +490,7 @@ pub struct RunArgs {
         long,
         value_name = "US",
         allow_negative_numbers = true,
-        help_heading = "CRESTA (--suite cresta)"
+        help_heading = crate::bench::cresta::HEADING
     )]
     pub calc_max: Option<f64>,
 
@@ -492,7 +499,7 @@ pub struct RunArgs {
         long,
         value_name = "first|last|RANK",
         allow_negative_numbers = true,
-        help_heading = "CRESTA (--suite cresta)"
+        help_heading = crate::bench::cresta::HEADING
     )]
     pub delayed: Option<String>,
 
@@ -500,7 +507,7 @@ pub struct RunArgs {
     #[arg(
         long,
         value_name = "FILE.svg",
-        help_heading = "CRESTA (--suite cresta)"
+        help_heading = crate::bench::cresta::HEADING
     )]
     pub plot: Option<PathBuf>,
 

@@ -12,6 +12,7 @@ mod clock;
 mod comm;
 mod engine;
 mod frontend;
+mod help;
 mod input;
 mod launch;
 mod method;

@@ -71,6 +71,19 @@ pub struct Suite {
     pub fixed_repetitions: Option<fn() -> String>,
     /// What the suite adds to the report beyond the shared tables and figures.
     pub report: ReportParts,
+    /// What `mpibench help SUITE` says of it beyond its title and defaults.
+    pub help: SuiteHelp,
+}
+
+/// A suite's page of `mpibench help SUITE`.
+#[derive(Clone, Copy)]
+pub struct SuiteHelp {
+    /// The heading its options have in `mpibench run -h`, if it has options.
+    pub heading: Option<&'static str>,
+    /// Its seed's own command line, as mpibench takes it.
+    pub own: Option<&'static str>,
+    /// One `mpibench run` command line that runs it.
+    pub example: &'static str,
 }
 
 /// A suite's parts of the HTML report.
@@ -196,6 +209,11 @@ pub static SUITES: &[Suite] = &[
         ending: None,
         fixed_repetitions: None,
         report: ReportParts::NONE,
+        help: SuiteHelp {
+            heading: Some(imb::HEADING),
+            own: Some("mpibench imb [-npmin P] [-msglog A:B] [-iter N] [-time S] ... [BENCHMARK ...] (also as a link named IMB-MPI1)"),
+            example: "mpibench run -n 4 --suite imb PingPong Allreduce --sizes 8,1K,64K --json imb.json",
+        },
     },
     Suite {
         name: mpitest::SUITE,
@@ -218,6 +236,11 @@ pub static SUITES: &[Suite] = &[
         ending: None,
         fixed_repetitions: None,
         report: ReportParts::NONE,
+        help: SuiteHelp {
+            heading: None,
+            own: Some("mpibench mpitest m1 M100 K10 T100 t100000 R2 otransfer.dat"),
+            example: "mpibench run -n 4 --suite mpitest BARRIER BROADCAST --sizes 4,400,40000",
+        },
     },
     Suite {
         name: caf::SUITE,
@@ -239,6 +262,11 @@ pub static SUITES: &[Suite] = &[
         ending: None,
         fixed_repetitions: None,
         report: ReportParts::NONE,
+        help: SuiteHelp {
+            heading: Some(caf::HEADING),
+            own: Some("mpibench cafbench [mpibench options] (as cafbench runs, stand-alone)"),
+            example: "mpibench run -n 4 --suite caf --pingpong single --sync-kind global --halo-sizes 10",
+        },
     },
     Suite {
         name: cresta::SUITE,
@@ -267,6 +295,11 @@ pub static SUITES: &[Suite] = &[
             identifiers: &[cresta::SCENARIO],
             ..ReportParts::NONE
         },
+        help: SuiteHelp {
+            heading: Some(cresta::HEADING),
+            own: Some("mpibench cresta COLL P_min nreps m_min m_max delay delay_P"),
+            example: "mpibench run -n 4 --suite cresta Bcast --scenarios 1,2 --sizes 8,1K",
+        },
     },
     Suite {
         name: commtest::SUITE,
@@ -293,6 +326,11 @@ pub static SUITES: &[Suite] = &[
             model: Some(table::commtest::fit_at),
             identifiers: &[],
         },
+        help: SuiteHelp {
+            heading: Some(commtest::HEADING),
+            own: Some("mpibench commtest volume=2M minpacket=2K iterations=20 protocols=all swap distance=1 all"),
+            example: "mpibench run -n 2 --suite commtest SWAP --volume 1M --min-packet 64K --protocols 0.3,1.0",
+        },
     },
     Suite {
         name: allreduce::SUITE,
@@ -312,6 +350,11 @@ pub static SUITES: &[Suite] = &[
         ending: None,
         fixed_repetitions: None,
         report: ReportParts::NONE,
+        help: SuiteHelp {
+            heading: Some(allreduce::HEADING),
+            own: None,
+            example: "mpibench run -n 4 --suite allreduce --algorithms mpi,ring --sizes 8,64K",
+        },
     },
     Suite {
         name: osu::SUITE,
@@ -324,6 +367,11 @@ pub static SUITES: &[Suite] = &[
         ending: None,
         fixed_repetitions: None,
         report: ReportParts::NONE,
+        help: SuiteHelp {
+            heading: Some(osu::HEADING),
+            own: Some("mpibench osu PROGRAM [OSU flags] (also as a link named osu_latency, osu_bw, ...)"),
+            example: "mpibench run -n 2 --suite osu osu_latency osu_bw --sizes 8,1K,64K",
+        },
     },
     Suite {
         name: mpigraph::SUITE,
@@ -346,6 +394,11 @@ pub static SUITES: &[Suite] = &[
         ending: Some(crate::frontend::mpigraph::outliers_ending),
         fixed_repetitions: None,
         report: ReportParts::NONE,
+        help: SuiteHelp {
+            heading: Some(mpigraph::HEADING),
+            own: Some("mpibench mpigraph [SIZE [ITERS [WINDOW]]]"),
+            example: "mpibench run -n 4 --suite mpigraph Bandwidth --json graph.json",
+        },
     },
     Suite {
         name: clock::SUITE,
@@ -358,6 +411,11 @@ pub static SUITES: &[Suite] = &[
         ending: None,
         fixed_repetitions: Some(clock::fixed_repetitions),
         report: ReportParts::NONE,
+        help: SuiteHelp {
+            heading: None,
+            own: None,
+            example: "mpibench run -n 2 --suite clock",
+        },
     },
 ];
 
@@ -552,36 +610,43 @@ pub fn defaults_help() -> String {
         "Suite defaults (each overridable by --timing, --sync, --iter, --sizes, --npmin):\n",
     );
     for su in SUITES.iter().filter(|s| s.name != clock::SUITE) {
-        let d = su.defaults;
-        let reps = match d.reps {
-            RepsDefault::Imb => {
-                "IMB repetitions (<= 1000 and <= 40 MiB per size, within --time)".to_string()
-            }
-            RepsDefault::Fixed { normal, fast } => {
-                format!("{normal} iterations ({fast} for fast constructs)")
-            }
-            RepsDefault::Split(s) => format!(
-                "{} iterations after {} warm-up ({} after {} above {} bytes)",
-                s.small, s.warm_small, s.large, s.warm_large, s.limit
-            ),
-            RepsDefault::TargetTime { target } => format!(
-                "repetitions doubled until a run takes {target} s (2/3 .. 4/3 of it; delay subtraction: 100 x 200)"
-            ),
-        };
-        let procs = match d.procs {
-            ProcSweep::Pmb => "PMB process sweep (npmin, 2*npmin, ..., P)",
-            ProcSweep::World => "all processes",
-        };
-        s.push_str(&format!(
-            "  {}: --timing {} ({}), --sync {}, {reps}, sizes {}, {procs}\n",
-            su.name,
-            d.method.name(),
-            d.method.describe(),
-            d.sync.name(),
-            d.sizes
-        ));
+        s.push_str(&format!("  {}: {}\n", su.name, defaults_line(su)));
     }
+    s.push_str(
+        "`mpibench help SUITE` (or `run --suite SUITE -h`): a suite's options and an example.\n",
+    );
     s
+}
+
+/// A suite's methodology defaults in one line.
+pub fn defaults_line(su: &Suite) -> String {
+    let d = su.defaults;
+    let reps = match d.reps {
+        RepsDefault::Imb => {
+            "IMB repetitions (<= 1000 and <= 40 MiB per size, within --time)".to_string()
+        }
+        RepsDefault::Fixed { normal, fast } => {
+            format!("{normal} iterations ({fast} for fast constructs)")
+        }
+        RepsDefault::Split(s) => format!(
+            "{} iterations after {} warm-up ({} after {} above {} bytes)",
+            s.small, s.warm_small, s.large, s.warm_large, s.limit
+        ),
+        RepsDefault::TargetTime { target } => format!(
+            "repetitions doubled until a run takes {target} s (2/3 .. 4/3 of it; delay subtraction: 100 x 200)"
+        ),
+    };
+    let procs = match d.procs {
+        ProcSweep::Pmb => "PMB process sweep (npmin, 2*npmin, ..., P)",
+        ProcSweep::World => "all processes",
+    };
+    format!(
+        "--timing {} ({}), --sync {}, {reps}, sizes {}, {procs}",
+        d.method.name(),
+        d.method.describe(),
+        d.sync.name(),
+        d.sizes
+    )
 }
 
 #[cfg(test)]

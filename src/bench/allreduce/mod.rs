@@ -94,7 +94,7 @@ pub fn parse_list(s: &str) -> Result<Algorithms, String> {
     Ok(Algorithms(v))
 }
 
-const HEADING: &str = "ALLREDUCE (--suite allreduce)";
+pub const HEADING: &str = "ALLREDUCE (--suite allreduce)";
 
 /// ALLREDUCE's option on `mpibench run`.
 #[derive(Debug, Clone, Default, clap::Args)]

@@ -120,20 +120,24 @@ impl SyncKind {
     }
 }
 
+/// The heading of the suite's options in `mpibench run -h`.
+pub const HEADING: &str = "coarray (--suite caf)";
+
 /// The coarray suite's own options of `mpibench run` (and `mpibench cafbench`).
 #[derive(Debug, Clone, Args, Default)]
 pub struct CafArgs {
     /// Coarray ping-pongs: single, multiple, crossing (comma-separated; default: all that the process count allows).
-    #[arg(long, value_enum, value_delimiter = ',', value_name = "KINDS")]
+    #[arg(long, help_heading = HEADING, value_enum, value_delimiter = ',', value_name = "KINDS")]
     pub pingpong: Vec<PingPongKind>,
 
     /// Coarray synchronisation of ping-pongs and halo swaps: global (sync all), p2p (sync images) (default both).
-    #[arg(long, value_enum, value_delimiter = ',', value_name = "KINDS")]
+    #[arg(long, help_heading = HEADING, value_enum, value_delimiter = ',', value_name = "KINDS")]
     pub sync_kind: Vec<SyncKind>,
 
     /// Edge n of the halo swap's n^3 arrays of doubles per rank (default 10,50,100,150).
     #[arg(
         long,
+        help_heading = HEADING,
         value_delimiter = ',',
         value_name = "LIST",
         allow_negative_numbers = true
@@ -141,11 +145,11 @@ pub struct CafArgs {
     pub halo_sizes: Vec<i64>,
 
     /// Largest ndata of the point-to-point sweeps in doubles, the coarray's size (default 65536 = 512 KiB).
-    #[arg(long, value_name = "N", allow_negative_numbers = true)]
+    #[arg(long, help_heading = HEADING, value_name = "N", allow_negative_numbers = true)]
     pub max_ndata: Option<i64>,
 
     /// Largest stride of the strided sweeps, halved down to 1 (default 128).
-    #[arg(long, value_name = "S", allow_negative_numbers = true)]
+    #[arg(long, help_heading = HEADING, value_name = "S", allow_negative_numbers = true)]
     pub max_stride: Option<i64>,
 }
 

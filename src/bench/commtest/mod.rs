@@ -88,7 +88,7 @@ fn parse_bytes(s: &str) -> Result<usize, String> {
     crate::plan::parse_size(s).map_err(|e| e.to_string())
 }
 
-const HEADING: &str = "COMMTEST (--suite commtest)";
+pub const HEADING: &str = "COMMTEST (--suite commtest)";
 
 /// COMMTEST's options on `mpibench run` (the volume V is `--volume`, or
 /// several with `--sizes`).

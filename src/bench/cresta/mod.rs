@@ -45,6 +45,9 @@ use work::{busy_wait, Calc, Tally};
 
 pub const SUITE: &str = "cresta";
 
+/// The heading of the suite's options in `mpibench run -h`.
+pub const HEADING: &str = "CRESTA (--suite cresta)";
+
 /// What every CRESTA benchmark shares: its suite and the method its
 /// definition requires (§4.3).
 const INFO: Info = Info {

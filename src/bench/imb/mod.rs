@@ -35,6 +35,9 @@ use crate::engine::axis::Axes;
 
 pub const SUITE: &str = "imb";
 
+/// The heading of the suite's options in `mpibench run -h`.
+pub const HEADING: &str = "IMB (--suite imb)";
+
 /// Messages per window of Uniband and Biband under `definitions` (IMB
 /// 2021.2 and later: 256; PMB, which has neither, keeps IMB's old 64).
 pub fn default_window(definitions: Definitions) -> usize {

@@ -31,11 +31,14 @@ pub const DEFAULT_SIZE: usize = 4096 * 4;
 pub const DEFAULT_ITERS: usize = 100;
 pub const DEFAULT_WINDOW: usize = 50;
 
+/// The heading of the suite's options in `mpibench run -h`.
+pub const HEADING: &str = "mpiGraph (--suite mpigraph)";
+
 /// The suite's own option of `mpibench run` (and `mpibench mpigraph`).
 #[derive(Debug, Clone, Args, Default)]
 pub struct MpigraphArgs {
     /// mpiGraph's WINDOW: messages in flight to and from each partner in every iteration (default 50).
-    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = crate::cli::at_least_1, help_heading = "mpiGraph (--suite mpigraph)")]
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = crate::cli::at_least_1, help_heading = HEADING)]
     pub graph_window: Option<usize>,
 }
 

@@ -223,19 +223,22 @@ pub fn benchmarks() -> Vec<&'static dyn Benchmark> {
     v
 }
 
+/// The heading of the suite's options in `mpibench run -h`.
+pub const HEADING: &str = "OSU (--suite osu)";
+
 /// OSU's options that `mpibench run --suite osu` takes as well.
 #[derive(Debug, Clone, Default, Args)]
 pub struct OsuArgs {
     /// OSU -W: messages in flight per window (osu_bw, osu_bibw, osu_mbw_mr; default 64).
-    #[arg(long, value_name = "W", allow_negative_numbers = true, value_parser = crate::cli::at_least_1, help_heading = "OSU (--suite osu)")]
+    #[arg(long, value_name = "W", allow_negative_numbers = true, value_parser = crate::cli::at_least_1, help_heading = HEADING)]
     pub osu_window: Option<usize>,
 
     /// OSU -b multiple: every message of a window from and into its own buffers (default: one send and one receive buffer, as OMB).
-    #[arg(long, help_heading = "OSU (--suite osu)")]
+    #[arg(long, help_heading = HEADING)]
     pub osu_multiple_buffers: bool,
 
     /// OSU -f: min and max over ranks and the iterations in the OSU table.
-    #[arg(long, help_heading = "OSU (--suite osu)")]
+    #[arg(long, help_heading = HEADING)]
     pub osu_full: bool,
 
     /// OSU -z: tail percentiles in the OSU table, e.g. 50,90,99, each in (0, 100] (per-iteration timing).
@@ -243,12 +246,12 @@ pub struct OsuArgs {
         long,
         value_name = "P,...",
         value_delimiter = ',',
-        help_heading = "OSU (--suite osu)"
+        help_heading = HEADING
     )]
     pub osu_tail: Vec<f64>,
 
     /// OSU -R 0: no Messages/s column in the osu_mbw_mr table.
-    #[arg(long, help_heading = "OSU (--suite osu)")]
+    #[arg(long, help_heading = HEADING)]
     pub osu_no_rate: bool,
 
     /// OSU -w: how the one-sided programs make their windows (default allocate; osu_get_acc_latency: create).
@@ -256,7 +259,7 @@ pub struct OsuArgs {
         long,
         value_enum,
         value_name = "KIND",
-        help_heading = "OSU (--suite osu)"
+        help_heading = HEADING
     )]
     pub osu_win: Option<crate::comm::rma::WindowKind>,
 
@@ -265,28 +268,28 @@ pub struct OsuArgs {
         long,
         value_enum,
         value_name = "SYNC",
-        help_heading = "OSU (--suite osu)"
+        help_heading = HEADING
     )]
     pub osu_sync: Option<rma::OsuSync>,
 
     /// OSU -t: MPI_Test calls during the computation of non-blocking collectives (default 0).
-    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = crate::cli::at_least_0, help_heading = "OSU (--suite osu)")]
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = crate::cli::at_least_0, help_heading = HEADING)]
     pub osu_tests: Option<usize>,
 
     /// OSU -N: topology of the neighbourhood collectives, cart:DIMENSIONS:RADIUS or graph:FILE (default cart:1:1).
-    #[arg(long, value_name = "SPEC", help_heading = "OSU (--suite osu)")]
+    #[arg(long, value_name = "SPEC", help_heading = HEADING)]
     pub osu_topology: Option<String>,
 
     /// OSU -p: pairs i <-> i+N of osu_mbw_mr and osu_multi_lat, 1 <= N <= P/2 (default P/2).
-    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = crate::cli::at_least_1, help_heading = "OSU (--suite osu)")]
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = crate::cli::at_least_1, help_heading = HEADING)]
     pub osu_pairs: Option<usize>,
 
     /// OSU -t of osu_latency_mt: receiver threads R (one sender) or S:R, each 1..=127 (default 1:2).
-    #[arg(long, value_name = "[S:]R", help_heading = "OSU (--suite osu)")]
+    #[arg(long, value_name = "[S:]R", help_heading = HEADING)]
     pub osu_threads: Option<String>,
 
     /// OSU -V: osu_mbw_mr at every window size 1, 2, 4, ..., 128 (not with --osu-window).
-    #[arg(long, help_heading = "OSU (--suite osu)")]
+    #[arg(long, help_heading = HEADING)]
     pub osu_vary_window: bool,
 }
 

@@ -1,0 +1,209 @@
+//! `mpibench help [TOPIC]` and `mpibench run --suite SUITE -h`: the
+//! overview, a subcommand's help, or a suite's own page (what it is, its
+//! seed's command line, one example, its defaults, its benchmarks and its
+//! options), all from the registry.
+
+use clap::CommandFactory;
+
+use crate::cli::Cli;
+use crate::suite::{self, Suite};
+
+/// What `mpibench help TOPIC` prints, or a one-line usage error.
+pub fn text(topic: Option<&str>) -> Result<String, String> {
+    let mut cli = Cli::command().bin_name("mpibench");
+    cli.build();
+    let Some(t) = topic else {
+        return Ok(cli.render_help().to_string());
+    };
+    if let Some(s) = suite::suite(t) {
+        return Ok(suite_page(s));
+    }
+    if let Some(sub) = cli.find_subcommand_mut(t) {
+        return Ok(sub.render_help().to_string());
+    }
+    let subcommands: Vec<&str> = cli.get_subcommands().map(|c| c.get_name()).collect();
+    Err(format!(
+        "no subcommand or suite '{t}' (subcommands: {}; suites: {})",
+        subcommands.join(", "),
+        suite::suite_names()
+    ))
+}
+
+/// The suite `mpibench run ARGS` asks help for (`run --suite X -h`), if
+/// it asks for help and names a suite.
+pub fn run_suite_topic(args: &[String]) -> Option<String> {
+    if args.first().map(String::as_str) != Some("run") {
+        return None;
+    }
+    if !args.iter().any(|a| a == "-h" || a == "--help") {
+        return None;
+    }
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        if a == "--suite" {
+            return it.next().cloned();
+        }
+        if let Some(v) = a.strip_prefix("--suite=") {
+            return Some(v.to_string());
+        }
+    }
+    None
+}
+
+/// A suite's page.
+pub fn suite_page(s: &Suite) -> String {
+    let mut out = format!("{}: {}\n\n", s.name, s.title);
+    let mut line = |k: &str, v: &str| out.push_str(&format!("{k:<13} {v}\n"));
+    line(
+        "Run it:",
+        &format!("mpibench run --suite {} [BENCHMARK]... [OPTIONS]", s.name),
+    );
+    if let Some(own) = s.help.own {
+        line("Its own line:", own);
+    }
+    line("Example:", s.help.example);
+    line("Defaults:", &suite::defaults_line(s));
+    line("Docs:", &format!("docs/suites/{}.md", s.name));
+    let names: Vec<&str> = (s.entries)().iter().map(|e| e.info().name).collect();
+    out.push_str(&format!("\nBenchmarks ({}):\n", names.len()));
+    out.push_str(&wrap(&names.join(", "), 2, 100));
+    match s.help.heading {
+        Some(h) => {
+            out.push('\n');
+            out.push_str(&options(h));
+        }
+        None => {
+            out.push_str("\nNo options of its own: the common ones of `mpibench run -h` apply.\n")
+        }
+    }
+    out
+}
+
+/// The options of `mpibench run` under `heading`, as clap shows them.
+fn options(heading: &str) -> String {
+    let cli = Cli::command();
+    let Some(run) = cli.find_subcommand("run") else {
+        return String::new();
+    };
+    let args: Vec<clap::Arg> = run
+        .get_arguments()
+        .filter(|a| a.get_help_heading() == Some(heading) && !a.is_hide_set())
+        .cloned()
+        .collect();
+    let mut cmd = clap::Command::new("options")
+        .disable_help_flag(true)
+        .help_template("{all-args}")
+        .args(args);
+    let text = cmd.render_help().to_string();
+    text.trim_end().to_string() + "\n"
+}
+
+/// Words wrapped at `width` columns, each line indented by `indent`.
+fn wrap(text: &str, indent: usize, width: usize) -> String {
+    let mut out = String::new();
+    let mut line = String::new();
+    for w in text.split(' ') {
+        if !line.is_empty() && indent + line.len() + 1 + w.len() > width {
+            out.push_str(&format!("{:indent$}{line}\n", ""));
+            line.clear();
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(w);
+    }
+    if !line.is_empty() {
+        out.push_str(&format!("{:indent$}{line}\n", ""));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::suite::SUITES;
+    use clap::Parser;
+
+    #[test]
+    fn every_suite_has_a_page_with_its_options_and_benchmarks() {
+        for s in SUITES {
+            let page = text(Some(s.name)).unwrap();
+            assert!(
+                page.starts_with(&format!("{}: {}", s.name, s.title)),
+                "{page}"
+            );
+            assert!(page.contains(s.help.example), "{}", s.name);
+            let first = (s.entries)()[0].info().name;
+            assert!(page.contains(first), "{}: {first}", s.name);
+            if let Some(h) = s.help.heading {
+                let opts = options(h);
+                assert!(opts.contains(&format!("{h}:")), "{}: {opts}", s.name);
+                assert!(opts.contains("--"), "{}: no option under {h}", s.name);
+            }
+        }
+    }
+
+    /// Every option of `mpibench run` under a suite's heading belongs to a
+    /// suite that shows it on its page.
+    #[test]
+    fn every_suite_heading_belongs_to_a_suite() {
+        let cli = Cli::command();
+        let run = cli.find_subcommand("run").unwrap();
+        let known: Vec<&str> = SUITES.iter().filter_map(|s| s.help.heading).collect();
+        for a in run.get_arguments() {
+            if let Some(h) = a.get_help_heading() {
+                assert!(known.contains(&h), "--{:?} under '{h}'", a.get_long());
+            }
+        }
+    }
+
+    /// The example parses, names the suite and resolves its benchmarks, and
+    /// the suite's options in it pass the suite's own checks.
+    #[test]
+    fn every_example_is_a_valid_run() {
+        for s in SUITES {
+            let words: Vec<&str> = s.help.example.split_whitespace().collect();
+            assert_eq!(&words[..2], ["mpibench", "run"], "{}", s.name);
+            let cli = Cli::try_parse_from(&words).unwrap_or_else(|e| panic!("{}: {e}", s.name));
+            let crate::cli::Command::Run(args) = cli.command else {
+                panic!("{}: not a run", s.name)
+            };
+            assert_eq!(args.suite.as_deref(), Some(s.name));
+            for b in &args.benchmarks {
+                suite::resolve(b, Some(s.name)).unwrap_or_else(|e| panic!("{}: {b}: {e}", s.name));
+            }
+            if let Some(axes) = s.axes {
+                axes(&args, true, args.np.unwrap_or(2), u64::MAX)
+                    .unwrap_or_else(|e| panic!("{}: {e}", s.name));
+            }
+        }
+    }
+
+    #[test]
+    fn topics() {
+        assert!(text(None).unwrap().contains("Usage: mpibench <COMMAND>"));
+        assert!(text(Some("compare")).unwrap().contains("--fail-if-slower"));
+        assert!(text(Some("OSU")).unwrap().starts_with("osu: "));
+        let e = text(Some("nosuch")).unwrap_err();
+        assert!(
+            e.starts_with("no subcommand or suite 'nosuch'") && e.contains("imb"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn run_suite_h_is_the_suite_page() {
+        let v = |s: &str| s.split(' ').map(String::from).collect::<Vec<_>>();
+        assert_eq!(
+            run_suite_topic(&v("run --suite osu -h")),
+            Some("osu".into())
+        );
+        assert_eq!(
+            run_suite_topic(&v("run --help --suite=caf")),
+            Some("caf".into())
+        );
+        assert_eq!(run_suite_topic(&v("run -h")), None);
+        assert_eq!(run_suite_topic(&v("run --suite osu")), None);
+        assert_eq!(run_suite_topic(&v("list --suite osu -h")), None);
+    }
+}
