@@ -28,7 +28,7 @@ use crate::comm::{self, Comm, Msg};
 use crate::method::{
     Consts, GlobalCompletion, Method, MpiCtx, Mpitest, RepBatch, Samples, SyncMode,
 };
-use crate::plan::{Plan, Reps};
+use crate::plan::Plan;
 use crate::report::raw::RawSink;
 use crate::results::{BenchResult, GroupRows, Row};
 use crate::stats;
@@ -39,6 +39,7 @@ pub mod axis;
 pub mod disturb;
 pub mod placement;
 pub mod record;
+mod reps;
 
 use axis::{Point, SweepCx};
 use disturb::Disturbance;
@@ -61,9 +62,6 @@ pub const DELAY_INNER: usize = 200;
 
 /// Outer repetitions (samples) of delay subtraction (the coarray suite's default).
 pub const DELAY_OUTER: usize = 100;
-
-/// Most repetitions the target-time rule doubles to.
-const TARGET_MAX_REPS: usize = 1 << 30;
 
 /// Clock reads and barriers averaged for MPITEST's DT and DB.
 const CALIBRATION_REPS: usize = 1000;
@@ -95,7 +93,7 @@ pub struct Engine<'a> {
 }
 
 /// The values of a point combined over the synchronised ranks, identical on all of them.
-#[derive(Default)]
+#[derive(Debug, Default)]
 struct Combo {
     /// Per sample: the method's value (seconds, per sample, not yet per repetition).
     values: Vec<f64>,
@@ -634,25 +632,21 @@ impl<'a> Engine<'a> {
         } else {
             1
         };
-        let planned = match reps {
-            Reps::Fixed(n) => n,
-            Reps::Imb { max, min } => self.imb_cap(max, min, p.bytes),
-            Reps::Precision { min, .. } => min,
-            Reps::TargetTime { .. } => self.reps_hint.get().max(1),
-            Reps::MultipleNp { msgs, largest } => {
-                crate::plan::multiple_np(msgs, largest, q, p.bytes)
-            }
-            Reps::Split(s) => s.at(p.bytes).0,
-        };
+        let reps = reps::policy(reps);
+        let planned = reps.planned(&reps::Before {
+            bytes: p.bytes,
+            q,
+            max_volume: policy.max_volume,
+            hint: self.reps_hint.get(),
+        });
         let check = plan.check_for(info);
         if check {
             k.prepare(0);
         }
         // Warm-up, timed only to estimate the time per repetition.
-        let warm = policy.warmup.unwrap_or(match reps {
-            Reps::Split(s) => s.at(p.bytes).1,
-            _ => (planned / 10).clamp(2, 100),
-        });
+        let warm = policy
+            .warmup
+            .unwrap_or_else(|| reps.warmup(planned, p.bytes));
         // (The warm-up only estimates the time per repetition: its progress
         // reports, one plain store each, may sit inside its clock pairs. It
         // is timed in a few chunks, so that a stall in it does not plan the
@@ -681,26 +675,18 @@ impl<'a> Engine<'a> {
         } else {
             Consts::default()
         };
-        // How long the timed part should take, for the ranks outside the group.
-        let each = per_call.max(if sync == SyncMode::Window {
-            window_s
-        } else {
-            0.0
-        }) + 1e-5;
-        let expected = match reps {
-            Reps::Fixed(_) | Reps::MultipleNp { .. } | Reps::Split(_) => {
-                planned as f64 * each * inner as f64
-            }
-            Reps::TargetTime { target } => 3.0 * target + policy.time_limit_s,
-            Reps::Imb { min, .. } => {
-                (planned
-                    .min((policy.time_limit_s / each).floor() as usize)
-                    .max(min)) as f64
-                    * each
-            }
-            Reps::Precision { max, .. } => (max as f64 * each).min(2.0 * policy.time_limit_s),
+        let pace = reps::Pace {
+            per_call,
+            floor: if sync == SyncMode::Window {
+                window_s
+            } else {
+                0.0
+            },
+            inner,
+            time_limit_s: policy.time_limit_s,
         };
-        self.announce(expected);
+        // How long the timed part should take, for the ranks outside the group.
+        self.announce(reps.expected(planned, &pace));
         // With the stall limit on, a long PMB loop is timed in chunks, so
         // that its progress shows before the limit (see `loop_chunk`).
         let chunk = self.loop_chunk(method, per_call);
@@ -731,83 +717,19 @@ impl<'a> Engine<'a> {
         let (mut again, mut again_s) = (0, 0.0);
         let mut disturbance: Option<Disturbance> = None;
         loop {
-            s = Samples::default();
-            c = Combo::default();
-            stopped = None;
-            match reps {
-                Reps::Fixed(_) | Reps::MultipleNp { .. } | Reps::Split(_) => {
-                    chunked_from(&mut run, &mut cx, 0, planned, chunk, &mut s, &mut c)
-                }
-                Reps::Imb { min, .. } => {
-                    // The --time cap, from the warm-up estimate (at least `min`);
-                    // with window synchronisation every repetition takes a window.
-                    let each = if sync == SyncMode::Window {
-                        per_call.max(window_s)
-                    } else {
-                        per_call
-                    };
-                    let fit = (policy.time_limit_s / each.max(1e-9)).floor() as usize;
-                    let n = planned.min(fit).max(min);
-                    chunked_from(&mut run, &mut cx, 0, n, chunk, &mut s, &mut c);
-                }
-                Reps::TargetTime { target } => {
-                    // cafbench's rule: start small (where the last point ended,
-                    // at most what the warm-up says fits the target), double
-                    // while a run takes under 2/3 of the target time, accept
-                    // otherwise; above 4/3 of it the next point starts at half.
-                    // Only the accepted run is reported.
-                    // The wall time of a run counts as well, so that untimed
-                    // work between repetitions (validation, per-call
-                    // synchronisation) cannot stretch a point to minutes.
-                    let fit = (target / per_call.max(1e-9)).floor().max(1.0) as usize;
-                    let mut n = planned.min(fit).max(1);
-                    let mut spent = 0.0;
-                    loop {
-                        let (mut ts, mut tc) = (Samples::default(), Combo::default());
-                        let w0 = comm::wtime();
-                        run(&mut cx, 0, n, &mut ts, &mut tc);
-                        let wall = sc.allreduce_max(comm::wtime() - w0);
-                        // Identical on every rank: maxima over the synchronised ranks.
-                        let t: f64 = tc.values.iter().map(|v| v.max(0.0)).sum();
-                        spent += wall.max(t);
-                        let short = t.max(wall) < target * 2.0 / 3.0;
-                        let bound = n >= TARGET_MAX_REPS || spent >= policy.time_limit_s;
-                        if !short || bound {
-                            (s, c) = (ts, tc);
-                            let next = if t.max(wall) > target * 4.0 / 3.0 {
-                                (n / 2).max(1)
-                            } else {
-                                n
-                            };
-                            self.reps_hint.set(next);
-                            stopped = short.then_some(true);
-                            break;
-                        }
-                        n *= 2;
-                    }
-                }
-                Reps::Precision { target, min, max } => {
-                    let mut n = min;
-                    let mut spent = 0.0;
-                    loop {
-                        let from = c.values.len();
-                        let first = s.reps();
-                        chunked_from(&mut run, &mut cx, first, n, chunk, &mut s, &mut c);
-                        spent += c.values[from..].iter().map(|v| v.max(0.0)).sum::<f64>();
-                        let per = s.reps_per_sample.max(1) as f64;
-                        let sm = stats::summarize(&c.valid(&c.values, per, 1.0));
-                        let done = s.dur.len();
-                        if stats::relative_ci_halfwidth(&sm) <= target && done >= min {
-                            stopped = Some(false);
-                            break;
-                        }
-                        if done >= max || spent >= policy.time_limit_s {
-                            stopped = Some(true);
-                            break;
-                        }
-                        n = done.min(max - done).max(1);
-                    }
-                }
+            let driven = reps.drive(
+                planned,
+                &pace,
+                &mut Runner {
+                    run: &mut run,
+                    cx: &mut cx,
+                    chunk,
+                    sc,
+                },
+            );
+            (s, c, stopped) = (driven.s, driven.c, driven.stopped);
+            if let Some(h) = driven.hint {
+                self.reps_hint.set(h);
             }
             let per = s.reps_per_sample.max(1);
             let batches: Vec<(f64, usize)> = c.values.iter().map(|&v| (v, per)).collect();
@@ -900,16 +822,6 @@ impl<'a> Engine<'a> {
         let s = self.plan.stall_limit_s.filter(|&s| s > 0.0)?;
         (!method.per_repetition() && !self.plan.check)
             .then(|| ((s / 40.0 / per_call.max(1e-9)).floor() as usize).max(1))
-    }
-
-    /// IMB: at most `max` repetitions and 40 MiB per size (at least `min`).
-    fn imb_cap(&self, max: usize, min: usize, x: usize) -> usize {
-        self.plan
-            .policy
-            .max_volume
-            .checked_div(x)
-            .map_or(max, |n| max.min(n.max(1)))
-            .max(min)
     }
 
     /// Starts another run of the whole list (`--repeats`, MPITEST's R): as
@@ -1242,6 +1154,30 @@ fn chunks(n: usize, max: Option<usize>) -> Vec<usize> {
 }
 
 /// Runs `n` repetitions from `first` through `run`, in chunks (see `chunks`).
+/// The timed batches of a point: the engine's `run` (the kernel's timed
+/// loop, then the combination over the group) on its MPI context.
+struct Runner<'r, 'c, R> {
+    run: &'r mut R,
+    cx: &'r mut MpiCtx<'c>,
+    chunk: Option<usize>,
+    sc: &'c Comm,
+}
+
+impl<R> reps::Batches for Runner<'_, '_, R>
+where
+    R: FnMut(&mut MpiCtx, usize, usize, &mut Samples, &mut Combo),
+{
+    fn run(&mut self, first: usize, n: usize, s: &mut Samples, c: &mut Combo) {
+        chunked_from(self.run, self.cx, first, n, self.chunk, s, c);
+    }
+
+    fn run_walled(&mut self, n: usize, s: &mut Samples, c: &mut Combo) -> f64 {
+        let w0 = comm::wtime();
+        (self.run)(self.cx, 0, n, s, c);
+        self.sc.allreduce_max(comm::wtime() - w0)
+    }
+}
+
 fn chunked_from<R>(
     run: &mut R,
     cx: &mut MpiCtx,
