@@ -222,6 +222,22 @@ impl Seen {
         self.deaths.iter().find_map(|&(r, s)| s.map(|s| (r, s)))
     }
 
+    /// Puts the silent deaths in the order the links hung up (`hangups`,
+    /// ranks), keeping the crashes where they are and the times at which
+    /// deaths were learnt in their order.
+    fn in_hangup_order(&mut self, hangups: &[u32]) {
+        let key = |r: u32| hangups.iter().position(|&h| h == r).unwrap_or(usize::MAX);
+        let at: Vec<usize> = (0..self.deaths.len())
+            .filter(|&i| self.deaths[i].1.is_none())
+            .collect();
+        let mut silent: Vec<(u32, Option<i32>)> = at.iter().map(|&i| self.deaths[i]).collect();
+        silent.sort_by_key(|d| key(d.0));
+        for (&i, d) in at.iter().zip(silent) {
+            self.deaths[i] = d;
+        }
+        self.vanished.sort_by_key(|&r| key(r));
+    }
+
     /// A silent death learnt within [`DEATH_ORDER_SLACK`] of the first crash.
     fn vanished_with_first_crash(&self) -> bool {
         let crash = self.deaths.iter().position(|d| d.1.is_some());
@@ -311,6 +327,81 @@ struct Shared {
     start_timed_out: std::sync::atomic::AtomicBool,
     /// Rank 0's progress, when our stderr is a terminal.
     bar: Option<crate::progress::Bar>,
+    /// The order in which the ranks' links hung up.
+    hangups: Hangups,
+}
+
+/// The order in which the ranks' links hung up, from one epoll set: the
+/// kernel queues readiness in the order it happens, so that the order is
+/// true however late it is read. (The reader threads, one per link, can
+/// learn of two deaths a moment apart in either order on a loaded machine:
+/// a rank killed from outside, then the one the launcher killed after it.)
+struct Hangups {
+    /// The epoll set (-1: none); each link is in it by its number, once.
+    epfd: i32,
+    /// Link number → rank, once the rank said who it is.
+    ranks: Mutex<Vec<(u64, u32)>>,
+}
+
+impl Hangups {
+    fn new() -> Hangups {
+        // SAFETY: a plain system call; a failure (-1) only loses the order.
+        let epfd = unsafe { libc::epoll_create1(libc::EPOLL_CLOEXEC) };
+        Hangups {
+            epfd,
+            ranks: Mutex::new(Vec::new()),
+        }
+    }
+
+    /// Watches link `id` for its hang-up. The link's descriptor must stay
+    /// open until [`Hangups::order`] (the parent keeps a clone of every
+    /// link in `Shared::conns`), or its event is forgotten.
+    fn watch(&self, id: u64, fd: i32) {
+        if self.epfd < 0 {
+            return;
+        }
+        let mut ev = libc::epoll_event {
+            events: (libc::EPOLLRDHUP | libc::EPOLLONESHOT) as u32,
+            u64: id,
+        };
+        // SAFETY: epfd and fd are open descriptors; ev outlives the call.
+        unsafe { libc::epoll_ctl(self.epfd, libc::EPOLL_CTL_ADD, fd, &mut ev) };
+    }
+
+    fn name(&self, id: u64, rank: u32) {
+        self.ranks
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push((id, rank));
+    }
+
+    /// The ranks whose links have hung up, in the order they did.
+    fn order(&self) -> Vec<u32> {
+        if self.epfd < 0 {
+            return Vec::new();
+        }
+        let ranks = self.ranks.lock().unwrap_or_else(|e| e.into_inner());
+        let mut out = Vec::new();
+        let mut evs = vec![libc::epoll_event { events: 0, u64: 0 }; ranks.len().max(1)];
+        // SAFETY: evs has room for evs.len() events; timeout 0 never blocks.
+        let n = unsafe { libc::epoll_wait(self.epfd, evs.as_mut_ptr(), evs.len() as i32, 0) };
+        for ev in evs.iter().take(n.max(0) as usize) {
+            let id = ev.u64;
+            if let Some(&(_, r)) = ranks.iter().find(|(i, _)| *i == id) {
+                out.push(r);
+            }
+        }
+        out
+    }
+}
+
+impl Drop for Hangups {
+    fn drop(&mut self) {
+        if self.epfd >= 0 {
+            // SAFETY: our own descriptor, closed once.
+            unsafe { libc::close(self.epfd) };
+        }
+    }
 }
 
 impl Shared {
@@ -505,6 +596,7 @@ pub fn run(mut cmd: Command, l: &Launcher) -> i32 {
         pgid: AtomicI32::new(0),
         start_timed_out: std::sync::atomic::AtomicBool::new(false),
         bar: crate::progress::Bar::wanted().then(crate::progress::Bar::default),
+        hangups: Hangups::new(),
     });
     if shared.bar.is_some() {
         cmd.env(crate::progress::ENV, "bar");
@@ -635,7 +727,8 @@ pub fn run(mut cmd: Command, l: &Launcher) -> i32 {
     if shared.start_timed_out.load(Ordering::SeqCst) {
         return Outcome::LauncherFailed.say(&start_deadline_line(l.name, l.start_deadline));
     }
-    let seen = shared.seen();
+    let mut seen = shared.seen();
+    seen.in_hangup_order(&shared.hangups.order());
     let outside = status.signal().is_some() && !shared.signalled.load(Ordering::SeqCst);
     let code = verdict(
         &seen,
@@ -855,7 +948,8 @@ fn listen(shared: &Arc<Shared>) -> Option<String> {
     let listener = UnixListener::bind_addr(&addr).ok()?;
     let sh = Arc::clone(shared);
     signals::spawn(move || {
-        for conn in listener.incoming() {
+        for (id, conn) in listener.incoming().enumerate() {
+            let id = id as u64;
             let Ok(conn) = conn else { continue };
             let Ok(writer) = conn.try_clone() else {
                 continue;
@@ -870,6 +964,7 @@ fn listen(shared: &Arc<Shared>) -> Option<String> {
                 }
                 conns.push(w);
             }
+            sh.hangups.watch(id, std::os::fd::AsRawFd::as_raw_fd(&conn));
             sh.seen().open += 1;
             let sh2 = Arc::clone(&sh);
             signals::spawn(move || {
@@ -878,6 +973,9 @@ fn listen(shared: &Arc<Shared>) -> Option<String> {
                     let Ok(line) = line else { break };
                     if let Some(r) = line.strip_prefix("start ") {
                         rank = r.split_whitespace().next().and_then(|r| r.parse().ok());
+                        if let Some(r) = rank {
+                            sh2.hangups.name(id, r);
+                        }
                     }
                     if let (Some(bar), Some(e)) = (&sh2.bar, crate::progress::Event::parse(&line)) {
                         bar.update(&e);
@@ -1366,6 +1464,47 @@ mod tests {
             judge(&["crashed 1 3 11"], false),
             ("rank_died".into(), "SIGSEGV".into())
         );
+    }
+
+    /// Two silent deaths learnt in the wrong order (the reader threads
+    /// woke late) take the order in which their links hung up; a crash
+    /// keeps its place.
+    #[test]
+    fn silent_deaths_take_the_hangup_order() {
+        let mut s = Seen::default();
+        for d in [(0, None), (2, Some(11)), (1, None), (3, None)] {
+            s.deaths.push(d);
+            s.death_times.push(Instant::now());
+            if d.1.is_none() {
+                s.vanished.push(d.0);
+            }
+        }
+        s.in_hangup_order(&[1, 0]);
+        assert_eq!(s.deaths, [(1, None), (2, Some(11)), (0, None), (3, None)]);
+        assert_eq!(s.vanished, [1, 0, 3]);
+        // No hang-up order known: as learnt.
+        s.in_hangup_order(&[]);
+        assert_eq!(s.vanished, [1, 0, 3]);
+    }
+
+    /// The kernel's order: links closed one after the other are read back
+    /// in that order, however late.
+    #[test]
+    fn hangups_are_read_in_the_order_they_happened() {
+        let h = Hangups::new();
+        let mut keep = Vec::new();
+        let mut peers = Vec::new();
+        for id in 0..3u64 {
+            let (a, b) = UnixStream::pair().unwrap();
+            h.watch(id, std::os::fd::AsRawFd::as_raw_fd(&a));
+            h.name(id, id as u32 + 10);
+            keep.push(a);
+            peers.push(Some(b));
+        }
+        for i in [2, 0, 1] {
+            peers[i] = None;
+        }
+        assert_eq!(h.order(), [12, 10, 11]);
     }
 
     #[test]
