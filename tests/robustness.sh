@@ -644,6 +644,9 @@ LONG_RUN=(pingpong pingping sendrecv exchange bcast allgather allreduce alltoall
 # result, a second or two on a quiet machine, well within the limit on a
 # loaded one (LONG_RUN took up to 170 s at load average 8).
 ENDING_RUN=(pingpong pingping sendrecv barrier --sizes 0,1K --iter 20000 -q)
+# The same with more after its first result (1.8 s on a quiet machine), for
+# a change to make mid-run with a shell command.
+LATER_RUN=(pingpong pingping sendrecv exchange allreduce barrier --sizes 0,1K,64K --iter 20000 -q)
 
 # check NAME REASON...: PASS when every REASON is empty, else FAIL with the
 # first non-empty one. Every check function below prints a reason or nothing.
@@ -1579,10 +1582,10 @@ case_final_write_stdout
 case_final_plots() {
     local name="final write: --plots DIR that became a file mid-run: the JSON says aborted, exit 3"
     new_case_dir
-    # The run goes on to its end after the file appeared (ENDING_RUN: with
-    # LONG_RUN this took 157 s in one pass at load average 8).
-    local CASE_TIMEOUT=$((CASE_TIMEOUT * 2))
-    direct_bg 2 run "${ENDING_RUN[@]}" --json o.json --plots d
+    # The run goes on to its end after the file appeared (with LONG_RUN
+    # this took 157 s in one pass at load average 8).
+    local CASE_TIMEOUT=$((CASE_TIMEOUT * 4))
+    direct_bg 2 run "${LATER_RUN[@]}" --json o.json --plots d
     if ! wait_results o.json 1; then
         wait_bounded "$CASE_TIMEOUT"
         check "$name" "the run never wrote a result: rc $RC; $(stderr_excerpt)" "$(no_leftovers)"
