@@ -47,9 +47,9 @@ fn usage(msg: &str) -> i32 {
 pub fn main() -> Result<i32> {
     // Called as IMB-MPI1 (a link or a copy), or re-launched from it: IMB's command line.
     let argv0 = std::env::args().next().unwrap_or_default();
-    if frontend::imb::personality(&argv0) {
+    if let Some(family) = frontend::imb::personality(&argv0) {
         let shown = std::env::var("MPIBENCH_ARGV0").unwrap_or(argv0);
-        return imb(std::env::args().skip(1).collect(), &shown);
+        return imb(family, std::env::args().skip(1).collect(), &shown);
     }
     // Called as an OSU program (a link named osu_bw, ...): OSU's command line.
     if let Some(program) = frontend::osu::personality(&argv0) {
@@ -101,7 +101,15 @@ pub fn main() -> Result<i32> {
         Command::Mpigraph { params } => front_end(&frontend::mpigraph::FRONTEND, &params),
         Command::Cafbench { params } => front_end(&frontend::cafbench::FRONTEND, &params),
         Command::Commtest { params } => front_end(&frontend::commtest::FRONTEND, &params),
-        Command::Imb { params } => imb(params, "mpibench imb"),
+        Command::Imb { params } => imb(&frontend::imb::MPI1, params, "mpibench imb"),
+        // IMB's other programs (mpibench imb-nbc ...), from their registry.
+        Command::External(words) => {
+            let (name, params) = words.split_first().expect("clap gives the subcommand");
+            match frontend::imb::by_subcommand(name) {
+                Some(f) => imb(f, params.to_vec(), &format!("mpibench {name}")),
+                None => Ok(usage(&format!("unrecognized subcommand '{name}'"))),
+            }
+        }
         Command::Osu { params } => match params.split_first() {
             Some((program, rest)) => osu(program, rest.to_vec(), "mpibench osu"),
             None => Ok(usage(
@@ -129,23 +137,25 @@ fn front_end(f: &frontend::FrontEnd, params: &[String]) -> Result<i32> {
     }
 }
 
-/// `mpibench imb ...` / `IMB-MPI1 ...`: IMB-MPI1's command line.
-fn imb(params: Vec<String>, argv0: &str) -> Result<i32> {
+/// `mpibench imb ...` / `IMB-MPI1 ...` (and IMB's other programs): the
+/// program's command line.
+fn imb(family: &frontend::imb::Family, params: Vec<String>, argv0: &str) -> Result<i32> {
     let root = launch::env_rank() == 0;
-    match frontend::imb::parse(&params, argv0) {
+    let sub = format!("mpibench {}", family.subcommand);
+    match frontend::imb::parse(family, &params, argv0) {
         Err(msg) => Ok(usage(&msg)),
         Ok(frontend::imb::Action::Help) => {
             if root {
                 println!(
-                    "Usage: {argv0} [IMB-MPI1 arguments] [mpibench options]\n\n{}",
-                    frontend::imb::HELP
+                    "Usage: {argv0} [{} arguments] [mpibench options]\n\n{}",
+                    family.program, family.help
                 );
             }
             Ok(EXIT_OK)
         }
         Ok(frontend::imb::Action::List) => {
             if root {
-                print!("{}", frontend::imb::list());
+                print!("{}", frontend::imb::list(family));
             }
             Ok(EXIT_OK)
         }
@@ -153,10 +163,10 @@ fn imb(params: Vec<String>, argv0: &str) -> Result<i32> {
             if launch::launched() {
                 if root {
                     for n in notes {
-                        eprintln!("mpibench imb: {n}");
+                        eprintln!("{sub}: {n}");
                     }
                 }
-            } else if argv0 != "mpibench imb" {
+            } else if argv0 != sub {
                 // Re-launched ranks see the arguments without a subcommand:
                 // they take IMB's command line from this.
                 std::env::set_var("MPIBENCH_ARGV0", argv0);
@@ -396,10 +406,9 @@ fn agree_on_plan(world: &Comm, args: &RunArgs, ranks_per_node: usize) -> Result<
         // Under IMB-MPI1's name the arguments are IMB's, without a subcommand.
         let argv0 = std::env::args().next().unwrap_or_default();
         let osu = frontend::osu::personality(&argv0);
-        let name = if frontend::imb::personality(&argv0) {
-            "IMB-MPI1"
-        } else {
-            osu.as_deref().unwrap_or("mpibench")
+        let name = match frontend::imb::personality(&argv0) {
+            Some(f) => f.program,
+            None => osu.as_deref().unwrap_or("mpibench"),
         };
         let command: Vec<String> = std::iter::once(name.to_string())
             .chain(std::env::args().skip(1))

@@ -88,6 +88,10 @@ pub enum Command {
         )]
         params: Vec<String>,
     },
+    /// IMB's other programs by their subcommand (mpibench imb-nbc ...: IMB-NBC's
+    /// command line; see mpibench help SUITE), from the registry of IMB programs.
+    #[command(external_subcommand)]
+    External(Vec<String>),
     /// Write a self-contained HTML report (inline SVG, no scripts) from JSON results.
     Report(ReportArgs),
     /// Write one SVG plot per figure (or gnuplot .dat/.gp files) from JSON results.

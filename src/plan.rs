@@ -1052,7 +1052,7 @@ mod tests {
     /// A plan from `mpibench imb` arguments in a world of 4.
     fn imb_plan(args: &str) -> Result<Plan, PlanError> {
         let argv: Vec<String> = args.split_whitespace().map(String::from).collect();
-        match crate::frontend::imb::parse(&argv, "IMB-MPI1").unwrap() {
+        match crate::frontend::imb::parse(&crate::frontend::imb::MPI1, &argv, "IMB-MPI1").unwrap() {
             crate::frontend::imb::Action::Run(a, _) => Plan::build(&a, vec![], 4, 4),
             _ => unreachable!(),
         }

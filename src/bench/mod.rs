@@ -388,6 +388,13 @@ pub trait Kernel {
         Vec::new()
     }
 
+    /// After the warm-up and before the timed repetitions, on every rank of
+    /// the group, outside every timed region: the repetitions the point
+    /// plans (before `--time` caps them). A kernel that measures a reference
+    /// loop of its own first (IMB-NBC's pure loop of as many repetitions as
+    /// the overlapped one) runs it here.
+    fn planned(&mut self, _reps: usize) {}
+
     /// Runs `method` on this kernel: dispatched once per batch, and
     /// monomorphised per kernel type so that the timed loop calls `run`
     /// directly.
@@ -409,6 +416,10 @@ pub enum Combine {
     Mean,
     Min,
     Max,
+    /// The value of the slowest rank: the one whose own mean time per
+    /// repetition is the largest (IMB-NBC reports t_pure and t_CPU of the
+    /// rank with the largest t_ovrl).
+    Slowest,
 }
 
 /// A named value one rank measured at a point (see [`Kernel::figures`]).

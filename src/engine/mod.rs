@@ -666,6 +666,7 @@ impl<'a> Engine<'a> {
         }
         // What the kernel measured during the warm-up is not reported.
         let _ = k.figures();
+        k.planned(planned);
         let factor = plan.disturbance_factor.unwrap_or(0.0);
         let timed = &chunks[..warm.div_ceil(size).min(disturb::WARM_CHUNKS)];
         let per_call = sc.allreduce_max(disturb::warm_pace(timed, factor).max(0.0));

@@ -270,17 +270,25 @@ fn combine_figures(members: &[&PointRecord]) -> Vec<(String, f64)> {
     names
         .into_iter()
         .map(|(name, how)| {
-            let v: Vec<f64> = members
-                .iter()
-                .flat_map(|r| &r.figures)
-                .filter(|f| f.name == name)
-                .map(|f| f.value)
-                .collect();
+            let of = |r: &PointRecord| {
+                r.figures
+                    .iter()
+                    .filter(|f| f.name == name)
+                    .map(|f| f.value)
+                    .collect::<Vec<f64>>()
+            };
+            let v: Vec<f64> = members.iter().flat_map(|r| of(r)).collect();
             let (lo, hi, avg) = stats::min_max_avg(&v).unwrap_or(NO_FIGURE);
             let value = match how {
                 Combine::Mean => avg,
                 Combine::Min => lo,
                 Combine::Max => hi,
+                Combine::Slowest => members
+                    .iter()
+                    .filter(|r| !of(r).is_empty() && r.t_mean_us.is_finite())
+                    .max_by(|a, b| a.t_mean_us.total_cmp(&b.t_mean_us))
+                    .and_then(|r| of(r).first().copied())
+                    .unwrap_or(NO_FIGURE.2),
             };
             (name.to_string(), value)
         })
@@ -461,6 +469,31 @@ mod tests {
         assert_eq!(r.params["calc_max_us"], 9.0);
         let r = row(&cx, &[&rec(1.0, true)]);
         assert_eq!(r.params.len(), 1);
+    }
+
+    #[test]
+    fn a_slowest_figure_is_the_slowest_ranks() {
+        let info = imb::find("Bcast").unwrap().info();
+        let p = Point::bytes(64);
+        let cx = RowCx {
+            info,
+            method: Method::PerCall,
+            point: &p,
+            checked: false,
+        };
+        let with = |t: f64, v: f64| {
+            let mut r = rec(t, true);
+            r.figures = vec![Figure::new("t_pure_us", v, Combine::Slowest)];
+            r
+        };
+        // The rank of 9 µs is the slowest: its 2.0, not the largest (7.0)
+        // nor the mean.
+        let (a, b, c) = (with(5.0, 7.0), with(9.0, 2.0), with(1.0, 4.0));
+        let r = row(&cx, &[&a, &b, &c]);
+        assert_eq!(r.params["t_pure_us"], 2.0);
+        // A slower rank that reports no such figure does not count.
+        let r = row(&cx, &[&a, &rec(20.0, true), &c]);
+        assert_eq!(r.params["t_pure_us"], 7.0);
     }
 
     #[test]

@@ -19,9 +19,12 @@ use crate::method::SyncMode;
 use crate::plan::IterPolicy;
 use crate::suite::{self, normalise};
 
-pub const HELP: &str = "IMB-MPI1 2021 arguments (IMB's own spelling, one dash):
-  benchmark1[,benchmark2 ...]   benchmarks to run, separated by spaces or commas (case-insensitive;
-                                default: IMB-MPI1's list)
+/// The flags every IMB program takes, for its help text.
+#[macro_export]
+macro_rules! imb_flags {
+    ($program:literal) => {
+        concat!("  benchmark1[,benchmark2 ...]   benchmarks to run, separated by spaces or commas (case-insensitive;
+                                default: ", $program, "'s list)
   -npmin P                      smallest process count: P, 2P, 4P, ..., then all (default 2; above
                                 the process count: all)
   -multi 0|1                    Multi- mode: disjoint groups at once; 1 also shows every group
@@ -45,15 +48,60 @@ pub const HELP: &str = "IMB-MPI1 2021 arguments (IMB's own spelling, one dash):
   -map PxQ                      renumber the ranks inter node first (P ranks per node, Q nodes,
                                 P*Q <= processes): PingPong's pair then spans two nodes
   -list                         list the benchmarks and exit
-  -h, -help                     this help
-Benchmarks: PingPong PingPing Sendrecv Exchange Allreduce Reduce Reduce_local Reduce_scatter
+  -h, -help                     this help")
+    };
+}
+
+pub const HELP: &str = concat!(
+    "IMB-MPI1 2021 arguments (IMB's own spelling, one dash):\n",
+    imb_flags!("IMB-MPI1"),
+    "\n",
+    "Benchmarks: PingPong PingPing Sendrecv Exchange Allreduce Reduce Reduce_local Reduce_scatter
   Reduce_scatter_block Allgather Allgatherv Gather Gatherv Scatter Scatterv Alltoall Alltoallv
   Bcast Barrier, and Uniband Biband PingPongSpecificSource PingPongAnySource
   PingPingSpecificSource PingPingAnySource (only when named; AnySource: MPI_ANY_SOURCE).
 mpibench options may be mixed in: -n N (self-launch), --json FILE, --csv FILE, --check,
   --definitions pmb (PMB v2.2's definitions, IMB's tables), --stats. Like IMB-MPI1, no
   progress lines are printed; stderr carries only errors and one-line remarks on flags.
-Example: mpirun -np 4 mpibench imb -npmin 2 -msglog 3:12 -iter 200";
+Example: mpirun -np 4 mpibench imb -npmin 2 -msglog 3:12 -iter 200"
+);
+
+/// One of IMB's programs: IMB-MPI1, IMB-NBC, ... Each is reached as
+/// `mpibench SUBCOMMAND` or through a link of the program's name, takes
+/// IMB's flags, runs its own suite and prints its own tables.
+pub struct Family {
+    /// The program's name ("IMB-MPI1"): a link of this name takes its
+    /// command line; the calling sequence and errors say it.
+    pub program: &'static str,
+    /// `mpibench SUBCOMMAND ...` ("imb").
+    pub subcommand: &'static str,
+    /// Its suite in the registry.
+    pub suite: &'static str,
+    /// The suite's table format it prints.
+    pub table: &'static str,
+    /// The heading of `-list` ("MPI1").
+    pub list_heading: &'static str,
+    /// What `-h` prints after the usage line.
+    pub help: &'static str,
+}
+
+/// IMB-MPI1.
+pub static MPI1: Family = Family {
+    program: "IMB-MPI1",
+    subcommand: "imb",
+    suite: crate::bench::imb::SUITE,
+    table: "imb2021",
+    list_heading: "MPI1",
+    help: HELP,
+};
+
+/// Every IMB program, one line each.
+pub static FAMILIES: &[&Family] = &[&MPI1];
+
+/// The program of `mpibench SUBCOMMAND`.
+pub fn by_subcommand(name: &str) -> Option<&'static Family> {
+    FAMILIES.iter().copied().find(|f| f.subcommand == name)
+}
 
 /// IMB-MPI1's flags that take a value.
 const VALUED: &[&str] = &[
@@ -117,10 +165,13 @@ pub fn wants_help(params: &[String]) -> bool {
         .any(|p| p == "-h" || p == "-help" || p == "--help")
 }
 
-/// IMB-MPI1's `-list`: every benchmark, non-default ones marked.
-pub fn list() -> String {
-    let mut s = String::from("IMB-MPI1 (mpibench)\nList of benchmarks:\nMPI1:\n");
-    let imb = suite::suite(crate::bench::imb::SUITE).expect("imb suite");
+/// IMB's `-list`: every benchmark of the program, non-default ones marked.
+pub fn list(f: &Family) -> String {
+    let mut s = format!(
+        "{} (mpibench)\nList of benchmarks:\n{}:\n",
+        f.program, f.list_heading
+    );
+    let imb = suite::suite(f.suite).expect("a family's suite is registered");
     for e in (imb.entries)() {
         let i = e.info();
         if i.default_in == [Definitions::Pmb] {
@@ -253,7 +304,7 @@ fn names(flag: &str, v: &str) -> Result<Vec<String>, String> {
 
 /// The run IMB-MPI1's command line asks for. `argv0` is how the program
 /// was called ("mpibench imb", "./IMB-MPI1"), for the calling sequence.
-pub fn parse(params: &[String], argv0: &str) -> Result<Action, String> {
+pub fn parse(f: &Family, params: &[String], argv0: &str) -> Result<Action, String> {
     if wants_help(params) {
         return Ok(Action::Help);
     }
@@ -270,7 +321,10 @@ pub fn parse(params: &[String], argv0: &str) -> Result<Action, String> {
         } else if t == "-list" {
             list_only = true;
         } else if is_unknown_flag(t) {
-            return Err(format!("unknown IMB-MPI1 flag '{t}' (see mpibench imb -h)"));
+            return Err(format!(
+                "unknown {} flag '{t}' (see mpibench {} -h)",
+                f.program, f.subcommand
+            ));
         } else {
             rest.push(t.clone());
         }
@@ -281,8 +335,8 @@ pub fn parse(params: &[String], argv0: &str) -> Result<Action, String> {
     let (requested, opts) = super::split_options(&rest);
     let mut args = super::parse_options(&opts)?;
     let defs = *args.definitions.get_or_insert(Definitions::Imb2021);
-    args.suite = Some(crate::bench::imb::SUITE.to_string());
-    args.table = Some("imb2021".to_string());
+    args.suite = Some(f.suite.to_string());
+    args.table = Some(f.table.to_string());
     // As IMB-MPI1: no progress lines (scripts often read stdout and stderr as one).
     args.quiet = true;
     let mut notes = Vec::new();
@@ -464,7 +518,7 @@ pub fn parse(params: &[String], argv0: &str) -> Result<Action, String> {
             ));
         }
     }
-    args.benchmarks = benchmark_list(&requested, &include, &exclude, defs)?;
+    args.benchmarks = benchmark_list(f, &requested, &include, &exclude, defs)?;
     let mut calling = vec![argv0.to_string()];
     calling.extend(params.iter().cloned());
     args.frontend = Some(calling.join(" "));
@@ -475,12 +529,13 @@ pub fn parse(params: &[String], argv0: &str) -> Result<Action, String> {
 /// default list), without the excluded ones. Names are checked here, so
 /// that a wrong one is a usage error naming it.
 fn benchmark_list(
+    f: &Family,
     requested: &[String],
     include: &[String],
     exclude: &[String],
     defs: Definitions,
 ) -> Result<Vec<String>, String> {
-    let home = Some(crate::bench::imb::SUITE);
+    let home = Some(f.suite);
     // IMB 2019 and later: names separated by commas as well as by spaces.
     let requested: Vec<String> = requested
         .iter()
@@ -499,7 +554,7 @@ fn benchmark_list(
     };
     let mut list: Vec<String> = include.iter().map(canonical).collect::<Result<_, _>>()?;
     let base: Vec<String> = if requested.is_empty() {
-        let imb = suite::suite(crate::bench::imb::SUITE).expect("imb suite");
+        let imb = suite::suite(f.suite).expect("a family's suite is registered");
         suite::default_entries(imb, defs)
             .iter()
             .map(|e| e.info().name.to_string())
@@ -520,17 +575,21 @@ fn benchmark_list(
     Ok(list)
 }
 
-/// "IMB-MPI1" when the program runs under that name (a link or a copy),
-/// or was re-launched from one (`MPIBENCH_ARGV0`).
-pub fn personality(argv0: &str) -> bool {
+/// The IMB program whose name the binary runs under (a link or a copy,
+/// e.g. IMB-MPI1), or was re-launched from (`MPIBENCH_ARGV0`).
+pub fn personality(argv0: &str) -> Option<&'static Family> {
     let base = |s: &str| {
         Path::new(s)
             .file_name()
             .map(|f| f.to_string_lossy().into_owned())
             .unwrap_or_default()
     };
-    base(argv0) == "IMB-MPI1"
-        || std::env::var("MPIBENCH_ARGV0").is_ok_and(|a| base(&a) == "IMB-MPI1")
+    let named = |name: &str| FAMILIES.iter().copied().find(|f| f.program == name);
+    named(&base(argv0)).or_else(|| {
+        std::env::var("MPIBENCH_ARGV0")
+            .ok()
+            .and_then(|a| named(&base(&a)))
+    })
 }
 
 #[cfg(test)]
@@ -542,14 +601,14 @@ mod tests {
     }
 
     fn run(s: &str) -> (RunArgs, Vec<String>) {
-        match parse(&v(s), "IMB-MPI1").unwrap() {
+        match parse(&MPI1, &v(s), "IMB-MPI1").unwrap() {
             Action::Run(a, n) => (*a, n),
             a => panic!("{a:?}"),
         }
     }
 
     fn err(s: &str) -> String {
-        let e = parse(&v(s), "IMB-MPI1").unwrap_err();
+        let e = parse(&MPI1, &v(s), "IMB-MPI1").unwrap_err();
         assert!(!e.contains('\n'), "{s}: {e}");
         e
     }
@@ -734,17 +793,24 @@ mod tests {
 
     #[test]
     fn help_list_and_personality() {
-        assert!(matches!(parse(&v("-h"), "x").unwrap(), Action::Help));
+        assert!(matches!(parse(&MPI1, &v("-h"), "x").unwrap(), Action::Help));
         assert!(matches!(
-            parse(&v("PingPong -help"), "x").unwrap(),
+            parse(&MPI1, &v("PingPong -help"), "x").unwrap(),
             Action::Help
         ));
-        assert!(matches!(parse(&v("-list"), "x").unwrap(), Action::List));
-        let l = list();
+        assert!(matches!(
+            parse(&MPI1, &v("-list"), "x").unwrap(),
+            Action::List
+        ));
+        let l = list(&MPI1);
         assert!(l.contains("    Uniband (non-default)"), "{l}");
         assert!(l.contains("    Reduce_scatter\n"), "{l}");
-        assert!(personality("/usr/local/bin/IMB-MPI1"));
-        assert!(personality("IMB-MPI1"));
-        assert!(!personality("/usr/bin/mpibench") || std::env::var("MPIBENCH_ARGV0").is_ok());
+        assert!(personality("/usr/local/bin/IMB-MPI1").is_some_and(|f| f.subcommand == "imb"));
+        assert!(personality("IMB-MPI1").is_some());
+        assert!(
+            personality("/usr/bin/mpibench").is_none() || std::env::var("MPIBENCH_ARGV0").is_ok()
+        );
+        assert!(by_subcommand("imb").is_some_and(|f| f.program == "IMB-MPI1"));
+        assert!(by_subcommand("run").is_none());
     }
 }

@@ -11,7 +11,7 @@ use crate::plan::Plan;
 use crate::results::{BenchResult, Report, Row};
 
 /// IMB's column width (`ow_format`).
-const OW: usize = 13;
+pub const OW: usize = 13;
 /// Ranks per line of a group listing, and groups shown before eliding (IMB's X_PER_ROW, MAX_SHOW).
 const PER_ROW: usize = 16;
 const MAX_SHOW: usize = 1024;
@@ -20,7 +20,7 @@ pub struct Imb2021;
 
 impl Format for Imb2021 {
     fn header(&self, report: &Report, plan: &Plan) -> String {
-        header(report, plan, &Sys::current())
+        header(report, plan, &Sys::current(), "MPI-1")
     }
     fn section(&self, r: &BenchResult, cx: &SectionCx) -> String {
         section(r, cx)
@@ -75,17 +75,20 @@ impl Sys {
     }
 }
 
-fn rule(cols: usize) -> String {
+/// IMB's rule line over `cols` columns.
+pub fn rule(cols: usize) -> String {
     format!("#{}", "-".repeat(cols * OW - 1))
 }
 
-fn header(report: &Report, plan: &Plan, sys: &Sys) -> String {
+/// IMB's header block of the program's `part` ("MPI-1": IMB-MPI1,
+/// "MPI-NBC": IMB-NBC, ...).
+pub fn header(report: &Report, plan: &Plan, sys: &Sys, part: &str) -> String {
     let mut s = String::new();
     let r = rule(5);
     let _ = writeln!(s, "{r}");
     let _ = writeln!(
         s,
-        "#    Intel(R) MPI Benchmarks 2021.11, MPI-1 part (mpibench {}, compatible output)",
+        "#    Intel(R) MPI Benchmarks 2021.11, {part} part (mpibench {}, compatible output)",
         report.mpibench_version
     );
     let _ = writeln!(s, "{r}");
@@ -259,6 +262,25 @@ fn groups(s: &mut String, n: usize, q: usize) {
 }
 
 fn section(r: &BenchResult, cx: &SectionCx) -> String {
+    let out = Out::of(r);
+    let checked = r.rows.iter().any(|x| x.errors.is_some());
+    let mut cols: Vec<&str> = out.columns().to_vec();
+    if checked {
+        cols.push("defects");
+    }
+    section_with(r, cx, &cols, &|row| cells(out, row, checked))
+}
+
+/// One IMB section: its rule lines, "# Benchmarking" (or the Multi- groups),
+/// "# #processes", the waiting processes, the column titles `cols` (a
+/// "Group" column first in group mode), a line of `cells` per row (per
+/// group in group mode) and the rows' notes.
+pub fn section_with(
+    r: &BenchResult,
+    cx: &SectionCx,
+    cols: &[&str],
+    cells: &dyn Fn(&Row) -> String,
+) -> String {
     let mut s = String::new();
     if let Some(why) = &r.skipped {
         let _ = writeln!(
@@ -268,16 +290,10 @@ fn section(r: &BenchResult, cx: &SectionCx) -> String {
         );
         return s;
     }
-    let out = Out::of(r);
     let group_mode = !r.group_rows.is_empty();
-    let checked = r.rows.iter().any(|x| x.errors.is_some());
-    let mut cols: Vec<&str> = Vec::new();
+    let mut cols: Vec<&str> = cols.to_vec();
     if group_mode {
-        cols.push("Group");
-    }
-    cols.extend(out.columns());
-    if checked {
-        cols.push("defects");
+        cols.insert(0, "Group");
     }
     let line = rule(cols.len());
     let _ = writeln!(s, "\n{line}");
@@ -312,13 +328,13 @@ fn section(r: &BenchResult, cx: &SectionCx) -> String {
             s.push('\n');
             for g in &r.group_rows {
                 if let Some(row) = g.rows.get(i) {
-                    let _ = writeln!(s, "{:>OW$}{}", g.group, cells(out, row, checked));
+                    let _ = writeln!(s, "{:>OW$}{}", g.group, cells(row));
                 }
             }
         }
     } else {
         for row in &r.rows {
-            let _ = writeln!(s, "{}", cells(out, row, checked));
+            let _ = writeln!(s, "{}", cells(row));
         }
     }
     if let Some(note) = &r.note {
@@ -378,7 +394,7 @@ mod tests {
         let plan = Plan::build(&args, vec!["mpibench".into()], 4, 4).unwrap();
         let mut rep = report(4);
         rep.mpibench_version = "0.1.0".into();
-        insta::assert_snapshot!(header(&rep, &plan, &sys()));
+        insta::assert_snapshot!(header(&rep, &plan, &sys(), "MPI-1"));
     }
 
     #[test]
@@ -390,7 +406,7 @@ mod tests {
             ..Default::default()
         };
         let plan = Plan::build(&args, vec!["mpibench".into()], 2, 2).unwrap();
-        let h = header(&report(2), &plan, &sys());
+        let h = header(&report(2), &plan, &sys(), "MPI-1");
         assert!(h.contains("\n# Message lengths were user defined\n"), "{h}");
         assert!(!h.contains("Minimum message length"));
     }

@@ -8,7 +8,7 @@ mod allreduce;
 mod caf;
 pub mod commtest;
 mod cresta;
-mod imb2021;
+pub mod imb2021;
 mod mpigraph;
 mod mpitest;
 mod osu;
