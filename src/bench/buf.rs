@@ -291,6 +291,40 @@ impl<'a, P: Pattern> BufKernel<'a, P> {
     }
 }
 
+impl<P: Phased> BufKernel<'_, P> {
+    /// A non-blocking collective alone (issue; MPI_Wait) as a kernel of
+    /// its own times it: its time in seconds (the pure loops of OSU and
+    /// IMB-NBC).
+    #[inline(always)]
+    pub fn alone(&mut self, rep: usize) -> f64 {
+        self.begin(rep);
+        let t0 = crate::comm::wtime();
+        self.pat.issue(&mut self.op);
+        self.pat.complete(&mut self.op);
+        crate::comm::wtime() - t0
+    }
+}
+
+/// Inside `impl Kernel` of a kernel that wraps a [`BufKernel`] as
+/// `self.inner`: its validation is the inner kernel's (`prepare`, `verify`,
+/// `corrupt`).
+macro_rules! validated_by_inner {
+    () => {
+        fn prepare(&mut self, rep: usize) {
+            self.inner.prepare(rep);
+        }
+
+        fn verify(&mut self, rep: usize) -> u64 {
+            self.inner.verify(rep)
+        }
+
+        fn corrupt(&mut self) {
+            self.inner.corrupt();
+        }
+    };
+}
+pub(crate) use validated_by_inner;
+
 /// The kernel of a pattern: monomorphised per pattern, so `run` inlines
 /// the pattern's calls. Other kernels wrap it to add work around the
 /// pattern's calls (CRESTA's scenarios), reusing its buffers and validation.

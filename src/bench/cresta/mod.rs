@@ -520,17 +520,7 @@ impl<P: Phased> Kernel for ScenarioKernel<'_, P> {
         self.inner.pat.complete(&mut self.inner.op);
     }
 
-    fn prepare(&mut self, rep: usize) {
-        self.inner.prepare(rep);
-    }
-
-    fn verify(&mut self, rep: usize) -> u64 {
-        self.inner.verify(rep)
-    }
-
-    fn corrupt(&mut self) {
-        self.inner.corrupt();
-    }
+    crate::bench::buf::validated_by_inner!();
 
     fn figures(&mut self) -> Vec<Figure> {
         let mut v = Vec::new();

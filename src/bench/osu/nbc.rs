@@ -199,23 +199,13 @@ impl<P: Phased> OverlapKernel<'_, P> {
 }
 
 impl<P: Phased> OverlapKernel<'_, P> {
-    /// The collective alone (MPI_Ixxx; MPI_Wait): its time in seconds.
-    #[inline(always)]
-    fn pure_once(&mut self, rep: usize) -> f64 {
-        self.inner.begin(rep);
-        let t0 = comm::wtime();
-        self.inner.pat.issue(&mut self.inner.op);
-        self.inner.pat.complete(&mut self.inner.op);
-        comm::wtime() - t0
-    }
-
     /// OSU's pure loop after its warm-up (each iteration timed alone, a
     /// barrier after it), then the overlap loop's warm-up: untimed by the
     /// engine, at the end of its warm-up on every rank of the group.
     fn pure_loop(&mut self) {
         let mut sum = 0.0;
         for i in 0..self.pure_iterations {
-            sum += self.pure_once(i);
+            sum += self.inner.alone(i);
             self.inner.op.comm.barrier();
             crate::watchdog::progress(1);
         }
@@ -257,23 +247,13 @@ impl<P: Phased> Kernel for OverlapKernel<'_, P> {
         match self.pure {
             Some(target) => self.overlapped(rep, target),
             None => {
-                self.pure_once(rep);
+                self.inner.alone(rep);
                 self.warm += 1;
             }
         }
     }
 
-    fn prepare(&mut self, rep: usize) {
-        self.inner.prepare(rep);
-    }
-
-    fn verify(&mut self, rep: usize) -> u64 {
-        self.inner.verify(rep)
-    }
-
-    fn corrupt(&mut self) {
-        self.inner.corrupt();
-    }
+    crate::bench::buf::validated_by_inner!();
 
     /// The first call ends the warm-up: the pure loop and the overlap
     /// loop's warm-up run (t_pure is known from then on); the others report

@@ -131,17 +131,7 @@ impl<P: Init> Kernel for PersistentKernel<'_, P> {
         comm::wait(req);
     }
 
-    fn prepare(&mut self, rep: usize) {
-        self.inner.prepare(rep);
-    }
-
-    fn verify(&mut self, rep: usize) -> u64 {
-        self.inner.verify(rep)
-    }
-
-    fn corrupt(&mut self) {
-        self.inner.corrupt();
-    }
+    crate::bench::buf::validated_by_inner!();
 }
 
 impl<P> Drop for PersistentKernel<'_, P> {
