@@ -400,6 +400,7 @@ pub static SUITES: &[Suite] = &[
             example: "mpibench run -n 4 --suite mpigraph Bandwidth --json graph.json",
         },
     },
+    crate::bench::imb_nbc::REGISTERED,
     Suite {
         name: clock::SUITE,
         title: "the instruments: timer resolution and overhead, clock synchronisation",

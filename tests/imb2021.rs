@@ -115,9 +115,9 @@ fn oversubscribed_mpich(np: usize) -> bool {
     np > 2 && !is_open_mpi(&mpiexec())
 }
 
-/// `mpiexec -n P mpibench imb ARGS` (the fixture's command line), its stdout.
-fn imb(np: usize, args: &str) -> String {
-    let mut a = vec!["imb"];
+/// `mpiexec -n P mpibench SUBCOMMAND ARGS` (an IMB program), its stdout.
+fn program(sub: &str, np: usize, args: &str) -> String {
+    let mut a = vec![sub];
     a.extend(args.split_whitespace());
     if oversubscribed_mpich(np) {
         a.extend(["-time", "0.02"]);
@@ -127,7 +127,13 @@ fn imb(np: usize, args: &str) -> String {
 }
 
 fn same_tables_as(fixture_file: &str, np: usize, args: &str) -> String {
-    let ours = imb(np, args);
+    same_program_tables_as(fixture_file, "imb", np, args)
+}
+
+/// `mpibench SUBCOMMAND ARGS` on NP ranks prints the tables (names,
+/// process counts, columns, lengths) and header lines of a fixture.
+fn same_program_tables_as(fixture_file: &str, sub: &str, np: usize, args: &str) -> String {
+    let ours = program(sub, np, args);
     let want = parse_imb(&fixture(fixture_file));
     let got = parse_imb(&ours);
     assert!(!want.is_empty());
@@ -638,6 +644,21 @@ fn help_list_and_bad_values() {
     }
 }
 
+/// `mpiexec -n NP PROGRAM` (a link to the binary), bounded.
+fn mpirun_link(np: usize, link: &std::path::Path) -> assert_cmd::Command {
+    let m = mpiexec();
+    let mut cmd = assert_cmd::Command::new(&m);
+    if is_open_mpi(&m) {
+        cmd.args(["--oversubscribe", "--quiet"])
+            .env("OMPI_ALLOW_RUN_AS_ROOT", "1")
+            .env("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1");
+    }
+    cmd.args(["-n", &np.to_string()])
+        .arg(link)
+        .timeout(std::time::Duration::from_secs(300));
+    cmd
+}
+
 /// A link named IMB-MPI1 to the binary.
 fn imb_link(dir: &std::path::Path) -> PathBuf {
     let link = dir.join("IMB-MPI1");
@@ -650,17 +671,8 @@ fn the_binary_named_imb_mpi1_is_imb() {
     let dir = tempfile::tempdir().unwrap();
     let link = imb_link(dir.path());
     // Under mpiexec.
-    let m = mpiexec();
-    let mut cmd = assert_cmd::Command::new(&m);
-    if is_open_mpi(&m) {
-        cmd.args(["--oversubscribe", "--quiet"])
-            .env("OMPI_ALLOW_RUN_AS_ROOT", "1")
-            .env("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1");
-    }
-    cmd.args(["-n", "2"])
-        .arg(&link)
-        .args(["-msglog", "0:2", "PingPong", "Barrier"])
-        .timeout(std::time::Duration::from_secs(300));
+    let mut cmd = mpirun_link(2, &link);
+    cmd.args(["-msglog", "0:2", "PingPong", "Barrier"]);
     let out = stdout(&cmd.assert().success().get_output().clone());
     let t = parse_imb(&out);
     assert_eq!(t.len(), 2, "{out}");
@@ -789,4 +801,156 @@ fn run_with_imb2021_definitions_validates_every_benchmark() {
     assert_eq!(p["results"].as_array().unwrap().len(), 12);
     assert_eq!(results(&p, "Bcast")[0]["method"], "loop");
     assert_eq!(results(&p, "Bcast")[0]["definitions"], "pmb");
+}
+
+/// IMB-NBC's tables, figures within their bounds: t_ovrl, t_pure and t_CPU
+/// are times, overlap a percentage.
+fn nbc_figures_hold(out: &str) {
+    for t in parse_imb(out) {
+        let at = |c: &str| t.columns.iter().position(|x| x == c);
+        for r in &t.rows {
+            if let Some(o) = at("overlap[%]") {
+                assert!((0.0..=100.0).contains(&r[o]), "{}: {r:?}", t.name);
+                for c in ["t_ovrl[usec]", "t_pure[usec]", "t_CPU[usec]"] {
+                    assert!(r[at(c).unwrap()] >= 0.0, "{} {c}: {r:?}", t.name);
+                }
+            } else {
+                let (lo, hi) = (r[at("t_min[usec]").unwrap()], r[at("t_max[usec]").unwrap()]);
+                assert!(0.0 <= lo && lo <= hi, "{}: {r:?}", t.name);
+            }
+        }
+    }
+}
+
+#[test]
+fn nbc_msglog_iter_on_2() {
+    let out = same_program_tables_as(
+        "np2-IMB-NBC-msglog0-12.txt",
+        "imb-nbc",
+        2,
+        "-msglog 0:12 -iter 200",
+    );
+    assert!(out.contains("Intel(R) MPI Benchmarks 2021.11, MPI-NBC part"));
+    nbc_figures_hold(&out);
+}
+
+#[test]
+fn nbc_npmin4_on_4() {
+    let out = same_program_tables_as(
+        "np4-IMB-NBC-npmin4-msglog0-10.txt",
+        "imb-nbc",
+        4,
+        "-npmin 4 -msglog 0:10 -iter 100 Ibcast Iallreduce Ialltoall Ibarrier Ibcast_pure",
+    );
+    nbc_figures_hold(&out);
+}
+
+/// Every IMB-NBC benchmark, its _pure variant too, validated on 2, 3 and 4
+/// processes: no wrong element, and every overlapped row carries IMB-NBC's
+/// figures (t_pure and t_CPU of the slowest rank, the overlap).
+#[test]
+fn nbc_every_benchmark_validates_on_2_3_4() {
+    let names = [
+        "Ibcast",
+        "Iallgather",
+        "Iallgatherv",
+        "Igather",
+        "Igatherv",
+        "Iscatter",
+        "Iscatterv",
+        "Ialltoall",
+        "Ialltoallv",
+        "Ireduce",
+        "Ireduce_scatter",
+        "Iallreduce",
+        "Ibarrier",
+    ];
+    let mut all: Vec<String> = names.iter().map(|n| n.to_string()).collect();
+    all.extend(names.iter().map(|n| format!("{n}_pure")));
+    for np in [2, 3, 4] {
+        let dir = tempfile::tempdir().unwrap();
+        let json = dir.path().join("r.json");
+        let mut a = vec![
+            "imb-nbc", "-npmin", "64", "-msglog", "0:8", "-iter", "20", "--check",
+        ];
+        if oversubscribed_mpich(np) {
+            a.extend(["-time", "0.02"]);
+        }
+        a.extend(all.iter().map(String::as_str));
+        a.extend(["--json", json.to_str().unwrap()]);
+        let out = mpirun(np, &a).assert().success().get_output().clone();
+        nbc_figures_hold(&stdout(&out));
+        let v = read_json(&json);
+        assert_eq!(v["status"], "ok", "{np} ranks");
+        let rs = v["results"].as_array().unwrap();
+        assert_eq!(rs.len(), all.len(), "{np} ranks");
+        for r in rs {
+            let name = r["benchmark"].as_str().unwrap();
+            assert_eq!(r["suite"], "imb-nbc");
+            assert_eq!(r["processes"], np, "{name}");
+            for row in r["rows"].as_array().unwrap() {
+                assert_eq!(row["errors"], 0, "{name} on {np}: {row}");
+                let p = &row["params"];
+                if name.ends_with("_pure") {
+                    assert!(p.get("overlap_pct").is_none(), "{name}");
+                } else {
+                    let o = p["overlap_pct"].as_f64().unwrap_or(-1.0);
+                    assert!((0.0..=100.0).contains(&o), "{name} on {np}: {row}");
+                    assert!(p["t_pure_us"].as_f64().unwrap() > 0.0, "{name}: {row}");
+                    assert!(p["t_cpu_us"].as_f64().unwrap() > 0.0, "{name}: {row}");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn the_binary_named_imb_nbc_is_imb_nbc() {
+    let dir = tempfile::tempdir().unwrap();
+    let link = dir.path().join("IMB-NBC");
+    std::os::unix::fs::symlink(assert_cmd::cargo::cargo_bin("mpibench"), &link).unwrap();
+    let mut cmd = mpirun_link(2, &link);
+    cmd.args(["-msglog", "0:2", "Iallreduce", "Ibarrier_pure"]);
+    let out = stdout(&cmd.assert().success().get_output().clone());
+    let t = parse_imb(&out);
+    let names: Vec<&str> = t.iter().map(|t| t.name.as_str()).collect();
+    assert_eq!(names, ["Iallreduce", "Ibarrier_pure"], "{out}");
+    assert_eq!(t[0].columns[2], "t_ovrl[usec]");
+    assert_eq!(
+        t[1].columns,
+        ["#repetitions", "t_min[usec]", "t_max[usec]", "t_avg[usec]"]
+    );
+    assert!(out.contains(&format!(
+        "# {} -msglog 0:2 Iallreduce Ibarrier_pure",
+        link.display()
+    )));
+    // -list and -h under the name; a flag IMB-NBC does not know.
+    let list = assert_cmd::Command::new(&link)
+        .arg("-list")
+        .assert()
+        .success();
+    let list = stdout(list.get_output());
+    assert!(
+        list.starts_with("IMB-NBC (mpibench)\nList of benchmarks:\nNBC:\n"),
+        "{list}"
+    );
+    assert!(list.contains("    Ibcast_pure (non-default)\n"), "{list}");
+    let help = assert_cmd::Command::new(&link).arg("-h").assert().success();
+    assert!(stdout(help.get_output()).contains("IMB-NBC 2021 arguments"));
+    let bad = assert_cmd::Command::cargo_bin("mpibench")
+        .unwrap()
+        .args(["imb-nbc", "-nosuch"])
+        .assert()
+        .code(2);
+    let err = String::from_utf8_lossy(&bad.get_output().stderr).into_owned();
+    assert_eq!(
+        err.trim_end(),
+        "error: unknown IMB-NBC flag '-nosuch' (see mpibench imb-nbc -h)"
+    );
+    let bad = assert_cmd::Command::cargo_bin("mpibench")
+        .unwrap()
+        .args(["imb-nbc", "Bcast"])
+        .assert()
+        .code(2);
+    assert!(String::from_utf8_lossy(&bad.get_output().stderr).contains("Bcast"));
 }

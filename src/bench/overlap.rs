@@ -22,6 +22,15 @@ pub fn imb_nbc(t_pure: f64, t_cpu: f64, t_overall: f64) -> Option<f64> {
         .then(|| 100.0 * ((t_pure + t_cpu - t_overall) / hidden).clamp(0.0, 1.0))
 }
 
+/// IMB-NBC 2021's tables (IMB_output.c), of the figures of the rank with
+/// the largest t_overall:
+/// `100·max(0, min(1, (t_pure + t_cpu − t_overall) / max(t_pure, t_cpu)))`.
+pub fn imb_nbc_output(t_pure: f64, t_cpu: f64, t_overall: f64) -> Option<f64> {
+    let longer = t_pure.max(t_cpu);
+    (longer > 0.0 && t_overall.is_finite())
+        .then(|| 100.0 * ((t_pure + t_cpu - t_overall) / longer).clamp(0.0, 1.0))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -56,6 +65,21 @@ mod tests {
         // Overlap beyond the computation: IMB-NBC caps at 100%, OSU does not.
         assert!(near(imb_nbc(50.0, 10.0, 45.0), 100.0));
         assert!(near(osu(50.0, 10.0, 0.0, 45.0), 30.0));
+    }
+
+    #[test]
+    fn imb_nbc_output_divides_by_the_longer() {
+        // IMB-NBC's fixture row (Ibcast, 8 bytes): 0.80, 0.66, 0.34 -> 30.31%.
+        let o = imb_nbc_output(0.66, 0.34, 0.80).unwrap();
+        assert!((o - 30.30).abs() < 0.01, "{o}");
+        // All of t_pure 10 hidden in t_cpu 50: 10/50 of the longer.
+        assert!(near(imb_nbc_output(10.0, 50.0, 50.0), 20.0));
+        assert!(near(imb_nbc_output(10.0, 50.0, 60.0), 0.0));
+        assert!(near(imb_nbc_output(40.0, 40.0, 40.0), 100.0));
+        // 4 of t_cpu 10 hidden behind t_pure 50: 4/50, not 4/10.
+        assert!(near(imb_nbc_output(50.0, 10.0, 56.0), 8.0));
+        assert_eq!(imb_nbc_output(0.0, 0.0, 1.0), None);
+        assert_eq!(imb_nbc_output(1.0, 1.0, f64::NAN), None);
     }
 
     #[test]

@@ -979,6 +979,16 @@ nonblocking!(
     }
 );
 
+nonblocking!(
+    /// MPI_Ireduce_scatter with MPI_SUM in which every rank receives X bytes
+    /// of elements (IMB-NBC's Ireduce_scatter).
+    IreduceScatterEach, ReduceScatterEach, |op| {
+        let r = op.rp();
+        op.comm
+            .ireduce_scatter(op.sp(), r, &op.counts, &op.msg, &mut op.reqs[0]);
+    }
+);
+
 /// The whole send buffer of a reduce-scatter is one array of typed elements.
 fn reduce_all_refused(info: &Info, p: &Point, q: usize) -> Option<String> {
     Msg::count_error(info.elem, q * (p.bytes / info.elem.size()))

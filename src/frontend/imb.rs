@@ -96,7 +96,7 @@ pub static MPI1: Family = Family {
 };
 
 /// Every IMB program, one line each.
-pub static FAMILIES: &[&Family] = &[&MPI1];
+pub static FAMILIES: &[&Family] = &[&MPI1, &crate::bench::imb_nbc::FAMILY];
 
 /// The program of `mpibench SUBCOMMAND`.
 pub fn by_subcommand(name: &str) -> Option<&'static Family> {

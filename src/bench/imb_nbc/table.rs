@@ -1,0 +1,143 @@
+//! IMB-NBC 2021's tables, as IMB-NBC 2021.11 prints them: IMB-MPI1's header
+//! block naming the MPI-NBC part, and per collective "#bytes #repetitions
+//! t_ovrl[usec] t_pure[usec] t_CPU[usec] overlap[%]" (the `_pure` variants:
+//! t_min, t_max, t_avg; Ibarrier without #bytes), 13-character columns.
+
+use super::overlap::{OVERLAP, T_CPU, T_PURE};
+use crate::plan::Plan;
+use crate::report::table::imb2021::{self, Sys, OW};
+use crate::report::table::{fixed, Format, SectionCx};
+use crate::results::{BenchResult, Report, Row};
+
+pub struct ImbNbc;
+
+impl Format for ImbNbc {
+    fn header(&self, report: &Report, plan: &Plan) -> String {
+        header(report, plan, &Sys::current())
+    }
+    fn section(&self, r: &BenchResult, cx: &SectionCx) -> String {
+        section(r, cx)
+    }
+    fn footer(&self, _report: &Report) -> String {
+        "\n\n# All processes entering MPI_Finalize\n\n".to_string()
+    }
+}
+
+/// IMB-MPI1's header with IMB-NBC's part and spacing.
+fn header(report: &Report, plan: &Plan, sys: &Sys) -> String {
+    imb2021::header(report, plan, sys, "MPI-NBC")
+        .replace("MPI_FLOAT \n", "MPI_FLOAT\n")
+        .replace("\n# \n# \n\n# List", "\n#\n#\n\n# List")
+}
+
+fn section(r: &BenchResult, cx: &SectionCx) -> String {
+    let pure = r.benchmark.ends_with("_pure");
+    // Ibarrier has no length: IMB's "sync" format, without #bytes or defects.
+    let sized = !r.benchmark.starts_with("Ibarrier");
+    let checked = sized && r.rows.iter().any(|x| x.errors.is_some());
+    let mut cols: Vec<&str> = Vec::new();
+    if sized {
+        cols.push("#bytes");
+    }
+    cols.push("#repetitions");
+    if pure {
+        cols.extend(["t_min[usec]", "t_max[usec]", "t_avg[usec]"]);
+    } else {
+        cols.extend(["t_ovrl[usec]", "t_pure[usec]", "t_CPU[usec]", "overlap[%]"]);
+    }
+    if checked {
+        cols.push("defects");
+    }
+    imb2021::section_with(r, cx, &cols, &|row: &Row| {
+        let f = |v: f64| fixed(v, OW, 2);
+        let param = |k: &str| {
+            row.params
+                .get(k)
+                .and_then(|v| v.as_f64())
+                .unwrap_or(f64::NAN)
+        };
+        let mut s = String::new();
+        if sized {
+            s += &format!("{:>OW$}", row.bytes);
+        }
+        s += &format!("{:>OW$}", row.repetitions);
+        if pure {
+            s += &(f(row.t_min_us) + &f(row.t_max_us) + &f(row.t_avg_us));
+        } else {
+            s += &(f(row.t_max_us) + &f(param(T_PURE)) + &f(param(T_CPU)) + &f(param(OVERLAP)));
+        }
+        if checked {
+            s += &f(row.errors.unwrap_or(0) as f64);
+        }
+        s
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::table::fixtures::*;
+
+    fn cx(world: usize) -> SectionCx {
+        SectionCx {
+            world,
+            stats: false,
+            repeats: 1,
+        }
+    }
+
+    fn nbc(name: &str, bytes: &[usize]) -> BenchResult {
+        let rows = bytes
+            .iter()
+            .map(|&b| {
+                let mut x = row(b, 2.5);
+                x.repetitions = 100;
+                x.errors = None;
+                x.params.insert(T_PURE.into(), 2.0.into());
+                x.params.insert(T_CPU.into(), 1.5.into());
+                x.params.insert(OVERLAP.into(), 25.0.into());
+                x
+            })
+            .collect();
+        result(name, super::super::SUITE, "collective", 4, rows)
+    }
+
+    #[test]
+    fn sections_as_imb_nbc_prints_them() {
+        let mut s = section(&nbc("Ibcast", &[0, 1024]), &cx(4));
+        s += &section(&nbc("Ibcast_pure", &[0, 1024]), &cx(4));
+        s += &section(&nbc("Ibarrier", &[0]), &cx(4));
+        s += &section(&nbc("Ibarrier_pure", &[0]), &cx(6));
+        insta::assert_snapshot!(s);
+    }
+
+    #[test]
+    fn the_header_names_the_nbc_part() {
+        let args = crate::cli::RunArgs {
+            benchmarks: vec!["Ibcast".into(), "Ibarrier".into()],
+            suite: Some(super::super::SUITE.into()),
+            msglog: Some("0:10".into()),
+            frontend: Some("./IMB-NBC -msglog 0:10 Ibcast Ibarrier".into()),
+            time: 10.0,
+            ..Default::default()
+        };
+        let plan = Plan::build(&args, vec!["mpibench".into()], 4, 4).unwrap();
+        let sys = Sys {
+            date: "Fri Nov 27 18:05:03 2026".into(),
+            machine: "x86_64".into(),
+            system: "Linux".into(),
+            release: "6.1.0".into(),
+            version: "#1 SMP".into(),
+        };
+        let h = header(&report(4), &plan, &sys);
+        assert!(
+            h.contains("Intel(R) MPI Benchmarks 2021.11, MPI-NBC part"),
+            "{h}"
+        );
+        assert!(
+            h.contains("# MPI_Datatype for reductions    :   MPI_FLOAT\n"),
+            "{h}"
+        );
+        assert!(h.contains("# MPI_Op                         :   MPI_SUM  \n#\n#\n\n# List of Benchmarks to run:\n\n# Ibcast\n# Ibarrier\n"), "{h}");
+    }
+}
