@@ -24,6 +24,10 @@ disturb_rank_pid() {
 case_disturbed_rank() { # STOP_SECONDS
     local name="disturb: rank 1 stopped for $1 s mid-loop is measured again or marked"
     local stop=$1
+    # The run takes start-up, the warm-up, --time 6, the stop itself and
+    # perhaps a measurement again: about half the usual limit when quiet,
+    # more than all of it on a loaded 2-core machine (a hang under load).
+    local CASE_TIMEOUT=$((CASE_TIMEOUT * 2 + stop))
     new_case_dir
     # --time caps the loop at about 6 s (IMB's rule, from the warm-up; no
     # volume cap), so that a figure holding the stall stands out whatever
