@@ -655,6 +655,7 @@ fn run_world(world: &Comm, args: &RunArgs) -> Result<i32> {
         }
     };
     let cx = SectionCx {
+        rank_rows: plan.rank_order.and_then(|o| o.rows()),
         world: world.size,
         stats: plan.stats,
         repeats: plan.repeats,

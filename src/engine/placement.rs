@@ -540,6 +540,16 @@ impl RankOrder {
         }
     }
 
+    /// The rows in which IMB lists the ranks it renumbered (`-map PxQ`: P
+    /// rows, when P and Q are both above 1).
+    pub fn rows(self) -> Option<usize> {
+        match self {
+            RankOrder::InterNodeFirst { per_node, nodes } => {
+                (per_node > 1 && nodes > 1).then_some(per_node)
+            }
+        }
+    }
+
     /// The world ranks of `groups` groups of `size`: consecutive slices of
     /// the new order, as IMB's groups are consecutive new ranks.
     pub fn groups(self, size: usize, groups: usize, world: usize) -> Vec<Vec<usize>> {

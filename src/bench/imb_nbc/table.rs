@@ -80,6 +80,7 @@ mod tests {
 
     fn cx(world: usize) -> SectionCx {
         SectionCx {
+            rank_rows: None,
             world,
             stats: false,
             repeats: 1,

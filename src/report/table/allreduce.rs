@@ -178,6 +178,7 @@ mod tests {
         let mut r = result("ALLREDUCE", "allreduce", "collective", 4, rows);
         r.figures.best = crate::bench::allreduce::fastest(&r);
         let cx = SectionCx {
+            rank_rows: None,
             world: 4,
             stats: false,
             repeats: 1,

@@ -431,6 +431,7 @@ mod tests {
     #[test]
     fn point_to_point_blocks() {
         let cx = SectionCx {
+            rank_rows: None,
             world: 4,
             stats: false,
             repeats: 1,
@@ -448,6 +449,7 @@ mod tests {
     #[test]
     fn synchronisation_and_halo_blocks() {
         let cx = SectionCx {
+            rank_rows: None,
             world: 4,
             stats: false,
             repeats: 1,

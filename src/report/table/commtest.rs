@@ -467,6 +467,7 @@ mod tests {
         r.placement = Some("r<->r^1".into());
         crate::bench::commtest::fit::derive(&mut r);
         let cx = SectionCx {
+            rank_rows: None,
             world: 2,
             stats: false,
             repeats: 1,
@@ -511,6 +512,7 @@ mod tests {
             warnings: vec!["s = 1024 bytes: the delay d = 3.000 us is shorter than g + G*s = 3.100 us (measured at s), so o_s there is underestimated".into()],
         });
         let cx = SectionCx {
+            rank_rows: None,
             world: 2,
             stats: false,
             repeats: 1,

@@ -64,6 +64,7 @@ impl Format for Cresta {
         self.summary(
             report,
             &SectionCx {
+                rank_rows: None,
                 world: report.world_size,
                 stats: false,
                 repeats: 1,
@@ -415,6 +416,7 @@ mod tests {
         skipped.skipped = Some("needs more participants".into());
         rep.results.insert(0, skipped);
         let cx = SectionCx {
+            rank_rows: None,
             world: 4,
             stats: true,
             repeats: 1,

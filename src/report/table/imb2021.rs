@@ -261,6 +261,30 @@ fn groups(s: &mut String, n: usize, q: usize) {
     }
 }
 
+/// IMB_show_procids under `-map PxQ`: the process count's ranks (world
+/// ranks in their new order) in P rows of world/P (the first world mod P
+/// one more), each as IMB_print_array prints a row: "# ", " %4d" per rank,
+/// "\n# " after every 16, then a line break.
+fn rank_order(s: &mut String, ranks: &[usize], rows: usize, world: usize) {
+    let _ = writeln!(s, "# #processes = {}; rank order (rowwise): ", ranks.len());
+    let mut at = 0;
+    for i in 0..rows {
+        if at >= ranks.len() {
+            break;
+        }
+        let width = (world / rows + usize::from(i < world % rows)).min(ranks.len() - at);
+        s.push_str("# ");
+        for chunk in ranks[at..at + width].chunks(PER_ROW) {
+            for r in chunk {
+                let _ = write!(s, " {r:>4}");
+            }
+            s.push_str("\n# ");
+        }
+        s.push('\n');
+        at += width;
+    }
+}
+
 fn section(r: &BenchResult, cx: &SectionCx) -> String {
     let out = Out::of(r);
     let checked = r.rows.iter().any(|x| x.errors.is_some());
@@ -308,7 +332,12 @@ pub fn section_with(
         cx.world.saturating_sub(r.groups * r.processes)
     } else {
         let _ = writeln!(s, "# Benchmarking {} ", r.benchmark);
-        let _ = writeln!(s, "# #processes = {} ", r.processes);
+        match cx.rank_rows {
+            Some(rows) if !r.ranks.is_empty() => rank_order(&mut s, &r.ranks, rows, cx.world),
+            _ => {
+                let _ = writeln!(s, "# #processes = {} ", r.processes);
+            }
+        }
         cx.world.saturating_sub(r.processes)
     };
     match idle {
@@ -359,6 +388,7 @@ mod tests {
 
     fn cx(world: usize) -> SectionCx {
         SectionCx {
+            rank_rows: None,
             world,
             stats: false,
             repeats: 1,
@@ -395,6 +425,35 @@ mod tests {
         let mut rep = report(4);
         rep.mpibench_version = "0.1.0".into();
         insta::assert_snapshot!(header(&rep, &plan, &sys(), "MPI-1"));
+    }
+
+    #[test]
+    fn map_lists_the_rank_order_in_rows() {
+        // -map 2x2 on 4: rows of 2, the world ranks in their new order.
+        let mut r = result(
+            "PingPong",
+            "imb",
+            "single transfer",
+            2,
+            unchecked(vec![row(0, 1.0)]),
+        );
+        r.ranks = vec![0, 2];
+        let mut c = cx(4);
+        c.rank_rows = Some(2);
+        let s = section(&r, &c);
+        assert!(
+            s.contains("# Benchmarking PingPong \n# #processes = 2; rank order (rowwise): \n#     0    2\n# \n# ( 2 additional processes waiting in MPI_Barrier)\n"),
+            "{s}"
+        );
+        r.processes = 4;
+        r.ranks = vec![0, 2, 1, 3];
+        let s = section(&r, &c);
+        assert!(
+            s.contains("rank order (rowwise): \n#     0    2\n# \n#     1    3\n# \n#---"),
+            "{s}"
+        );
+        // Without -map, IMB's usual line.
+        assert!(section(&r, &cx(4)).contains("# #processes = 4 \n"));
     }
 
     #[test]

@@ -82,6 +82,9 @@ pub struct SectionCx {
     pub stats: bool,
     /// Runs of the whole list (`--repeats`).
     pub repeats: usize,
+    /// IMB's `-map PxQ` with P and Q above 1: P, the rows in which IMB's
+    /// tables list the ranks of a process count ("rank order (rowwise)").
+    pub rank_rows: Option<usize>,
 }
 
 /// Shared header lines: date, hosts, processes, library, command.

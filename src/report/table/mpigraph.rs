@@ -212,6 +212,7 @@ mod tests {
         let s = Mpigraph.section(
             &r,
             &SectionCx {
+                rank_rows: None,
                 world: 3,
                 stats: false,
                 repeats: 1,
@@ -233,6 +234,7 @@ mod tests {
 
     fn cx() -> SectionCx {
         SectionCx {
+            rank_rows: None,
             world: 4,
             stats: false,
             repeats: 1,

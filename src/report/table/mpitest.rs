@@ -218,6 +218,7 @@ mod tests {
     #[test]
     fn header_repeats_aggregates_skips_and_footer() {
         let cx = SectionCx {
+            rank_rows: None,
             world: 4,
             stats: true,
             repeats: 2,

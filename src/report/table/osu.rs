@@ -445,6 +445,7 @@ mod tests {
 
     fn cx() -> SectionCx {
         SectionCx {
+            rank_rows: None,
             world: 2,
             stats: false,
             repeats: 1,

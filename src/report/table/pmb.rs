@@ -319,6 +319,7 @@ mod tests {
 
     fn cx(stats: bool) -> SectionCx {
         SectionCx {
+            rank_rows: None,
             world: 4,
             stats,
             repeats: 1,
