@@ -44,6 +44,8 @@ fn parse_imb(text: &str) -> Vec<Table> {
         }
         let Some(t) = out.last_mut() else { continue };
         if let Some(n) = line.strip_prefix("# #processes = ") {
+            // "2 " or, under -map PxQ, "2; rank order (rowwise): "
+            let n = n.split(';').next().unwrap_or_default();
             t.procs = n.trim().parse().expect("process count");
         } else if let Some(rest) = line.strip_prefix("# ( ") {
             // "( 2 groups of 2 processes each running simultaneous )"
@@ -378,7 +380,7 @@ fn window_size_msg_pause_map_npmin_and_commas() {
     // all (IMB); -map 2x2 puts PingPong's pair on world ranks 0 and 2;
     // -window_size 4: the window of every Uniband row; -msg_pause on.
     let started = std::time::Instant::now();
-    let (v, _, err) = imb_json(
+    let (v, out, err) = imb_json(
         4,
         &[
             "-map",
@@ -399,6 +401,19 @@ fn window_size_msg_pause_map_npmin_and_commas() {
     );
     let took = started.elapsed().as_secs_f64();
     assert!(err.is_empty(), "{err}");
+    // IMB's rank order lines: -map 2x2 lists the ranks in 2 rows.
+    assert!(
+        out.contains("# Benchmarking PingPong \n# #processes = 2; rank order (rowwise): \n#     0    2\n# \n"),
+        "{out}"
+    );
+    assert!(
+        out.contains(
+            "# #processes = 4; rank order (rowwise): \n#     0    2\n# \n#     1    3\n# \n"
+        ),
+        "{out}"
+    );
+    let t = parse_imb(&out);
+    assert_eq!(t.iter().map(|t| t.procs).collect::<Vec<_>>(), [2, 4, 4]);
     let names: Vec<(&str, u64)> = v["results"]
         .as_array()
         .unwrap()
