@@ -19,6 +19,7 @@ pub mod buffer;
 pub mod coll;
 mod derived;
 pub mod error;
+pub mod fork;
 pub mod modes;
 mod nbc;
 mod nbcv;

@@ -46,7 +46,8 @@ its OMB option string, which PROGRAM -h lists, and refuses the others as OMB doe
                       program here, also those whose OMB option string has no -c
   -z[P,...]           tail percentiles (integers 1..100, attached: -z50,99; default 50,90,99)
   -t N                MPI_Test calls during the computation (osu_i*; default 0);
-                      osu_latency_mt: -t [S:]R sender and receiver threads (default 1:2)
+                      osu_latency_mt: -t [S:]R sender and receiver threads (default 1:2);
+                      osu_latency_mp: -t [S:]R processes the sender and the receiver fork (2:2)
   -N cart:D:R|graph:FILE  topology of the neighbourhood programs (default cart:1:1):
                       a periodic D-dimensional grid (MPI_Dims_create) with the neighbours
                       within radius R (R <= (smallest dimension - 1)/2), or the directed
@@ -81,7 +82,8 @@ Long forms as OMB's (--message-size, --iterations, --warmup, --window-size, --fu
 Not in this build (one line and exit 2): -d (accelerator buffers), -I (MPI-4 sessions),
   -P (PAPI), -c log:DIR (validation logs), -T mpi_int|mpi_float|all for osu_fop_latency
   and osu_cas_latency.
-Programs: osu_latency osu_bw osu_bibw osu_mbw_mr osu_multi_lat osu_latency_mt osu_init osu_hello,
+Programs: osu_latency osu_bw osu_bibw osu_mbw_mr osu_multi_lat osu_latency_mt osu_latency_mp
+  osu_init osu_hello,
   osu_latency_persistent osu_bw_persistent osu_bibw_persistent,
   osu_bw_fan_in osu_bw_fan_out,
   osu_allgather allgatherv allreduce alltoall alltoallv alltoallw barrier bcast gather
@@ -288,7 +290,7 @@ pub fn optstring(name: &str) -> &'static str {
     }
     match name {
         "osu_latency" | "osu_latency_persistent" | "osu_multi_lat" => return PT2PT_LAT,
-        "osu_latency_mt" => return PT2PT_LAT_MT,
+        "osu_latency_mt" | "osu_latency_mp" => return PT2PT_LAT_MT,
         "osu_bw" | "osu_bibw" | "osu_bw_persistent" | "osu_bibw_persistent" => return PT2PT_BW,
         "osu_bw_fan_in" | "osu_bw_fan_out" => return PT2PT_CONG_BW,
         "osu_mbw_mr" => return MBW_MR,
@@ -444,6 +446,10 @@ fn describe(c: char, name: &str) -> (&'static str, String) {
         't' if name == "osu_latency_mt" => (
             "[S:]R",
             "sender threads S (default 1) and receiver threads R (default 2), each 1-127",
+        ),
+        't' if name == "osu_latency_mp" => (
+            "[S:]R",
+            "processes forked by the sender S and by the receiver R (default 2:2), each 1-127",
         ),
         't' => ("N", "accepted; no effect on this program (as OMB)"),
         'i' => ("N", "timed iterations at every size"),
@@ -718,6 +724,12 @@ pub fn parse(program: &str, params: &[String], argv0: &str) -> Result<Action, St
                 osu::latency_mt::parse_threads(v)
                     .map_err(|e| format!("invalid argument for -t: {e}"))?;
                 args.osu.osu_threads = Some(v.to_string());
+            }
+            // osu_latency_mp: the sender's and the receiver's forked processes.
+            't' if name == "osu_latency_mp" => {
+                let sr = osu::latency_mp::processes(v)
+                    .map_err(|e| format!("invalid argument for -t: {e}"))?;
+                args.osu.osu_threads = Some(sr);
             }
             't' if kind == Some(Kind::NonBlocking) => {
                 args.osu.osu_tests = Some(number::<usize>(&flag, v, 0, "MPI_Test calls >= 0")?)

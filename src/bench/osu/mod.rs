@@ -17,6 +17,7 @@ use crate::suite::{Defaults, ProcSweep, RepsDefault};
 
 pub mod coll;
 pub mod fan;
+pub mod latency_mp;
 pub mod latency_mt;
 pub mod nbc;
 pub mod neighbor;
@@ -122,6 +123,7 @@ programs! {
     "osu_mbw_mr", "OSU MPI Multiple Bandwidth / Message Rate Test", Kind::MessageRate;
     "osu_multi_lat", "OSU MPI Multi Latency Test", Kind::Latency;
     "osu_latency_mt", "OSU MPI Multi-threaded Latency Test", Kind::Latency;
+    "osu_latency_mp", "OSU MPI Multi-process Latency Test", Kind::Latency;
     "osu_latency_persistent", "OSU MPI Latency Persistent Test", Kind::Latency;
     "osu_bw_persistent", "OSU MPI Bandwidth Persistent Test", Kind::Bandwidth { both: false };
     "osu_bibw_persistent", "OSU MPI Bi-Directional Bandwidth Persistent Test", Kind::Bandwidth { both: true };
@@ -209,6 +211,7 @@ pub fn benchmarks() -> Vec<&'static dyn Benchmark> {
         &p2p::MBW_MR,
         &p2p::MULTI_LAT,
         &latency_mt::LATENCY_MT,
+        &latency_mp::LATENCY_MP,
         &p2p::LATENCY_PERSISTENT,
         &p2p::BW_PERSISTENT,
         &p2p::BIBW_PERSISTENT,

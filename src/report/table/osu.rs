@@ -253,6 +253,14 @@ fn table(r: &BenchResult, cx: &SectionCx, view: &View) -> String {
             let _ = writeln!(s, "# Number of Sender threads: {st} ");
             let _ = writeln!(s, "# Number of Receiver threads: {rt}");
         }
+        // osu_latency_mp: its forked processes.
+        if let (Some(sp), Some(rp)) = (
+            threads(osu::latency_mp::SENDER),
+            threads(osu::latency_mp::RECEIVER),
+        ) {
+            let _ = writeln!(s, "# Number of forked processes in sender: {sp}");
+            let _ = writeln!(s, "# Number of forked processes in receiver: {rp}");
+        }
     }
     // OMB prints no blank line before these titles.
     if p.kind != Kind::MessageRate && !one_sided && !continued {
@@ -268,14 +276,11 @@ fn table(r: &BenchResult, cx: &SectionCx, view: &View) -> String {
         return s;
     }
     // Barrier has no size: OMB prints no datatype and the first figure
-    // without a size column. osu_get_acc_latency and the fan programs
-    // print no datatype either (OMB 7.4).
+    // without a size column. osu_get_acc_latency prints no datatype
+    // either (OMB 7.4).
     let sized = r.rows.iter().any(|row| row.bytes > 0)
         || !p.name.trim_end_matches("_persistent").ends_with("barrier");
-    let typed = !matches!(
-        p.name,
-        "osu_get_acc_latency" | "osu_bw_fan_in" | "osu_bw_fan_out"
-    );
+    let typed = p.name != "osu_get_acc_latency";
     if sized && typed {
         let _ = writeln!(s, "# Datatype: {datatype}.");
     }
@@ -491,7 +496,7 @@ mod tests {
 
     #[test]
     fn fan_get_acc_and_neighbour_preambles_are_omb_7_4() {
-        // The fan programs: no datatype line, their bandwidth under "Avg Latency(us)".
+        // The fan programs: their bandwidth under "Avg Latency(us)".
         // One row of size 1, without a validation column.
         let bare = |name: &str, class: &str, ranks: usize, t: f64| {
             let mut r = result(name, "osu", class, ranks, vec![row(1, t)]);
@@ -503,7 +508,7 @@ mod tests {
         let t = table(&r, &cx(), &View::default());
         assert_eq!(
             t,
-            "\n# OSU MPI Bandwidth Test v7.4\n# Size       Avg Latency(us)\n1                       8.84\n"
+            "\n# OSU MPI Bandwidth Test v7.4\n# Datatype: MPI_CHAR.\n# Size       Avg Latency(us)\n1                       8.84\n"
         );
         // osu_get_acc_latency: create and lock, no datatype line.
         let mut r = bare("osu_get_acc_latency", "single transfer", 2, 3.22);
