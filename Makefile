@@ -3,10 +3,10 @@
 #   make deps       check (and on Debian/Ubuntu install) Open MPI, MPICH, libclang
 #                   (`make test` also installs Chromium for the HTML report test)
 #   make build      release build against Open MPI
-#   make test       the documentation test (tests/docs.rs), cargo tests against Open MPI,
-#                   smoke tests against MPICH,
-#                   then tests/robustness.sh (if present), tests/slurm.sh, tests/cluster.sh
-#                   (a private one-node Slurm cluster: srun, salloc)
+#   make test       the documentation test (tests/docs.rs), the cargo tests against Open MPI
+#                   and against MPICH side by side (test-integration), then tests/robustness.sh
+#                   (both MPIs side by side), tests/slurm.sh (a private Slurm cluster: srun,
+#                   salloc), tests/cluster.sh (namespace hosts)
 #   make bench      run the benchmarks, results in results/bench.{json,csv}
 #   make lint       rustfmt + clippy (warnings are errors)
 #   make test-docs  README.md and docs/ against --help and `mpibench list` (no MPI ranks)
@@ -54,7 +54,7 @@ export OMPI_ALLOW_RUN_AS_ROOT_CONFIRM := 1
 
 DEPS_ARGS := $(if $(filter 0,$(WITH_MPICH)),--openmpi-only,)
 
-.PHONY: all deps deps-test build bench test test-docs test-openmpi test-mpich test-robustness test-slurm test-cluster test-binaries lint overhead clean
+.PHONY: all deps deps-test build bench test test-docs test-integration test-openmpi test-mpich test-robustness test-slurm test-cluster test-binaries lint overhead clean
 
 all: build
 
@@ -91,17 +91,17 @@ bench: build
 		--json results/bench.json --csv results/bench.csv
 
 # More ranks than the 2 cores of a CI machine: let Open MPI oversubscribe.
-test test-openmpi test-mpich test-robustness: export OMPI_MCA_rmaps_base_oversubscribe := 1
+test test-integration test-openmpi test-mpich test-robustness: export OMPI_MCA_rmaps_base_oversubscribe := 1
 
+# Each leg's wall time is printed after it, and the total at the end.
 test: deps-test
-	$(MAKE) --no-print-directory test-docs
-	$(MAKE) --no-print-directory test-openmpi
-ifneq ($(WITH_MPICH),0)
-	$(MAKE) --no-print-directory test-mpich
-endif
-	$(MAKE) --no-print-directory test-robustness
-	$(MAKE) --no-print-directory test-slurm
-	$(MAKE) --no-print-directory test-cluster
+	@t0=$$(date +%s); \
+	for t in test-docs test-integration test-robustness test-slurm test-cluster; do \
+		s=$$(date +%s); \
+		$(MAKE) --no-print-directory $$t || { echo "make test: $$t failed after $$(( $$(date +%s) - s )) s"; exit 1; }; \
+		echo "make test: $$t took $$(( $$(date +%s) - s )) s"; \
+	done; \
+	echo "make test: all passed in $$(( $$(date +%s) - t0 )) s"
 
 # The test-* targets skip `deps`; use `make test` for the full sequence.
 
@@ -120,6 +120,29 @@ test-openmpi:
 test-mpich:
 	CARGO_TARGET_DIR=$(MPICH_TARGET_DIR) MPICC=$(MPICC_MPICH) MPIBENCH_MPIEXEC=$(MPIEXEC_MPICH) \
 		$(CARGO) test --release $(MPICH_TESTS) -- --test-threads=1
+
+# Both MPIs' cargo tests at once (after one build of everything they run),
+# each into its own log, printed when both have ended: each leg loads the
+# machine for the other, as a busy CI runner would, and the tests hold
+# under load (none asserts a timing). INTEGRATION_SERIAL=1 runs them one
+# after the other, live.
+INTEGRATION_SERIAL ?= 0
+test-integration: test-binaries
+	@status=0; \
+	if [ "$(INTEGRATION_SERIAL)" = 1 ] || [ "$(WITH_MPICH)" = 0 ]; then \
+		$(MAKE) --no-print-directory test-openmpi || status=1; \
+		if [ "$(WITH_MPICH)" != 0 ]; then $(MAKE) --no-print-directory test-mpich || status=1; fi; \
+		exit $$status; \
+	fi; \
+	logs=$$(mktemp -d); \
+	echo "make test-openmpi > $$logs/openmpi.log & make test-mpich > $$logs/mpich.log &"; \
+	$(MAKE) --no-print-directory test-openmpi >$$logs/openmpi.log 2>&1 & p1=$$!; \
+	$(MAKE) --no-print-directory test-mpich >$$logs/mpich.log 2>&1 & p2=$$!; \
+	wait $$p1 || status=1; \
+	wait $$p2 || status=1; \
+	for f in $$logs/openmpi.log $$logs/mpich.log; do echo "== $$f"; cat $$f; done; \
+	rm -rf $$logs; \
+	exit $$status
 
 # tests/robustness.sh runs once per MPI: with the Open MPI release binary
 # built by test-openmpi and (unless WITH_MPICH=0) with the MPICH one built by
