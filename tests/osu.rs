@@ -1236,8 +1236,16 @@ fn osu_shape(text: &str) -> Vec<String> {
 /// programs run on one host, where OMB refuses, so their shape is OMB's on
 /// two nodes (the `.fake2nodes` files); osu_latency_mt exits 0 where this
 /// OMB build exited 1 after its table.
+///
+/// Under Open MPI only, the library the fixtures were made with (under
+/// MPICH, whose ranks busy-poll, 4 oversubscribed ranks take minutes for
+/// the 63 programs; the MPICH leg checks the same tables in the other tests).
 #[test]
 fn every_program_has_ombs_shape() {
+    if !is_open_mpi(&mpiexec()) {
+        eprintln!("every_program_has_ombs_shape: Open MPI's fixtures, skipped under MPICH");
+        return;
+    }
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/osu/all-programs");
     let readme = std::fs::read_to_string(dir.join("README.md")).unwrap();
     let mut checked = 0;
