@@ -13,8 +13,11 @@
 //!   over its pace, e = d − n·p, is at least F × p (a stall as long as F
 //!   repetitions, F = `--disturbance-factor`, 100 by default) *and* the
 //!   batch took at least three times its pace (d ≥ 3·n·p: far beyond the
-//!   batch-to-batch noise of a busy machine). Both thresholds are relative to the
-//!   point's own pace; there is no absolute time.
+//!   batch-to-batch noise of a busy machine) *or*, among three batches or
+//!   more, its time per repetition is at least twice every other batch's
+//!   (one batch that stands out: a stall, where a load that came and went
+//!   during the point slowed half the batches and moved the median). Every
+//!   threshold is relative to the point's own paces; there is no absolute time.
 //! * A disturbed point is measured again, up to [`MAX_AGAIN`] times, while
 //!   the clean time of the measurements again (n·p each) fits in `--time`.
 //!   Where the disturbance stays, the row carries `"disturbed": true` and a
@@ -30,6 +33,10 @@ pub const DEFAULT_FACTOR: f64 = 100.0;
 
 /// A disturbed batch must have taken at least this many times its pace.
 pub const MIN_INFLATION: f64 = 3.0;
+
+/// Or, among three batches or more, its time per repetition at least this
+/// many times every other batch's.
+pub const STANDOUT: f64 = 2.0;
 
 /// At most this many measurements again of a disturbed point.
 pub const MAX_AGAIN: usize = 3;
@@ -125,13 +132,28 @@ pub fn detect(batches: &[(f64, usize)], warm_pace: f64, factor: f64) -> Option<S
     if pace <= 0.0 {
         return None;
     }
+    // Whether batch i's pace is at least STANDOUT times every other's.
+    let stands_out = |i: usize| {
+        let Some(own) = per_rep(&batches[i]) else {
+            return false;
+        };
+        paces.len() >= 3
+            && batches
+                .iter()
+                .enumerate()
+                .filter(|&(j, _)| j != i)
+                .filter_map(|(_, b)| per_rep(b))
+                .all(|other| own >= STANDOUT * other)
+    };
     batches
         .iter()
-        .filter(|b| per_rep(b).is_some())
-        .filter_map(|&(d, n)| {
+        .enumerate()
+        .filter(|(_, b)| per_rep(b).is_some())
+        .filter_map(|(i, &(d, n))| {
             let clean = n as f64 * pace;
             let excess = d - clean;
-            (excess >= factor * pace && d >= MIN_INFLATION * clean).then_some(excess)
+            (excess >= factor * pace && (d >= MIN_INFLATION * clean || stands_out(i)))
+                .then_some(excess)
         })
         .max_by(f64::total_cmp)
         .map(|stall_s| Stall {
@@ -313,6 +335,30 @@ mod tests {
         b[1].0 += 20.0;
         assert_eq!(detect(&b, 114e-6, 0.0), None);
         assert_eq!(detect(&[], 1.0, DEFAULT_FACTOR), None);
+    }
+
+    #[test]
+    fn a_stall_while_a_load_comes_is_caught() {
+        // A robustness run: 25111 repetitions in chunks of 6276 (and 7);
+        // another job started mid-point and slowed the later chunks 4 to 5
+        // times, which moved the median; rank 1 stopped for 16 s in the
+        // second chunk: 3 times the median pace is missed, but that chunk
+        // is twice as slow per repetition as any other.
+        let b = vec![
+            (6276.0 * 239e-6, 6276),
+            (6276.0 * 239e-6 + 16.0, 6276),
+            (6276.0 * 956e-6, 6276),
+            (6276.0 * 1.27e-3, 6276),
+            (7.0 * 1e-3, 7),
+        ];
+        let s = detect(&b, 239e-6, DEFAULT_FACTOR).expect("caught");
+        assert!((s.pace_s - 1e-3).abs() < 1e-9, "{s:?}");
+        // The load alone (no stall): no batch stands out twice over.
+        let mut quiet = b.clone();
+        quiet[1].0 = 6276.0 * 239e-6;
+        assert_eq!(detect(&quiet, 239e-6, DEFAULT_FACTOR), None);
+        // Two batches: nothing to stand out from (the fastest is the pace).
+        assert_eq!(detect(&b[2..4], 956e-6, DEFAULT_FACTOR), None);
     }
 
     #[test]
