@@ -78,15 +78,6 @@ mod tests {
     use super::*;
     use crate::report::table::fixtures::*;
 
-    fn cx(world: usize) -> SectionCx {
-        SectionCx {
-            rank_rows: None,
-            world,
-            stats: false,
-            repeats: 1,
-        }
-    }
-
     fn nbc(name: &str, bytes: &[usize]) -> BenchResult {
         let rows = bytes
             .iter()

@@ -386,15 +386,6 @@ mod tests {
     use super::*;
     use crate::results::GroupRows;
 
-    fn cx(world: usize) -> SectionCx {
-        SectionCx {
-            rank_rows: None,
-            world,
-            stats: false,
-            repeats: 1,
-        }
-    }
-
     fn unchecked(mut rows: Vec<Row>) -> Vec<Row> {
         for r in &mut rows {
             r.errors = None;

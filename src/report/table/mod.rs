@@ -208,6 +208,16 @@ pub(crate) mod fixtures {
 
     use crate::results::{BenchResult, MpiInfo, Report, Row, Settings};
 
+    /// A section's context on `world` ranks, without statistics or repeats.
+    pub fn cx(world: usize) -> super::SectionCx {
+        super::SectionCx {
+            rank_rows: None,
+            world,
+            stats: false,
+            repeats: 1,
+        }
+    }
+
     pub fn report(world: usize) -> Report {
         Report {
             schema: "mpibench/1".into(),
