@@ -18,8 +18,29 @@ pub use crate::method::{Method, SyncMode};
     disable_help_subcommand = true,
     about = "MPI benchmarks: PMB-MPI1, MPITEST and more, with validation, statistics and JSON/CSV output",
     // Explicit lines of at most 80 columns: clap wraps longer ones mid-sentence.
-    after_help = "Run under mpiexec/srun, or let `mpibench run -n N` launch its own local ranks.\n\
-                  \n\
+    after_help = top_help(),
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// After `mpibench --help`'s options: how to run, IMB's other programs
+/// (from their registry), the exit codes.
+fn top_help() -> String {
+    let mut s = String::from(
+        "Run under mpiexec/srun, or let `mpibench run -n N` launch its own local ranks.\n",
+    );
+    for f in crate::frontend::imb::FAMILIES.iter().skip(1) {
+        s.push_str(&format!(
+            "{}: mpibench {} [{} arguments], or a link named {};\n  see mpibench help {}.\n",
+            f.program, f.subcommand, f.program, f.program, f.suite
+        ));
+    }
+    s + EXIT_CODES
+}
+
+const EXIT_CODES: &str = "\n\
                   Exit codes (JSON status / reason):\n  \
                   0      ok (ok / ok)\n  \
                   1      validation errors (validation_errors / validation_errors);\n         \
@@ -33,12 +54,7 @@ pub use crate::method::{Method, SyncMode};
                   6      outliers, --fail-on-outlier (ok / outliers)\n  \
                   7      compare --fail-if-slower judged nothing\n  \
                   128+N  interrupted by signal N (interrupted / interrupted,\n         \
-                         + interrupted_by; 141: stdout pipe closed, quietly)"
-)]
-pub struct Cli {
-    #[command(subcommand)]
-    pub command: Command,
-}
+                         + interrupted_by; 141: stdout pipe closed, quietly)";
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
