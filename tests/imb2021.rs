@@ -659,21 +659,6 @@ fn help_list_and_bad_values() {
     }
 }
 
-/// `mpiexec -n NP PROGRAM` (a link to the binary), bounded.
-fn mpirun_link(np: usize, link: &std::path::Path) -> assert_cmd::Command {
-    let m = mpiexec();
-    let mut cmd = assert_cmd::Command::new(&m);
-    if is_open_mpi(&m) {
-        cmd.args(["--oversubscribe", "--quiet"])
-            .env("OMPI_ALLOW_RUN_AS_ROOT", "1")
-            .env("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1");
-    }
-    cmd.args(["-n", &np.to_string()])
-        .arg(link)
-        .timeout(std::time::Duration::from_secs(300));
-    cmd
-}
-
 /// A link named IMB-MPI1 to the binary.
 fn imb_link(dir: &std::path::Path) -> PathBuf {
     let link = dir.join("IMB-MPI1");
@@ -686,7 +671,7 @@ fn the_binary_named_imb_mpi1_is_imb() {
     let dir = tempfile::tempdir().unwrap();
     let link = imb_link(dir.path());
     // Under mpiexec.
-    let mut cmd = mpirun_link(2, &link);
+    let mut cmd = mpirun_program(2, &link);
     cmd.args(["-msglog", "0:2", "PingPong", "Barrier"]);
     let out = stdout(&cmd.assert().success().get_output().clone());
     let t = parse_imb(&out);
@@ -924,7 +909,7 @@ fn the_binary_named_imb_nbc_is_imb_nbc() {
     let dir = tempfile::tempdir().unwrap();
     let link = dir.path().join("IMB-NBC");
     std::os::unix::fs::symlink(assert_cmd::cargo::cargo_bin("mpibench"), &link).unwrap();
-    let mut cmd = mpirun_link(2, &link);
+    let mut cmd = mpirun_program(2, &link);
     cmd.args(["-msglog", "0:2", "Iallreduce", "Ibarrier_pure"]);
     let out = stdout(&cmd.assert().success().get_output().clone());
     let t = parse_imb(&out);

@@ -11,7 +11,7 @@ mod common;
 
 use std::path::PathBuf;
 
-use common::{is_open_mpi, mpiexec, mpirun, read_json, self_launched};
+use common::{is_open_mpi, mpiexec, mpirun, mpirun_program, read_json, self_launched};
 
 /// One OSU table as a parser reads it.
 #[derive(Debug, Default, PartialEq)]
@@ -538,21 +538,7 @@ fn a_link_named_osu_bw_is_osu_bw() {
     std::os::unix::fs::symlink(assert_cmd::cargo::cargo_bin("mpibench"), &link).unwrap();
     let args = ["-m", "1:16", "-i", "3", "-x", "1", "-c"];
     // Under a launcher.
-    let m = mpiexec();
-    let mut cmd = assert_cmd::Command::new(&m);
-    if is_open_mpi(&m) {
-        cmd.args(["--oversubscribe", "--quiet"])
-            .env("OMPI_ALLOW_RUN_AS_ROOT", "1")
-            .env("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1");
-    }
-    let out = cmd
-        .args(["-n", "2"])
-        .arg(&link)
-        .args(args)
-        .env_remove("MPIBENCH_MPIEXEC")
-        .timeout(std::time::Duration::from_secs(300))
-        .output()
-        .unwrap();
+    let out = mpirun_program(2, &link).args(args).output().unwrap();
     assert!(
         out.status.success(),
         "{}",

@@ -31,6 +31,15 @@ pub fn is_open_mpi(mpiexec: &str) -> bool {
 
 /// `mpiexec -n N mpibench ARGS...`, oversubscribed, allowed to run as root.
 pub fn mpirun(n: usize, args: &[&str]) -> assert_cmd::Command {
+    let mut cmd = mpirun_program(n, &assert_cmd::cargo::cargo_bin("mpibench"));
+    cmd.args(args);
+    cmd
+}
+
+/// `mpiexec -n N PROGRAM` (the binary, or a link to it under another
+/// name), oversubscribed, allowed to run as root, bounded; arguments follow.
+#[allow(dead_code)]
+pub fn mpirun_program(n: usize, program: &Path) -> assert_cmd::Command {
     let m = mpiexec();
     let mut cmd = assert_cmd::Command::new(&m);
     if is_open_mpi(&m) {
@@ -39,8 +48,7 @@ pub fn mpirun(n: usize, args: &[&str]) -> assert_cmd::Command {
             .env("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1");
     }
     cmd.arg("-n").arg(n.to_string());
-    cmd.arg(assert_cmd::cargo::cargo_bin("mpibench"));
-    cmd.args(args);
+    cmd.arg(program);
     cmd.env_remove("MPIBENCH_MPIEXEC");
     cmd.timeout(std::time::Duration::from_secs(300));
     cmd
