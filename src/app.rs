@@ -142,7 +142,7 @@ fn front_end(f: &frontend::FrontEnd, params: &[String]) -> Result<i32> {
 fn imb(family: &frontend::imb::Family, params: Vec<String>, argv0: &str) -> Result<i32> {
     let root = launch::env_rank() == 0;
     let sub = format!("mpibench {}", family.subcommand);
-    match frontend::imb::parse(family, &params, argv0) {
+    match (family.parse)(family, &params, argv0) {
         Err(msg) => Ok(usage(&msg)),
         Ok(frontend::imb::Action::Help) => {
             if root {
@@ -155,7 +155,7 @@ fn imb(family: &frontend::imb::Family, params: Vec<String>, argv0: &str) -> Resu
         }
         Ok(frontend::imb::Action::List) => {
             if root {
-                print!("{}", frontend::imb::list(family));
+                print!("{}", (family.list)(family));
             }
             Ok(EXIT_OK)
         }

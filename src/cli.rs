@@ -556,6 +556,12 @@ pub struct RunArgs {
     #[arg(skip)]
     pub frontend: Option<String>,
 
+    /// Set by front ends: axes of the plan by name, one value each, for
+    /// options of a suite that has no `mpibench run` flag of its own
+    /// (IMB-P2P's -pause); its benchmarks read them from their points.
+    #[arg(skip)]
+    pub front_axes: Vec<(String, f64)>,
+
     /// Set by front ends: the table format to print (e.g. imb2021) instead of the suite's.
     #[arg(skip)]
     pub table: Option<String>,

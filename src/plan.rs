@@ -579,6 +579,9 @@ impl Plan {
                 axes.extend(f(args, involved, world, mem_bytes).map_err(PlanError::Invalid)?);
             }
         }
+        for (name, v) in &args.front_axes {
+            axes.insert(name.clone(), vec![*v]);
+        }
         if let Some(r) = args.root.filter(|&r| r >= world) {
             return Err(invalid(format!(
                 "--root {r}: root {r} is not one of the {world} processes of this run (0 to {})",
@@ -1083,6 +1086,15 @@ mod tests {
         assert!(p.msg_pause);
         assert_eq!(p.axes[crate::bench::patterns::WINDOW_AXIS], vec![4.0]);
         assert_eq!(imb_plan("").unwrap().axes["imb_window"], vec![256.0]);
+        // A front end's own axes reach the plan by name.
+        let args = RunArgs {
+            benchmarks: vec!["PingPong".into()],
+            front_axes: vec![("a_front_axis".into(), 7.0)],
+            time: 10.0,
+            ..Default::default()
+        };
+        let p = Plan::build(&args, vec!["mpibench".into()], 2, 2).unwrap();
+        assert_eq!(p.axes["a_front_axis"], vec![7.0]);
         assert_eq!(
             imb_plan("--definitions pmb").unwrap().axes["imb_window"],
             vec![64.0]

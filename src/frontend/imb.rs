@@ -83,6 +83,11 @@ pub struct Family {
     pub list_heading: &'static str,
     /// What `-h` prints after the usage line.
     pub help: &'static str,
+    /// Its command line: the run it asks for, its help or its list
+    /// (IMB-MPI1's flags: [`parse`]).
+    pub parse: fn(&Family, &[String], &str) -> Result<Action, String>,
+    /// What `-list` prints ([`list`]).
+    pub list: fn(&Family) -> String,
 }
 
 /// IMB-MPI1.
@@ -93,6 +98,8 @@ pub static MPI1: Family = Family {
     table: "imb2021",
     list_heading: "MPI1",
     help: HELP,
+    parse,
+    list,
 };
 
 /// Every IMB program, one line each.

@@ -103,6 +103,8 @@ pub static FAMILY: Family = Family {
 mpibench options may be mixed in: -n N (self-launch), --json FILE, --csv FILE, --check, --stats.
 Example: mpirun -np 4 mpibench imb-nbc -npmin 4 -msglog 0:10 -iter 100 Ibcast Iallreduce"
     ),
+    parse: crate::frontend::imb::parse,
+    list: crate::frontend::imb::list,
 };
 
 fn entries() -> Vec<crate::suite::Entry> {
