@@ -75,6 +75,37 @@ pub struct Suite {
     pub help: SuiteHelp,
 }
 
+impl Suite {
+    /// For `..Suite::PLAIN` in a registry entry: what most suites do not
+    /// have (own axes, a figure, a say in the outcome, fixed repetitions,
+    /// report parts, an options heading). Name, title, entries, defaults,
+    /// formats and help are each suite's own.
+    pub const PLAIN: Suite = Suite {
+        name: "",
+        title: "",
+        entries: Vec::new,
+        defaults: Defaults {
+            method: Method::Loop,
+            sync: SyncMode::Barrier,
+            reps: RepsDefault::Imb,
+            sizes: "0:22",
+            procs: ProcSweep::Pmb,
+            warm_largest: 0,
+        },
+        axes: None,
+        formats: &[],
+        figure: None,
+        ending: None,
+        fixed_repetitions: None,
+        report: ReportParts::NONE,
+        help: SuiteHelp {
+            heading: None,
+            own: None,
+            example: "",
+        },
+    };
+}
+
 /// A suite's page of `mpibench help SUITE`.
 #[derive(Clone, Copy)]
 pub struct SuiteHelp {
@@ -152,7 +183,8 @@ impl Entry {
     }
 }
 
-fn benches(v: Vec<&'static dyn Benchmark>) -> Vec<Entry> {
+/// A suite's benchmarks as entries of the registry.
+pub fn benches(v: Vec<&'static dyn Benchmark>) -> Vec<Entry> {
     v.into_iter().map(Entry::Bench).collect()
 }
 

@@ -103,7 +103,10 @@ pub static MPI1: Family = Family {
 };
 
 /// Every IMB program, one line each.
-pub static FAMILIES: &[&Family] = &[&MPI1, &crate::bench::imb_nbc::FAMILY];
+pub static FAMILIES: &[&Family] = &[
+    &MPI1,
+    &crate::bench::imb_nbc::FAMILY,
+];
 
 /// The program of `mpibench SUBCOMMAND`.
 pub fn by_subcommand(name: &str) -> Option<&'static Family> {
@@ -142,7 +145,7 @@ const VALUED: &[&str] = &[
 
 /// A one-dash word that is neither an IMB flag nor one of mpibench's short
 /// options (`-n N`, `-n4`, `-q`).
-fn is_unknown_flag(t: &str) -> bool {
+pub fn is_unknown_flag(t: &str) -> bool {
     let Some(word) = t.strip_prefix('-') else {
         return false;
     };
@@ -228,6 +231,13 @@ fn msglog(v: &str) -> Result<(u32, u32), String> {
 /// A `-msglen` file: one length per line (a number, optionally followed by
 /// k or m for KiB or MiB); lines starting with '#' and empty lines are skipped.
 fn msglen(path: &str) -> Result<Vec<usize>, String> {
+    lengths_file(path, &['k', 'm'], i32::MAX as usize)
+}
+
+/// A file of lengths as IMB's programs read it: a number per line,
+/// optionally followed by one of `suffixes` (k, m, g: KiB, MiB, GiB), at
+/// most `max`; lines starting with '#' and empty lines are skipped.
+pub fn lengths_file(path: &str, suffixes: &[char], max: usize) -> Result<Vec<usize>, String> {
     let text = read_text(
         Path::new(path),
         LIST_CAP,
@@ -236,36 +246,39 @@ fn msglen(path: &str) -> Result<Vec<usize>, String> {
     )?;
     let mut v = Vec::new();
     for (i, line) in text.lines().enumerate() {
-        let t = line.trim();
-        if t.is_empty() || line.starts_with('#') {
+        if line.trim().is_empty() || line.starts_with('#') {
             continue;
         }
-        let digits: String = t.chars().take_while(char::is_ascii_digit).collect();
-        let rest = t[digits.len()..].trim();
-        let mult: usize = match rest.chars().next() {
-            None => 1,
-            Some('k' | 'K') => 1 << 10,
-            Some('m' | 'M') => 1 << 20,
-            Some(_) => 0,
-        };
-        let n = digits
-            .parse::<usize>()
-            .ok()
-            .filter(|_| mult > 0)
-            .and_then(|n| n.checked_mul(mult))
-            .filter(|&n| n <= i32::MAX as usize)
-            .ok_or_else(|| {
-                format!(
-                    "-msglen: invalid line {} in sizes file '{path}': '{line}' (a length in bytes, optionally with k or m)",
-                    i + 1
-                )
-            })?;
-        v.push(n);
+        v.push(length(line, suffixes, max).ok_or_else(|| {
+            let s: Vec<String> = suffixes.iter().map(char::to_string).collect();
+            format!(
+                "-msglen: invalid line {} in sizes file '{path}': '{line}' (a length in bytes, optionally with {})",
+                i + 1,
+                s.join(" or ")
+            )
+        })?);
     }
     if v.is_empty() {
         return Err(format!("-msglen: sizes file '{path}' holds no lengths"));
     }
     Ok(v)
+}
+
+/// A length: digits, then optionally one of `suffixes` (k, m, g), at most `max`.
+pub fn length(t: &str, suffixes: &[char], max: usize) -> Option<usize> {
+    let t = t.trim();
+    let digits: String = t.chars().take_while(char::is_ascii_digit).collect();
+    let n: usize = digits.parse().ok()?;
+    let mult: usize = match t[digits.len()..].trim().chars().next() {
+        None => 1,
+        Some(c) if suffixes.contains(&c.to_ascii_lowercase()) => match c.to_ascii_lowercase() {
+            'k' => 1 << 10,
+            'm' => 1 << 20,
+            _ => 1 << 30,
+        },
+        Some(_) => return None,
+    };
+    n.checked_mul(mult).filter(|&n| n <= max)
 }
 
 /// A `-input` file: the first word of every line not starting with '#'.
@@ -508,13 +521,7 @@ pub fn parse(f: &Family, params: &[String], argv0: &str) -> Result<Action, Strin
         return Err("no message lengths left to run (-zero_size off with only length 0)".into());
     }
     args.msglog = None;
-    args.sizes = Some(
-        sizes
-            .iter()
-            .map(usize::to_string)
-            .collect::<Vec<_>>()
-            .join(","),
-    );
+    args.sizes = super::sizes_arg(&sizes);
     if args.buffer_bytes.is_none() && args.mem.is_none() {
         args.buffer_bytes = Some((mem_gb * (1u64 << 30) as f64) as u64);
     }
@@ -526,9 +533,7 @@ pub fn parse(f: &Family, params: &[String], argv0: &str) -> Result<Action, Strin
         }
     }
     args.benchmarks = benchmark_list(f, &requested, &include, &exclude, defs)?;
-    let mut calling = vec![argv0.to_string()];
-    calling.extend(params.iter().cloned());
-    args.frontend = Some(calling.join(" "));
+    args.frontend = super::calling(argv0, params);
     Ok(Action::Run(Box::new(args), notes))
 }
 

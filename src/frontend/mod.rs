@@ -97,6 +97,25 @@ fn first_line(s: &str) -> String {
         .to_string()
 }
 
+/// A front end's lengths as `--sizes`.
+pub fn sizes_arg(sizes: &[usize]) -> Option<String> {
+    Some(
+        sizes
+            .iter()
+            .map(usize::to_string)
+            .collect::<Vec<_>>()
+            .join(","),
+    )
+}
+
+/// The calling sequence a drop-in's header prints: how the program was
+/// called and its arguments.
+pub fn calling(argv0: &str, params: &[String]) -> Option<String> {
+    let mut c = vec![argv0.to_string()];
+    c.extend(params.iter().cloned());
+    Some(c.join(" "))
+}
+
 /// Records that the front end set mpibench's `ours` from what the user
 /// typed as `theirs` (e.g. `--iter 100` from MPITEST's `T100`): errors about
 /// it then name `theirs` ([`speak`]). The most specific spellings first.

@@ -864,17 +864,9 @@ pub fn parse(program: &str, params: &[String], argv0: &str) -> Result<Action, St
     if sizes.is_empty() {
         return Err(format!("-m {min}:{max} leaves no message size"));
     }
-    args.sizes = Some(
-        sizes
-            .iter()
-            .map(usize::to_string)
-            .collect::<Vec<_>>()
-            .join(","),
-    );
+    args.sizes = super::sizes_arg(&sizes);
     args.benchmarks = vec![name.to_string()];
-    let mut calling = vec![argv0.to_string()];
-    calling.extend(params.iter().cloned());
-    args.frontend = Some(calling.join(" "));
+    args.frontend = super::calling(argv0, params);
     if osu::STARTUP.contains(&name) {
         return Ok(Action::Startup(name, Box::new(args)));
     }

@@ -18,7 +18,7 @@ use crate::bench::{patterns, Axis, Benchmark, Info};
 use crate::comm::Elem;
 use crate::frontend::imb::Family;
 use crate::method::{Method, SyncMode};
-use crate::suite::{Defaults, ProcSweep, ReportParts, RepsDefault, Suite, SuiteHelp};
+use crate::suite::{Defaults, ProcSweep, RepsDefault, Suite, SuiteHelp};
 
 pub const SUITE: &str = "imb-nbc";
 
@@ -108,10 +108,7 @@ Example: mpirun -np 4 mpibench imb-nbc -npmin 4 -msglog 0:10 -iter 100 Ibcast Ia
 };
 
 fn entries() -> Vec<crate::suite::Entry> {
-    benchmarks()
-        .into_iter()
-        .map(crate::suite::Entry::Bench)
-        .collect()
+    crate::suite::benches(benchmarks())
 }
 
 /// The suite's entry in the registry.
@@ -127,15 +124,11 @@ pub const REGISTERED: Suite = Suite {
         procs: ProcSweep::Pmb,
         warm_largest: 0,
     },
-    axes: None,
     formats: &[(SUITE, &table::ImbNbc)],
-    figure: None,
-    ending: None,
-    fixed_repetitions: None,
-    report: ReportParts::NONE,
     help: SuiteHelp {
         heading: None,
         own: Some("mpibench imb-nbc [-npmin P] [-msglog A:B] [-iter N] [-time S] ... [BENCHMARK ...] (also as a link named IMB-NBC)"),
         example: "mpibench run -n 4 --suite imb-nbc Ibcast Iallreduce Ibarrier_pure --sizes 8,1K,64K",
     },
+    ..Suite::PLAIN
 };

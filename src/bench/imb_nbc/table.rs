@@ -113,15 +113,7 @@ mod tests {
             time: 10.0,
             ..Default::default()
         };
-        let plan = Plan::build(&args, vec!["mpibench".into()], 4, 4).unwrap();
-        let sys = Sys {
-            date: "Fri Nov 27 18:05:03 2026".into(),
-            machine: "x86_64".into(),
-            system: "Linux".into(),
-            release: "6.1.0".into(),
-            version: "#1 SMP".into(),
-        };
-        let h = header(&report(4), &plan, &sys);
+        let h = header(&report(4), &plan(&args, 4), &sys());
         assert!(
             h.contains("Intel(R) MPI Benchmarks 2021.11, MPI-NBC part"),
             "{h}"

@@ -82,6 +82,16 @@ pub fn rule(cols: usize) -> String {
 
 /// IMB's header block of the program's `part` ("MPI-1": IMB-MPI1,
 /// "MPI-NBC": IMB-NBC, ...).
+/// The lines of IMB's header from `# Date` to `# MPI Version`, as every
+/// IMB program prints them.
+pub fn sys_lines(report: &Report, sys: &Sys) -> String {
+    let [major, minor] = report.mpi.version;
+    format!(
+        "# Date                  : {}\n# Machine               : {}\n# System                : {}\n# Release               : {}\n# Version               : {}\n# MPI Version           : {major}.{minor}\n",
+        sys.date, sys.machine, sys.system, sys.release, sys.version
+    )
+}
+
 pub fn header(report: &Report, plan: &Plan, sys: &Sys, part: &str) -> String {
     let mut s = String::new();
     let r = rule(5);
@@ -92,13 +102,7 @@ pub fn header(report: &Report, plan: &Plan, sys: &Sys, part: &str) -> String {
         report.mpibench_version
     );
     let _ = writeln!(s, "{r}");
-    let _ = writeln!(s, "# Date                  : {}", sys.date);
-    let _ = writeln!(s, "# Machine               : {}", sys.machine);
-    let _ = writeln!(s, "# System                : {}", sys.system);
-    let _ = writeln!(s, "# Release               : {}", sys.release);
-    let _ = writeln!(s, "# Version               : {}", sys.version);
-    let [major, minor] = report.mpi.version;
-    let _ = writeln!(s, "# MPI Version           : {major}.{minor}");
+    s.push_str(&sys_lines(report, sys));
     let _ = writeln!(s, "# MPI Thread Environment: ");
     let calling = plan
         .frontend
@@ -391,16 +395,6 @@ mod tests {
             r.errors = None;
         }
         rows
-    }
-
-    fn sys() -> Sys {
-        Sys {
-            date: "Mon Nov 23 02:48:17 2026".into(),
-            machine: "x86_64".into(),
-            system: "Linux".into(),
-            release: "6.1.0".into(),
-            version: "#1 SMP".into(),
-        }
     }
 
     #[test]

@@ -208,6 +208,22 @@ pub(crate) mod fixtures {
 
     use crate::results::{BenchResult, MpiInfo, Report, Row, Settings};
 
+    /// A fixed machine for the IMB programs' headers.
+    pub fn sys() -> super::imb2021::Sys {
+        super::imb2021::Sys {
+            date: "Mon Nov 23 02:48:17 2026".into(),
+            machine: "x86_64".into(),
+            system: "Linux".into(),
+            release: "6.1.0".into(),
+            version: "#1 SMP".into(),
+        }
+    }
+
+    /// The plan of `args` on `world` ranks (a drop-in's header reads it).
+    pub fn plan(args: &crate::cli::RunArgs, world: usize) -> crate::plan::Plan {
+        crate::plan::Plan::build(args, vec!["mpibench".into()], world, world).unwrap()
+    }
+
     /// A section's context on `world` ranks, without statistics or repeats.
     pub fn cx(world: usize) -> super::SectionCx {
         super::SectionCx {
