@@ -433,6 +433,7 @@ pub static SUITES: &[Suite] = &[
         },
     },
     crate::bench::imb_nbc::REGISTERED,
+    crate::bench::imb_p2p::REGISTERED,
     Suite {
         name: clock::SUITE,
         title: "the instruments: timer resolution and overhead, clock synchronisation",

@@ -121,7 +121,8 @@ fn oversubscribed_mpich(np: usize) -> bool {
 fn program(sub: &str, np: usize, args: &str) -> String {
     let mut a = vec![sub];
     a.extend(args.split_whitespace());
-    if oversubscribed_mpich(np) {
+    // (A program without IMB-MPI1's -time gets mpibench's --time instead.)
+    if oversubscribed_mpich(np) && !args.contains("--time") {
         a.extend(["-time", "0.02"]);
     }
     let out = mpirun(np, &a).assert().success().get_output().clone();
@@ -925,32 +926,206 @@ fn the_binary_named_imb_nbc_is_imb_nbc() {
         link.display()
     )));
     // -list and -h under the name; a flag IMB-NBC does not know.
-    let list = assert_cmd::Command::new(&link)
-        .arg("-list")
-        .assert()
-        .success();
-    let list = stdout(list.get_output());
+    let list = named(&link, "-list");
     assert!(
         list.starts_with("IMB-NBC (mpibench)\nList of benchmarks:\nNBC:\n"),
         "{list}"
     );
     assert!(list.contains("    Ibcast_pure (non-default)\n"), "{list}");
-    let help = assert_cmd::Command::new(&link).arg("-h").assert().success();
-    assert!(stdout(help.get_output()).contains("IMB-NBC 2021 arguments"));
+    assert!(named(&link, "-h").contains("IMB-NBC 2021 arguments"));
+    assert_eq!(
+        usage_error(&["imb-nbc", "-nosuch"]),
+        "error: unknown IMB-NBC flag '-nosuch' (see mpibench imb-nbc -h)"
+    );
+    assert!(usage_error(&["imb-nbc", "Bcast"]).contains("Bcast"));
+}
+
+/// `LINK ARG` without a launcher (-list, -h): its stdout.
+fn named(link: &std::path::Path, arg: &str) -> String {
+    let out = assert_cmd::Command::new(link).arg(arg).assert().success();
+    stdout(out.get_output())
+}
+
+/// `mpibench ARGS`, a usage error: its one line on stderr (exit 2).
+fn usage_error(args: &[&str]) -> String {
     let bad = assert_cmd::Command::cargo_bin("mpibench")
         .unwrap()
-        .args(["imb-nbc", "-nosuch"])
+        .args(args)
         .assert()
         .code(2);
     let err = String::from_utf8_lossy(&bad.get_output().stderr).into_owned();
-    assert_eq!(
-        err.trim_end(),
-        "error: unknown IMB-NBC flag '-nosuch' (see mpibench imb-nbc -h)"
+    assert_eq!(err.lines().count(), 1, "{err}");
+    err.trim_end().to_string()
+}
+
+/// IMB-P2P's figures hold together: t[usec] > 0, Msg/sec > 0 and
+/// Mbytes/sec = Msg/sec x bytes / 10^6 (within the printed rounding).
+fn p2p_figures_hold(out: &str) {
+    let tables = parse_imb(out);
+    assert!(!tables.is_empty(), "{out}");
+    for t in tables {
+        // --check adds a defects column.
+        assert_eq!(
+            t.columns[..5],
+            ["#bytes", "#repetitions", "t[usec]", "Mbytes/sec", "Msg/sec"],
+            "{}",
+            t.name
+        );
+        for r in &t.rows {
+            let (x, us, mb, rate) = (r[0], r[2], r[3], r[4]);
+            assert!(us > 0.0 && rate > 0.0, "{}: {r:?}", t.name);
+            let want = rate * x / 1e6;
+            assert!(
+                (mb - want).abs() <= 0.01 + want * 1e-5 + x / 1e6,
+                "{}: {r:?}",
+                t.name
+            );
+        }
+    }
+}
+
+/// `--time` keeps oversubscribed MPICH within the test's time (the
+/// repetitions change; the tables' rows and columns do not).
+fn p2p_args(np: usize, args: &str) -> String {
+    if oversubscribed_mpich(np) {
+        format!("{args} --time 0.05")
+    } else {
+        args.to_string()
+    }
+}
+
+#[test]
+fn p2p_on_2_has_imb_p2ps_tables() {
+    let out = same_program_tables_as(
+        "np2-IMB-P2P.txt",
+        "imb-p2p",
+        2,
+        &p2p_args(2, "-iter 20 -pause 0"),
     );
-    let bad = assert_cmd::Command::cargo_bin("mpibench")
-        .unwrap()
-        .args(["imb-nbc", "Bcast"])
-        .assert()
-        .code(2);
-    assert!(String::from_utf8_lossy(&bad.get_output().stderr).contains("Bcast"));
+    assert!(out.contains("Intel(R) MPI Benchmarks 2021.11, IMB-P2P part"));
+    assert!(out.contains("\n# !! Benchmark Stencil2D is invalid for 2 processes !!\n"));
+    assert!(out.contains("\n# !! Benchmark Stencil3D is invalid for 2 processes !!\n"));
+    p2p_figures_hold(&out);
+}
+
+#[test]
+fn p2p_on_4_has_imb_p2ps_tables() {
+    let out = same_program_tables_as(
+        "np4-IMB-P2P.txt",
+        "imb-p2p",
+        4,
+        &p2p_args(4, "-iter 10 -pause 0"),
+    );
+    assert!(out.contains("# Benchmarking Stencil2D (2 x 2)\n"));
+    assert!(out.contains("\n# !! Benchmark Stencil3D is invalid for 4 processes !!\n"));
+    p2p_figures_hold(&out);
+}
+
+/// Every IMB-P2P benchmark validated on 2, 3 and 4 processes (and 8, for
+/// Stencil3D, under Open MPI): no wrong byte, every rank's partners right
+/// (random pairs, random rings, grids with a side of 2), IMB-P2P's
+/// iterations (800 MiB / X, at most -iter), and the ones a count cannot
+/// run skipped with IMB-P2P's reason.
+#[test]
+fn p2p_every_benchmark_validates_on_2_3_4() {
+    let mut counts = vec![2, 3, 4];
+    if is_open_mpi(&mpiexec()) {
+        counts.push(8);
+    }
+    for np in counts {
+        let dir = tempfile::tempdir().unwrap();
+        let json = dir.path().join("r.json");
+        let a = p2p_args(
+            np,
+            &format!(
+                "imb-p2p -iter 30,1 -msglog 0:6 -msgsz 100000 -pause 1000 -msgrd off --check --json {}",
+                json.display()
+            ),
+        );
+        let a: Vec<&str> = a.split_whitespace().collect();
+        let out = mpirun(np, &a).assert().success().get_output().clone();
+        let text = stdout(&out);
+        let v = read_json(&json);
+        assert_eq!(v["status"], "ok", "{np} ranks");
+        let rs = v["results"].as_array().unwrap();
+        assert_eq!(rs.len(), 8, "{np} ranks");
+        for r in rs {
+            let name = r["benchmark"].as_str().unwrap();
+            assert_eq!(r["suite"], "imb-p2p");
+            assert_eq!(r["processes"], np, "{name}");
+            let invalid = match name {
+                "PingPong" | "PingPing" => np % 2 == 1,
+                "Stencil2D" => np < 4 || np == 5,
+                "Stencil3D" => np < 8,
+                _ => false,
+            };
+            if invalid {
+                assert!(r["rows"].as_array().is_none_or(|x| x.is_empty()), "{name}");
+                assert!(r["skipped"].as_str().unwrap().contains("invalid for"));
+                assert!(
+                    text.contains(&format!("{name} is invalid for {np}")) || name == "PingPing"
+                );
+                continue;
+            }
+            let rows = r["rows"].as_array().unwrap();
+            // -msglog 0:6 (k:n): 1 .. 64, no 0; and 100000.
+            assert_eq!(rows.len(), 8, "{name} on {np}");
+            for row in rows {
+                assert_eq!(row["errors"], 0, "{name} on {np}: {row}");
+                assert_eq!(row["params"]["pause_us"], 1000, "{name}");
+                assert_eq!(row["params"]["msgrd"], 0, "{name}");
+                // -iter 30,1: 1 MiB / X iterations, at most 30.
+                let x = row["bytes"].as_u64().unwrap();
+                let want = (1u64 << 20).checked_div(x).unwrap_or(30).clamp(1, 30);
+                if !oversubscribed_mpich(np) {
+                    assert_eq!(row["repetitions"], want, "{name} at {x}");
+                }
+                assert!(row["msg_per_sec"].as_f64().unwrap() > 0.0, "{name}");
+            }
+        }
+        p2p_figures_hold(&text);
+    }
+}
+
+#[test]
+fn the_binary_named_imb_p2p_is_imb_p2p() {
+    let dir = tempfile::tempdir().unwrap();
+    let link = dir.path().join("IMB-P2P");
+    std::os::unix::fs::symlink(assert_cmd::cargo::cargo_bin("mpibench"), &link).unwrap();
+    let mut cmd = mpirun_program(2, &link);
+    cmd.args(["-msglog", "2", "-pause", "0", "birandom,SENDRECV_REPLACE"]);
+    let out = stdout(&cmd.assert().success().get_output().clone());
+    let t = parse_imb(&out);
+    let names: Vec<&str> = t.iter().map(|t| t.name.as_str()).collect();
+    assert_eq!(names, ["Birandom", "SendRecv_Replace"], "{out}");
+    let bytes: Vec<f64> = t[0].rows.iter().map(|r| r[0]).collect();
+    assert_eq!(bytes, [0.0, 1.0, 2.0, 4.0]);
+    assert!(out.contains(&format!(
+        "#\n# {} -msglog 2 -pause 0 birandom,SENDRECV_REPLACE\n#\n",
+        link.display()
+    )));
+    let list = named(&link, "-list");
+    assert!(
+        list.contains("# List of Benchmarks to run:\n#\n# PingPong\n"),
+        "{list}"
+    );
+    assert!(list.ends_with("# SendRecv_Replace\n"), "{list}");
+    assert!(named(&link, "-h").contains("IMB-P2P 2021 arguments"));
+    for (args, says) in [
+        (
+            &["imb-p2p", "-npmin", "2"][..],
+            "error: unknown IMB-P2P flag '-npmin' (see mpibench imb-p2p -h)",
+        ),
+        (
+            &["imb-p2p", "Bcast"][..],
+            "error: unknown IMB-P2P benchmark 'Bcast'",
+        ),
+        (
+            &["imb-p2p", "-iter", "0"][..],
+            "error: invalid -iter argument '0'",
+        ),
+    ] {
+        let err = usage_error(args);
+        assert!(err.starts_with(says), "{args:?}: {err}");
+    }
 }

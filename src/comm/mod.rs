@@ -630,6 +630,26 @@ impl Comm {
         check(rc, "MPI_Sendrecv");
     }
 
+    /// MPI_Sendrecv_replace of `m` (beyond 2^31 - 1 bytes: one element of
+    /// its derived type, as MPI_Sendrecv_replace has no `_c` form here).
+    #[inline]
+    pub fn sendrecv_replace(&self, buf: *mut u8, m: &Msg, dest: usize, src: usize, tag: i32) {
+        let rc = unsafe {
+            ffi::MPI_Sendrecv_replace(
+                buf as *mut c_void,
+                m.count,
+                m.dt,
+                dest as c_int,
+                tag,
+                src as c_int,
+                tag,
+                self.raw,
+                ffi::RSMPI_STATUS_IGNORE,
+            )
+        };
+        check(rc, "MPI_Sendrecv_replace");
+    }
+
     #[inline]
     pub fn bcast(&self, buf: *mut u8, m: &Msg, root: usize) {
         let rc = if m.large != 0 {

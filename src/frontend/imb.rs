@@ -106,6 +106,7 @@ pub static MPI1: Family = Family {
 pub static FAMILIES: &[&Family] = &[
     &MPI1,
     &crate::bench::imb_nbc::FAMILY,
+    &crate::bench::imb_p2p::FAMILY,
 ];
 
 /// The program of `mpibench SUBCOMMAND`.
