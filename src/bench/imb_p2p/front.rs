@@ -20,6 +20,8 @@ const DEFAULT_MAX_LOG: u32 = 22;
 /// -iter's defaults: at most 100000 iterations, and 800 MiB / X.
 const ITER_MAX: usize = 100_000;
 const ITER_NUMERATOR_MIB: usize = 800;
+/// The longest -pause (IMB-P2P has none; a pause beyond it looks like a hang).
+const MAX_PAUSE_US: i64 = 10_000_000;
 
 /// IMB-P2P's flags that take a value.
 const VALUED: &[&str] = &[
@@ -154,6 +156,11 @@ pub fn parse(f: &Family, params: &[String], argv0: &str) -> Result<Action, Strin
                         "invalid -pause argument '{v}' (microseconds between lengths, an integer)"
                     )
                 })?;
+                if us > MAX_PAUSE_US {
+                    return Err(format!(
+                        "-pause {us}: at most {MAX_PAUSE_US} microseconds (10 s) before and after each length"
+                    ));
+                }
                 args.front_axes.push((PAUSE_AXIS.into(), us.max(0) as f64));
             }
         }
@@ -276,6 +283,7 @@ mod tests {
             ("-iter 1,2,3", "invalid -iter"),
             ("-msgwr maybe", "invalid -msgwr"),
             ("-pause soon", "invalid -pause"),
+            ("-pause 2147483647", "-pause 2147483647: at most 10000000"),
             ("-msgsz 3q", "invalid -msgsz"),
             ("-npmin 2", "unknown IMB-P2P flag '-npmin'"),
             ("Allreduce", "unknown IMB-P2P benchmark 'Allreduce'"),

@@ -78,8 +78,18 @@ fn invalid(name: &str, q: usize) -> String {
 
 fn section(r: &BenchResult) -> String {
     let q = r.processes;
-    if r.skipped.is_some() && r.rows.is_empty() {
-        return invalid(&r.benchmark, q);
+    // IMB-P2P's line where the process count cannot run it; any other
+    // reason (the memory limit) under the benchmark's own heading.
+    match &r.skipped {
+        Some(why) if why.contains("is invalid for") => return invalid(&r.benchmark, q),
+        Some(why) => {
+            return format!(
+                "\n{RULE64}\n# Benchmarking {}\n# #processes = {q}\n{RULE64}\n# skipped: {}\n",
+                title(&r.benchmark, q),
+                printable(why)
+            )
+        }
+        None => {}
     }
     let mut s = String::new();
     let _ = writeln!(s, "\n{RULE64}");
@@ -147,6 +157,10 @@ mod tests {
         s += &section(&skipped);
         let mut skipped = p2p("PingPing", 3, &[]);
         skipped.skipped = Some("PingPing is invalid for 3 processes".into());
+        s += &section(&skipped);
+        let mut skipped = p2p("Unirandom", 2, &[]);
+        skipped.skipped =
+            Some("points from 5368709120 bytes skipped: above the limit (--mem)".into());
         s += &section(&skipped);
         insta::assert_snapshot!(s);
     }
