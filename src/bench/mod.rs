@@ -390,6 +390,22 @@ pub trait Kernel {
         Vec::new()
     }
 
+    /// Before the synchronisation of a batch of repetitions, untimed (IMB-EXT's
+    /// aggregate modes: the MPI_Win_fence that opens the epoch).
+    fn open(&mut self) {}
+
+    /// After the repetitions of a batch, inside its clock pair: what
+    /// completes them all at once (IMB-EXT's aggregate modes: the closing
+    /// MPI_Win_fence). Methods that time each repetition alone call it after
+    /// each one, inside its clock pair.
+    fn close(&mut self) {}
+
+    /// The most timed repetitions this point allows, whatever the policy
+    /// plans (IMB's non-aggregate modes: MSGS_NONAGGR).
+    fn most_reps(&self) -> Option<usize> {
+        None
+    }
+
     /// After the warm-up and before the timed repetitions, on every rank of
     /// the group, outside every timed region: the repetitions the point
     /// plans (before `--time` caps them). A kernel that measures a reference

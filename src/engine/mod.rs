@@ -639,6 +639,7 @@ impl<'a> Engine<'a> {
             max_volume: policy.max_volume,
             hint: self.reps_hint.get(),
         });
+        let planned = k.most_reps().map_or(planned, |m| planned.min(m.max(1)));
         let check = plan.check_for(info);
         if check {
             k.prepare(0);

@@ -361,9 +361,11 @@ fn each<K: Kernel + ?Sized, C: Ctx>(
             k.prepare(i);
         }
         k.stage(i);
+        k.open();
         before(cx, i);
         let t0 = cx.now();
         k.run(i);
+        k.close();
         after(cx);
         let t1 = cx.now();
         let late = cx.late(t0);
@@ -499,6 +501,10 @@ pub(crate) mod fake {
         pub prepared: usize,
         pub bad_reps: Vec<usize>,
         pub corrupted: usize,
+        /// What `close` costs (a batch's completion); `open` costs 1 s, untimed.
+        pub closing: f64,
+        pub opened: usize,
+        pub closed: usize,
     }
 
     impl FakeKernel {
@@ -512,6 +518,9 @@ pub(crate) mod fake {
                 prepared: 0,
                 bad_reps: Vec::new(),
                 corrupted: 0,
+                closing: 0.0,
+                opened: 0,
+                closed: 0,
             }
         }
     }
@@ -536,6 +545,14 @@ pub(crate) mod fake {
         }
         fn corrupt(&mut self) {
             self.corrupted += 1;
+        }
+        fn open(&mut self) {
+            self.opened += 1;
+            self.clock.advance(1.0);
+        }
+        fn close(&mut self) {
+            self.closed += 1;
+            self.clock.advance(self.closing);
         }
     }
 

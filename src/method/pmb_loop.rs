@@ -25,12 +25,14 @@ impl PmbLoop {
                 |_| {},
             );
         }
+        k.open();
         cx.expect(b.n);
         cx.sync(b.first);
         let t0 = cx.now();
         for i in b.first..b.first + b.n {
             k.run(i);
         }
+        k.close();
         let t1 = cx.now();
         let late = cx.late(t0);
         cx.done(b.n);
@@ -70,6 +72,18 @@ mod tests {
         assert_eq!(cx.done[0].1, 4);
         assert!(cx.done[0].0 >= s.end[0]);
         assert!(close(s.mean_per_rep(), (6e-6 + 1e-8) / 4.0));
+    }
+
+    #[test]
+    fn a_batch_closes_inside_its_clock_pair_and_opens_outside() {
+        let clock = Clock::default();
+        let mut k = FakeKernel::new(&clock, |_| 1e-6);
+        k.closing = 5e-6;
+        let mut cx = FakeCtx::new(&clock);
+        let s = PmbLoop::sample(&mut k, &mut cx, &RepBatch::new(0, 4));
+        assert_eq!((k.opened, k.closed), (1, 1));
+        // 4 x 1 µs and one close of 5 µs; the open (1 s) is untimed.
+        assert!(close(s.dur[0], 9e-6), "{}", s.dur[0]);
     }
 
     #[test]
