@@ -88,7 +88,13 @@ pub struct Family {
     pub parse: fn(&Family, &[String], &str) -> Result<Action, String>,
     /// What `-list` prints ([`list`]).
     pub list: fn(&Family) -> String,
+    /// Runs IMB's aggregate and non-aggregate modes: the third `-iter`
+    /// value (MSGS_NONAGGR) applies, as the plan axis [`NONAGGR_AXIS`].
+    pub modes: bool,
 }
+
+/// The most repetitions of IMB's non-aggregate modes (`-iter N,VOL,MSGS_NONAGGR`).
+pub const NONAGGR_AXIS: &str = "imb_nonaggr";
 
 /// IMB-MPI1.
 pub static MPI1: Family = Family {
@@ -100,6 +106,7 @@ pub static MPI1: Family = Family {
     help: HELP,
     parse,
     list,
+    modes: false,
 };
 
 /// Every IMB program, one line each.
@@ -413,7 +420,9 @@ pub fn parse(f: &Family, params: &[String], argv0: &str) -> Result<Action, Strin
                         format!("invalid -iter argument '{v}': OVERALL_VOL {vol} MiB is too large")
                     })?);
                 }
-                if ints.len() == 3 {
+                if let (true, Some(&n)) = (f.modes, ints.get(2)) {
+                    args.front_axes.push((NONAGGR_AXIS.into(), n as f64));
+                } else if ints.len() == 3 {
                     notes.push(
                         "the third -iter value (MSGS_NONAGGR) applies to IMB-EXT/IMB-IO non-aggregate modes only: no effect here"
                             .to_string(),

@@ -105,6 +105,7 @@ Example: mpirun -np 4 mpibench imb-nbc -npmin 4 -msglog 0:10 -iter 100 Ibcast Ia
     ),
     parse: crate::frontend::imb::parse,
     list: crate::frontend::imb::list,
+    modes: false,
 };
 
 fn entries() -> Vec<crate::suite::Entry> {

@@ -25,9 +25,7 @@ impl Format for ImbNbc {
 
 /// IMB-MPI1's header with IMB-NBC's part and spacing.
 fn header(report: &Report, plan: &Plan, sys: &Sys) -> String {
-    imb2021::header(report, plan, sys, "MPI-NBC")
-        .replace("MPI_FLOAT \n", "MPI_FLOAT\n")
-        .replace("\n# \n# \n\n# List", "\n#\n#\n\n# List")
+    imb2021::family_header(report, plan, sys, "MPI-NBC")
 }
 
 fn section(r: &BenchResult, cx: &SectionCx) -> String {

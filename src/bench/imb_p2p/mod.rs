@@ -95,6 +95,7 @@ mpibench options may be mixed in: -n N (self-launch), --json FILE, --csv FILE, -
 Example: mpirun -np 4 mpibench imb-p2p -iter 1000,100 -msglog 0:16 -pause 0 Stencil2D",
     parse: front::parse,
     list: front::list,
+    modes: false,
 };
 
 fn entries() -> Vec<crate::suite::Entry> {

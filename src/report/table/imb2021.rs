@@ -80,8 +80,6 @@ pub fn rule(cols: usize) -> String {
     format!("#{}", "-".repeat(cols * OW - 1))
 }
 
-/// IMB's header block of the program's `part` ("MPI-1": IMB-MPI1,
-/// "MPI-NBC": IMB-NBC, ...).
 /// The lines of IMB's header from `# Date` to `# MPI Version`, as every
 /// IMB program prints them.
 pub fn sys_lines(report: &Report, sys: &Sys) -> String {
@@ -92,6 +90,8 @@ pub fn sys_lines(report: &Report, sys: &Sys) -> String {
     )
 }
 
+/// IMB's header block of the program's `part` ("MPI-1": IMB-MPI1,
+/// "MPI-NBC": IMB-NBC, ...).
 pub fn header(report: &Report, plan: &Plan, sys: &Sys, part: &str) -> String {
     let mut s = String::new();
     let r = rule(5);
@@ -138,6 +138,14 @@ pub fn header(report: &Report, plan: &Plan, sys: &Sys, part: &str) -> String {
         let _ = writeln!(s, "# {name}");
     }
     s
+}
+
+/// The header of IMB's programs other than IMB-MPI1 (IMB-NBC, IMB-EXT, ...):
+/// IMB-MPI1's, with their spacing of the datatype and empty lines.
+pub fn family_header(report: &Report, plan: &Plan, sys: &Sys, part: &str) -> String {
+    header(report, plan, sys, part)
+        .replace("MPI_FLOAT \n", "MPI_FLOAT\n")
+        .replace("\n# \n# \n\n# List", "\n#\n#\n\n# List")
 }
 
 /// IMB's output formats (IMB_output.c).
@@ -289,7 +297,8 @@ fn rank_order(s: &mut String, ranks: &[usize], rows: usize, world: usize) {
     }
 }
 
-fn section(r: &BenchResult, cx: &SectionCx) -> String {
+/// IMB-MPI1's section of a result: its format from the benchmark's class.
+pub fn section(r: &BenchResult, cx: &SectionCx) -> String {
     let out = Out::of(r);
     let checked = r.rows.iter().any(|x| x.errors.is_some());
     let mut cols: Vec<&str> = out.columns().to_vec();
