@@ -433,6 +433,7 @@ pub static SUITES: &[Suite] = &[
         },
     },
     crate::bench::imb_nbc::REGISTERED,
+    crate::bench::imb_ext::REGISTERED,
     crate::bench::imb_p2p::REGISTERED,
     Suite {
         name: clock::SUITE,

@@ -43,7 +43,10 @@ fn parse_imb(text: &str) -> Vec<Table> {
             continue;
         }
         let Some(t) = out.last_mut() else { continue };
-        if let Some(n) = line.strip_prefix("# #processes = ") {
+        if let Some(m) = line.strip_prefix("#    MODE: ") {
+            // IMB-EXT and IMB-RMA: a table per mode of a benchmark.
+            t.name = format!("{} {}", t.name, m.trim());
+        } else if let Some(n) = line.strip_prefix("# #processes = ") {
             // "2 " or, under -map PxQ, "2; rank order (rowwise): "
             let n = n.split(';').next().unwrap_or_default();
             t.procs = n.trim().parse().expect("process count");
@@ -1128,4 +1131,93 @@ fn the_binary_named_imb_p2p_is_imb_p2p() {
         let err = usage_error(args);
         assert!(err.starts_with(says), "{args:?}: {err}");
     }
+}
+
+#[test]
+fn ext_msglog_iter_on_2() {
+    let out = same_program_tables_as(
+        "np2-IMB-EXT-msglog0-12.txt",
+        "imb-ext",
+        2,
+        "-msglog 0:12 -iter 200",
+    );
+    assert!(out.contains("Intel(R) MPI Benchmarks 2021.11, MPI-2 part"));
+    assert!(out.contains("#\n#    MODE: AGGREGATE \n#\n"));
+}
+
+/// Every IMB-EXT benchmark in both modes, validated on 2, 3 and 4
+/// processes: no wrong byte or sum, IMB's repetitions (the third -iter
+/// value in non-aggregate mode and for Window) and lengths (multiples of 4).
+#[test]
+fn ext_every_benchmark_validates_on_2_3_4() {
+    for np in [2, 3, 4] {
+        let dir = tempfile::tempdir().unwrap();
+        let json = dir.path().join("r.json");
+        let mut a = vec!["imb-ext", "-msglog", "0:8", "-iter", "30,40,7", "--check"];
+        if oversubscribed_mpich(np) {
+            a.extend(["-time", "0.02"]);
+        }
+        a.extend(["--json", json.to_str().unwrap()]);
+        mpirun(np, &a).assert().success();
+        let v = read_json(&json);
+        assert_eq!(v["status"], "ok", "{np} ranks");
+        let rs = v["results"].as_array().unwrap();
+        for r in rs {
+            let name = r["benchmark"].as_str().unwrap();
+            assert_eq!(r["suite"], "imb-ext");
+            let rows = r["rows"].as_array().unwrap();
+            let bytes: BTreeSet<u64> = rows.iter().map(|x| x["bytes"].as_u64().unwrap()).collect();
+            // -msglog 0:8: 0, 1, 2, 4 .. 256, as multiples of 4.
+            assert_eq!(bytes, [0, 4, 8, 16, 32, 64, 128, 256].into(), "{name}");
+            for row in rows {
+                assert_eq!(row["errors"], 0, "{name} on {np}: {row}");
+                let reps = row["repetitions"].as_u64().unwrap();
+                let aggregate = row["params"]["aggregate"].as_u64();
+                if aggregate == Some(1) {
+                    assert!((1..=30).contains(&reps), "{name}: {row}");
+                } else {
+                    assert!((1..=7).contains(&reps), "{name}: {row}");
+                }
+            }
+            if name != "Window" {
+                let modes: BTreeSet<u64> = rows
+                    .iter()
+                    .map(|x| x["params"]["aggregate"].as_u64().unwrap())
+                    .collect();
+                assert_eq!(modes, [0, 1].into(), "{name}");
+            }
+        }
+        let names: BTreeSet<&str> = rs
+            .iter()
+            .map(|r| r["benchmark"].as_str().unwrap())
+            .collect();
+        assert_eq!(names.len(), 6, "{np} ranks");
+    }
+}
+
+#[test]
+fn the_binary_named_imb_ext_is_imb_ext() {
+    let dir = tempfile::tempdir().unwrap();
+    let link = dir.path().join("IMB-EXT");
+    std::os::unix::fs::symlink(assert_cmd::cargo::cargo_bin("mpibench"), &link).unwrap();
+    let mut cmd = mpirun_program(2, &link);
+    cmd.args(["-msglog", "2:3", "unidir_put", "Window"]);
+    let out = stdout(&cmd.assert().success().get_output().clone());
+    let t = parse_imb(&out);
+    let names: Vec<&str> = t.iter().map(|t| t.name.as_str()).collect();
+    assert_eq!(
+        names,
+        ["Unidir_Put AGGREGATE", "Unidir_Put NON-AGGREGATE", "Window"],
+        "{out}"
+    );
+    let list = named(&link, "-list");
+    assert!(
+        list.starts_with("IMB-EXT (mpibench)\nList of benchmarks:\nEXT:\n"),
+        "{list}"
+    );
+    assert!(named(&link, "-h").contains("IMB-EXT 2021 arguments"));
+    assert_eq!(
+        usage_error(&["imb-ext", "-nosuch"]),
+        "error: unknown IMB-EXT flag '-nosuch' (see mpibench imb-ext -h)"
+    );
 }

@@ -32,6 +32,7 @@ pub mod cresta;
 pub mod datatype;
 pub mod definitions;
 pub mod imb;
+pub mod imb_ext;
 pub mod imb_nbc;
 pub mod imb_p2p;
 pub mod mpigraph;

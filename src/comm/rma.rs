@@ -226,6 +226,47 @@ impl Drop for Group {
     }
 }
 
+/// IMB-EXT's Window: MPI_Win_create over `len` bytes at `mem` (displacement
+/// unit 1) on `comm`, MPI_Win_fence, an MPI_Put of one byte of `src` to
+/// this rank's own window when `len` > 0, MPI_Win_fence, MPI_Win_free:
+/// nothing else, for a clock pair around it.
+#[inline(always)]
+pub fn window_cycle(comm: &Comm, mem: *mut u8, len: usize, src: *const u8) {
+    let mut raw = unsafe { ffi::RSMPI_WIN_NULL };
+    let byte = super::Elem::Byte.datatype();
+    unsafe {
+        check(
+            ffi::MPI_Win_create(
+                mem as *mut c_void,
+                len as ffi::MPI_Aint,
+                1,
+                ffi::RSMPI_INFO_NULL,
+                comm.raw(),
+                &mut raw,
+            ),
+            "MPI_Win_create",
+        );
+        check(ffi::MPI_Win_fence(0, raw), "MPI_Win_fence");
+        if len > 0 {
+            check(
+                ffi::MPI_Put(
+                    src as *const c_void,
+                    1,
+                    byte,
+                    comm.rank as c_int,
+                    0,
+                    1,
+                    byte,
+                    raw,
+                ),
+                "MPI_Put",
+            );
+        }
+        check(ffi::MPI_Win_fence(0, raw), "MPI_Win_fence");
+        check(ffi::MPI_Win_free(&mut raw), "MPI_Win_free");
+    }
+}
+
 /// An owned window over `len` bytes of this rank (freed on drop), with
 /// `MPI_ERRORS_RETURN`. Displacements are in bytes (disp_unit 1) from the
 /// start of the target's memory, whatever the kind.
@@ -368,6 +409,24 @@ impl Window {
 
     pub fn base(&self) -> *mut u8 {
         self.base
+    }
+
+    /// This rank's window memory, for local reads between epochs.
+    pub fn bytes(&self) -> &[u8] {
+        if self.len == 0 {
+            return &[];
+        }
+        // SAFETY: `base` points to `len` bytes this rank owns.
+        unsafe { std::slice::from_raw_parts(self.base, self.len) }
+    }
+
+    /// This rank's window memory, for local writes between epochs.
+    pub fn bytes_mut(&mut self) -> &mut [u8] {
+        if self.len == 0 {
+            return &mut [];
+        }
+        // SAFETY: as `bytes`, and `&mut self` excludes other local access.
+        unsafe { std::slice::from_raw_parts_mut(self.base, self.len) }
     }
 
     /// The target displacement of byte `off` of `target`'s memory.

@@ -113,6 +113,7 @@ pub static MPI1: Family = Family {
 pub static FAMILIES: &[&Family] = &[
     &MPI1,
     &crate::bench::imb_nbc::FAMILY,
+    &crate::bench::imb_ext::FAMILY,
     &crate::bench::imb_p2p::FAMILY,
 ];
 

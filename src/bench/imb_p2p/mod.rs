@@ -18,8 +18,7 @@ use self::kernel::P2p;
 use self::patterns::*;
 use crate::bench::{Benchmark, Class, Info};
 use crate::frontend::imb::Family;
-use crate::method::{Method, SyncMode};
-use crate::suite::{Defaults, ProcSweep, RepsDefault, Suite, SuiteHelp};
+use crate::suite::{Defaults, ProcSweep, Suite, SuiteHelp};
 
 pub const SUITE: &str = "imb-p2p";
 
@@ -107,13 +106,11 @@ pub const REGISTERED: Suite = Suite {
     name: SUITE,
     title: "IMB-P2P 2021: point-to-point patterns over all processes at once",
     entries,
+    // Loop timing after a barrier, IMB's repetitions: the plain defaults,
+    // on all processes.
     defaults: Defaults {
-        method: Method::Loop,
-        sync: SyncMode::Barrier,
-        reps: RepsDefault::Imb,
-        sizes: "0:22",
         procs: ProcSweep::World,
-        warm_largest: 0,
+        ..Suite::PLAIN.defaults
     },
     formats: &[(SUITE, &table::ImbP2p)],
     help: SuiteHelp {

@@ -1,0 +1,118 @@
+//! IMB-EXT 2021's tables, as IMB-EXT 2021.11 prints them: IMB's header
+//! naming the MPI-2 part, IMB-MPI1's sections (single transfers: t[usec]
+//! and Mbytes/sec; Window and Accumulate: t_min, t_max, t_avg), and a block
+//! per mode, headed "MODE: AGGREGATE" or "MODE: NON-AGGREGATE".
+
+use super::onesided::MODE_PARAM;
+use crate::plan::Plan;
+use crate::report::table::imb2021::{self, Sys};
+use crate::report::table::{Format, SectionCx};
+use crate::results::{BenchResult, Report};
+
+pub struct ImbExt;
+
+impl Format for ImbExt {
+    fn header(&self, report: &Report, plan: &Plan) -> String {
+        imb2021::family_header(report, plan, &Sys::current(), "MPI-2")
+    }
+    fn section(&self, r: &BenchResult, cx: &SectionCx) -> String {
+        section(r, cx)
+    }
+    fn footer(&self, _report: &Report) -> String {
+        "\n\n# All processes entering MPI_Finalize\n\n".to_string()
+    }
+}
+
+fn section(r: &BenchResult, cx: &SectionCx) -> String {
+    let mode = |row: &crate::results::Row| row.params.get(MODE_PARAM).and_then(|v| v.as_u64());
+    if r.skipped.is_some() || r.rows.iter().all(|x| mode(x).is_none()) {
+        return imb2021::section(r, cx);
+    }
+    // The modes in the order they ran, each its own block.
+    let mut order: Vec<u64> = Vec::new();
+    for m in r.rows.iter().filter_map(mode) {
+        if !order.contains(&m) {
+            order.push(m);
+        }
+    }
+    let mut s = String::new();
+    for m in order {
+        let mut part = r.clone();
+        part.rows.retain(|x| mode(x) == Some(m));
+        let block = imb2021::section(&part, cx);
+        let name = if m == 1 { "AGGREGATE" } else { "NON-AGGREGATE" };
+        s += &with_mode(&block, name);
+    }
+    s
+}
+
+/// IMB's mode lines after the block's second rule.
+fn with_mode(block: &str, name: &str) -> String {
+    let mut out = String::new();
+    let mut rules = 0;
+    for line in block.split_inclusive('\n') {
+        out.push_str(line);
+        if line.starts_with("#---") {
+            rules += 1;
+            if rules == 2 {
+                out.push_str(&format!("#\n#    MODE: {name} \n#\n"));
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::table::fixtures::*;
+
+    fn ext(name: &str, class: &str, q: usize, modes: &[u64]) -> BenchResult {
+        let mut rows = Vec::new();
+        for &m in modes {
+            for b in [0, 4, 4096] {
+                let mut x = row(b, 1.5);
+                x.repetitions = if m == 1 { 200 } else { 100 };
+                x.errors = None;
+                x.mbytes_per_sec =
+                    (class == "single transfer").then_some(b as f64 / 1.048576 / 1.5);
+                x.params.insert(MODE_PARAM.into(), m.into());
+                rows.push(x);
+            }
+        }
+        result(name, super::super::SUITE, class, q, rows)
+    }
+
+    #[test]
+    fn sections_as_imb_ext_prints_them() {
+        let mut s = section(&ext("Unidir_Put", "single transfer", 2, &[1, 0]), &cx(2));
+        s += &section(&ext("Accumulate", "collective", 2, &[1, 0]), &cx(2));
+        let mut w = ext("Window", "collective", 2, &[0]);
+        for x in &mut w.rows {
+            x.params.clear();
+        }
+        s += &section(&w, &cx(2));
+        insta::assert_snapshot!(s);
+    }
+
+    #[test]
+    fn the_header_names_the_mpi2_part() {
+        let args = crate::cli::RunArgs {
+            benchmarks: vec!["Window".into(), "Unidir_Put".into()],
+            suite: Some(super::super::SUITE.into()),
+            msglog: Some("0:12".into()),
+            frontend: Some("./IMB-EXT -msglog 0:12".into()),
+            time: 10.0,
+            ..Default::default()
+        };
+        let h = ImbExt.header(&report(2), &plan(&args, 2));
+        assert!(
+            h.contains("Intel(R) MPI Benchmarks 2021.11, MPI-2 part"),
+            "{h}"
+        );
+        assert!(
+            h.contains("#\n#\n\n# List of Benchmarks to run:\n\n# Window\n# Unidir_Put\n"),
+            "{h}"
+        );
+    }
+}
