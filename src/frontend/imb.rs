@@ -184,27 +184,23 @@ pub fn wants_help(params: &[String]) -> bool {
         .any(|p| p == "-h" || p == "-help" || p == "--help")
 }
 
-/// IMB's `-list`: every benchmark of the program, non-default ones marked.
+/// IMB's `-list` (IMB 2021's `imb.cpp`): the program's name, then under
+/// its part's heading every benchmark in byte order of the names,
+/// non-default ones marked.
 pub fn list(f: &Family) -> String {
-    let mut s = format!(
-        "{} (mpibench)\nList of benchmarks:\n{}:\n",
-        f.program, f.list_heading
-    );
+    let mut s = format!("{}\nList of benchmarks:\n{}:\n", f.program, f.list_heading);
     let imb = suite::suite(f.suite).expect("a family's suite is registered");
-    for e in (imb.entries)() {
-        let i = e.info();
-        if i.default_in == [Definitions::Pmb] {
-            continue;
-        }
-        let extra = if i.default_in.contains(&Definitions::Imb2021) {
-            ""
-        } else {
-            " (non-default)"
-        };
-        s.push_str(&format!(
-            "    {}{extra}\n        {}\n",
-            i.name, i.description
-        ));
+    let mut names: Vec<(&str, bool)> = (imb.entries)()
+        .iter()
+        .map(|e| e.info())
+        .filter(|i| i.default_in != [Definitions::Pmb])
+        .map(|i| (i.name, i.default_in.contains(&Definitions::Imb2021)))
+        .collect();
+    names.sort();
+    names.dedup();
+    for (name, default) in names {
+        let extra = if default { "" } else { " (non-default)" };
+        s.push_str(&format!("    {name}{extra}\n"));
     }
     s
 }
