@@ -303,180 +303,11 @@ impl Plan {
         world: usize,
         ranks_per_node: usize,
     ) -> Result<Plan, PlanError> {
-        let suite_arg = args.suite.as_deref();
         let definitions = args.definitions.unwrap_or_default();
-        let mut benchmarks: Vec<Selected> = Vec::new();
-        let mut entries: Vec<Entry> = Vec::new();
-        for name in &args.benchmarks {
-            let (e, multi) = suite::resolve_in(name, suite_arg, definitions)?;
-            let sel = Selected {
-                name: e.qualified(),
-                multi,
-            };
-            if !benchmarks.contains(&sel) {
-                benchmarks.push(sel);
-                entries.push(e);
-            }
-        }
-        let home = match suite_arg {
-            Some(s) => suite::suite(s)
-                .ok_or_else(|| LookupError::UnknownSuite(s.to_string(), suite::suite_names()))?,
-            None => match entries.first() {
-                Some(e) => suite::suite_of(e.info()),
-                None => &suite::SUITES[0],
-            },
-        };
-        if args.benchmarks.is_empty() {
-            for e in suite::default_entries(home, definitions) {
-                benchmarks.push(Selected {
-                    name: e.qualified(),
-                    multi: false,
-                });
-                entries.push(e);
-            }
-        }
-        let multi_names = benchmarks.iter().any(|b| b.multi);
-        if multi_names && benchmarks.iter().any(|b| !b.multi) && !args.multi {
-            return Err(invalid(
-                "Multi- names and plain names cannot be mixed in one run (use --multi for all)",
-            ));
-        }
-        let multi = args.multi || multi_names;
-        let sizes = match (&args.msglog, &args.sizes) {
-            (Some(m), _) => parse_msglog(m)?,
-            (None, Some(s)) => parse_sizes(s)?,
-            (None, None) if home.defaults.sizes.contains(':') => parse_msglog(home.defaults.sizes)?,
-            (None, None) => parse_sizes(home.defaults.sizes)?,
-        };
-        for e in &entries {
-            let i = e.info();
-            if let (Axis::Elems, Entry::Bench(_)) = (i.axis, e) {
-                let k = i.elem.size();
-                if let Some(bad) = sizes.iter().find(|&&x| x % k != 0) {
-                    return Err(invalid(format!(
-                        "{} works on N {} of {k} bytes: message size {bad} is not a multiple of {k}",
-                        e.qualified(),
-                        i.elem.mpi_name()
-                    )));
-                }
-            }
-        }
-        let (datatypes, derived) = typed(args, &entries, &sizes)?;
-        if let Some(np) = args.npmin {
-            if np == 0 {
-                return Err(invalid("--npmin must be at least 1"));
-            }
-            if np > world && !args.npmin_up_to_world {
-                return Err(invalid(format!(
-                    "--npmin {np} is larger than the {world} processes of this run"
-                )));
-            }
-        }
-        for (flag, v) in [
-            ("--iter", args.iter),
-            ("--fast-iter", args.fast_iter),
-            ("--repeats", args.repeats),
-            ("--min-iter", args.min_iter),
-            ("--max-iter", args.max_iter),
-            ("--inner", args.inner),
-            ("--outer", args.outer),
-        ] {
-            if v == Some(0) {
-                return Err(invalid(format!("{flag} must be at least 1")));
-            }
-        }
-        if let (Some(_), Some(flag)) = (
-            args.iter,
-            [("--min-iter", args.min_iter), ("--max-iter", args.max_iter)]
-                .into_iter()
-                .find_map(|(f, v)| v.map(|_| f)),
-        ) {
-            return Err(invalid(format!(
-                "--iter fixes the repetitions; it excludes {flag}"
-            )));
-        }
-        // The clock tools repeat a fixed number of times: a repetition
-        // count would be recorded but not used.
-        if let Some(flag) = [
-            ("--iter", args.iter),
-            ("--min-iter", args.min_iter),
-            ("--max-iter", args.max_iter),
-        ]
-        .into_iter()
-        .find_map(|(f, v)| v.map(|_| f))
-        {
-            let fixed: Vec<_> = entries
-                .iter()
-                .map(|e| suite::suite_of(e.info()).fixed_repetitions)
-                .collect();
-            if let Some(Some(why)) = fixed.first().filter(|_| fixed.iter().all(Option::is_some)) {
-                return Err(invalid(format!("{flag} does not apply: {}", why())));
-            }
-        }
-        if !(args.time.is_finite() && args.time > 0.0) {
-            return Err(invalid(format!(
-                "--time must be a positive number of seconds, not {}",
-                args.time
-            )));
-        }
-        if args.time > MAX_SECONDS {
-            return Err(invalid(format!(
-                "--time must be at most {MAX_SECONDS} seconds, not {}",
-                args.time
-            )));
-        }
-        if args.multi_detail && !multi {
-            return Err(invalid("--multi-detail needs --multi"));
-        }
-        if let Some(r) = args.precision {
-            if !(r > 0.0 && r < 1.0) {
-                return Err(invalid(format!(
-                    "--precision must be between 0 and 1 (e.g. 0.02), not {r}"
-                )));
-            }
-            if args.timing == Some(Method::Loop) {
-                return Err(invalid(
-                    "--precision needs per-repetition samples: it excludes --timing loop",
-                ));
-            }
-            if args.iter.is_some() {
-                return Err(invalid(
-                    "--iter and --precision exclude each other (fixed or adaptive repetitions)",
-                ));
-            }
-        }
-        // --precision judges per-call samples: per-call timing unless a per-repetition method is named.
-        let method = match (args.timing, args.precision) {
-            (None, Some(_)) => Some(Method::PerCall),
-            (m, _) => m,
-        };
-        if let Some(w) = args.window_us {
-            if args.sync != Some(SyncMode::Window)
-                && method.and_then(Method::required_sync) != Some(SyncMode::Window)
-            {
-                return Err(invalid("--window-us needs --sync window"));
-            }
-            if !(w.is_finite() && w > 0.0 && w <= 1e6) {
-                return Err(invalid(format!(
-                    "--window-us must be a number of microseconds between 0 and 1000000, not {w}"
-                )));
-            }
-        }
-        let adaptive = args.precision.is_some();
-        // With --iter, the bounds recorded in the results are what ran.
-        let min_reps = args
-            .iter
-            .or(args.min_iter)
-            .unwrap_or(if adaptive { 10 } else { 1 });
-        let max_reps =
-            args.iter
-                .or(args.max_iter)
-                .unwrap_or(if adaptive { 100_000 } else { IMB_MAX_REPS });
-        if max_reps < min_reps {
-            return Err(invalid(format!(
-                "--max-iter {max_reps} is smaller than --min-iter {min_reps}"
-            )));
-        }
+        let sel = select(args, definitions)?;
+        let sizes = sizes_of(args, sel.home, &sel.entries)?;
+        let (datatypes, derived) = typed(args, &sel.entries, &sizes)?;
+        let (policy, method) = repetitions(args, &sel, world)?;
         if args.strict && !args.check {
             return Err(invalid("--strict needs --check"));
         }
@@ -499,89 +330,9 @@ impl Plan {
                 )));
             }
         }
-        if args.volume == Some(0) {
-            return Err(invalid("--volume must be at least 1 byte"));
-        }
-        let off_cache = args
-            .off_cache
-            .as_deref()
-            .map(parse_off_cache)
-            .transpose()?
-            .flatten();
-        let stall = args.stall_limit.unwrap_or(crate::watchdog::DEFAULT_STALL_S);
-        if !(stall.is_finite() && (0.0..=MAX_SECONDS).contains(&stall)) {
-            return Err(invalid(format!(
-                "--stall-limit must be a number of seconds between 0 (off) and {MAX_SECONDS}, not {stall}"
-            )));
-        }
-        let disturbance = args
-            .disturbance_factor
-            .unwrap_or(crate::engine::disturb::DEFAULT_FACTOR);
-        if !(disturbance.is_finite() && disturbance >= 0.0) {
-            return Err(invalid(format!(
-                "--disturbance-factor must be a number of repetitions, at least 0 (off), not {disturbance}"
-            )));
-        }
-        if let Some(t) = args.timeout {
-            if !(t.is_finite() && t > 0.0 && t <= MAX_SECONDS) {
-                return Err(invalid(format!(
-                    "--timeout must be a number of seconds between 0 and {MAX_SECONDS}, not {t}"
-                )));
-            }
-        }
-        let mut mem_bytes = match args.mem {
-            Some(g) if g.is_finite() && g > 0.0 => (g * (1u64 << 30) as f64) as u64,
-            Some(g) => {
-                return Err(invalid(format!(
-                    "--mem must be a positive number of GiB, not {g}"
-                )))
-            }
-            None => default_mem_bytes(ranks_per_node),
-        };
-        // Samples are held whatever the buffer limit (MPITEST's b).
-        let sample_mem = mem_bytes;
-        let buffer_limit = args.buffer_bytes.is_some_and(|b| b < mem_bytes);
-        if let Some(b) = args.buffer_bytes {
-            mem_bytes = mem_bytes.min(b);
-        }
-        // Sizes the user chose must fit; a suite's default sizes that do not
-        // are skipped per point with a note (the engine's memory check).
-        if !buffer_limit && (args.msglog.is_some() || args.sizes.is_some()) {
-            if let Some(&big) = sizes.iter().max() {
-                if big as u64 > mem_bytes {
-                    return Err(invalid(format!(
-                        "message size {big} bytes exceeds the memory limit of {mem_bytes} bytes ({:.3} GiB) per rank (--mem)",
-                        mem_bytes as f64 / (1u64 << 30) as f64
-                    )));
-                }
-            }
-        }
-        crate::output::validate(&args.outputs(), &args.inputs()).map_err(PlanError::Invalid)?;
-        if args.plot.is_some() && home.figure.is_none() {
-            let with: Vec<String> = suite::SUITES
-                .iter()
-                .filter_map(|s| {
-                    s.figure
-                        .map(|f| format!("{}: use it with --suite {}", f.what, s.name))
-                })
-                .collect();
-            return Err(invalid(format!("--plot draws {}", with.join("; "))));
-        }
-        // Suite-specific options become axes of the plan: every suite reads
-        // its own options (and refuses them when it is not in the run).
-        let mut axes = Axes::new();
-        for s in suite::SUITES {
-            let involved = s.name == home.name
-                || entries
-                    .iter()
-                    .any(|e| suite::suite_of(e.info()).name == s.name);
-            if let Some(f) = s.axes {
-                axes.extend(f(args, involved, world, mem_bytes).map_err(PlanError::Invalid)?);
-            }
-        }
-        for (name, v) in &args.front_axes {
-            axes.insert(name.clone(), vec![*v]);
-        }
+        let res = resources(args, &sizes, ranks_per_node)?;
+        outputs(args, sel.home)?;
+        let axes = axes_of(args, &sel, world, res.mem_bytes)?;
         if let Some(r) = args.root.filter(|&r| r >= world) {
             return Err(invalid(format!(
                 "--root {r}: root {r} is not one of the {world} processes of this run (0 to {})",
@@ -590,26 +341,14 @@ impl Plan {
         }
         let plan = Plan {
             command,
-            suite: home.name.to_string(),
-            benchmarks,
+            suite: sel.home.name.to_string(),
+            benchmarks: sel.benchmarks,
             sizes,
             axes,
             npmin: args.npmin,
-            multi,
+            multi: sel.multi,
             multi_detail: args.multi_detail,
-            policy: Policy {
-                iter: args.iter,
-                fast_iter: args.fast_iter,
-                min_reps,
-                max_reps,
-                precision: args.precision,
-                max_volume: args.volume.unwrap_or(IMB_MAX_VOLUME),
-                time_limit_s: args.time,
-                warmup: args.warmup,
-                inner: args.inner,
-                outer: args.outer,
-                iter_policy: args.iter_policy.unwrap_or_default(),
-            },
+            policy,
             repeats: args.repeats.unwrap_or(1),
             root_shift: args.root_shift,
             root: args.root.unwrap_or(0),
@@ -625,8 +364,8 @@ impl Plan {
             method,
             window_us: args.window_us,
             stats: args.stats,
-            mem_bytes,
-            buffer_limit,
+            mem_bytes: res.mem_bytes,
+            buffer_limit: res.buffer_limit,
             timeout_s: args.timeout,
             strict: args.strict,
             fail_alloc_rank: args.fail_alloc_rank,
@@ -636,11 +375,11 @@ impl Plan {
             plots: args.plots.clone(),
             definitions,
             call_sync: args.imb_sync.unwrap_or(true),
-            off_cache,
+            off_cache: res.off_cache,
             table: args.table.clone(),
             pairs: args.pairs.host(),
-            stall_limit_s: (stall > 0.0).then_some(stall),
-            disturbance_factor: (disturbance > 0.0).then_some(disturbance),
+            stall_limit_s: res.stall_limit_s,
+            disturbance_factor: res.disturbance_factor,
             fail_on_outlier: args.fail_on_outlier,
             datatypes,
             derived,
@@ -649,7 +388,7 @@ impl Plan {
                 crate::engine::placement::RankOrder::InterNodeFirst { per_node, nodes }
             }),
         };
-        plan.check_samples(args, world, sample_mem)?;
+        plan.check_samples(args, world, res.sample_mem)?;
         if args.refuse_skips {
             for e in plan.entries() {
                 if let Entry::Bench(b) = e {
@@ -835,6 +574,356 @@ impl Plan {
         }
         Ok(ok)
     }
+}
+
+/// What a run's names select: the benchmarks (in order, without
+/// duplicates), their entries, the home suite (`--suite`, else the first
+/// name's, else the default) and whether they run in Multi mode.
+struct Selection {
+    benchmarks: Vec<Selected>,
+    entries: Vec<Entry>,
+    home: &'static suite::Suite,
+    multi: bool,
+}
+
+fn select(args: &RunArgs, definitions: Definitions) -> Result<Selection, PlanError> {
+    let suite_arg = args.suite.as_deref();
+    let mut benchmarks: Vec<Selected> = Vec::new();
+    let mut entries: Vec<Entry> = Vec::new();
+    for name in &args.benchmarks {
+        let (e, multi) = suite::resolve_in(name, suite_arg, definitions)?;
+        let sel = Selected {
+            name: e.qualified(),
+            multi,
+        };
+        if !benchmarks.contains(&sel) {
+            benchmarks.push(sel);
+            entries.push(e);
+        }
+    }
+    let home = match suite_arg {
+        Some(s) => suite::suite(s)
+            .ok_or_else(|| LookupError::UnknownSuite(s.to_string(), suite::suite_names()))?,
+        None => match entries.first() {
+            Some(e) => suite::suite_of(e.info()),
+            None => &suite::SUITES[0],
+        },
+    };
+    if args.benchmarks.is_empty() {
+        for e in suite::default_entries(home, definitions) {
+            benchmarks.push(Selected {
+                name: e.qualified(),
+                multi: false,
+            });
+            entries.push(e);
+        }
+    }
+    let multi_names = benchmarks.iter().any(|b| b.multi);
+    if multi_names && benchmarks.iter().any(|b| !b.multi) && !args.multi {
+        return Err(invalid(
+            "Multi- names and plain names cannot be mixed in one run (use --multi for all)",
+        ));
+    }
+    let multi = args.multi || multi_names;
+    if args.multi_detail && !multi {
+        return Err(invalid("--multi-detail needs --multi"));
+    }
+    Ok(Selection {
+        benchmarks,
+        entries,
+        home,
+        multi,
+    })
+}
+
+/// The message sizes (`--msglog`, `--sizes`, else the home suite's), each a
+/// whole number of elements for benchmarks that count elements.
+fn sizes_of(
+    args: &RunArgs,
+    home: &suite::Suite,
+    entries: &[Entry],
+) -> Result<Vec<usize>, PlanError> {
+    let sizes = match (&args.msglog, &args.sizes) {
+        (Some(m), _) => parse_msglog(m)?,
+        (None, Some(s)) => parse_sizes(s)?,
+        (None, None) if home.defaults.sizes.contains(':') => parse_msglog(home.defaults.sizes)?,
+        (None, None) => parse_sizes(home.defaults.sizes)?,
+    };
+    for e in entries {
+        let i = e.info();
+        if let (Axis::Elems, Entry::Bench(_)) = (i.axis, e) {
+            let k = i.elem.size();
+            if let Some(bad) = sizes.iter().find(|&&x| x % k != 0) {
+                return Err(invalid(format!(
+                    "{} works on N {} of {k} bytes: message size {bad} is not a multiple of {k}",
+                    e.qualified(),
+                    i.elem.mpi_name()
+                )));
+            }
+        }
+    }
+    Ok(sizes)
+}
+
+/// The repetition policy and the timing method the options ask for, or the
+/// usage error of the first option that does not fit.
+fn repetitions(
+    args: &RunArgs,
+    sel: &Selection,
+    world: usize,
+) -> Result<(Policy, Option<Method>), PlanError> {
+    if let Some(np) = args.npmin {
+        if np == 0 {
+            return Err(invalid("--npmin must be at least 1"));
+        }
+        if np > world && !args.npmin_up_to_world {
+            return Err(invalid(format!(
+                "--npmin {np} is larger than the {world} processes of this run"
+            )));
+        }
+    }
+    for (flag, v) in [
+        ("--iter", args.iter),
+        ("--fast-iter", args.fast_iter),
+        ("--repeats", args.repeats),
+        ("--min-iter", args.min_iter),
+        ("--max-iter", args.max_iter),
+        ("--inner", args.inner),
+        ("--outer", args.outer),
+    ] {
+        if v == Some(0) {
+            return Err(invalid(format!("{flag} must be at least 1")));
+        }
+    }
+    if let (Some(_), Some(flag)) = (
+        args.iter,
+        [("--min-iter", args.min_iter), ("--max-iter", args.max_iter)]
+            .into_iter()
+            .find_map(|(f, v)| v.map(|_| f)),
+    ) {
+        return Err(invalid(format!(
+            "--iter fixes the repetitions; it excludes {flag}"
+        )));
+    }
+    // The clock tools repeat a fixed number of times: a repetition
+    // count would be recorded but not used.
+    if let Some(flag) = [
+        ("--iter", args.iter),
+        ("--min-iter", args.min_iter),
+        ("--max-iter", args.max_iter),
+    ]
+    .into_iter()
+    .find_map(|(f, v)| v.map(|_| f))
+    {
+        let fixed: Vec<_> = sel
+            .entries
+            .iter()
+            .map(|e| suite::suite_of(e.info()).fixed_repetitions)
+            .collect();
+        if let Some(Some(why)) = fixed.first().filter(|_| fixed.iter().all(Option::is_some)) {
+            return Err(invalid(format!("{flag} does not apply: {}", why())));
+        }
+    }
+    if !(args.time.is_finite() && args.time > 0.0) {
+        return Err(invalid(format!(
+            "--time must be a positive number of seconds, not {}",
+            args.time
+        )));
+    }
+    if args.time > MAX_SECONDS {
+        return Err(invalid(format!(
+            "--time must be at most {MAX_SECONDS} seconds, not {}",
+            args.time
+        )));
+    }
+    if let Some(r) = args.precision {
+        if !(r > 0.0 && r < 1.0) {
+            return Err(invalid(format!(
+                "--precision must be between 0 and 1 (e.g. 0.02), not {r}"
+            )));
+        }
+        if args.timing == Some(Method::Loop) {
+            return Err(invalid(
+                "--precision needs per-repetition samples: it excludes --timing loop",
+            ));
+        }
+        if args.iter.is_some() {
+            return Err(invalid(
+                "--iter and --precision exclude each other (fixed or adaptive repetitions)",
+            ));
+        }
+    }
+    // --precision judges per-call samples: per-call timing unless a per-repetition method is named.
+    let method = match (args.timing, args.precision) {
+        (None, Some(_)) => Some(Method::PerCall),
+        (m, _) => m,
+    };
+    if let Some(w) = args.window_us {
+        if args.sync != Some(SyncMode::Window)
+            && method.and_then(Method::required_sync) != Some(SyncMode::Window)
+        {
+            return Err(invalid("--window-us needs --sync window"));
+        }
+        if !(w.is_finite() && w > 0.0 && w <= 1e6) {
+            return Err(invalid(format!(
+                "--window-us must be a number of microseconds between 0 and 1000000, not {w}"
+            )));
+        }
+    }
+    let adaptive = args.precision.is_some();
+    // With --iter, the bounds recorded in the results are what ran.
+    let min_reps = args
+        .iter
+        .or(args.min_iter)
+        .unwrap_or(if adaptive { 10 } else { 1 });
+    let max_reps =
+        args.iter
+            .or(args.max_iter)
+            .unwrap_or(if adaptive { 100_000 } else { IMB_MAX_REPS });
+    if max_reps < min_reps {
+        return Err(invalid(format!(
+            "--max-iter {max_reps} is smaller than --min-iter {min_reps}"
+        )));
+    }
+    if args.volume == Some(0) {
+        return Err(invalid("--volume must be at least 1 byte"));
+    }
+    let policy = Policy {
+        iter: args.iter,
+        fast_iter: args.fast_iter,
+        min_reps,
+        max_reps,
+        precision: args.precision,
+        max_volume: args.volume.unwrap_or(IMB_MAX_VOLUME),
+        time_limit_s: args.time,
+        warmup: args.warmup,
+        inner: args.inner,
+        outer: args.outer,
+        iter_policy: args.iter_policy.unwrap_or_default(),
+    };
+    Ok((policy, method))
+}
+
+/// What a run may use and how it watches itself: memory per rank (and
+/// for samples), cold buffers, the stall limit and the disturbance factor.
+struct Resources {
+    mem_bytes: u64,
+    sample_mem: u64,
+    buffer_limit: bool,
+    off_cache: Option<OffCache>,
+    stall_limit_s: Option<f64>,
+    disturbance_factor: Option<f64>,
+}
+
+fn resources(
+    args: &RunArgs,
+    sizes: &[usize],
+    ranks_per_node: usize,
+) -> Result<Resources, PlanError> {
+    let off_cache = args
+        .off_cache
+        .as_deref()
+        .map(parse_off_cache)
+        .transpose()?
+        .flatten();
+    let stall = args.stall_limit.unwrap_or(crate::watchdog::DEFAULT_STALL_S);
+    if !(stall.is_finite() && (0.0..=MAX_SECONDS).contains(&stall)) {
+        return Err(invalid(format!(
+            "--stall-limit must be a number of seconds between 0 (off) and {MAX_SECONDS}, not {stall}"
+        )));
+    }
+    let disturbance = args
+        .disturbance_factor
+        .unwrap_or(crate::engine::disturb::DEFAULT_FACTOR);
+    if !(disturbance.is_finite() && disturbance >= 0.0) {
+        return Err(invalid(format!(
+            "--disturbance-factor must be a number of repetitions, at least 0 (off), not {disturbance}"
+        )));
+    }
+    if let Some(t) = args.timeout {
+        if !(t.is_finite() && t > 0.0 && t <= MAX_SECONDS) {
+            return Err(invalid(format!(
+                "--timeout must be a number of seconds between 0 and {MAX_SECONDS}, not {t}"
+            )));
+        }
+    }
+    let mut mem_bytes = match args.mem {
+        Some(g) if g.is_finite() && g > 0.0 => (g * (1u64 << 30) as f64) as u64,
+        Some(g) => {
+            return Err(invalid(format!(
+                "--mem must be a positive number of GiB, not {g}"
+            )))
+        }
+        None => default_mem_bytes(ranks_per_node),
+    };
+    // Samples are held whatever the buffer limit (MPITEST's b).
+    let sample_mem = mem_bytes;
+    let buffer_limit = args.buffer_bytes.is_some_and(|b| b < mem_bytes);
+    if let Some(b) = args.buffer_bytes {
+        mem_bytes = mem_bytes.min(b);
+    }
+    // Sizes the user chose must fit; a suite's default sizes that do not
+    // are skipped per point with a note (the engine's memory check).
+    if !buffer_limit && (args.msglog.is_some() || args.sizes.is_some()) {
+        if let Some(&big) = sizes.iter().max() {
+            if big as u64 > mem_bytes {
+                return Err(invalid(format!(
+                    "message size {big} bytes exceeds the memory limit of {mem_bytes} bytes ({:.3} GiB) per rank (--mem)",
+                    mem_bytes as f64 / (1u64 << 30) as f64
+                )));
+            }
+        }
+    }
+    Ok(Resources {
+        mem_bytes,
+        sample_mem,
+        buffer_limit,
+        off_cache,
+        stall_limit_s: (stall > 0.0).then_some(stall),
+        disturbance_factor: (disturbance > 0.0).then_some(disturbance),
+    })
+}
+
+/// The output files can be written, and `--plot` has a suite figure to draw.
+fn outputs(args: &RunArgs, home: &suite::Suite) -> Result<(), PlanError> {
+    crate::output::validate(&args.outputs(), &args.inputs()).map_err(PlanError::Invalid)?;
+    if args.plot.is_some() && home.figure.is_none() {
+        let with: Vec<String> = suite::SUITES
+            .iter()
+            .filter_map(|s| {
+                s.figure
+                    .map(|f| format!("{}: use it with --suite {}", f.what, s.name))
+            })
+            .collect();
+        return Err(invalid(format!("--plot draws {}", with.join("; "))));
+    }
+    Ok(())
+}
+
+/// Suite-specific options as axes of the plan: every suite reads its own
+/// options (and refuses them when it is not in the run); then the axes a
+/// front end set by name.
+fn axes_of(
+    args: &RunArgs,
+    sel: &Selection,
+    world: usize,
+    mem_bytes: u64,
+) -> Result<Axes, PlanError> {
+    let mut axes = Axes::new();
+    for s in suite::SUITES {
+        let involved = s.name == sel.home.name
+            || sel
+                .entries
+                .iter()
+                .any(|e| suite::suite_of(e.info()).name == s.name);
+        if let Some(f) = s.axes {
+            axes.extend(f(args, involved, world, mem_bytes).map_err(PlanError::Invalid)?);
+        }
+    }
+    for (name, v) in &args.front_axes {
+        axes.insert(name.clone(), vec![*v]);
+    }
+    Ok(axes)
 }
 
 /// Default memory limit per rank: 80% of the node's available memory
@@ -1050,6 +1139,148 @@ mod tests {
             unreachable!()
         };
         Plan::build(&a, vec![], 4, 4)
+    }
+
+    /// `mpibench run` arguments, parsed.
+    fn run_args(args: &[&str]) -> RunArgs {
+        use clap::Parser;
+        let mut v = vec!["mpibench", "run"];
+        v.extend_from_slice(args);
+        let crate::cli::Command::Run(a) = crate::cli::Cli::try_parse_from(v).unwrap().command
+        else {
+            unreachable!()
+        };
+        *a
+    }
+
+    fn err<T>(r: Result<T, PlanError>) -> String {
+        r.err().expect("a usage error").to_string()
+    }
+
+    #[test]
+    fn select_names_the_home_suite_and_its_defaults() {
+        let d = Definitions::Pmb;
+        // No name: the default suite's default list.
+        let s = select(&run_args(&[]), d).unwrap();
+        assert_eq!(s.home.name, "imb");
+        assert_eq!(s.benchmarks.len(), 12);
+        // A name: its suite is home; a name twice runs once.
+        let s = select(&run_args(&["BROADCAST", "BROADCAST"]), d).unwrap();
+        assert_eq!(s.home.name, "mpitest");
+        assert_eq!(s.entries.len(), 1);
+        // --suite without names: that suite's defaults.
+        let s = select(&run_args(&["--suite", "imb-p2p"]), d).unwrap();
+        assert_eq!(s.entries.len(), 8);
+        assert!(!s.multi);
+        let s = select(&run_args(&["Multi-PingPong"]), d).unwrap();
+        assert!(s.multi);
+        assert!(
+            err(select(&run_args(&["Multi-PingPong", "Barrier"]), d)).contains("cannot be mixed")
+        );
+        assert!(err(select(&run_args(&["--multi-detail"]), d)).contains("needs --multi"));
+        assert!(err(select(&run_args(&["--suite", "nosuch"]), d)).contains("nosuch"));
+    }
+
+    #[test]
+    fn sizes_come_from_the_options_or_the_home_suite() {
+        let sel = |a: &[&str]| select(&run_args(a), Definitions::Pmb).unwrap();
+        let s = sel(&["--suite", "mpitest"]);
+        assert_eq!(
+            sizes_of(&run_args(&[]), s.home, &s.entries).unwrap(),
+            [4, 40, 400, 4000, 40000, 400000]
+        );
+        let s = sel(&["PingPong"]);
+        assert_eq!(
+            sizes_of(&run_args(&["--msglog", "2:3"]), s.home, &s.entries).unwrap(),
+            [0, 4, 8]
+        );
+        // A benchmark that counts elements takes whole elements only.
+        let s = sel(&["BROADCAST"]);
+        let e = err(sizes_of(&run_args(&["--sizes", "6"]), s.home, &s.entries));
+        assert!(e.contains("not a multiple of 4"), "{e}");
+    }
+
+    #[test]
+    fn repetitions_refuse_what_does_not_fit() {
+        let s = select(&run_args(&["PingPong"]), Definitions::Pmb).unwrap();
+        let reps = |a: &[&str]| repetitions(&run_args(a), &s, 4);
+        let (p, m) = reps(&["--iter", "50"]).unwrap();
+        assert_eq!((p.min_reps, p.max_reps, m), (50, 50, None));
+        let (p, m) = reps(&["--precision", "0.05"]).unwrap();
+        assert_eq!(
+            (p.min_reps, p.max_reps, m),
+            (10, 100_000, Some(Method::PerCall))
+        );
+        for (a, says) in [
+            (
+                &["--iter", "5", "--max-iter", "9"][..],
+                "excludes --max-iter",
+            ),
+            (
+                &["--min-iter", "9", "--max-iter", "5"],
+                "smaller than --min-iter",
+            ),
+            (&["--precision", "2"], "between 0 and 1"),
+            (
+                &["--precision", "0.1", "--timing", "loop"],
+                "excludes --timing loop",
+            ),
+            (&["--window-us", "5"], "needs --sync window"),
+            (&["--npmin", "9"], "larger than the 4 processes"),
+            (&["--time", "0"], "--time must be a positive"),
+            (&["--volume", "0"], "--volume must be at least 1"),
+        ] {
+            assert!(err(reps(a)).contains(says), "{a:?}: {}", err(reps(a)));
+        }
+    }
+
+    #[test]
+    fn resources_hold_the_limits() {
+        let r = resources(&run_args(&["--mem", "0.5"]), &[8], 4).unwrap();
+        assert_eq!(
+            (r.mem_bytes, r.sample_mem, r.buffer_limit),
+            (1 << 29, 1 << 29, false)
+        );
+        assert!(r.stall_limit_s.is_some() && r.disturbance_factor.is_some());
+        let r = resources(
+            &run_args(&["--stall-limit", "0", "--disturbance-factor", "0"]),
+            &[8],
+            4,
+        )
+        .unwrap();
+        assert_eq!((r.stall_limit_s, r.disturbance_factor), (None, None));
+        // A front end's buffer limit lowers the memory, not the samples'.
+        let mut a = run_args(&["--mem", "1"]);
+        a.buffer_bytes = Some(1000);
+        let r = resources(&a, &[8], 4).unwrap();
+        assert_eq!(
+            (r.mem_bytes, r.sample_mem, r.buffer_limit),
+            (1000, 1 << 30, true)
+        );
+        let big = resources(
+            &run_args(&["--mem", "0.0005", "--sizes", "1M"]),
+            &[1 << 20],
+            4,
+        );
+        assert!(err(big).contains("exceeds the memory limit"));
+        assert!(
+            err(resources(&run_args(&["--stall-limit", "-1"]), &[8], 4)).contains("--stall-limit")
+        );
+        assert!(err(resources(&run_args(&["--mem", "0"]), &[8], 4)).contains("--mem"));
+    }
+
+    #[test]
+    fn axes_come_from_the_suites_in_the_run_and_the_front_end() {
+        let s = select(&run_args(&["Uniband"]), Definitions::Imb2021).unwrap();
+        let mut a = run_args(&["Uniband"]);
+        a.front_axes.push(("pause_us".into(), 0.0));
+        let axes = axes_of(&a, &s, 4, 1 << 30).unwrap();
+        assert_eq!(axes[crate::bench::patterns::WINDOW_AXIS], vec![64.0]);
+        assert_eq!(axes["pause_us"], vec![0.0]);
+        // A suite's option given when the suite is not in the run.
+        let s = select(&run_args(&["BROADCAST"]), Definitions::Pmb).unwrap();
+        let a = run_args(&["BROADCAST", "--imb-window", "4"]);
+        assert!(err(axes_of(&a, &s, 4, 1 << 30)).contains("--imb-window"));
     }
 
     /// A plan from `mpibench imb` arguments in a world of 4.
