@@ -626,130 +626,222 @@ fn y_label(its: &[Item<'_>], runs: &[Run]) -> String {
     .to_string()
 }
 
-/// The figures of one section (see the module doc of `report::html` for the list).
-fn figures(s: &Section<'_>, runs: &[Run]) -> Vec<Figure> {
-    let its = items(s, runs);
-    let mut figs = Vec::new();
-    let n_runs = runs.len();
-    let used: BTreeSet<usize> = its.iter().map(|i| i.run).collect();
-    let legend = run_legend(runs, &used, n_runs);
-    let procs = distinct_f64(its.iter().map(|i| i.res.processes as f64));
-    let sizes = distinct_f64(its.iter().map(|i| i.row.bytes as f64));
-    let pv = |it: &Item<'_>, k: &str| it.params.get(k).map_or(String::new(), |v| v.to_string());
-    let bytes_of = |it: &Item<'_>| it.row.bytes.to_string();
-    // Parameters: the values each takes over the section.
-    let mut values: BTreeMap<&str, Vec<&Value>> = BTreeMap::new();
-    for it in &its {
-        for (k, v) in &it.params {
-            values.entry(k.as_str()).or_default().push(v);
+/// What the figures of a section are drawn from: its rows, and how its
+/// parameters vary over them.
+struct Shape<'a, 'x> {
+    s: &'x Section<'a>,
+    runs: &'x [Run<'x>],
+    its: Vec<Item<'a>>,
+    legend: Vec<(String, String, usize)>,
+    /// The process counts and message sizes of the section.
+    procs: Vec<f64>,
+    sizes: Vec<f64>,
+    /// Parameters with one value in the whole section (they label no series).
+    constant: Vec<String>,
+    /// The others, and those of them the message size determines.
+    varying: Vec<String>,
+    size_bound: Vec<String>,
+    /// Numeric parameters with three or more values: axes of their own.
+    numeric_axes: Vec<String>,
+    /// Another varying parameter splits series without an axis.
+    categorical_varies: bool,
+    /// Message size varies for one set of other parameters.
+    sized: bool,
+    ylab: String,
+}
+
+fn strs(v: &[String]) -> Vec<&str> {
+    v.iter().map(String::as_str).collect()
+}
+
+fn join(parts: &[String]) -> String {
+    parts
+        .iter()
+        .filter(|p| !p.is_empty())
+        .cloned()
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn pv(it: &Item<'_>, k: &str) -> String {
+    it.params.get(k).map_or(String::new(), |v| v.to_string())
+}
+
+fn bytes_of(it: &Item<'_>) -> String {
+    it.row.bytes.to_string()
+}
+
+impl<'a, 'x> Shape<'a, 'x> {
+    fn of(s: &'x Section<'a>, runs: &'x [Run<'x>]) -> Shape<'a, 'x> {
+        let its = items(s, runs);
+        let used: BTreeSet<usize> = its.iter().map(|i| i.run).collect();
+        let legend = run_legend(runs, &used, runs.len());
+        let procs = distinct_f64(its.iter().map(|i| i.res.processes as f64));
+        let sizes = distinct_f64(its.iter().map(|i| i.row.bytes as f64));
+        // Parameters: the values each takes over the section.
+        let mut values: BTreeMap<String, Vec<Value>> = BTreeMap::new();
+        for it in &its {
+            for (k, v) in &it.params {
+                values.entry(k.clone()).or_default().push(v.clone());
+            }
+        }
+        let distinct = |vs: &[Value]| vs.iter().map(|v| v.to_string()).collect::<BTreeSet<_>>();
+        let constant: Vec<String> = values
+            .iter()
+            .filter(|(_, vs)| distinct(vs).len() == 1)
+            .map(|(k, _)| k.clone())
+            .collect();
+        let varying: Vec<String> = values
+            .keys()
+            .filter(|k| !constant.contains(k))
+            .cloned()
+            .collect();
+        // Parameters the message size determines (ALLREDUCE's element count n,
+        // a halo's n and ndata): another name for the size, never a series of
+        // their own.
+        let size_bound: Vec<String> = varying
+            .iter()
+            .filter(|k| determines(&its, bytes_of, |it| pv(it, k)))
+            .cloned()
+            .collect();
+        // Message size is an axis of its own when it varies for one set of other
+        // parameters (IMB); not when the parameters determine it (COMMTEST's
+        // packets · packet_bytes).
+        let mut per_point: BTreeMap<(usize, usize, String), BTreeSet<usize>> = BTreeMap::new();
+        for it in &its {
+            per_point
+                .entry((
+                    it.run,
+                    it.res.processes,
+                    params_label(&it.params, &strs(&size_bound)),
+                ))
+                .or_default()
+                .insert(it.row.bytes);
+        }
+        let sized = per_point
+            .values()
+            .any(|b| b.iter().filter(|&&x| x > 0).count() >= 2);
+        // Numeric parameters with three or more values are axes; identifiers
+        // (a rank, those the suite declares: CRESTA's scenario), two-valued
+        // switches and the other varying parameters split series. A
+        // size-bound parameter proportional to the size (ndata = bytes/8)
+        // and one equal to an earlier axis on every row (a halo's nx = n)
+        // draw no figure of their own.
+        let mut numeric_axes: Vec<String> = Vec::new();
+        let mut categorical_varies = false;
+        for k in &varying {
+            let vs = &values[k];
+            let numeric = vs.iter().all(|v| v.is_number());
+            let id_like = k.ends_with("rank")
+                || its.iter().any(|it| {
+                    crate::suite::suite(&it.res.suite)
+                        .is_some_and(|x| x.report.identifiers.contains(&k.as_str()))
+                });
+            if numeric && distinct(vs).len() > 2 && !id_like {
+                let rescaled_size = size_bound.contains(k) && proportional_to_size(&its, k);
+                let same_as_earlier = numeric_axes
+                    .iter()
+                    .any(|j| its.iter().all(|it| it.params.get(j) == it.params.get(k)));
+                if !rescaled_size && !same_as_earlier {
+                    numeric_axes.push(k.clone());
+                }
+            } else if !size_bound.contains(k) {
+                categorical_varies = true;
+            }
+        }
+        let ylab = y_label(&its, runs);
+        Shape {
+            s,
+            runs,
+            its,
+            legend,
+            procs,
+            sizes,
+            constant,
+            varying,
+            size_bound,
+            numeric_axes,
+            categorical_varies,
+            sized,
+            ylab,
         }
     }
-    let distinct = |vs: &[&Value]| vs.iter().map(|v| v.to_string()).collect::<BTreeSet<_>>();
-    // Parameters with one value in the whole section label no series.
-    let constant: Vec<&str> = values
-        .iter()
-        .filter(|(_, vs)| distinct(vs).len() == 1)
-        .map(|(k, _)| *k)
-        .collect();
-    let varying: Vec<&str> = values
-        .keys()
-        .copied()
-        .filter(|k| !constant.contains(k))
-        .collect();
-    // Parameters the message size determines (ALLREDUCE's element count n,
-    // a halo's n and ndata): another name for the size, never a series of
-    // their own.
-    let size_bound: Vec<&str> = varying
-        .iter()
-        .copied()
-        .filter(|k| determines(&its, bytes_of, |it| pv(it, k)))
-        .collect();
-    // Message size is an axis of its own when it varies for one set of other
-    // parameters (IMB); not when the parameters determine it (COMMTEST's
-    // packets · packet_bytes).
-    let mut per_point: BTreeMap<(usize, usize, String), BTreeSet<usize>> = BTreeMap::new();
-    for it in &its {
-        per_point
-            .entry((
-                it.run,
-                it.res.processes,
-                params_label(&it.params, &size_bound),
-            ))
-            .or_default()
-            .insert(it.row.bytes);
+
+    fn id(&self, kind: &str) -> String {
+        format!("{}-{kind}", self.s.id)
     }
-    let sized = per_point
-        .values()
-        .any(|b| b.iter().filter(|&&x| x > 0).count() >= 2);
-    let p_key = |it: &Item<'_>| {
-        if procs.len() > 1 || s.mode == "multi" {
+
+    /// The process count, where it varies (or in Multi mode).
+    fn p_key(&self, it: &Item<'_>) -> String {
+        if self.procs.len() > 1 || self.s.mode == "multi" {
             format!("P={}", it.res.processes)
         } else {
             String::new()
         }
-    };
-    let join = |parts: &[String]| {
-        parts
-            .iter()
-            .filter(|p| !p.is_empty())
-            .cloned()
-            .collect::<Vec<_>>()
-            .join(", ")
-    };
-    // Numeric parameters with three or more values are axes; identifiers
-    // (a rank, those the suite declares: CRESTA's scenario), two-valued
-    // switches and the other varying
-    // parameters split series. A size-bound parameter proportional to the
-    // size (ndata = bytes/8) and one equal to an earlier axis on every row
-    // (a halo's nx = n) draw no figure of their own.
-    let mut numeric_axes: Vec<&str> = Vec::new();
-    let mut categorical_varies = false;
-    for &k in &varying {
-        let vs = &values[k];
-        let numeric = vs.iter().all(|v| v.is_number());
-        let id_like = k.ends_with("rank")
-            || its.iter().any(|it| {
-                crate::suite::suite(&it.res.suite)
-                    .is_some_and(|x| x.report.identifiers.contains(&k))
-            });
-        if numeric && distinct(vs).len() > 2 && !id_like {
-            let rescaled_size = size_bound.contains(&k) && proportional_to_size(&its, k);
-            let same_as_earlier = numeric_axes
-                .iter()
-                .any(|&j| its.iter().all(|it| it.params.get(j) == it.params.get(k)));
-            if !rescaled_size && !same_as_earlier {
-                numeric_axes.push(k);
-            }
-        } else if !size_bound.contains(&k) {
-            categorical_varies = true;
-        }
     }
-    let plabel = |params: &BTreeMap<String, Value>, skip: &[&str]| {
-        let mut sk: Vec<&str> = skip.to_vec();
-        sk.extend(constant.iter().copied());
-        params_label(params, &sk)
-    };
-    let constant_note = its.first().and_then(|it| {
-        let l: Vec<String> = constant
-            .iter()
-            .filter_map(|k| it.params.get(*k).map(|v| format!("{k}={}", param_value(v))))
-            .collect();
-        (!l.is_empty()).then(|| format!("All rows: {}.", l.join(", ")))
-    });
-    let id = |kind: &str| format!("{}-{kind}", s.id);
-    let ylab = y_label(&its, runs);
 
-    // 1. time against message size (log-log), with the error band.
-    if sized {
+    /// A series label of the parameters, without `skip` and the constant ones.
+    fn plabel(&self, params: &BTreeMap<String, Value>, skip: &[&str]) -> String {
+        let mut sk: Vec<&str> = skip.to_vec();
+        sk.extend(self.constant.iter().map(String::as_str));
+        params_label(params, &sk)
+    }
+
+    fn constant_note(&self) -> Option<String> {
+        self.its.first().and_then(|it| {
+            let l: Vec<String> = self
+                .constant
+                .iter()
+                .filter_map(|k| it.params.get(k).map(|v| format!("{k}={}", param_value(v))))
+                .collect();
+            (!l.is_empty()).then(|| format!("All rows: {}.", l.join(", ")))
+        })
+    }
+
+    fn lines(
+        &self,
+        id: String,
+        title: String,
+        x: Axis,
+        y: Axis,
+        series: Vec<Series>,
+        notes: Vec<String>,
+    ) -> Figure {
+        let mut f = Figure {
+            id,
+            title,
+            kind: Kind::Lines,
+            x,
+            y,
+            series,
+            heat: None,
+            runs: self.legend.clone(),
+            notes,
+        };
+        cap(&mut f);
+        f
+    }
+
+    /// The rows of sized messages grouped into series by process count and
+    /// the parameters the size does not determine.
+    fn by_size(&self) -> Grouper<'a, '_> {
         let mut g = Grouper::new();
-        for it in its.iter().filter(|i| i.row.bytes > 0) {
+        for it in self.its.iter().filter(|i| i.row.bytes > 0) {
             g.add(
                 it.run,
-                join(&[p_key(it), plabel(&it.params, &size_bound)]),
+                join(&[
+                    self.p_key(it),
+                    self.plabel(&it.params, &strs(&self.size_bound)),
+                ]),
                 it,
             );
         }
-        let series = make_series(g, runs, n_runs, |it| {
+        g
+    }
+
+    /// 1. Time against message size (log-log), with the error band.
+    fn latency(&self) -> Figure {
+        let series = make_series(self.by_size(), self.runs, self.runs.len(), |it| {
             Some(Point {
                 x: it.row.bytes as f64,
                 y: it.y,
@@ -757,77 +849,65 @@ fn figures(s: &Section<'_>, runs: &[Run]) -> Vec<Figure> {
                 range: None,
             })
         });
-        let mut notes: Vec<String> = band_note(&its).into_iter().collect();
-        if its.iter().any(|i| i.row.bytes == 0) {
+        let mut notes: Vec<String> = band_note(&self.its).into_iter().collect();
+        if self.its.iter().any(|i| i.row.bytes == 0) {
             notes.push("0-byte rows are in the table (no place on a log axis).".into());
         }
-        let mut f = Figure {
-            id: id("latency"),
-            title: format!("{}: time against message size", s.title),
-            kind: Kind::Lines,
-            x: Axis::new("message size [bytes]", Scale::Log2, Ticks::Bytes),
-            y: Axis::new(&ylab, Scale::Log10, Ticks::Number),
+        self.lines(
+            self.id("latency"),
+            format!("{}: time against message size", self.s.title),
+            Axis::new("message size [bytes]", Scale::Log2, Ticks::Bytes),
+            Axis::new(&self.ylab, Scale::Log10, Ticks::Number),
             series,
-            heat: None,
-            runs: legend.clone(),
             notes,
-        };
-        cap(&mut f);
-        figs.push(f);
-        // 2. bandwidth, where the suite defines a throughput.
-        if its.iter().any(|i| i.row.mbytes_per_sec.is_some()) {
-            let mut g = Grouper::new();
-            for it in its.iter().filter(|i| i.row.bytes > 0) {
-                g.add(
-                    it.run,
-                    join(&[p_key(it), plabel(&it.params, &size_bound)]),
-                    it,
-                );
-            }
-            let series = make_series(g, runs, n_runs, |it| {
-                it.row
-                    .mbytes_per_sec
-                    .filter(|v| v.is_finite() && *v > 0.0)
-                    .map(|mb| Point {
-                        x: it.row.bytes as f64,
-                        y: mb,
-                        band: None,
-                        range: None,
-                    })
-            });
-            let mut f = Figure {
-                id: id("bandwidth"),
-                title: format!("{}: bandwidth against message size", s.title),
-                kind: Kind::Lines,
-                x: Axis::new("message size [bytes]", Scale::Log2, Ticks::Bytes),
-                y: Axis::new(
-                    "bandwidth [MB/s] (MB = 2^20 bytes)",
-                    Scale::Log10,
-                    Ticks::Number,
-                ),
-                series,
-                heat: None,
-                runs: legend.clone(),
-                notes: Vec::new(),
-            };
-            cap(&mut f);
-            figs.push(f);
-        }
+        )
     }
 
-    // 3. time against each numeric parameter (halo n, t_delay, t_calc, packets, ...).
-    for &k in &numeric_axes {
+    /// 2. Bandwidth against message size, where the suite defines a throughput.
+    fn bandwidth(&self) -> Option<Figure> {
+        if !self.its.iter().any(|i| i.row.mbytes_per_sec.is_some()) {
+            return None;
+        }
+        let series = make_series(self.by_size(), self.runs, self.runs.len(), |it| {
+            it.row
+                .mbytes_per_sec
+                .filter(|v| v.is_finite() && *v > 0.0)
+                .map(|mb| Point {
+                    x: it.row.bytes as f64,
+                    y: mb,
+                    band: None,
+                    range: None,
+                })
+        });
+        Some(self.lines(
+            self.id("bandwidth"),
+            format!("{}: bandwidth against message size", self.s.title),
+            Axis::new("message size [bytes]", Scale::Log2, Ticks::Bytes),
+            Axis::new(
+                "bandwidth [MB/s] (MB = 2^20 bytes)",
+                Scale::Log10,
+                Ticks::Number,
+            ),
+            series,
+            Vec::new(),
+        ))
+    }
+
+    /// 3. Time against a numeric parameter (halo n, t_delay, t_calc, packets, ...).
+    fn against(&self, k: &str) -> Figure {
+        let its = &self.its;
         // Parameters that follow from the size and this one (COMMTEST's
         // packet_bytes = V/packets) split no series here; the size does
         // unless this parameter determines it.
         let by_size_and_k = |it: &Item<'_>| format!("{} {}", it.row.bytes, pv(it, k));
-        let mut skip: Vec<&str> = varying
+        let mut skip: Vec<&str> = self
+            .varying
             .iter()
-            .copied()
-            .filter(|&j| j != k && determines(&its, by_size_and_k, |it| pv(it, j)))
+            .map(String::as_str)
+            .filter(|&j| j != k && determines(its, by_size_and_k, |it| pv(it, j)))
             .collect();
         skip.push(k);
-        let size_splits = sizes.len() > 1 && !determines(&its, |it| pv(it, k), bytes_of);
+        let size_splits = self.sizes.len() > 1 && !determines(its, |it| pv(it, k), bytes_of);
         let size_key = |it: &Item<'_>| {
             if size_splits {
                 size_label(it.row.bytes)
@@ -839,15 +919,15 @@ fn figures(s: &Section<'_>, runs: &[Run]) -> Vec<Figure> {
         for it in its.iter().filter(|i| i.params.contains_key(k)) {
             g.add(
                 it.run,
-                join(&[p_key(it), size_key(it), plabel(&it.params, &skip)]),
+                join(&[self.p_key(it), size_key(it), self.plabel(&it.params, &skip)]),
                 it,
             );
         }
         let at = |it: &Item<'_>| it.params.get(k).and_then(|v| v.as_f64());
         let series = make_series_with(
             g,
-            runs,
-            n_runs,
+            self.runs,
+            self.runs.len(),
             |it| {
                 at(it).map(|x| Point {
                     x,
@@ -860,7 +940,7 @@ fn figures(s: &Section<'_>, runs: &[Run]) -> Vec<Figure> {
         );
         let xs: Vec<f64> = its.iter().filter_map(at).collect();
         let ys: Vec<f64> = its.iter().map(|i| i.y).collect();
-        let mut notes: Vec<String> = band_note(&its).into_iter().collect();
+        let mut notes: Vec<String> = band_note(its).into_iter().collect();
         if series.iter().any(|s| s.style == Style::Fit) {
             notes.push(
                 "Dashed: the fitted model t(k) = k·α + V/β (k packets of the fixed volume V; \
@@ -868,46 +948,44 @@ fn figures(s: &Section<'_>, runs: &[Run]) -> Vec<Figure> {
                     .into(),
             );
         }
-        let mut f = Figure {
-            id: id(&format!("vs-{}", slug(k))),
-            title: format!("{}: time against {k}", s.title),
-            kind: Kind::Lines,
-            x: Axis::new(k, auto_scale(&xs, 16.0), Ticks::Number),
-            y: Axis::new(&ylab, auto_scale(&ys, 16.0), Ticks::Number),
+        self.lines(
+            self.id(&format!("vs-{}", slug(k))),
+            format!("{}: time against {k}", self.s.title),
+            Axis::new(k, auto_scale(&xs, 16.0), Ticks::Number),
+            Axis::new(&self.ylab, auto_scale(&ys, 16.0), Ticks::Number),
             series,
-            heat: None,
-            runs: legend.clone(),
             notes,
-        };
-        cap(&mut f);
-        figs.push(f);
+        )
     }
 
-    // 4. categories without a numeric axis (coarray sync kinds): bars with CIs.
-    let bars = categorical_varies && numeric_axes.is_empty() && !sized;
-    // 5. time against process count, with min–max bars over ranks.
-    if procs.len() > 1 && !bars {
-        let chosen: Vec<f64> = if sized {
-            let pos: Vec<f64> = sizes.iter().copied().filter(|b| *b > 0.0).collect();
+    /// 5. Time against process count, min–max bars over ranks (3 sizes).
+    fn against_processes(&self) -> Figure {
+        let chosen: Vec<f64> = if self.sized {
+            let pos: Vec<f64> = self.sizes.iter().copied().filter(|b| *b > 0.0).collect();
             let mut c = vec![pos[0], pos[pos.len() / 2], pos[pos.len() - 1]];
             c.dedup();
             c
         } else {
-            sizes.clone()
+            self.sizes.clone()
         };
         let mut g = Grouper::new();
-        for it in its
+        for it in self
+            .its
             .iter()
             .filter(|i| chosen.contains(&(i.row.bytes as f64)))
         {
-            let size = if sized {
+            let size = if self.sized {
                 size_label(it.row.bytes)
             } else {
                 String::new()
             };
-            g.add(it.run, join(&[size, plabel(&it.params, &size_bound)]), it);
+            g.add(
+                it.run,
+                join(&[size, self.plabel(&it.params, &strs(&self.size_bound))]),
+                it,
+            );
         }
-        let series = make_series(g, runs, n_runs, |it| {
+        let series = make_series(g, self.runs, self.runs.len(), |it| {
             let range = (it.row.t_min_us.is_finite()
                 && it.row.t_max_us.is_finite()
                 && it.row.t_max_us > it.row.t_min_us)
@@ -919,85 +997,127 @@ fn figures(s: &Section<'_>, runs: &[Run]) -> Vec<Figure> {
                 range,
             })
         });
-        let ys: Vec<f64> = its.iter().map(|i| i.y).collect();
+        let ys: Vec<f64> = self.its.iter().map(|i| i.y).collect();
         let mut notes = vec!["Bars: t_min–t_max over ranks.".to_string()];
-        if sized {
+        if self.sized {
             notes.push("Three message sizes: the smallest, a middle and the largest.".into());
         }
-        let mut x = Axis::new("processes", auto_scale(&procs, 16.0), Ticks::Number);
-        if procs.len() <= 16 {
-            x.fixed_ticks = procs.clone();
+        let mut x = Axis::new("processes", auto_scale(&self.procs, 16.0), Ticks::Number);
+        if self.procs.len() <= 16 {
+            x.fixed_ticks = self.procs.clone();
         }
-        let mut f = Figure {
-            id: id("vs-processes"),
-            title: format!("{}: time against process count", s.title),
-            kind: Kind::Lines,
+        self.lines(
+            self.id("vs-processes"),
+            format!("{}: time against process count", self.s.title),
             x,
-            y: Axis::new(&ylab, auto_scale(&ys, 16.0), Ticks::Number),
+            Axis::new(&self.ylab, auto_scale(&ys, 16.0), Ticks::Number),
             series,
-            heat: None,
-            runs: legend.clone(),
             notes,
-        };
-        cap(&mut f);
-        figs.push(f);
+        )
     }
-    if bars || (figs.is_empty() && !its.is_empty()) {
-        let by_params = its.iter().any(|it| !plabel(&it.params, &[]).is_empty());
+
+    /// 4. Categories without a numeric axis (coarray sync kinds): bars with CIs.
+    fn bars(&self) -> Figure {
+        let by_params = self
+            .its
+            .iter()
+            .any(|it| !self.plabel(&it.params, &[]).is_empty());
         let cat_of = |it: &Item<'_>| {
             if by_params {
-                plabel(&it.params, &[])
+                self.plabel(&it.params, &[])
             } else {
                 format!("P={}", it.res.processes)
             }
         };
-        let key_of = |it: &Item<'_>| if by_params { p_key(it) } else { String::new() };
-        figs.push(bar_figure(s, runs, &its, &cat_of, &key_of, &legend, &ylab));
+        let key_of = |it: &Item<'_>| {
+            if by_params {
+                self.p_key(it)
+            } else {
+                String::new()
+            }
+        };
+        bar_figure(
+            self.s,
+            self.runs,
+            &self.its,
+            &cat_of,
+            &key_of,
+            &self.legend,
+            &self.ylab,
+        )
     }
-    if let Some(n) = constant_note {
+}
+
+/// 6. mpiGraph matrices: one heatmap per 2-D array of a result.
+fn heatmaps(s: &Section<'_>, runs: &[Run]) -> Vec<Figure> {
+    let mut figs = Vec::new();
+    for &(run, res) in &s.results {
+        let Some(Value::Object(m)) = &res.matrix else {
+            continue;
+        };
+        for (k, v) in m {
+            let Some(cells) = matrix_cells(v) else {
+                continue;
+            };
+            let mut x = Axis::new("receiver rank", Scale::Linear, Ticks::Number);
+            let mut y = Axis::new("sender rank", Scale::Linear, Ticks::Number);
+            x.categories = (0..cells.first().map_or(0, |r| r.len()))
+                .map(|i| i.to_string())
+                .collect();
+            y.categories = (0..cells.len()).map(|i| i.to_string()).collect();
+            figs.push(Figure {
+                id: format!(
+                    "{}-{}-p{}-{}",
+                    s.id,
+                    slug(k),
+                    res.processes,
+                    runs[run].short
+                )
+                .to_lowercase(),
+                title: format!(
+                    "{}: {k} ({}, P={})",
+                    s.title, runs[run].short, res.processes
+                ),
+                kind: Kind::Heatmap,
+                x,
+                y,
+                series: Vec::new(),
+                heat: Some(Heat {
+                    cells,
+                    unit: unit_of(k),
+                }),
+                runs: run_legend(runs, &BTreeSet::from([run]), runs.len()),
+                notes: Vec::new(),
+            });
+        }
+    }
+    figs
+}
+
+/// The figures of one section (see the module doc of `report::html` for the list).
+fn figures(s: &Section<'_>, runs: &[Run]) -> Vec<Figure> {
+    let sh = Shape::of(s, runs);
+    let mut figs = Vec::new();
+    if sh.sized {
+        figs.push(sh.latency());
+        figs.extend(sh.bandwidth());
+    }
+    for k in &sh.numeric_axes {
+        figs.push(sh.against(k));
+    }
+    let bars = sh.categorical_varies && sh.numeric_axes.is_empty() && !sh.sized;
+    if sh.procs.len() > 1 && !bars {
+        figs.push(sh.against_processes());
+    }
+    if bars || (figs.is_empty() && !sh.its.is_empty()) {
+        figs.push(sh.bars());
+    }
+    if let Some(n) = sh.constant_note() {
         for f in &mut figs {
             f.notes.push(n.clone());
         }
     }
-
-    // 6. mpiGraph matrices: one heatmap per 2-D array.
-    for &(run, res) in &s.results {
-        if let Some(Value::Object(m)) = &res.matrix {
-            for (k, v) in m {
-                if let Some(cells) = matrix_cells(v) {
-                    let mut x = Axis::new("receiver rank", Scale::Linear, Ticks::Number);
-                    let mut y = Axis::new("sender rank", Scale::Linear, Ticks::Number);
-                    x.categories = (0..cells.first().map_or(0, |r| r.len()))
-                        .map(|i| i.to_string())
-                        .collect();
-                    y.categories = (0..cells.len()).map(|i| i.to_string()).collect();
-                    figs.push(Figure {
-                        id: id(&format!(
-                            "{}-p{}-{}",
-                            slug(k),
-                            res.processes,
-                            runs[run].short
-                        ))
-                        .to_lowercase(),
-                        title: format!(
-                            "{}: {k} ({}, P={})",
-                            s.title, runs[run].short, res.processes
-                        ),
-                        kind: Kind::Heatmap,
-                        x,
-                        y,
-                        series: Vec::new(),
-                        heat: Some(Heat {
-                            cells,
-                            unit: unit_of(k),
-                        }),
-                        runs: run_legend(runs, &BTreeSet::from([run]), n_runs),
-                        notes: Vec::new(),
-                    });
-                }
-            }
-        }
-    }
+    figs.extend(heatmaps(s, runs));
     figs
 }
 
@@ -1451,6 +1571,49 @@ mod tests {
             .flat_map(|s| s.figures)
             .find(|f| f.id == id)
             .unwrap_or_else(|| panic!("no {id} in {:?}", figure_ids(reports)))
+    }
+
+    /// Which figures a section's shape draws: sizes and process counts give
+    /// time against size and against processes; a throughput adds
+    /// bandwidth; a categorical parameter alone gives bars.
+    #[test]
+    fn the_shape_chooses_the_figures() {
+        let sized: Vec<BenchResult> = [2, 4]
+            .into_iter()
+            .map(|p| {
+                let rows = (0..4)
+                    .map(|e| {
+                        let mut r = row(1 << e, p as f64 + e as f64);
+                        r.mbytes_per_sec = Some(1.0);
+                        r
+                    })
+                    .collect();
+                result("imb", "Allreduce", p, rows)
+            })
+            .collect();
+        let reports = [report("Open MPI v4.1.4", "loop", sized)];
+        assert_eq!(
+            figure_ids(&reports),
+            [
+                "imb-allreduce-primary-latency",
+                "imb-allreduce-primary-bandwidth",
+                "imb-allreduce-primary-vs-processes"
+            ]
+        );
+        let f = the_figure(&reports, "imb-allreduce-primary-vs-processes");
+        assert_eq!(f.x.fixed_ticks, [2.0, 4.0]);
+        let kinds: Vec<Row> = ["fence", "lock", "pscw"]
+            .iter()
+            .map(|k| with(row(8, 1.0), json!({"sync": k})))
+            .collect();
+        let reports = [report(
+            "Open MPI v4.1.4",
+            "loop",
+            vec![result("caf", "sync", 2, kinds)],
+        )];
+        assert_eq!(figure_ids(&reports), ["caf-sync-primary-bars"]);
+        let f = the_figure(&reports, "caf-sync-primary-bars");
+        assert_eq!(f.x.categories, ["sync=fence", "sync=lock", "sync=pscw"]);
     }
 
     /// ALLREDUCE rows carry n = bytes/8, one value per size: time against
