@@ -555,6 +555,225 @@ impl Tables {
     }
 }
 
+/// Warnings on rank 0 about options the launcher overrode.
+fn warn_launch(world: &Comm, args: &RunArgs) {
+    if let Some(n) = args.np.filter(|&n| n != world.size) {
+        eprintln!(
+            "warning: -n {n} ignored: the launcher started {} processes",
+            world.size
+        );
+    }
+    if let Some(flag) = [
+        ("--hosts", args.hosts.is_some()),
+        ("--hostfile", args.hostfile.is_some()),
+        ("--bind-to", args.bind_to.is_some()),
+    ]
+    .iter()
+    .find_map(|(f, set)| set.then_some(f))
+    .filter(|_| !launch::self_launched())
+    {
+        eprintln!("warning: {flag} ignored: the launcher placed the processes");
+    }
+}
+
+/// The table format of a suite's results (a front end may choose another:
+/// mpibench imb prints IMB-MPI1 2021's).
+fn format_for(plan: &Plan, suite: &str) -> &'static dyn crate::report::table::Format {
+    suite::format(plan.table.as_deref().unwrap_or(suite))
+}
+
+/// How a complete run ends: validation errors first, else what a suite
+/// says of its results (mpiGraph's outliers), else ok; with its line.
+fn ending_of(report: &Report, fail_on_outlier: bool) -> (Outcome, String) {
+    let errors: u64 = report
+        .results
+        .iter()
+        .filter(|r| !r.aggregate)
+        .flat_map(|r| &r.rows)
+        .filter_map(|r| r.errors)
+        .sum();
+    if errors > 0 {
+        return (
+            Outcome::ValidationErrors,
+            format!("validation found {errors} errors (see the errors column)"),
+        );
+    }
+    suite::SUITES
+        .iter()
+        .filter_map(|s| s.ending)
+        .find_map(|hook| hook(report, fail_on_outlier))
+        .unwrap_or((Outcome::Ok, String::new()))
+}
+
+/// A run's outputs on rank 0 as it goes: the report (saved after each
+/// entry), the tables, and the first write failure, which every rank
+/// agrees on after each step (`output::agree`) so that none waits alone.
+struct Session<'p> {
+    plan: &'p Plan,
+    root: bool,
+    report: Report,
+    tables: Tables,
+    /// Stdout carries one format: the tables only when no other output is on it.
+    show_table: bool,
+    cx: SectionCx,
+    failure: Option<anyhow::Error>,
+}
+
+impl<'p> Session<'p> {
+    fn new(world: &Comm, plan: &'p Plan, names: &[String]) -> Session<'p> {
+        let root = world.rank == 0;
+        let to_stdout =
+            |p: &Option<std::path::PathBuf>| p.as_deref().is_some_and(output::is_stdout);
+        let show_table = root
+            && (plan.output.is_some()
+                || ![&plan.json, &plan.csv, &plan.raw, &plan.report, &plan.plot]
+                    .into_iter()
+                    .any(to_stdout));
+        Session {
+            plan,
+            root,
+            report: new_report(plan, world, hosts(names)),
+            tables: Tables {
+                text: String::new(),
+                to_file: plan.output.is_some(),
+            },
+            show_table,
+            cx: SectionCx {
+                rank_rows: plan.rank_order.and_then(|o| o.rows()),
+                world: world.size,
+                stats: plan.stats,
+                repeats: plan.repeats,
+            },
+            failure: None,
+        }
+    }
+
+    /// The table header, the output files opened with the report "running"
+    /// (it stays so if the job dies before the end), and the raw sink.
+    fn begin(&mut self) -> Option<RefCell<RawSink>> {
+        let plan = self.plan;
+        if self.show_table {
+            let h = format_for(plan, &plan.suite).header(&self.report, plan);
+            self.failure = self
+                .tables
+                .emit(&h)
+                .and_then(|_| self.tables.save(plan, false))
+                .err();
+        }
+        if self.root {
+            output::init(&[
+                (plan.json.as_deref(), Format::Json),
+                (plan.csv.as_deref(), Format::Csv),
+                (plan.report.as_deref(), Format::Html),
+            ]);
+            self.report.status = Some("running".into());
+            self.failure = self.failure.take().or(save(&self.report).err());
+        }
+        match (&plan.raw, self.root) {
+            (Some(p), true) => match RawSink::create(p) {
+                Ok(sink) => Some(RefCell::new(sink)),
+                Err(e) => {
+                    self.failure = self.failure.take().or(Some(e));
+                    None
+                }
+            },
+            _ => None,
+        }
+    }
+
+    /// One entry's results (rank 0): into the tables and the report, both saved.
+    fn add(&mut self, rep: usize, results: Vec<BenchResult>) {
+        if !self.root {
+            return;
+        }
+        let plan = self.plan;
+        for mut r in results {
+            if plan.repeats > 1 {
+                r.repeat = Some(rep);
+            }
+            if self.show_table && self.failure.is_none() {
+                let f = format_for(plan, &r.suite);
+                self.failure = self
+                    .tables
+                    .emit(&f.between(self.report.results.last(), &r))
+                    .and_then(|_| self.tables.emit(&f.section(&r, &self.cx)))
+                    .err();
+            }
+            self.report.results.push(r);
+        }
+        if self.failure.is_none() {
+            self.failure = self.tables.save(plan, false).err();
+        }
+        self.failure = self.failure.take().or(save(&self.report).err());
+    }
+
+    /// A run that failed: its outcome stamped and said, its exit code.
+    fn failed(&mut self, e: anyhow::Error) -> i32 {
+        let ending = match e.downcast_ref::<Abort>() {
+            Some(Abort::Validation(_)) => Outcome::ValidationErrors,
+            _ => Outcome::Error,
+        };
+        if self.root {
+            ending.stamp(&mut self.report);
+            // The run failed already; a failing save must not hide why.
+            let _ = save(&self.report);
+            let _ = output::finish();
+            ending.say(&format!("{e:#}"));
+        }
+        ending.exit_code()
+    }
+
+    /// A complete run on rank 0: the aggregates over repeats, the outcome,
+    /// then every output. The replaced files first, then the others; stdout
+    /// and the special files last (they get one write): a failure anywhere
+    /// turns the status into "aborted" wherever it can still be written.
+    fn complete(&mut self) -> (Outcome, String, Option<anyhow::Error>) {
+        let plan = self.plan;
+        if plan.repeats > 1 {
+            for r in crate::engine::aggregate::aggregates(&self.report.results) {
+                if self.show_table {
+                    let _ = self
+                        .tables
+                        .emit(&format_for(plan, &r.suite).section(&r, &self.cx));
+                }
+                self.report.results.push(r);
+            }
+        }
+        self.report.complete = true;
+        let (ending, line) = ending_of(&self.report, plan.fail_on_outlier);
+        ending.stamp(&mut self.report);
+        let mut failure = save(&self.report).err();
+        if let (Some(p), None) = (&plan.plot, &failure) {
+            // The plan accepted --plot only for a suite with a figure.
+            if let Some(f) = suite::suite(&plan.suite).and_then(|s| s.figure) {
+                failure = (f.write)(&self.report, p).err();
+            }
+        }
+        if let (Some(dir), None) = (&plan.plots, &failure) {
+            match report::cmd::write_plots(vec![("run".into(), &self.report)], dir, false) {
+                Ok(n) => eprintln!(
+                    "mpibench: wrote {n} SVG plot{} to {}",
+                    if n == 1 { "" } else { "s" },
+                    dir.display()
+                ),
+                Err(e) => failure = Some(e),
+            }
+        }
+        if self.show_table && failure.is_none() {
+            let home = format_for(plan, &plan.suite);
+            failure = self
+                .tables
+                .emit(&home.summary(&self.report, &self.cx))
+                .and_then(|_| self.tables.save(plan, true))
+                .err();
+        }
+        if failure.is_none() {
+            failure = output::finish().err();
+        }
+        (ending, line, failure)
+    }
+}
+
 fn run_world(world: &Comm, args: &RunArgs) -> Result<i32> {
     let ranks_per_node = world.node_size();
     let plan = match agree_on_plan(world, args, ranks_per_node) {
@@ -568,71 +787,13 @@ fn run_world(world: &Comm, args: &RunArgs) -> Result<i32> {
     };
     let root = world.rank == 0;
     if root {
-        if let Some(n) = args.np.filter(|&n| n != world.size) {
-            eprintln!(
-                "warning: -n {n} ignored: the launcher started {} processes",
-                world.size
-            );
-        }
-        if let Some(flag) = [
-            ("--hosts", args.hosts.is_some()),
-            ("--hostfile", args.hostfile.is_some()),
-            ("--bind-to", args.bind_to.is_some()),
-        ]
-        .iter()
-        .find_map(|(f, set)| set.then_some(f))
-        .filter(|_| !launch::self_launched())
-        {
-            eprintln!("warning: {flag} ignored: the launcher placed the processes");
-        }
+        warn_launch(world, args);
     }
     let watchdog = Watchdog::start(plan.timeout_s, plan.stall_limit_s, world.rank);
     let names = processor_names(world);
-    let mut report = new_report(&plan, world, hosts(&names));
-    let to_stdout = |p: &Option<std::path::PathBuf>| p.as_deref().is_some_and(output::is_stdout);
-    // Stdout carries one format: the tables only when no other output is on it.
-    let show_table = root
-        && (plan.output.is_some()
-            || ![&plan.json, &plan.csv, &plan.raw, &plan.report, &plan.plot]
-                .into_iter()
-                .any(to_stdout));
-    let mut tables = Tables {
-        text: String::new(),
-        to_file: plan.output.is_some(),
-    };
-    // A front end may choose the table format (mpibench imb: IMB-MPI1 2021's).
-    let format_of = |suite: &str| suite::format(plan.table.as_deref().unwrap_or(suite));
-    let home = format_of(&plan.suite);
-    // Rank 0's write failures (saves, tables, raw samples) are collected here
-    // and agreed on by every rank after each step, so that none waits alone.
-    let mut failure: Option<anyhow::Error> = None;
-    if show_table {
-        failure = tables
-            .emit(&home.header(&report, &plan))
-            .and_then(|_| tables.save(&plan, false))
-            .err();
-    }
-    if root {
-        output::init(&[
-            (plan.json.as_deref(), Format::Json),
-            (plan.csv.as_deref(), Format::Csv),
-            (plan.report.as_deref(), Format::Html),
-        ]);
-        // "running" stays if the job dies (SIGKILL) before the end.
-        report.status = Some("running".into());
-        failure = failure.or(save(&report).err());
-    }
-    let raw = match (&plan.raw, root) {
-        (Some(p), true) => match RawSink::create(p) {
-            Ok(sink) => Some(RefCell::new(sink)),
-            Err(e) => {
-                failure = failure.or(Some(e));
-                None
-            }
-        },
-        _ => None,
-    };
-    if let Some(code) = output::agree(world, failure.take()) {
+    let mut sess = Session::new(world, &plan, &names);
+    let raw = sess.begin();
+    if let Some(code) = output::agree(world, sess.failure.take()) {
         return Ok(code);
     }
     let polite = sharing_cores(world, ranks_per_node) > launch::cores();
@@ -654,12 +815,6 @@ fn run_world(world: &Comm, args: &RunArgs) -> Result<i32> {
             crate::progress::report(&e, started.elapsed());
         }
     };
-    let cx = SectionCx {
-        rank_rows: plan.rank_order.and_then(|o| o.rows()),
-        world: world.size,
-        stats: plan.stats,
-        repeats: plan.repeats,
-    };
     let mut outcome: Result<()> = Ok(());
     'repeats: for rep in 1..=plan.repeats {
         engine.next_repeat();
@@ -674,30 +829,12 @@ fn run_world(world: &Comm, args: &RunArgs) -> Result<i32> {
                     Vec::new()
                 }
             };
-            if root {
-                for mut r in results {
-                    if plan.repeats > 1 {
-                        r.repeat = Some(rep);
-                    }
-                    if show_table && failure.is_none() {
-                        let f = format_of(&r.suite);
-                        failure = tables
-                            .emit(&f.between(report.results.last(), &r))
-                            .and_then(|_| tables.emit(&f.section(&r, &cx)))
-                            .err();
-                    }
-                    report.results.push(r);
-                }
-                if failure.is_none() {
-                    failure = tables.save(&plan, false).err();
-                }
-                failure = failure.or(save(&report).err());
-            }
+            sess.add(rep, results);
             let raw_failure = engine
                 .raw
                 .as_ref()
                 .and_then(|r| r.borrow_mut().take_error());
-            if let Some(code) = output::agree(world, failure.take().or(raw_failure)) {
+            if let Some(code) = output::agree(world, sess.failure.take().or(raw_failure)) {
                 return Ok(code);
             }
             if outcome.is_err() {
@@ -709,81 +846,13 @@ fn run_world(world: &Comm, args: &RunArgs) -> Result<i32> {
     // wrote its final outputs.
     watchdog.finish();
     if let Err(e) = outcome {
-        let ending = match e.downcast_ref::<Abort>() {
-            Some(Abort::Validation(_)) => Outcome::ValidationErrors,
-            _ => Outcome::Error,
-        };
-        if root {
-            ending.stamp(&mut report);
-            // The run failed already; a failing save must not hide why.
-            let _ = save(&report);
-            let _ = output::finish();
-            ending.say(&format!("{e:#}"));
-        }
-        return Ok(ending.exit_code());
+        return Ok(sess.failed(e));
     }
     if !root {
         // Rank 0 may still fail to write the final results: agree on it.
         return Ok(output::agree(world, None).unwrap_or(EXIT_OK));
     }
-    if plan.repeats > 1 {
-        for r in crate::engine::aggregate::aggregates(&report.results) {
-            if show_table {
-                let _ = tables.emit(&format_of(&r.suite).section(&r, &cx));
-            }
-            report.results.push(r);
-        }
-    }
-    report.complete = true;
-    let errors: u64 = report
-        .results
-        .iter()
-        .filter(|r| !r.aggregate)
-        .flat_map(|r| &r.rows)
-        .filter_map(|r| r.errors)
-        .sum();
-    let (ending, line) = if errors > 0 {
-        (
-            Outcome::ValidationErrors,
-            format!("validation found {errors} errors (see the errors column)"),
-        )
-    } else {
-        suite::SUITES
-            .iter()
-            .filter_map(|s| s.ending)
-            .find_map(|hook| hook(&report, plan.fail_on_outlier))
-            .unwrap_or((Outcome::Ok, String::new()))
-    };
-    ending.stamp(&mut report);
-    // The replaced files first, then every other output; stdout and the
-    // special files last (they get one write): a failure anywhere turns
-    // the status into "aborted" wherever it can still be written.
-    let mut failure = save(&report).err();
-    if let (Some(p), None) = (&plan.plot, &failure) {
-        // The plan accepted --plot only for a suite with a figure.
-        if let Some(f) = suite::suite(&plan.suite).and_then(|s| s.figure) {
-            failure = (f.write)(&report, p).err();
-        }
-    }
-    if let (Some(dir), None) = (&plan.plots, &failure) {
-        match report::cmd::write_plots(vec![("run".into(), &report)], dir, false) {
-            Ok(n) => eprintln!(
-                "mpibench: wrote {n} SVG plot{} to {}",
-                if n == 1 { "" } else { "s" },
-                dir.display()
-            ),
-            Err(e) => failure = Some(e),
-        }
-    }
-    if show_table && failure.is_none() {
-        failure = tables
-            .emit(&home.summary(&report, &cx))
-            .and_then(|_| tables.save(&plan, true))
-            .err();
-    }
-    if failure.is_none() {
-        failure = output::finish().err();
-    }
+    let (ending, line, failure) = sess.complete();
     if let Some(code) = output::agree(world, failure) {
         return Ok(code);
     }
@@ -842,4 +911,58 @@ fn save(report: &Report) -> Result<()> {
         }
     }));
     output::save(report)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::table::fixtures::{report, result, row};
+
+    #[test]
+    fn a_complete_run_ends_by_its_errors_then_its_suites() {
+        let mut r = report(2);
+        let mut clean = row(8, 1.0);
+        clean.errors = Some(0);
+        r.results
+            .push(result("PingPong", "imb", "single transfer", 2, vec![clean]));
+        assert_eq!(ending_of(&r, true).0, Outcome::Ok);
+        let mut bad = row(16, 1.0);
+        bad.errors = Some(3);
+        r.results
+            .push(result("Bcast", "imb", "collective", 2, vec![bad.clone()]));
+        let (o, line) = ending_of(&r, false);
+        assert_eq!(o, Outcome::ValidationErrors);
+        assert_eq!(line, "validation found 3 errors (see the errors column)");
+        // Aggregates over repeats repeat the rows: not counted again.
+        let mut agg = result("Bcast", "imb", "collective", 2, vec![bad]);
+        agg.aggregate = true;
+        r.results.push(agg);
+        assert!(ending_of(&r, false).1.contains("found 3 errors"));
+    }
+
+    #[test]
+    fn a_front_end_chooses_the_table_format() {
+        let args = RunArgs {
+            benchmarks: vec!["PingPong".into()],
+            table: Some("imb2021".into()),
+            time: 10.0,
+            ..Default::default()
+        };
+        let header = |plan: &Plan, suite: &str| format_for(plan, suite).header(&report(2), plan);
+        let plan = Plan::build(&args, vec!["mpibench".into()], 2, 2).unwrap();
+        // The front end's format for every suite's results.
+        assert!(header(&plan, "imb-p2p").contains("MPI-1 part"));
+        let plan = Plan::build(
+            &RunArgs {
+                table: None,
+                ..args
+            },
+            vec!["mpibench".into()],
+            2,
+            2,
+        )
+        .unwrap();
+        assert!(header(&plan, "imb-p2p").contains("IMB-P2P part"));
+        assert!(!header(&plan, "imb").contains("IMB-P2P part"));
+    }
 }
