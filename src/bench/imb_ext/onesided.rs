@@ -22,7 +22,7 @@ use anyhow::Result;
 use crate::bench::{Benchmark, Info, Kernel, Setup};
 use crate::check::{self, Expect, Segment};
 use crate::comm::rma::{window_cycle, Window, WindowKind};
-use crate::comm::{Buffer, Comm, Elem};
+use crate::comm::{Buffer, Comm, Elem, Msg};
 use crate::engine::axis::{Point, SweepCx};
 use crate::frontend::imb::NONAGGR_AXIS;
 
@@ -128,7 +128,7 @@ impl Benchmark for OneSided {
             me,
             q,
             x,
-            n: n as std::ffi::c_int,
+            msg: Msg::elems(dt, n).map_err(anyhow::Error::msg)?,
             elem: dt,
             peer: if q > 1 { 1 - me.min(1) } else { 0 },
             issues,
@@ -151,8 +151,9 @@ struct OneSidedKernel<'a> {
     me: usize,
     q: usize,
     x: usize,
-    n: std::ffi::c_int,
-    /// The element of the operation (MPI_BYTE; Accumulate: MPI_FLOAT).
+    /// The operation's elements: X bytes, or X/4 MPI_FLOATs (Accumulate).
+    msg: Msg,
+    /// Their element type (validation).
     elem: Elem,
     /// The other rank of the pair (Put, Get).
     peer: usize,
@@ -234,11 +235,11 @@ impl Kernel for OneSidedKernel<'_> {
     #[inline(always)]
     fn run(&mut self, _rep: usize) {
         if self.issues {
-            let dt = self.elem.datatype();
+            let (n, dt) = (self.msg.count, self.msg.dt);
             match self.access {
-                Access::Put => self.win.put(self.sbuf.ptr(), self.n, dt, self.peer, 0),
-                Access::Get => self.win.get(self.rbuf.mut_ptr(), self.n, dt, self.peer, 0),
-                Access::Accumulate => self.win.accumulate(self.sbuf.ptr(), self.n, dt, 0, 0),
+                Access::Put => self.win.put(self.sbuf.ptr(), n, dt, self.peer, 0),
+                Access::Get => self.win.get(self.rbuf.mut_ptr(), n, dt, self.peer, 0),
+                Access::Accumulate => self.win.accumulate(self.sbuf.ptr(), n, dt, 0, 0),
             }
         }
         if self.nonaggr.is_some() {
