@@ -38,6 +38,13 @@ fn base(sender: usize, rep: usize, x: usize) -> u8 {
     ((h >> 56) as u8) ^ (sender as u8).wrapping_mul(37)
 }
 
+/// Byte `i` of `sender`'s pattern for repetition `rep` at size `x` (what
+/// [`fill_bytes`] writes there): for data several senders may have
+/// written, where any one of them is right.
+pub fn pattern_byte(sender: usize, rep: usize, x: usize, i: usize) -> u8 {
+    byte_at(base(sender, rep, x), i)
+}
+
 /// The byte a sender puts at offset `i` of its send buffer.
 #[inline]
 pub fn byte_at(b: u8, i: usize) -> u8 {

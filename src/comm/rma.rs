@@ -28,6 +28,7 @@ use super::{check, check_in_drop, waitall, Buffer, Comm, Msg, Request};
 
 /// The OSU one-sided programs' calls (shared lock, flush_local, accumulates, atomics).
 mod osu_calls;
+mod passive;
 
 extern "C" {
     fn mpibench_mpi_no_op() -> ffi::MPI_Op;

@@ -24,42 +24,7 @@ impl Format for ImbExt {
 }
 
 fn section(r: &BenchResult, cx: &SectionCx) -> String {
-    let mode = |row: &crate::results::Row| row.params.get(MODE_PARAM).and_then(|v| v.as_u64());
-    if r.skipped.is_some() || r.rows.iter().all(|x| mode(x).is_none()) {
-        return imb2021::section(r, cx);
-    }
-    // The modes in the order they ran, each its own block.
-    let mut order: Vec<u64> = Vec::new();
-    for m in r.rows.iter().filter_map(mode) {
-        if !order.contains(&m) {
-            order.push(m);
-        }
-    }
-    let mut s = String::new();
-    for m in order {
-        let mut part = r.clone();
-        part.rows.retain(|x| mode(x) == Some(m));
-        let block = imb2021::section(&part, cx);
-        let name = if m == 1 { "AGGREGATE" } else { "NON-AGGREGATE" };
-        s += &with_mode(&block, name);
-    }
-    s
-}
-
-/// IMB's mode lines after the block's second rule.
-fn with_mode(block: &str, name: &str) -> String {
-    let mut out = String::new();
-    let mut rules = 0;
-    for line in block.split_inclusive('\n') {
-        out.push_str(line);
-        if line.starts_with("#---") {
-            rules += 1;
-            if rules == 2 {
-                out.push_str(&format!("#\n#    MODE: {name} \n#\n"));
-            }
-        }
-    }
-    out
+    imb2021::mode_blocks(r, cx, MODE_PARAM, &imb2021::section)
 }
 
 #[cfg(test)]

@@ -148,9 +148,11 @@ pub fn family_header(report: &Report, plan: &Plan, sys: &Sys, part: &str) -> Str
         .replace("\n# \n# \n\n# List", "\n#\n#\n\n# List")
 }
 
-/// IMB's output formats (IMB_output.c).
+/// IMB's output formats (IMB_output.c). A family whose benchmark's class
+/// does not say its format (IMB-RMA's one-to-all transfers print a single
+/// transfer's columns on every process) names it ([`section_as`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Out {
+pub enum Out {
     /// #bytes #repetitions t[usec] Mbytes/sec (single transfers)
     TimeBw,
     /// #bytes #repetitions Mbytes/sec Msg/sec (Uniband, Biband)
@@ -299,13 +301,56 @@ fn rank_order(s: &mut String, ranks: &[usize], rows: usize, world: usize) {
 
 /// IMB-MPI1's section of a result: its format from the benchmark's class.
 pub fn section(r: &BenchResult, cx: &SectionCx) -> String {
-    let out = Out::of(r);
+    section_as(r, cx, Out::of(r))
+}
+
+/// IMB's section of a result in the output format `out`.
+pub fn section_as(r: &BenchResult, cx: &SectionCx, out: Out) -> String {
     let checked = r.rows.iter().any(|x| x.errors.is_some());
     let mut cols: Vec<&str> = out.columns().to_vec();
     if checked {
         cols.push("defects");
     }
     section_with(r, cx, &cols, &|row| cells(out, row, checked))
+}
+
+/// IMB's modes (IMB-EXT, IMB-RMA): the rows of each value of the row
+/// parameter `param`, in the order they ran, each as its own `block`
+/// headed "MODE: AGGREGATE" (1) or "MODE: NON-AGGREGATE" (0) after the
+/// block's second rule. A result without the parameter is one block.
+pub fn mode_blocks(
+    r: &BenchResult,
+    cx: &SectionCx,
+    param: &str,
+    block: &dyn Fn(&BenchResult, &SectionCx) -> String,
+) -> String {
+    let mode = |row: &Row| row.params.get(param).and_then(|v| v.as_u64());
+    if r.skipped.is_some() || r.rows.iter().all(|x| mode(x).is_none()) {
+        return block(r, cx);
+    }
+    let mut order: Vec<u64> = Vec::new();
+    for m in r.rows.iter().filter_map(mode) {
+        if !order.contains(&m) {
+            order.push(m);
+        }
+    }
+    let mut s = String::new();
+    for m in order {
+        let mut part = r.clone();
+        part.rows.retain(|x| mode(x) == Some(m));
+        let name = if m == 1 { "AGGREGATE" } else { "NON-AGGREGATE" };
+        let mut rules = 0;
+        for line in block(&part, cx).split_inclusive('\n') {
+            s.push_str(line);
+            if line.starts_with("#---") {
+                rules += 1;
+                if rules == 2 {
+                    let _ = write!(s, "#\n#    MODE: {name} \n#\n");
+                }
+            }
+        }
+    }
+    s
 }
 
 /// One IMB section: its rule lines, "# Benchmarking" (or the Multi- groups),
