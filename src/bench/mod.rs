@@ -35,6 +35,7 @@ pub mod imb;
 pub mod imb_ext;
 pub mod imb_nbc;
 pub mod imb_p2p;
+pub mod imb_rma;
 pub mod mpigraph;
 pub mod mpitest;
 pub mod osu;
