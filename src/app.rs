@@ -316,6 +316,15 @@ fn run(args: RunArgs) -> Result<i32> {
         if let Err(msg) = crate::slurm::check_np(np) {
             return Ok(usage(&msg));
         }
+        // On this machine alone every rank shares this node, so the plan the
+        // ranks would build is this one: a usage error is said at once,
+        // without starting MPI (across hosts or in an allocation, rank 0
+        // decides, knowing its node).
+        if hosts.is_none() && crate::slurm::allocation_tasks().is_none() {
+            if let Err(e) = Plan::build(&args, command_line(), np, np) {
+                return Ok(usage(&e.to_string()));
+            }
+        }
         if !args.dry_run {
             // The parent relays the job's stdout and sees a closed pipe itself.
             signals::ignore_sigpipe();
@@ -400,20 +409,24 @@ fn finalize_limit(code: i32) {
     });
 }
 
+/// The command line as the plan records it: under IMB-MPI1's name (or an
+/// OSU program's) the arguments are that program's, without a subcommand.
+fn command_line() -> Vec<String> {
+    let argv0 = std::env::args().next().unwrap_or_default();
+    let osu = frontend::osu::personality(&argv0);
+    let name = match frontend::imb::personality(&argv0) {
+        Some(f) => f.program,
+        None => osu.as_deref().unwrap_or("mpibench"),
+    };
+    std::iter::once(name.to_string())
+        .chain(std::env::args().skip(1))
+        .collect()
+}
+
 /// Rank 0 builds the plan and broadcasts it (or the usage error) to everyone.
 fn agree_on_plan(world: &Comm, args: &RunArgs, ranks_per_node: usize) -> Result<Plan, String> {
     let mut bytes = if world.rank == 0 {
-        // Under IMB-MPI1's name the arguments are IMB's, without a subcommand.
-        let argv0 = std::env::args().next().unwrap_or_default();
-        let osu = frontend::osu::personality(&argv0);
-        let name = match frontend::imb::personality(&argv0) {
-            Some(f) => f.program,
-            None => osu.as_deref().unwrap_or("mpibench"),
-        };
-        let command: Vec<String> = std::iter::once(name.to_string())
-            .chain(std::env::args().skip(1))
-            .collect();
-        let r = Plan::build(args, command, world.size, ranks_per_node)
+        let r = Plan::build(args, command_line(), world.size, ranks_per_node)
             .map_err(|e| e.to_string())
             // Under a launcher of the user's, rank 0 holds the output locks
             // (a self-launching parent holds them already).
