@@ -123,6 +123,18 @@ fn oversubscribed_mpich(np: usize) -> bool {
     np > 2 && !is_open_mpi(&mpiexec())
 }
 
+/// The tables' shape does not depend on the MPI library: Open MPI checks
+/// it against the 4-rank fixtures; MPICH, whose oversubscribed ranks
+/// busy-poll (minutes per fixture command line on 2 cores), checks it
+/// against the 2-rank ones and validates every family on 2, 3 and 4.
+fn shape_on_4_skipped() -> bool {
+    let skip = oversubscribed_mpich(4);
+    if skip {
+        eprintln!("skipped under MPICH on 4 oversubscribed ranks: see shape_on_4_skipped");
+    }
+    skip
+}
+
 /// `mpiexec -n P mpibench SUBCOMMAND ARGS` (an IMB program), its stdout.
 fn program(sub: &str, np: usize, args: &str) -> String {
     let mut a = vec![sub];
@@ -213,14 +225,14 @@ fn default_run_on_2_has_imbs_tables() {
 
 #[test]
 fn npmin_msglog_iter_on_4() {
+    if shape_on_4_skipped() {
+        return;
+    }
     let out = same_tables_as(
         "np4-npmin2-msglog3-12.txt",
         4,
         "-npmin 2 -msglog 3:12 -iter 200",
     );
-    if oversubscribed_mpich(4) {
-        return;
-    }
     for t in parse_imb(&out) {
         for r in &t.rows {
             let reps = r[t.columns.iter().position(|c| c == "#repetitions").unwrap()];
@@ -876,6 +888,9 @@ fn nbc_msglog_iter_on_2() {
 
 #[test]
 fn nbc_npmin4_on_4() {
+    if shape_on_4_skipped() {
+        return;
+    }
     let out = same_program_tables_as(
         "np4-IMB-NBC-npmin4-msglog0-10.txt",
         "imb-nbc",
@@ -1298,6 +1313,9 @@ fn rma_msglog_iter_on_2() {
 /// Compare_and_swap; mpibench runs them on 2 (docs/suites/imb-rma.md).
 #[test]
 fn rma_npmin4_on_4() {
+    if shape_on_4_skipped() {
+        return;
+    }
     let out = same_program_tables_but(
         "np4-IMB-RMA-npmin4-msglog0-10.txt",
         "imb-rma",
