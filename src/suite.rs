@@ -551,10 +551,19 @@ pub fn default_entries(s: &Suite, defs: Definitions) -> Vec<Entry> {
 }
 
 /// Whether any benchmark a command line names calls MPI from several
-/// threads at once ([`Info::thread_multiple`]). Decided on every rank from
-/// its own arguments before `MPI_Init`, so that only such runs ask for
-/// MPI_THREAD_MULTIPLE; names that do not resolve are left to the plan.
+/// threads at once ([`Info::thread_multiple`]); naming none, whether any of
+/// the default list of the suite given does (under either definitions).
+/// Decided on every rank from its own arguments before `MPI_Init`, so that
+/// only such runs ask for MPI_THREAD_MULTIPLE; names that do not resolve
+/// are left to the plan.
 pub fn names_thread_multiple(names: &[String], suite_arg: Option<&str>) -> bool {
+    if names.is_empty() {
+        return suite_arg.and_then(suite).is_some_and(|s| {
+            (s.entries)()
+                .iter()
+                .any(|e| !e.info().default_in.is_empty() && e.info().thread_multiple)
+        });
+    }
     names
         .iter()
         .any(|n| resolve(n, suite_arg).is_ok_and(|(e, _)| e.info().thread_multiple))
@@ -687,6 +696,34 @@ pub fn defaults_line(su: &Suite) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_suite_named_alone_asks_for_threads_when_its_default_list_has_them() {
+        for s in SUITES {
+            let default_mt = (s.entries)()
+                .iter()
+                .any(|e| !e.info().default_in.is_empty() && e.info().thread_multiple);
+            assert_eq!(
+                names_thread_multiple(&[], Some(s.name)),
+                default_mt,
+                "{}",
+                s.name
+            );
+        }
+        // Nothing named and no suite, or a suite that does not exist: no.
+        assert!(!names_thread_multiple(&[], None));
+        assert!(!names_thread_multiple(&[], Some("no-such-suite")));
+        // A benchmark that runs only when named still asks when named.
+        let mt: Vec<(String, &str)> = SUITES
+            .iter()
+            .flat_map(|s| (s.entries)().into_iter().map(move |e| (e, s.name)))
+            .filter(|(e, _)| e.info().thread_multiple)
+            .map(|(e, s)| (e.info().name.to_string(), s))
+            .collect();
+        for (name, s) in mt {
+            assert!(names_thread_multiple(&[name], Some(s)));
+        }
+    }
 
     fn name(r: Result<(Entry, bool), LookupError>) -> String {
         r.unwrap().0.qualified()
