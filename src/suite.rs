@@ -435,6 +435,7 @@ pub static SUITES: &[Suite] = &[
     crate::bench::imb_nbc::REGISTERED,
     crate::bench::imb_ext::REGISTERED,
     crate::bench::imb_p2p::REGISTERED,
+    crate::bench::imb_mt::REGISTERED,
     Suite {
         name: clock::SUITE,
         title: "the instruments: timer resolution and overhead, clock synchronisation",

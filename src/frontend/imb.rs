@@ -115,6 +115,7 @@ pub static FAMILIES: &[&Family] = &[
     &crate::bench::imb_nbc::FAMILY,
     &crate::bench::imb_ext::FAMILY,
     &crate::bench::imb_p2p::FAMILY,
+    &crate::bench::imb_mt::FAMILY,
 ];
 
 /// The program of `mpibench SUBCOMMAND`.
