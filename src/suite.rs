@@ -673,6 +673,9 @@ pub fn defaults_line(su: &Suite) -> String {
         RepsDefault::Fixed { normal, fast } => {
             format!("{normal} iterations ({fast} for fast constructs)")
         }
+        RepsDefault::Split(s) if (s.small, s.warm_small) == (s.large, s.warm_large) => {
+            format!("{} iterations after {} warm-up", s.small, s.warm_small)
+        }
         RepsDefault::Split(s) => format!(
             "{} iterations after {} warm-up ({} after {} above {} bytes)",
             s.small, s.warm_small, s.large, s.warm_large, s.limit
@@ -697,6 +700,30 @@ pub fn defaults_line(su: &Suite) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_split_that_does_not_change_is_one_count() {
+        let su = |small, large| Suite {
+            defaults: Defaults {
+                reps: RepsDefault::Split(crate::plan::Split {
+                    small,
+                    large,
+                    warm_small: 5,
+                    warm_large: 5,
+                    limit: 64,
+                }),
+                ..Suite::PLAIN.defaults
+            },
+            ..Suite::PLAIN
+        };
+        let line = defaults_line(&su(100, 100));
+        assert!(
+            line.contains(", 100 iterations after 5 warm-up, sizes"),
+            "{line}"
+        );
+        let line = defaults_line(&su(100, 10));
+        assert!(line.contains("(10 after 5 above 64 bytes)"), "{line}");
+    }
 
     #[test]
     fn a_suite_named_alone_asks_for_threads_when_its_default_list_has_them() {
