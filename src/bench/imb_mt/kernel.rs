@@ -458,9 +458,7 @@ impl Shared<'_> {
         let (op, b) = (self.op, self.batch);
         {
             let mut io = self.io(tc, s, r);
-            for _ in 0..self.warm {
-                op.run(&mut io);
-            }
+            op.run(&mut io, self.warm);
         }
         self.barrier(t, tc);
         let mut part = Part::default();
@@ -469,7 +467,7 @@ impl Shared<'_> {
                 let want = self.prepare(t, i, s, r);
                 let mut io = self.io(tc, s, r);
                 let t0 = comm::wtime();
-                op.run(&mut io);
+                op.run(&mut io, 1);
                 let t1 = comm::wtime();
                 part.time += t1 - t0;
                 part.errors += self.verify(t, i, r, &want);
@@ -478,9 +476,7 @@ impl Shared<'_> {
         }
         let mut io = self.io(tc, s, r);
         let t0 = comm::wtime();
-        for _ in 0..b.n {
-            op.run(&mut io);
-        }
+        op.run(&mut io, b.n);
         let t1 = comm::wtime();
         (part.time, part.t0, part.t1) = (t1 - t0, t0, t1);
         part
@@ -497,7 +493,7 @@ impl Shared<'_> {
             let want = (timed && b.check).then(|| self.prepare(t, i, s, r));
             let mut io = self.io(tc, s, r);
             let t0 = comm::wtime();
-            op.run(&mut io);
+            op.run(&mut io, 1);
             let t1 = comm::wtime();
             if timed {
                 if part.time == 0.0 {
@@ -612,7 +608,7 @@ impl Kernel for MtKernel<'_> {
                 ack: r.as_mut_ptr().wrapping_add(rb),
                 gate: None,
             };
-            op.run(&mut io);
+            op.run(&mut io, 1);
         }
         self.lanes = lanes;
     }

@@ -221,69 +221,89 @@ impl Op {
         self == Op::AllReduce || (self == Op::Reduce && rank == ROOT)
     }
 
-    /// One repetition on thread comm `tc`: the measured MPI calls only.
+    /// `n` repetitions on the thread's communicator: the measured MPI
+    /// calls only (the benchmark and partners are resolved before the loop).
     #[inline(always)]
-    pub fn run(self, io: &mut Io) {
-        let (s, r) = (io.sbuf, io.rbuf);
+    pub fn run(self, io: &mut Io, n: usize) {
+        let (s, r, x, w, ack) = (io.sbuf, io.rbuf, io.x, io.window, io.ack);
         let tc = &mut *io.tc;
         match (self, io.who) {
             (_, Partners::Idle) => {}
             (Op::PingPong, Partners::Pair(p, true)) => {
-                tc.comm.send(s, &tc.msg, p, 0);
-                tc.comm.recv(r, &tc.msg, p, 0);
+                for _ in 0..n {
+                    tc.comm.send(s, &tc.msg, p, 0);
+                    tc.comm.recv(r, &tc.msg, p, 0);
+                }
             }
             (Op::PingPong, Partners::Pair(p, false)) => {
-                tc.comm.recv(r, &tc.msg, p, 0);
-                tc.comm.send(s, &tc.msg, p, 0);
+                for _ in 0..n {
+                    tc.comm.recv(r, &tc.msg, p, 0);
+                    tc.comm.send(s, &tc.msg, p, 0);
+                }
             }
             (Op::PingPing, Partners::Pair(p, _)) => {
-                tc.isend(s, p, 0, 0);
-                tc.comm.recv(r, &tc.msg, p, 0);
-                tc.wait(0);
+                for _ in 0..n {
+                    tc.isend(s, p, 0, 0);
+                    tc.comm.recv(r, &tc.msg, p, 0);
+                    tc.wait(0);
+                }
             }
             (Op::SendRecv, Partners::Ring { to, from }) => {
-                tc.comm.sendrecv(s, &tc.msg, to, r, from, 0);
+                for _ in 0..n {
+                    tc.comm.sendrecv(s, &tc.msg, to, r, from, 0);
+                }
             }
             (Op::Exchange, Partners::Ring { to, from }) => {
-                tc.isend(s, from, 0, 0);
-                tc.isend(s, to, 0, 1);
-                tc.comm.recv(r, &tc.msg, from, 0);
-                tc.comm.recv(r.wrapping_add(io.x), &tc.msg, to, 0);
-                tc.waitall(2);
+                let r2 = r.wrapping_add(x);
+                for _ in 0..n {
+                    tc.isend(s, from, 0, 0);
+                    tc.isend(s, to, 0, 1);
+                    tc.comm.recv(r, &tc.msg, from, 0);
+                    tc.comm.recv(r2, &tc.msg, to, 0);
+                    tc.waitall(2);
+                }
             }
             (Op::UniBand, Partners::Pair(p, true)) => {
-                for w in 0..io.window {
-                    tc.isend(s, p, 0, w);
+                for _ in 0..n {
+                    for i in 0..w {
+                        tc.isend(s, p, 0, i);
+                    }
+                    tc.waitall(w);
+                    tc.comm.recv(ack, &tc.one, p, 0);
                 }
-                tc.waitall(io.window);
-                tc.comm.recv(io.ack, &tc.one, p, 0);
             }
             (Op::UniBand, Partners::Pair(p, false)) => {
-                for w in 0..io.window {
-                    tc.irecv(r, p, 0, w);
+                for _ in 0..n {
+                    for i in 0..w {
+                        tc.irecv(r, p, 0, i);
+                    }
+                    tc.waitall(w);
+                    tc.comm.send(ack, &tc.one, p, 0);
                 }
-                tc.waitall(io.window);
-                tc.comm.send(io.ack, &tc.one, p, 0);
             }
             (Op::BiBand, Partners::Pair(p, lower)) => {
-                for w in 0..io.window {
-                    tc.irecv(r, p, 0, w);
-                }
-                for w in 0..io.window {
-                    tc.isend(s, p, 0, io.window + w);
-                }
-                tc.waitall(2 * io.window);
-                if lower {
-                    tc.comm.recv(io.ack, &tc.one, p, 0);
-                } else {
-                    tc.comm.send(io.ack, &tc.one, p, 0);
+                for _ in 0..n {
+                    for i in 0..w {
+                        tc.irecv(r, p, 0, i);
+                    }
+                    for i in 0..w {
+                        tc.isend(s, p, 0, w + i);
+                    }
+                    tc.waitall(2 * w);
+                    if lower {
+                        tc.comm.recv(ack, &tc.one, p, 0);
+                    } else {
+                        tc.comm.send(ack, &tc.one, p, 0);
+                    }
                 }
             }
             (Op::Barrier, _) => {
-                if let Some(g) = io.gate {
-                    g.wait();
+                for _ in 0..n {
+                    if let Some(g) = io.gate {
+                        g.wait();
+                    }
+                    tc.comm.barrier();
                 }
-                tc.comm.barrier();
             }
             (Op::Bcast, _) => {
                 let b = if tc.comm.rank == ROOT {
@@ -291,10 +311,20 @@ impl Op {
                 } else {
                     r
                 };
-                tc.comm.bcast(b, &tc.msg, ROOT);
+                for _ in 0..n {
+                    tc.comm.bcast(b, &tc.msg, ROOT);
+                }
             }
-            (Op::Reduce, _) => tc.comm.reduce(s, r, &tc.msg, ROOT),
-            (Op::AllReduce, _) => tc.comm.allreduce(s, r, &tc.msg),
+            (Op::Reduce, _) => {
+                for _ in 0..n {
+                    tc.comm.reduce(s, r, &tc.msg, ROOT);
+                }
+            }
+            (Op::AllReduce, _) => {
+                for _ in 0..n {
+                    tc.comm.allreduce(s, r, &tc.msg);
+                }
+            }
             _ => unreachable!("{self:?} with {:?}", io.who),
         }
     }
