@@ -172,7 +172,7 @@ pub const REGISTERED: Suite = Suite {
     help: SuiteHelp {
         heading: None,
         own: Some("mpibench imb-mt [-thread_level multiple] [-count N,...] [-repeat N] ... [BENCHMARK ...] (also as a link named IMB-MT)"),
-        example: "OMP_NUM_THREADS=2 mpibench run -n 2 --suite imb-mt PingPongMT AllReduceMT --sizes 4,256",
+        example: "mpibench run -n 2 --suite imb-mt PingPongMT AllReduceMT --sizes 4,256 --check",
     },
     ..Suite::PLAIN
 };
