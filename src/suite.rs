@@ -436,6 +436,7 @@ pub static SUITES: &[Suite] = &[
     crate::bench::imb_ext::REGISTERED,
     crate::bench::imb_p2p::REGISTERED,
     crate::bench::imb_rma::REGISTERED,
+    crate::bench::imb_mt::REGISTERED,
     Suite {
         name: clock::SUITE,
         title: "the instruments: timer resolution and overhead, clock synchronisation",
@@ -552,10 +553,19 @@ pub fn default_entries(s: &Suite, defs: Definitions) -> Vec<Entry> {
 }
 
 /// Whether any benchmark a command line names calls MPI from several
-/// threads at once ([`Info::thread_multiple`]). Decided on every rank from
-/// its own arguments before `MPI_Init`, so that only such runs ask for
-/// MPI_THREAD_MULTIPLE; names that do not resolve are left to the plan.
+/// threads at once ([`Info::thread_multiple`]); naming none, whether any of
+/// the default list of the suite given does (under either definitions).
+/// Decided on every rank from its own arguments before `MPI_Init`, so that
+/// only such runs ask for MPI_THREAD_MULTIPLE; names that do not resolve
+/// are left to the plan.
 pub fn names_thread_multiple(names: &[String], suite_arg: Option<&str>) -> bool {
+    if names.is_empty() {
+        return suite_arg.and_then(suite).is_some_and(|s| {
+            (s.entries)()
+                .iter()
+                .any(|e| !e.info().default_in.is_empty() && e.info().thread_multiple)
+        });
+    }
     names
         .iter()
         .any(|n| resolve(n, suite_arg).is_ok_and(|(e, _)| e.info().thread_multiple))
@@ -664,6 +674,9 @@ pub fn defaults_line(su: &Suite) -> String {
         RepsDefault::Fixed { normal, fast } => {
             format!("{normal} iterations ({fast} for fast constructs)")
         }
+        RepsDefault::Split(s) if (s.small, s.warm_small) == (s.large, s.warm_large) => {
+            format!("{} iterations after {} warm-up", s.small, s.warm_small)
+        }
         RepsDefault::Split(s) => format!(
             "{} iterations after {} warm-up ({} after {} above {} bytes)",
             s.small, s.warm_small, s.large, s.warm_large, s.limit
@@ -688,6 +701,58 @@ pub fn defaults_line(su: &Suite) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_split_that_does_not_change_is_one_count() {
+        let su = |small, large| Suite {
+            defaults: Defaults {
+                reps: RepsDefault::Split(crate::plan::Split {
+                    small,
+                    large,
+                    warm_small: 5,
+                    warm_large: 5,
+                    limit: 64,
+                }),
+                ..Suite::PLAIN.defaults
+            },
+            ..Suite::PLAIN
+        };
+        let line = defaults_line(&su(100, 100));
+        assert!(
+            line.contains(", 100 iterations after 5 warm-up, sizes"),
+            "{line}"
+        );
+        let line = defaults_line(&su(100, 10));
+        assert!(line.contains("(10 after 5 above 64 bytes)"), "{line}");
+    }
+
+    #[test]
+    fn a_suite_named_alone_asks_for_threads_when_its_default_list_has_them() {
+        for s in SUITES {
+            let default_mt = (s.entries)()
+                .iter()
+                .any(|e| !e.info().default_in.is_empty() && e.info().thread_multiple);
+            assert_eq!(
+                names_thread_multiple(&[], Some(s.name)),
+                default_mt,
+                "{}",
+                s.name
+            );
+        }
+        // Nothing named and no suite, or a suite that does not exist: no.
+        assert!(!names_thread_multiple(&[], None));
+        assert!(!names_thread_multiple(&[], Some("no-such-suite")));
+        // A benchmark that runs only when named still asks when named.
+        let mt: Vec<(String, &str)> = SUITES
+            .iter()
+            .flat_map(|s| (s.entries)().into_iter().map(move |e| (e, s.name)))
+            .filter(|(e, _)| e.info().thread_multiple)
+            .map(|(e, s)| (e.info().name.to_string(), s))
+            .collect();
+        for (name, s) in mt {
+            assert!(names_thread_multiple(&[name], Some(s)));
+        }
+    }
 
     fn name(r: Result<(Entry, bool), LookupError>) -> String {
         r.unwrap().0.qualified()

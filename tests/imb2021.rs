@@ -1000,24 +1000,6 @@ fn the_binary_named_imb_nbc_is_imb_nbc() {
     assert!(usage_error(&["imb-nbc", "Bcast"]).contains("Bcast"));
 }
 
-/// `LINK ARG` without a launcher (-list, -h): its stdout.
-fn named(link: &std::path::Path, arg: &str) -> String {
-    let out = assert_cmd::Command::new(link).arg(arg).assert().success();
-    stdout(out.get_output())
-}
-
-/// `mpibench ARGS`, a usage error: its one line on stderr (exit 2).
-fn usage_error(args: &[&str]) -> String {
-    let bad = assert_cmd::Command::cargo_bin("mpibench")
-        .unwrap()
-        .args(args)
-        .assert()
-        .code(2);
-    let err = String::from_utf8_lossy(&bad.get_output().stderr).into_owned();
-    assert_eq!(err.lines().count(), 1, "{err}");
-    err.trim_end().to_string()
-}
-
 /// IMB-P2P's figures hold together: t[usec] > 0, Msg/sec > 0 and
 /// Mbytes/sec = Msg/sec x bytes / 10^6 (within the printed rounding).
 fn p2p_figures_hold(out: &str) {

@@ -33,6 +33,7 @@ pub mod datatype;
 pub mod definitions;
 pub mod imb;
 pub mod imb_ext;
+pub mod imb_mt;
 pub mod imb_nbc;
 pub mod imb_p2p;
 pub mod imb_rma;

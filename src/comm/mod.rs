@@ -29,6 +29,7 @@ pub mod persistent;
 pub mod progress;
 pub mod rma;
 pub mod test;
+pub mod threads;
 pub mod topo;
 pub use buffer::Buffer;
 pub use error::{check, check_in_drop};

@@ -116,6 +116,7 @@ pub static FAMILIES: &[&Family] = &[
     &crate::bench::imb_ext::FAMILY,
     &crate::bench::imb_p2p::FAMILY,
     &crate::bench::imb_rma::FAMILY,
+    &crate::bench::imb_mt::FAMILY,
 ];
 
 /// The program of `mpibench SUBCOMMAND`.
@@ -288,7 +289,7 @@ pub fn length(t: &str, suffixes: &[char], max: usize) -> Option<usize> {
 }
 
 /// A `-input` file: the first word of every line not starting with '#'.
-fn input(path: &str) -> Result<Vec<String>, String> {
+pub fn input(path: &str) -> Result<Vec<String>, String> {
     let text = read_text(
         Path::new(path),
         LIST_CAP,
@@ -328,34 +329,78 @@ fn names(flag: &str, v: &str) -> Result<Vec<String>, String> {
     Ok(v)
 }
 
-/// The run IMB-MPI1's command line asks for. `argv0` is how the program
-/// was called ("mpibench imb", "./IMB-MPI1"), for the calling sequence.
-pub fn parse(f: &Family, params: &[String], argv0: &str) -> Result<Action, String> {
-    if wants_help(params) {
-        return Ok(Action::Help);
-    }
-    let mut imb: Vec<(String, String)> = Vec::new();
-    let mut rest: Vec<String> = Vec::new();
-    let mut list_only = false;
+/// An IMB program's command line, split: its flags that take a value
+/// (`valued`) with their values, its switches given (of `switches`),
+/// whether `-list` was given, and the rest (benchmark names, mpibench
+/// options). A one-dash word that is none of them is an unknown flag.
+#[derive(Debug)]
+pub struct Flags {
+    pub valued: Vec<(String, String)>,
+    pub switches: Vec<String>,
+    pub list: bool,
+    pub rest: Vec<String>,
+}
+
+/// Splits `params` of program `f` (see [`Flags`]).
+pub fn split_flags(
+    f: &Family,
+    params: &[String],
+    valued: &[&str],
+    switches: &[&str],
+) -> Result<Flags, String> {
+    let mut out = Flags {
+        valued: Vec::new(),
+        switches: Vec::new(),
+        list: false,
+        rest: Vec::new(),
+    };
     let mut it = params.iter();
     while let Some(t) = it.next() {
-        if VALUED.contains(&t.as_str()) {
+        if valued.contains(&t.as_str()) {
             let v = it
                 .next()
                 .ok_or_else(|| format!("missing argument after \"{t}\""))?;
-            imb.push((t.clone(), v.clone()));
+            out.valued.push((t.clone(), v.clone()));
         } else if t == "-list" {
-            list_only = true;
+            out.list = true;
+        } else if switches.contains(&t.as_str()) {
+            out.switches.push(t.clone());
         } else if is_unknown_flag(t) {
             return Err(format!(
                 "unknown {} flag '{t}' (see mpibench {} -h)",
                 f.program, f.subcommand
             ));
         } else {
-            rest.push(t.clone());
+            out.rest.push(t.clone());
         }
     }
-    if list_only {
+    Ok(out)
+}
+
+/// A family's command line `line` (words split on spaces) as the run it
+/// asks for, or its one-line error (tests of the families' parsers).
+#[cfg(test)]
+pub fn run_of(f: &Family, line: &str) -> Result<RunArgs, String> {
+    let params: Vec<String> = line.split_whitespace().map(String::from).collect();
+    match (f.parse)(f, &params, f.program)? {
+        Action::Run(a, _) => Ok(*a),
+        a => Err(format!("{a:?}")),
+    }
+}
+
+/// The run IMB-MPI1's command line asks for. `argv0` is how the program
+/// was called ("mpibench imb", "./IMB-MPI1"), for the calling sequence.
+pub fn parse(f: &Family, params: &[String], argv0: &str) -> Result<Action, String> {
+    if wants_help(params) {
+        return Ok(Action::Help);
+    }
+    let Flags {
+        valued: imb,
+        rest,
+        list,
+        ..
+    } = split_flags(f, params, VALUED, &[])?;
+    if list {
         return Ok(Action::List);
     }
     let (requested, opts) = super::split_options(&rest);
@@ -809,6 +854,22 @@ mod tests {
         }
         let e = err("-exclude PingPong,PingPing,Sendrecv,Exchange,Allreduce,Reduce,Reduce_local,Reduce_scatter,Reduce_scatter_block,Allgather,Allgatherv,Gather,Gatherv,Scatter,Scatterv,Alltoall,Alltoallv,Bcast,Barrier");
         assert!(e.contains("no benchmark"), "{e}");
+    }
+
+    #[test]
+    fn a_programs_own_flags_split_from_the_rest() {
+        let p = v("-iter 5 -quiet PingPong -list --json x -n 2");
+        let s = split_flags(&MPI1, &p, &["-iter"], &["-quiet"]).unwrap();
+        assert_eq!(s.valued, vec![("-iter".to_string(), "5".to_string())]);
+        assert_eq!(s.switches, ["-quiet"]);
+        assert!(s.list);
+        assert_eq!(s.rest, ["PingPong", "--json", "x", "-n", "2"]);
+        let e = split_flags(&MPI1, &v("-bogus"), &[], &[]).unwrap_err();
+        assert_eq!(e, "unknown IMB-MPI1 flag '-bogus' (see mpibench imb -h)");
+        let e = split_flags(&MPI1, &v("-iter"), &["-iter"], &[]).unwrap_err();
+        assert!(e.contains("missing argument"), "{e}");
+        assert_eq!(run_of(&MPI1, "-iter 7 PingPong").unwrap().max_iter, Some(7));
+        assert!(run_of(&MPI1, "-list").unwrap_err().contains("List"));
     }
 
     #[test]

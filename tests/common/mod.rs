@@ -151,3 +151,29 @@ pub fn self_launched(args: &[&str]) -> assert_cmd::Command {
     }
     cmd
 }
+
+/// `LINK ARG` without a launcher (-list, -h): its stdout.
+pub fn named(link: &Path, arg: &str) -> String {
+    let out = assert_cmd::Command::new(link).arg(arg).assert().success();
+    String::from_utf8_lossy(&out.get_output().stdout).into_owned()
+}
+
+/// `mpibench ARGS`, a usage error: its one line on stderr (exit 2).
+pub fn usage_error(args: &[&str]) -> String {
+    let bad = assert_cmd::Command::cargo_bin("mpibench")
+        .unwrap()
+        .args(args)
+        .assert()
+        .code(2);
+    let err = String::from_utf8_lossy(&bad.get_output().stderr).into_owned();
+    assert_eq!(err.lines().count(), 1, "{err}");
+    err.trim_end().to_string()
+}
+
+/// Each command line a usage error whose line starts as said.
+pub fn usage_errors_start_with(cases: &[(&[&str], &str)]) {
+    for (args, says) in cases {
+        let err = usage_error(args);
+        assert!(err.starts_with(says), "{args:?}: {err}");
+    }
+}
