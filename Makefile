@@ -4,9 +4,9 @@
 #                   (`make test` also installs Chromium for the HTML report test)
 #   make build      release build against Open MPI
 #   make test       the documentation test (tests/docs.rs), the cargo tests against Open MPI
-#                   and then against MPICH (test-integration), then tests/robustness.sh
-#                   (both MPIs side by side), tests/slurm.sh (a private Slurm cluster: srun,
-#                   salloc), tests/cluster.sh (namespace hosts)
+#                   and then against MPICH (test-integration) with tests/robustness.sh
+#                   (both MPIs side by side) beside them, tests/slurm.sh (a private Slurm
+#                   cluster: srun, salloc), tests/cluster.sh (namespace hosts)
 #   make bench      run the benchmarks, results in results/bench.{json,csv}
 #   make lint       rustfmt + clippy (warnings are errors)
 #   make test-docs  README.md and docs/ against --help and `mpibench list` (no MPI ranks)
@@ -16,6 +16,7 @@
 #   MPICC_OPENMPI / MPIEXEC_OPENMPI  Open MPI compiler wrapper / launcher
 #   MPICC_MPICH / MPIEXEC_MPICH      MPICH compiler wrapper / launcher
 #   WITH_MPICH                       0 skips the MPICH test leg (and its installation)
+#   TEST_OVERLAP                     0 runs the robustness leg after the cargo tests
 #   BENCH_ARGS                       arguments of `mpibench` for `make bench`
 #   CARGO                            cargo executable
 #
@@ -54,7 +55,7 @@ export OMPI_ALLOW_RUN_AS_ROOT_CONFIRM := 1
 
 DEPS_ARGS := $(if $(filter 0,$(WITH_MPICH)),--openmpi-only,)
 
-.PHONY: all deps deps-test build bench test test-docs test-integration test-openmpi test-mpich test-robustness test-slurm test-cluster test-binaries lint overhead clean
+.PHONY: all deps deps-test build bench test test-docs test-integration test-openmpi test-mpich test-robustness robustness-legs test-slurm test-cluster test-binaries lint overhead clean
 
 all: build
 
@@ -91,16 +92,34 @@ bench: build
 		--json results/bench.json --csv results/bench.csv
 
 # More ranks than the 2 cores of a CI machine: let Open MPI oversubscribe.
-test test-integration test-openmpi test-mpich test-robustness: export OMPI_MCA_rmaps_base_oversubscribe := 1
+test test-integration test-openmpi test-mpich test-robustness robustness-legs: export OMPI_MCA_rmaps_base_oversubscribe := 1
 
 # Each leg's wall time is printed after it, and the total at the end.
+# TEST_OVERLAP=1 (the default) runs tests/robustness.sh (mostly waiting on
+# launchers and deliberate stalls) beside the cargo tests (mostly CPU), its
+# log printed when both have ended; 0 runs them one after the other. Both
+# are built to pass on a loaded machine (scripts/robustness-under-load.sh).
+TEST_OVERLAP ?= 1
 test: deps-test
 	@t0=$$(date +%s); \
-	for t in test-docs test-integration test-robustness test-slurm test-cluster; do \
-		s=$$(date +%s); \
-		$(MAKE) --no-print-directory $$t || { echo "make test: $$t failed after $$(( $$(date +%s) - s )) s"; exit 1; }; \
-		echo "make test: $$t took $$(( $$(date +%s) - s )) s"; \
-	done; \
+	leg() { local s=$$(date +%s); \
+		$(MAKE) --no-print-directory $$1 || { echo "make test: $$1 failed after $$(( $$(date +%s) - s )) s"; return 1; }; \
+		echo "make test: $$1 took $$(( $$(date +%s) - s )) s"; }; \
+	leg test-docs || exit 1; \
+	if [ "$(TEST_OVERLAP)" = 1 ]; then \
+		leg test-binaries || exit 1; \
+		log=$$(mktemp); \
+		echo "make test: test-robustness beside test-integration (its log follows the integration tests)"; \
+		leg robustness-legs >$$log 2>&1 & rp=$$!; \
+		status=0; leg test-integration || status=1; \
+		wait $$rp || status=1; cat $$log; rm -f $$log; \
+		[ $$status = 0 ] || exit 1; \
+	else \
+		leg test-integration || exit 1; \
+		leg test-robustness || exit 1; \
+	fi; \
+	leg test-slurm || exit 1; \
+	leg test-cluster || exit 1; \
 	echo "make test: all passed in $$(( $$(date +%s) - t0 )) s"
 
 # The test-* targets skip `deps`; use `make test` for the full sequence.
@@ -153,6 +172,10 @@ test-integration: test-binaries
 # when one fails; the target fails if any did.
 ROBUSTNESS_SERIAL ?= 0
 test-robustness: test-binaries
+	@$(MAKE) --no-print-directory robustness-legs
+
+# The legs of test-robustness, on binaries built already.
+robustness-legs:
 	@if [ ! -f tests/robustness.sh ]; then echo "tests/robustness.sh not found: skipped"; exit 0; fi; \
 	status=0; \
 	ompi="MPIBENCH_MPIEXEC=$(MPIEXEC_OPENMPI) bash tests/robustness.sh ./target/release/mpibench"; \
