@@ -350,7 +350,9 @@ pub fn axes(args: &RunArgs, world: usize, a: &mut Axes) -> Result<(), String> {
             }
         }
         Spec::Cart { d, r } if given.is_some() || only_neighbours => {
-            cart_fits(&topo::dims_create(world, *d), *r, world)?;
+            // Before MPI starts (a self-launcher checks the plan first):
+            // MPI_Dims_create's algorithm, without MPI.
+            cart_fits(&crate::engine::placement::dims_create(world, *d), *r, world)?;
         }
         Spec::Cart { .. } => {}
     }
