@@ -105,7 +105,15 @@ test: deps-test
 	leg() { local s=$$(date +%s); \
 		$(MAKE) --no-print-directory $$1 || { echo "make test: $$1 failed after $$(( $$(date +%s) - s )) s"; return 1; }; \
 		echo "make test: $$1 took $$(( $$(date +%s) - s )) s"; }; \
-	leg test-docs || exit 1; \
+	mlog=$$(mktemp); mp=""; \
+	if [ "$(WITH_MPICH)" != 0 ]; then \
+		echo "make test: MPICH's build beside test-docs and Open MPI's test build (its log follows them)"; \
+		CARGO_TARGET_DIR=$(MPICH_TARGET_DIR) MPICC=$(MPICC_MPICH) $(CARGO) test --release $(MPICH_TESTS) --no-run >$$mlog 2>&1 & mp=$$!; \
+	fi; \
+	ok=1; leg test-docs || ok=0; \
+	if [ $$ok = 1 ]; then MPICC=$(MPICC_OPENMPI) $(CARGO) test --release --no-run || ok=0; fi; \
+	if [ -n "$$mp" ]; then wait $$mp || ok=0; cat $$mlog; fi; rm -f $$mlog; \
+	[ $$ok = 1 ] || { echo "make test: a build failed"; exit 1; }; \
 	if [ "$(TEST_OVERLAP)" = 1 ]; then \
 		leg test-binaries || exit 1; \
 		log=$$(mktemp); \
