@@ -130,8 +130,15 @@ fn mt_on_2_has_imb_mts_tables() {
                 _ => continue,
             };
             let (x, hi, mb) = (r[0], at("t_max[usec]").unwrap(), at("Mbytes/sec").unwrap());
-            let want = x * factor / hi;
-            assert!((mb - want).abs() <= want * 0.02 + 0.02, "{}: {r:?}", b.name);
+            // t_max is printed to 0.01 us: the bandwidth lies within what
+            // the times it rounds from give (0.17 us holds 0.165 to 0.175).
+            let most = x * factor / (hi - 0.005).max(1e-9);
+            let least = x * factor / (hi + 0.005);
+            assert!(
+                mb >= least * 0.99 - 0.02 && mb <= most * 1.01 + 0.02,
+                "{}: {r:?}",
+                b.name
+            );
         }
     }
 }
