@@ -103,8 +103,8 @@ TEST_OVERLAP ?= 1
 test: deps-test
 	@t0=$$(date +%s); \
 	leg() { local s=$$(date +%s); \
-		$(MAKE) --no-print-directory $$1 || { echo "make test: $$1 failed after $$(( $$(date +%s) - s )) s"; return 1; }; \
-		echo "make test: $$1 took $$(( $$(date +%s) - s )) s"; }; \
+		$(MAKE) --no-print-directory $$1 || { echo "make test: $${1%% *} failed after $$(( $$(date +%s) - s )) s"; return 1; }; \
+		echo "make test: $${1%% *} took $$(( $$(date +%s) - s )) s"; }; \
 	mlog=$$(mktemp); mp=""; \
 	if [ "$(WITH_MPICH)" != 0 ]; then \
 		echo "make test: MPICH's build beside test-docs and Open MPI's test build (its log follows them)"; \
@@ -116,11 +116,14 @@ test: deps-test
 	[ $$ok = 1 ] || { echo "make test: a build failed"; exit 1; }; \
 	if [ "$(TEST_OVERLAP)" = 1 ]; then \
 		leg test-binaries || exit 1; \
-		log=$$(mktemp); \
-		echo "make test: test-robustness beside test-integration (its log follows the integration tests)"; \
-		leg robustness-legs >$$log 2>&1 & rp=$$!; \
+		log=$$(mktemp); bins=$$(mktemp -d); \
+		mkdir $$bins/openmpi $$bins/mpich; \
+		cp -p target/release/mpibench $$bins/openmpi/; \
+		if [ "$(WITH_MPICH)" != 0 ]; then cp -p $(MPICH_TARGET_DIR)/release/mpibench $$bins/mpich/; fi; \
+		echo "make test: test-robustness beside test-integration, on copies of the binaries (its log follows the integration tests)"; \
+		leg "robustness-legs OMPI_BIN=$$bins/openmpi/mpibench MPICH_BIN=$$bins/mpich/mpibench" >$$log 2>&1 & rp=$$!; \
 		status=0; leg test-integration || status=1; \
-		wait $$rp || status=1; cat $$log; rm -f $$log; \
+		wait $$rp || status=1; cat $$log; rm -f $$log; rm -rf $$bins; \
 		[ $$status = 0 ] || exit 1; \
 	else \
 		leg test-integration || exit 1; \
@@ -182,14 +185,18 @@ ROBUSTNESS_SERIAL ?= 0
 test-robustness: test-binaries
 	@$(MAKE) --no-print-directory robustness-legs
 
-# The legs of test-robustness, on binaries built already.
+# The legs of test-robustness, on binaries built already (make test passes
+# copies: cargo re-links target/*/release/mpibench on every invocation, and
+# the integration tests' cargo runs beside this leg).
+OMPI_BIN ?= ./target/release/mpibench
+MPICH_BIN ?= ./$(MPICH_TARGET_DIR)/release/mpibench
 robustness-legs:
 	@if [ ! -f tests/robustness.sh ]; then echo "tests/robustness.sh not found: skipped"; exit 0; fi; \
 	status=0; \
-	ompi="MPIBENCH_MPIEXEC=$(MPIEXEC_OPENMPI) bash tests/robustness.sh ./target/release/mpibench"; \
+	ompi="MPIBENCH_MPIEXEC=$(MPIEXEC_OPENMPI) bash tests/robustness.sh $(OMPI_BIN)"; \
 	mpich=""; \
 	if [ "$(WITH_MPICH)" != 0 ]; then \
-		mpich="MPIBENCH_MPIEXEC=$(MPIEXEC_MPICH) bash tests/robustness.sh ./$(MPICH_TARGET_DIR)/release/mpibench"; \
+		mpich="MPIBENCH_MPIEXEC=$(MPIEXEC_MPICH) bash tests/robustness.sh $(MPICH_BIN)"; \
 	fi; \
 	if [ "$(ROBUSTNESS_SERIAL)" = 1 ]; then \
 		echo "$$ompi"; eval "$$ompi" || status=1; \
