@@ -95,6 +95,8 @@ bench: build
 test test-integration test-openmpi test-mpich test-robustness robustness-legs: export OMPI_MCA_rmaps_base_oversubscribe := 1
 
 # Each leg's wall time is printed after it, and the total at the end.
+# MPICH's build runs beside test-docs and Open MPI's test build (their
+# target directories made first: two cargos creating them at once race).
 # TEST_OVERLAP=1 (the default) runs tests/robustness.sh (mostly waiting on
 # launchers and deliberate stalls) beside the cargo tests (mostly CPU), its
 # log printed when both have ended; 0 runs them one after the other. Both
@@ -106,6 +108,7 @@ test: deps-test
 		$(MAKE) --no-print-directory $$1 || { echo "make test: $${1%% *} failed after $$(( $$(date +%s) - s )) s"; return 1; }; \
 		echo "make test: $${1%% *} took $$(( $$(date +%s) - s )) s"; }; \
 	mlog=$$(mktemp); mp=""; \
+	mkdir -p target $(MPICH_TARGET_DIR); \
 	if [ "$(WITH_MPICH)" != 0 ]; then \
 		echo "make test: MPICH's build beside test-docs and Open MPI's test build (its log follows them)"; \
 		CARGO_TARGET_DIR=$(MPICH_TARGET_DIR) MPICC=$(MPICC_MPICH) $(CARGO) test --release $(MPICH_TESTS) --no-run >$$mlog 2>&1 & mp=$$!; \
