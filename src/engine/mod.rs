@@ -21,30 +21,28 @@ use std::collections::HashMap;
 
 use anyhow::{anyhow, Result};
 
-use crate::bench::{Arena, Benchmark, Class, Info, Kernel, Setup};
+use crate::bench::{Arena, Benchmark, Info, Setup};
 use crate::clock::model::ClockModel;
 use crate::clock::sync::{synchronize, SyncParams};
 use crate::comm::{self, Comm, Msg};
-use crate::method::{
-    Consts, GlobalCompletion, Method, MpiCtx, Mpitest, RepBatch, Samples, SyncMode,
-};
+use crate::method::{Consts, GlobalCompletion, Method, MpiCtx, Samples, SyncMode};
 use crate::plan::Plan;
 use crate::report::raw::RawSink;
 use crate::results::{BenchResult, GroupRows, Row};
-use crate::stats;
 use crate::watchdog::{self, Watchdog};
 
 pub mod aggregate;
 pub mod axis;
 pub mod disturb;
 pub mod placement;
+mod point;
 pub mod record;
 mod reps;
 
 use axis::{Point, SweepCx};
 use disturb::Disturbance;
 use placement::{Links, Pairs, Placement, Role};
-use record::{Combined, PointRecord, RankRecord, RowCx};
+use record::{PointRecord, RankRecord, RowCx};
 
 /// Why a run stopped early; every rank returns the same kind.
 #[derive(Debug, thiserror::Error)]
@@ -603,216 +601,6 @@ impl<'a> Engine<'a> {
         }
     }
 
-    /// One point on a rank of the group: warm-up, calibration, the method's
-    /// batches, and the combination over the synchronised ranks.
-    #[allow(clippy::too_many_arguments)]
-    fn measure(
-        &self,
-        info: &Info,
-        p: &Point,
-        q: usize,
-        time_scale: f64,
-        role: &Role,
-        sc: &Comm,
-        clock: Option<ClockModel>,
-        k: &mut (dyn Kernel + '_),
-    ) -> (PointRecord, Samples, Option<Disturbance>) {
-        let plan = self.plan;
-        let policy = &plan.policy;
-        let method = plan.method_for(info);
-        let sync = plan.sync_for(info);
-        let reps = plan.reps_for(info);
-        let scale = time_scale * 1e6;
-        // For single transfers timed per repetition only the initiator's clock
-        // pair counts: it spans the whole round trip, while its partner's also
-        // spans waiting for the initiator to leave the synchronisation.
-        let counts = role.active && (info.class != Class::SingleTransfer || role.initiator);
-        let inner = if method.nested() {
-            policy.inner.unwrap_or(DELAY_INNER)
-        } else {
-            1
-        };
-        let reps = reps::policy(reps);
-        let planned = reps.planned(&reps::Before {
-            bytes: p.bytes,
-            q,
-            max_volume: policy.max_volume,
-            hint: self.reps_hint.get(),
-        });
-        let planned = k.most_reps().map_or(planned, |m| planned.min(m.max(1)));
-        let check = plan.check_for(info);
-        if check {
-            k.prepare(0);
-        }
-        // Warm-up, timed only to estimate the time per repetition.
-        let warm = policy
-            .warmup
-            .unwrap_or_else(|| reps.warmup(planned, p.bytes));
-        // (The warm-up only estimates the time per repetition: its progress
-        // reports, one plain store each, may sit inside its clock pairs. It
-        // is timed in a few chunks, so that a stall in it does not plan the
-        // point: see `disturb::warm_pace`.)
-        watchdog::expect(1);
-        let size = disturb::warm_chunk_size(warm);
-        let mut chunks = [(0.0, 0usize); disturb::WARM_CHUNKS];
-        let mut tw = comm::wtime();
-        for i in 0..warm {
-            k.run(i);
-            watchdog::progress(1);
-            if (i + 1) % size == 0 || i + 1 == warm {
-                let now = comm::wtime();
-                chunks[i / size] = (now - tw, (i % size) + 1);
-                tw = now;
-            }
-        }
-        // What the kernel measured during the warm-up is not reported.
-        let _ = k.figures();
-        k.planned(planned);
-        let factor = plan.disturbance_factor.unwrap_or(0.0);
-        let timed = &chunks[..warm.div_ceil(size).min(disturb::WARM_CHUNKS)];
-        let per_call = sc.allreduce_max(disturb::warm_pace(timed, factor).max(0.0));
-        let window_s = plan.window_us.map_or(2.0 * per_call + 2e-6, |w| w * 1e-6);
-        let consts = if method.calibrates() {
-            self.calibrated(q, sc)
-        } else {
-            Consts::default()
-        };
-        let pace = reps::Pace {
-            per_call,
-            floor: if sync == SyncMode::Window {
-                window_s
-            } else {
-                0.0
-            },
-            inner,
-            time_limit_s: policy.time_limit_s,
-        };
-        // How long the timed part should take, for the ranks outside the group.
-        self.announce(reps.expected(planned, &pace));
-        // With the stall limit on, a long PMB loop is timed in chunks, so
-        // that its progress shows before the limit (see `loop_chunk`).
-        let chunk = self.loop_chunk(method, per_call);
-        // Start where the previous point's window ended (it agreed over the
-        // same ranks), so that each point does not learn the width again.
-        let start = window_s.max(self.window_hint.get());
-        let mut cx = MpiCtx::new(sc, sync, clock, consts, (window_s, start), self.polite);
-        let mut s;
-        let mut c;
-        let batch = |first: usize, n: usize| RepBatch {
-            first,
-            n,
-            inner,
-            check,
-            corrupt: plan.corrupt,
-        };
-        let mut run = |cx: &mut MpiCtx, first: usize, n: usize, s: &mut Samples, c: &mut Combo| {
-            cx.begin(first);
-            let got = k.measure(method, cx, &batch(first, n));
-            self.combine(sc, &got, counts, clock, method, c);
-            s.extend(got);
-        };
-        // Disturbances (see `disturb`): looked for after the timed batches,
-        // in their durations combined over the ranks (identical on all of
-        // them, so that all measure again together).
-        let watch = !method.per_repetition() && !check && factor > 0.0;
-        let mut stopped;
-        let (mut again, mut again_s) = (0, 0.0);
-        let mut disturbance: Option<Disturbance> = None;
-        loop {
-            let driven = reps.drive(
-                planned,
-                &pace,
-                &mut Runner {
-                    run: &mut run,
-                    cx: &mut cx,
-                    chunk,
-                    sc,
-                },
-            );
-            (s, c, stopped) = (driven.s, driven.c, driven.stopped);
-            if let Some(h) = driven.hint {
-                self.reps_hint.set(h);
-            }
-            let per = s.reps_per_sample.max(1);
-            let batches: Vec<(f64, usize)> = c.values.iter().map(|&v| (v, per)).collect();
-            let found = watch
-                .then(|| disturb::detect(&batches, per_call, factor))
-                .flatten();
-            if disturbance.is_none() {
-                let Some(first) = found else { break };
-                disturbance = Some(Disturbance {
-                    point: 0,
-                    group: 0,
-                    first,
-                    again: 0,
-                    last: None,
-                });
-            }
-            let d = disturbance.as_mut().expect("set above");
-            d.again = again;
-            d.last = found;
-            let Some(f) = found else { break };
-            // The clean time of a measurement again.
-            let next_s = s.reps() as f64 * f.pace_s;
-            if !disturb::room_for_again(again, again_s, next_s, policy.time_limit_s) {
-                break;
-            }
-            again += 1;
-            again_s += next_s;
-        }
-        // The note gives the pace in the figure's units (PingPong: half a
-        // round trip), as the rows do.
-        if let Some(d) = disturbance.as_mut() {
-            d.first.pace_s *= time_scale;
-            if let Some(l) = d.last.as_mut() {
-                l.pace_s *= time_scale;
-            }
-        }
-        let per = s.reps_per_sample.max(1) as f64;
-        let mut rec = PointRecord {
-            counted: counts,
-            group: self.my_group.get(),
-            t_mean_us: s.mean_per_rep() * scale,
-            reps: s.reps(),
-            errors: s.errors,
-            late: s.late.iter().filter(|&&l| l).count() as u64,
-            rank_median_us: method.per_repetition().then(|| {
-                let own: Vec<f64> = s.dur.iter().map(|d| d / per * scale).collect();
-                stats::summarize(&own).median
-            }),
-            combined: None,
-            figures: k.figures(),
-            group_rank: None,
-            sides_us: (!s.sides.is_empty()).then(|| {
-                let n = s.sides.len() as f64;
-                let mean = |i: usize| s.sides.iter().map(|x| x[i]).sum::<f64>() / n * scale;
-                [mean(0), mean(1)]
-            }),
-        };
-        if sc.rank == 0 {
-            let values = if method.global_value() {
-                &c.global
-            } else {
-                &c.values
-            };
-            let valid = c.valid(values, per, scale);
-            let mut comb = Combined::of(&valid, (c.late.len() - valid.len()) as u64);
-            let median = |v: &[f64]| {
-                let g = c.valid(v, per, 1e6);
-                (!g.is_empty()).then(|| stats::summarize(&g).median)
-            };
-            comb.global_us = median(&c.global).map(|g| g * time_scale);
-            comb.skew_us = median(&c.skew);
-            comb.window_us = cx.window().map(|w| w.widest * 1e6);
-            comb.stopped_on_bound = stopped;
-            rec.combined = Some(comb);
-        }
-        if let Some(w) = cx.window() {
-            self.window_hint.set(w.width);
-        }
-        (rec, s, disturbance)
-    }
-
     /// The most repetitions of one PMB loop between two progress reports,
     /// with the stall limit S on: a loop expected to take longer than S/40
     /// (from the warm-up) is timed in chunks of equal size, each with its own
@@ -833,9 +621,10 @@ impl<'a> Engine<'a> {
         self.consts.borrow_mut().next_run();
     }
 
-    /// DT and DB on `q` processes (MPITEST), measured once per process
-    /// count and run of the list (see [`Engine::next_repeat`]).
-    fn calibrated(&self, q: usize, sc: &Comm) -> Consts {
+    /// The method's constants on `q` processes (MPITEST's DT and DB),
+    /// measured once per process count and run of the list (see
+    /// [`Engine::next_repeat`]); one method of a run calibrates.
+    fn calibrated(&self, method: Method, q: usize, sc: &Comm) -> Consts {
         if let Some(c) = self.consts.borrow().get(q) {
             return c;
         }
@@ -855,7 +644,7 @@ impl<'a> Engine<'a> {
         );
         self.consts
             .borrow_mut()
-            .get_or(q, || Mpitest::calibrate(&mut cx, n))
+            .get_or(q, || method.calibrate(&mut cx, n))
     }
 
     /// Combines one batch over the synchronised ranks (collective on `sc`),

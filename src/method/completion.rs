@@ -2,17 +2,30 @@
 //! T = max(t_end) − min(t_start) over the participants, on synchronised
 //! clocks, every repetition starting at an agreed global time.
 
-use super::{each, Ctx, RepBatch, Samples};
+use super::{each, Ctx, RepBatch, Rules, Samples, Spread, SyncMode, Timing};
 use crate::bench::Kernel;
 
 pub struct GlobalCompletion;
 
-impl GlobalCompletion {
+impl Timing for GlobalCompletion {
+    const RULES: Rules = Rules {
+        name: "global-completion",
+        describe:
+            "window; t_start; op; t_end -> max(t_end) - min(t_start) on the global clock (CRESTA)",
+        spread: Spread::OverReps,
+        global_value: true,
+        wants_clock: true,
+        required_sync: Some(SyncMode::Window),
+        ..Rules::PER_CALL
+    };
+
     /// start; scenario; stop, each repetition in its window slot.
-    pub fn sample<K: Kernel + ?Sized, C: Ctx>(k: &mut K, cx: &mut C, b: &RepBatch) -> Samples {
+    fn sample<K: Kernel + ?Sized, C: Ctx>(k: &mut K, cx: &mut C, b: &RepBatch) -> Samples {
         each(k, cx, b, |cx, i| cx.sync(i), |_| {})
     }
+}
 
+impl GlobalCompletion {
     /// T per repetition from the minimum start and maximum end over ranks
     /// (global clock).
     pub fn completion(min_start: &[f64], max_end: &[f64]) -> Vec<f64> {

@@ -4,13 +4,22 @@
 //! interleaved (their order alternates), so that a slow phase of the machine
 //! hits both alike; each outer repetition gives one sample.
 
-use super::{Ctx, RepBatch, Samples};
+use super::{Ctx, RepBatch, Rules, Samples, Timing};
 use crate::bench::Kernel;
 
 pub struct DelaySubtraction;
 
-impl DelaySubtraction {
-    pub fn sample<K: Kernel + ?Sized, C: Ctx>(k: &mut K, cx: &mut C, b: &RepBatch) -> Samples {
+impl Timing for DelaySubtraction {
+    const RULES: Rules = Rules {
+        name: "delay-subtraction",
+        describe:
+            "inner x (delay + op) - inner x delay, interleaved, per outer repetition (coarrays)",
+        subtracts: true,
+        nested: true,
+        ..Rules::PER_CALL
+    };
+
+    fn sample<K: Kernel + ?Sized, C: Ctx>(k: &mut K, cx: &mut C, b: &RepBatch) -> Samples {
         let inner = b.inner.max(1);
         let mut s = Samples {
             reps_per_sample: inner,

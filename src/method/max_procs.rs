@@ -4,7 +4,7 @@
 //! the last finishing is reported too, and rows where the two differ by more
 //! than 10% are marked.
 
-use super::{each, Ctx, RepBatch, Samples};
+use super::{each, Ctx, RepBatch, Rules, Samples, Timing};
 use crate::bench::Kernel;
 
 pub struct MaxOverProcesses;
@@ -12,12 +12,22 @@ pub struct MaxOverProcesses;
 /// Relative difference beyond which the two times count as discrepant.
 pub const DISCREPANCY: f64 = 0.10;
 
-impl MaxOverProcesses {
+impl Timing for MaxOverProcesses {
+    const RULES: Rules = Rules {
+        name: "max-over-processes",
+        describe: "barrier; t0; op; t1 -> max over processes, plus global elapsed time (COMMTEST)",
+        wants_clock: true,
+        checks_discrepancy: true,
+        ..Rules::PER_CALL
+    };
+
     /// synchronise; t0; experiment; t1, per repetition.
-    pub fn sample<K: Kernel + ?Sized, C: Ctx>(k: &mut K, cx: &mut C, b: &RepBatch) -> Samples {
+    fn sample<K: Kernel + ?Sized, C: Ctx>(k: &mut K, cx: &mut C, b: &RepBatch) -> Samples {
         each(k, cx, b, |cx, i| cx.sync(i), |_| {})
     }
+}
 
+impl MaxOverProcesses {
     /// Whether the global elapsed time and the maximum single-process time differ by more than 10%.
     pub fn discrepant(max_own: f64, global: f64) -> bool {
         max_own > 0.0 && (global - max_own).abs() > DISCREPANCY * max_own

@@ -72,112 +72,171 @@ pub enum Spread {
     OverReps,
 }
 
+/// What a method is besides its timed loop: its names, the row rule the
+/// statistics follow and what the engine must do for it. Each method's file
+/// declares its own ([`Timing::RULES`]); the engine asks through [`Method`].
+#[derive(Debug, Clone, Copy)]
+pub struct Rules {
+    /// The name on the command line and in the JSON.
+    pub name: &'static str,
+    /// One line for `--help` and docs/methodology.md.
+    pub describe: &'static str,
+    /// How t_min / t_max / t_avg of a row are formed.
+    pub spread: Spread,
+    /// The per-repetition value can be zero or negative (a difference of
+    /// times): rows whose CI contains zero are flagged "below resolution".
+    pub subtracts: bool,
+    /// The row's figure is the mean of the values, not their median (a
+    /// mean at or below zero is below resolution too, whatever the CI).
+    pub figure_is_mean: bool,
+    /// The value per repetition is the global span max(end) − min(start).
+    pub global_value: bool,
+    /// Needs synchronised clocks: for its value or for the global elapsed
+    /// time it reports beside it.
+    pub wants_clock: bool,
+    /// Has one sample per repetition (statistics over repetitions are meaningful).
+    pub per_repetition: bool,
+    /// The synchronisation the method is defined with, whatever `--sync` says.
+    pub required_sync: Option<SyncMode>,
+    /// Calibrates constants once per process count before it measures
+    /// ([`Timing::calibrate`]).
+    pub calibrates: bool,
+    /// Each sample is `inner` repetitions and the samples are the outer
+    /// repetitions (`--inner`, `--outer`).
+    pub nested: bool,
+    /// Rows carry `discrepant`: the maximum over processes against the
+    /// global elapsed time.
+    pub checks_discrepancy: bool,
+    /// Measures every pair's repetitions in blocks, kept for the outlier test.
+    pub repeats_in_blocks: bool,
+}
+
+impl Rules {
+    /// For `..Rules::PER_CALL` in a method's rules: one sample per
+    /// repetition, the maximum over ranks, no constants, any sync.
+    pub const PER_CALL: Rules = Rules {
+        name: "",
+        describe: "",
+        spread: Spread::OverRanks,
+        subtracts: false,
+        figure_is_mean: false,
+        global_value: false,
+        wants_clock: false,
+        per_repetition: true,
+        required_sync: None,
+        calibrates: false,
+        nested: false,
+        checks_discrepancy: false,
+        repeats_in_blocks: false,
+    };
+}
+
+/// A method: its rules, its constants and its timed loop, generic over the
+/// kernel and the context so that the loop is monomorphised per kernel type
+/// (no dynamic dispatch between two clock reads).
+pub trait Timing {
+    const RULES: Rules;
+
+    /// The constants it measures once per process count (MPITEST's DT and
+    /// DB), from `n` measurements; none by default.
+    fn calibrate<C: Ctx>(_cx: &mut C, _n: usize) -> Consts {
+        Consts::default()
+    }
+
+    /// One batch of repetitions on this rank.
+    fn sample<K: Kernel + ?Sized, C: Ctx>(k: &mut K, cx: &mut C, b: &RepBatch) -> Samples;
+}
+
 impl Method {
-    pub fn name(self) -> &'static str {
+    /// The method's rules, as its file declares them.
+    pub fn rules(self) -> &'static Rules {
         match self {
-            Method::Loop => "loop",
-            Method::PerCall => "per-call",
-            Method::PerCallOnce => "per-call-once",
-            Method::Mpitest => "mpitest",
-            Method::GlobalCompletion => "global-completion",
-            Method::MaxOverProcesses => "max-over-processes",
-            Method::DelaySubtraction => "delay-subtraction",
-            Method::SplitCompletion => "split-completion",
+            Method::Loop => &PmbLoop::RULES,
+            Method::PerCall => &PerCall::RULES,
+            Method::PerCallOnce => &PerCallOnce::RULES,
+            Method::Mpitest => &Mpitest::RULES,
+            Method::GlobalCompletion => &GlobalCompletion::RULES,
+            Method::MaxOverProcesses => &MaxOverProcesses::RULES,
+            Method::DelaySubtraction => &DelaySubtraction::RULES,
+            Method::SplitCompletion => &SplitCompletion::RULES,
         }
+    }
+
+    pub fn name(self) -> &'static str {
+        self.rules().name
     }
 
     /// One line for `--help` and docs/methodology.md.
     pub fn describe(self) -> &'static str {
-        match self {
-            Method::Loop => "sync; t0; n x op; t1 -> (t1 - t0)/n per rank (PMB)",
-            Method::PerCall => "sync; t0; op; t1 per repetition -> max over ranks",
-            Method::PerCallOnce => {
-                "sync once; then t0; op; t1 per repetition, back to back -> max over ranks (IMB -sync 0)"
-            }
-            Method::Mpitest => "barrier; t1; op; barrier; t2 -> t2 - t1 - DT - DB (MPITEST)",
-            Method::GlobalCompletion => {
-                "window; t_start; op; t_end -> max(t_end) - min(t_start) on the global clock (CRESTA)"
-            }
-            Method::MaxOverProcesses => {
-                "barrier; t0; op; t1 -> max over processes, plus global elapsed time (COMMTEST)"
-            }
-            Method::DelaySubtraction => {
-                "inner x (delay + op) - inner x delay, interleaved, per outer repetition (coarrays)"
-            }
-            Method::SplitCompletion => {
-                "sync; t0; start; t_send, t_recv when the sends / receives complete (mpiGraph)"
-            }
-        }
+        self.rules().describe
     }
 
     pub fn spread(self) -> Spread {
-        match self {
-            Method::GlobalCompletion => Spread::OverReps,
-            _ => Spread::OverRanks,
-        }
+        self.rules().spread
     }
 
-    /// The per-repetition value can be zero or negative (a difference of
-    /// times): rows whose CI contains zero are flagged "below resolution".
+    /// See [`Rules::subtracts`].
     pub fn subtracts(self) -> bool {
-        matches!(self, Method::Mpitest | Method::DelaySubtraction)
+        self.rules().subtracts
     }
 
-    /// The row's figure is the mean of the differences (MPITEST's t,
-    /// averaged over the iterations), not their median: a mean at or below
-    /// zero is below resolution too, whatever the CI of the median.
+    /// See [`Rules::figure_is_mean`].
     pub fn figure_is_mean(self) -> bool {
-        self == Method::Mpitest
+        self.rules().figure_is_mean
     }
 
-    /// The value per repetition is the global span max(end) − min(start).
+    /// See [`Rules::global_value`].
     pub fn global_value(self) -> bool {
-        self == Method::GlobalCompletion
+        self.rules().global_value
     }
 
-    /// Needs synchronised clocks: for its value (global completion) or for
-    /// the global elapsed time it reports beside it (max over processes).
+    /// See [`Rules::wants_clock`].
     pub fn wants_clock(self) -> bool {
-        matches!(self, Method::GlobalCompletion | Method::MaxOverProcesses)
+        self.rules().wants_clock
     }
 
-    /// Has one sample per repetition (statistics over repetitions are meaningful).
+    /// See [`Rules::per_repetition`].
     pub fn per_repetition(self) -> bool {
-        self != Method::Loop
+        self.rules().per_repetition
     }
 
-    /// The synchronisation the method is defined with, whatever `--sync`
-    /// says: CRESTA's window, MPITEST's barriers.
+    /// See [`Rules::required_sync`].
     pub fn required_sync(self) -> Option<SyncMode> {
-        match self {
-            Method::GlobalCompletion => Some(SyncMode::Window),
-            Method::Mpitest => Some(SyncMode::Barrier),
-            _ => None,
-        }
+        self.rules().required_sync
     }
 
-    /// Calibrates constants (DT, DB) once per process count before it
-    /// measures ([`Consts`]).
+    /// See [`Rules::calibrates`].
     pub fn calibrates(self) -> bool {
-        self == Method::Mpitest
+        self.rules().calibrates
     }
 
-    /// Each sample is `inner` repetitions and the samples are the outer
-    /// repetitions (`--inner`, `--outer`: delay subtraction).
+    /// See [`Rules::nested`].
     pub fn nested(self) -> bool {
-        self == Method::DelaySubtraction
+        self.rules().nested
     }
 
-    /// Rows carry `discrepant`: the maximum over processes against the
-    /// global elapsed time.
+    /// See [`Rules::checks_discrepancy`].
     pub fn checks_discrepancy(self) -> bool {
-        self == Method::MaxOverProcesses
+        self.rules().checks_discrepancy
     }
 
-    /// Measures every pair's repetitions in blocks, kept for the outlier
-    /// test (mpiGraph's split completion).
+    /// See [`Rules::repeats_in_blocks`].
     pub fn repeats_in_blocks(self) -> bool {
-        self == Method::SplitCompletion
+        self.rules().repeats_in_blocks
+    }
+
+    /// The method's constants on the ranks of `cx` ([`Timing::calibrate`]).
+    pub fn calibrate<C: Ctx>(self, cx: &mut C, n: usize) -> Consts {
+        match self {
+            Method::Loop => PmbLoop::calibrate(cx, n),
+            Method::PerCall => PerCall::calibrate(cx, n),
+            Method::PerCallOnce => PerCallOnce::calibrate(cx, n),
+            Method::Mpitest => Mpitest::calibrate(cx, n),
+            Method::GlobalCompletion => GlobalCompletion::calibrate(cx, n),
+            Method::MaxOverProcesses => MaxOverProcesses::calibrate(cx, n),
+            Method::DelaySubtraction => DelaySubtraction::calibrate(cx, n),
+            Method::SplitCompletion => SplitCompletion::calibrate(cx, n),
+        }
     }
 
     /// Every method, for lookups by name.
@@ -590,6 +649,19 @@ mod tests {
         assert_eq!(only(Method::checks_discrepancy), [Method::MaxOverProcesses]);
         assert_eq!(only(Method::repeats_in_blocks), [Method::SplitCompletion]);
         assert_eq!(only(Method::figure_is_mean), [Method::Mpitest]);
+    }
+
+    #[test]
+    fn only_a_method_that_calibrates_measures_constants() {
+        let clock = Clock::default();
+        for m in Method::ALL {
+            let mut cx = FakeCtx::new(&clock);
+            cx.read = 3e-8;
+            cx.barrier = 2e-6;
+            let c = m.calibrate(&mut cx, 10);
+            assert_eq!(c != Consts::default(), m.calibrates(), "{m:?}: {c:?}");
+            assert_eq!(cx.barriers > 0, m.calibrates(), "{m:?}");
+        }
     }
 
     #[test]

@@ -2,15 +2,25 @@
 //! around one barrier, and each construct timed as
 //! barrier; t1; op; barrier; t2 with t = t2 − t1 − DT − DB.
 
-use super::{each, Consts, Ctx, RepBatch, Samples};
+use super::{each, Consts, Ctx, RepBatch, Rules, Samples, SyncMode, Timing};
 use crate::bench::Kernel;
 
 pub struct Mpitest;
 
-impl Mpitest {
+impl Timing for Mpitest {
+    const RULES: Rules = Rules {
+        name: "mpitest",
+        describe: "barrier; t1; op; barrier; t2 -> t2 - t1 - DT - DB (MPITEST)",
+        subtracts: true,
+        figure_is_mean: true,
+        required_sync: Some(SyncMode::Barrier),
+        calibrates: true,
+        ..Rules::PER_CALL
+    };
+
     /// DT and DB, each the mean of `n` measurements (MPITEST takes one of
     /// each; the mean of many is the same quantity with less noise).
-    pub fn calibrate<C: Ctx>(cx: &mut C, n: usize) -> Consts {
+    fn calibrate<C: Ctx>(cx: &mut C, n: usize) -> Consts {
         let n = n.max(1);
         let mut dt = 0.0;
         for _ in 0..n {
@@ -33,7 +43,7 @@ impl Mpitest {
         }
     }
 
-    pub fn sample<K: Kernel + ?Sized, C: Ctx>(k: &mut K, cx: &mut C, b: &RepBatch) -> Samples {
+    fn sample<K: Kernel + ?Sized, C: Ctx>(k: &mut K, cx: &mut C, b: &RepBatch) -> Samples {
         let c = cx.consts();
         let mut s = each(k, cx, b, |cx, _| cx.barrier(), |cx| cx.barrier());
         for d in &mut s.dur {

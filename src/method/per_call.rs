@@ -1,6 +1,6 @@
 //! A clock pair around each repetition, synchronised before each (`--sync`).
 
-use super::{each, Ctx, RepBatch, Samples};
+use super::{each, Ctx, RepBatch, Rules, Samples, Timing};
 use crate::bench::Kernel;
 
 /// mpibench's per-call timing: one sample per repetition and rank; the
@@ -8,8 +8,14 @@ use crate::bench::Kernel;
 /// transfers, the initiator's round trip).
 pub struct PerCall;
 
-impl PerCall {
-    pub fn sample<K: Kernel + ?Sized, C: Ctx>(k: &mut K, cx: &mut C, b: &RepBatch) -> Samples {
+impl Timing for PerCall {
+    const RULES: Rules = Rules {
+        name: "per-call",
+        describe: "sync; t0; op; t1 per repetition -> max over ranks",
+        ..Rules::PER_CALL
+    };
+
+    fn sample<K: Kernel + ?Sized, C: Ctx>(k: &mut K, cx: &mut C, b: &RepBatch) -> Samples {
         each(k, cx, b, |cx, i| cx.sync(i), |_| {})
     }
 }
@@ -18,8 +24,14 @@ impl PerCall {
 /// and then back to back (IMB 2019+ collectives with `-sync 0`).
 pub struct PerCallOnce;
 
-impl PerCallOnce {
-    pub fn sample<K: Kernel + ?Sized, C: Ctx>(k: &mut K, cx: &mut C, b: &RepBatch) -> Samples {
+impl Timing for PerCallOnce {
+    const RULES: Rules = Rules {
+        name: "per-call-once",
+        describe: "sync once; then t0; op; t1 per repetition, back to back -> max over ranks (IMB -sync 0)",
+        ..Rules::PER_CALL
+    };
+
+    fn sample<K: Kernel + ?Sized, C: Ctx>(k: &mut K, cx: &mut C, b: &RepBatch) -> Samples {
         let first = b.first;
         each(
             k,

@@ -1,14 +1,21 @@
 //! PMB §5.2.6: synchronise, then one clock pair around all repetitions.
 
-use super::{each, Ctx, RepBatch, Samples};
+use super::{each, Ctx, RepBatch, Rules, Samples, Timing};
 use crate::bench::Kernel;
 
 /// PMB's timing loop. Each rank's value is (t1 − t0)/n; rows report the
 /// minimum, maximum and average of it over ranks.
 pub struct PmbLoop;
 
-impl PmbLoop {
-    pub fn sample<K: Kernel + ?Sized, C: Ctx>(k: &mut K, cx: &mut C, b: &RepBatch) -> Samples {
+impl Timing for PmbLoop {
+    const RULES: Rules = Rules {
+        name: "loop",
+        describe: "sync; t0; n x op; t1 -> (t1 - t0)/n per rank (PMB)",
+        per_repetition: false,
+        ..Rules::PER_CALL
+    };
+
+    fn sample<K: Kernel + ?Sized, C: Ctx>(k: &mut K, cx: &mut C, b: &RepBatch) -> Samples {
         if b.check {
             // Validation refills and checks buffers between repetitions: keep
             // PMB's single synchronisation, and time each call alone.

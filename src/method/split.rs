@@ -2,7 +2,7 @@
 //! polls them, reading the clock when its sends have completed and when its
 //! receives have, so that send and receive bandwidth are timed apart.
 
-use super::{Ctx, RepBatch, Samples};
+use super::{Ctx, RepBatch, Rules, Samples, Timing};
 use crate::bench::{Kernel, Side};
 
 /// sync; t0; start; t_send and t_recv as each side completes. The value of
@@ -10,8 +10,15 @@ use crate::bench::{Kernel, Side};
 /// ranks, as with per-call timing); both sides are kept per sample.
 pub struct SplitCompletion;
 
-impl SplitCompletion {
-    pub fn sample<K: Kernel + ?Sized, C: Ctx>(k: &mut K, cx: &mut C, b: &RepBatch) -> Samples {
+impl Timing for SplitCompletion {
+    const RULES: Rules = Rules {
+        name: "split-completion",
+        describe: "sync; t0; start; t_send, t_recv when the sends / receives complete (mpiGraph)",
+        repeats_in_blocks: true,
+        ..Rules::PER_CALL
+    };
+
+    fn sample<K: Kernel + ?Sized, C: Ctx>(k: &mut K, cx: &mut C, b: &RepBatch) -> Samples {
         let mut s = Samples {
             reps_per_sample: 1,
             ..Samples::default()
