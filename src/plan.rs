@@ -742,7 +742,7 @@ fn repetitions(
                 "--precision must be between 0 and 1 (e.g. 0.02), not {r}"
             )));
         }
-        if args.timing == Some(Method::Loop) {
+        if args.timing.is_some_and(|m| !m.per_repetition()) {
             return Err(invalid(
                 "--precision needs per-repetition samples: it excludes --timing loop",
             ));

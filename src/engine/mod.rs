@@ -25,7 +25,7 @@ use crate::bench::{Arena, Benchmark, Info, Setup};
 use crate::clock::model::ClockModel;
 use crate::clock::sync::{synchronize, SyncParams};
 use crate::comm::{self, Comm, Msg};
-use crate::method::{Consts, GlobalCompletion, Method, MpiCtx, Samples, SyncMode};
+use crate::method::{Consts, Method, MpiCtx, Samples, SyncMode};
 use crate::plan::Plan;
 use crate::report::raw::RawSink;
 use crate::results::{BenchResult, GroupRows, Row};
@@ -694,9 +694,9 @@ impl<'a> Engine<'a> {
             let min_start: Vec<f64> = v[2 * n..3 * n].iter().map(|x| -x).collect();
             let (max_start, max_end) = (&v[3 * n..4 * n], &v[4 * n..5 * n]);
             out.global
-                .extend(GlobalCompletion::completion(&min_start, max_end));
+                .extend(crate::method::global_span(&min_start, max_end));
             out.skew
-                .extend(GlobalCompletion::skew(&min_start, max_start));
+                .extend(crate::method::start_skew(&min_start, max_start));
         }
     }
 

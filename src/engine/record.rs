@@ -225,11 +225,7 @@ pub fn row(cx: &RowCx, members: &[&PointRecord]) -> Row {
         return row;
     }
     row.t_median_us = Some(c.median);
-    if cx.method.checks_discrepancy() {
-        row.discrepant = c
-            .global_us
-            .map(|g| crate::method::MaxOverProcesses::discrepant(c.median, g));
-    }
+    row.discrepant = c.global_us.and_then(|g| cx.method.discrepant(c.median, g));
     row.t_p5_us = Some(c.p5);
     row.t_p95_us = Some(c.p95);
     row.ci95_lo_us = Some(c.ci95_lo);

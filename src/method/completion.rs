@@ -25,23 +25,6 @@ impl Timing for GlobalCompletion {
     }
 }
 
-impl GlobalCompletion {
-    /// T per repetition from the minimum start and maximum end over ranks
-    /// (global clock).
-    pub fn completion(min_start: &[f64], max_end: &[f64]) -> Vec<f64> {
-        max_end.iter().zip(min_start).map(|(e, s)| e - s).collect()
-    }
-
-    /// The start skew per repetition: max(t_start) − min(t_start).
-    pub fn skew(min_start: &[f64], max_start: &[f64]) -> Vec<f64> {
-        max_start
-            .iter()
-            .zip(min_start)
-            .map(|(a, b)| a - b)
-            .collect()
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -66,14 +49,12 @@ mod tests {
         let max_e: Vec<f64> = (0..2)
             .map(|i| ends.iter().map(|r| r[i]).fold(f64::NEG_INFINITY, f64::max))
             .collect();
-        assert_eq!(GlobalCompletion::completion(&min_s, &max_e), vec![6.0, 3.0]);
-        assert_eq!(GlobalCompletion::skew(&min_s, &max_s), vec![1.0, 1.0]);
+        assert_eq!(crate::method::global_span(&min_s, &max_e), vec![6.0, 3.0]);
+        assert_eq!(crate::method::start_skew(&min_s, &max_s), vec![1.0, 1.0]);
         // T is at least every participant's own time.
         for r in 0..3 {
             for i in 0..2 {
-                assert!(
-                    GlobalCompletion::completion(&min_s, &max_e)[i] >= ends[r][i] - starts[r][i]
-                );
+                assert!(crate::method::global_span(&min_s, &max_e)[i] >= ends[r][i] - starts[r][i]);
             }
         }
     }

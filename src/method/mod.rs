@@ -225,6 +225,14 @@ impl Method {
         self.rules().repeats_in_blocks
     }
 
+    /// Whether a row's maximum over processes and the global elapsed time
+    /// differ too much, for a method that checks it
+    /// ([`Rules::checks_discrepancy`]); None for the others.
+    pub fn discrepant(self, max_own: f64, global: f64) -> Option<bool> {
+        self.checks_discrepancy()
+            .then(|| MaxOverProcesses::discrepant(max_own, global))
+    }
+
     /// The method's constants on the ranks of `cx` ([`Timing::calibrate`]).
     pub fn calibrate<C: Ctx>(self, cx: &mut C, n: usize) -> Consts {
         match self {
@@ -255,6 +263,22 @@ impl Method {
     pub fn by_name(name: &str) -> Option<Method> {
         Method::ALL.into_iter().find(|m| m.name() == name)
     }
+}
+
+/// The global time to completion per repetition, max(t_end) − min(t_start)
+/// over ranks (global clock), from the per-repetition minimum start and
+/// maximum end.
+pub fn global_span(min_start: &[f64], max_end: &[f64]) -> Vec<f64> {
+    max_end.iter().zip(min_start).map(|(e, s)| e - s).collect()
+}
+
+/// The start skew per repetition: max(t_start) − min(t_start).
+pub fn start_skew(min_start: &[f64], max_start: &[f64]) -> Vec<f64> {
+    max_start
+        .iter()
+        .zip(min_start)
+        .map(|(a, b)| a - b)
+        .collect()
 }
 
 /// Constants a method calibrates once per process count (seconds).

@@ -646,7 +646,6 @@ pub fn resolve(name: &str) -> Result<&'static str, String> {
 mod tests {
     use super::*;
     use crate::engine::axis::Axes;
-    use crate::method::GlobalCompletion;
     use crate::results::Row;
     use alltoall::ALLTOALL;
     use bcast::BCAST;
@@ -902,13 +901,13 @@ mod tests {
         // the collective when D arrives.
         let starts = [0.0, 0.5, 1.0];
         let ends = [103.0, 103.5, 104.0];
-        let t = GlobalCompletion::completion(&[0.0], &[104.0]);
+        let t = crate::method::global_span(&[0.0], &[104.0]);
         assert_eq!(t, vec![104.0]);
         for (s, e) in starts.iter().zip(ends) {
             assert!(t[0] >= e - s);
         }
         assert!(t[0] >= 100.0);
-        assert_eq!(GlobalCompletion::skew(&[0.0], &[1.0]), vec![1.0]);
+        assert_eq!(crate::method::start_skew(&[0.0], &[1.0]), vec![1.0]);
     }
 
     #[test]
