@@ -180,7 +180,8 @@ pub fn fill(
         Some(Elem::Float) => fill_small::<f32>(buf, len, sender, rep),
         Some(Elem::Double) => fill_small::<f64>(buf, len, sender, rep),
         Some(Elem::Int) => fill_small::<i32>(buf, len, sender, rep),
-        Some(Elem::UChar) => fill_small::<u8>(buf, len, sender, rep),
+        // MPI_CHAR sums wrap in two's complement: the same bytes as unsigned.
+        Some(Elem::UChar | Elem::Char) => fill_small::<u8>(buf, len, sender, rep),
     }
 }
 
@@ -198,7 +199,7 @@ pub fn poison(buf: &mut Buffer, len: usize, reduction: Option<Elem>, rep: usize,
         Some(Elem::Float) => poison_small::<f32>(buf, len),
         Some(Elem::Double) => poison_small::<f64>(buf, len),
         Some(Elem::Int) => poison_small::<i32>(buf, len),
-        Some(Elem::UChar) => poison_small::<u8>(buf, len),
+        Some(Elem::UChar | Elem::Char) => poison_small::<u8>(buf, len),
     }
 }
 
@@ -214,7 +215,7 @@ pub fn verify(expect: &Expect, rbuf: &Buffer, elem: Elem, q: usize, rep: usize, 
             Elem::Float => verify_sum::<f32>(rbuf, first, count, q, rep),
             Elem::Double => verify_sum::<f64>(rbuf, first, count, q, rep),
             Elem::Int => verify_sum::<i32>(rbuf, first, count, q, rep),
-            Elem::UChar | Elem::Byte => verify_sum::<u8>(rbuf, first, count, q, rep),
+            Elem::UChar | Elem::Char | Elem::Byte => verify_sum::<u8>(rbuf, first, count, q, rep),
         },
     }
 }
@@ -336,6 +337,7 @@ mod tests {
         check(reduce::<f64>(Elem::Double, q, n, rep), Elem::Double);
         check(reduce::<i32>(Elem::Int, q, n, rep), Elem::Int);
         check(reduce::<u8>(Elem::UChar, q, n, rep), Elem::UChar);
+        check(reduce::<u8>(Elem::Char, q, n, rep), Elem::Char);
     }
 
     #[test]

@@ -577,6 +577,11 @@ pub struct RunArgs {
     #[arg(skip)]
     pub read_files: Vec<(&'static str, PathBuf)>,
 
+    /// Set by front ends: the element type of reductions where it is not
+    /// `--datatype`'s (IMB's `-red_data_type`).
+    #[arg(skip)]
+    pub reduction_datatype: Option<crate::bench::datatype::Datatype>,
+
     /// Set by `mpibench imb`: IMB's `-map PxQ`, the ranks renumbered so that
     /// consecutive new ranks lie P apart ("inter node first").
     #[arg(skip)]

@@ -206,6 +206,10 @@ pub struct Plan {
     /// the other (empty: each benchmark's own).
     #[serde(default)]
     pub datatypes: Vec<Datatype>,
+    /// The element type of reductions where it is not `datatypes`' (IMB's
+    /// `-red_data_type`).
+    #[serde(default)]
+    pub reduction_datatype: Option<Datatype>,
     /// `--derived`: the derived datatype of every message (an index file read on rank 0).
     #[serde(default)]
     pub derived: Option<Derived>,
@@ -223,6 +227,7 @@ fn typed(
     args: &RunArgs,
     entries: &[Entry],
     sizes: &[usize],
+    definitions: Definitions,
 ) -> Result<(Vec<Datatype>, Option<Derived>), PlanError> {
     let mut datatypes: Vec<Datatype> = Vec::new();
     for &d in &args.datatype {
@@ -236,7 +241,7 @@ fn typed(
         .map(Derived::parse)
         .transpose()
         .map_err(invalid)?;
-    if derived.is_some() && args.check {
+    if derived.as_ref().is_some_and(|d| !d.ordered()) && args.check {
         return Err(invalid(
             "--derived: messages of a derived datatype are not validated (OSU refuses -D with -c); drop --check",
         ));
@@ -251,9 +256,16 @@ fn typed(
     };
     for e in entries {
         for &dt in &list {
-            let t = datatype::retype(*e, dt, derived.as_ref()).map_err(invalid)?;
+            let types = datatype::Types {
+                transfer: dt,
+                reduction: args.reduction_datatype.or(dt),
+            };
+            let t = datatype::retype(*e, types, derived.as_ref()).map_err(invalid)?;
             let i = t.info();
             let k = i.elem.size();
+            if definitions.rounds(i) {
+                continue;
+            }
             // Sizes below one element are skipped (as OSU); others are whole elements.
             if let Some(bad) = sizes.iter().find(|&&x| x > k && x % k != 0) {
                 return Err(invalid(format!(
@@ -306,7 +318,7 @@ impl Plan {
         let definitions = args.definitions.unwrap_or_default();
         let sel = select(args, definitions)?;
         let sizes = sizes_of(args, sel.home, &sel.entries)?;
-        let (datatypes, derived) = typed(args, &sel.entries, &sizes)?;
+        let (datatypes, derived) = typed(args, &sel.entries, &sizes, definitions)?;
         let (policy, method) = repetitions(args, &sel, world)?;
         if args.strict && !args.check {
             return Err(invalid("--strict needs --check"));
@@ -382,6 +394,7 @@ impl Plan {
             disturbance_factor: res.disturbance_factor,
             fail_on_outlier: args.fail_on_outlier,
             datatypes,
+            reduction_datatype: args.reduction_datatype,
             derived,
             msg_pause: args.msg_pause,
             rank_order: args.imb_map.map(|(per_node, nodes)| {
@@ -459,7 +472,13 @@ impl Plan {
             self.datatypes.iter().copied().map(Some).collect()
         };
         list.into_iter()
-            .map(|dt| datatype::retype(e, dt, self.derived.as_ref()))
+            .map(|dt| {
+                let types = datatype::Types {
+                    transfer: dt,
+                    reduction: self.reduction_datatype.or(dt),
+                };
+                datatype::retype(e, types, self.derived.as_ref())
+            })
             .collect()
     }
 

@@ -1411,3 +1411,108 @@ fn the_binary_named_imb_rma_is_imb_rma() {
         "error: unknown IMB-RMA flag '-nosuch' (see mpibench imb-rma -h)"
     );
 }
+
+/// IMB-MPI1's `-data_type`, `-red_data_type` and `-contig_type`: the types
+/// in the header and the results, lengths rounded up to whole elements of
+/// the type each benchmark passes (IMB's unit_size), every transfer and
+/// sum validated, a corrupted one caught, hostile values refused.
+#[test]
+fn data_types_and_contiguous_layouts() {
+    let names = "PingPong,Allreduce,Reduce,Reduce_scatter,Allgatherv,Alltoall";
+    for contig in ["base", "base_vec", "resize", "resize_vec"] {
+        let (v, out, err) = imb_json(
+            2,
+            &[
+                "-data_type",
+                "int",
+                "-red_data_type",
+                "double",
+                "-contig_type",
+                contig,
+                "-msglog",
+                "0:4",
+                "-iter",
+                "20",
+                "-time",
+                "0.5",
+                "--check",
+                names,
+            ],
+        );
+        assert!(err.trim().is_empty(), "{contig}: {err}");
+        assert!(
+            out.contains("# MPI_Datatype                   :   MPI_INT \n"),
+            "{contig}: {out}"
+        );
+        assert!(
+            out.contains("# MPI_Datatype for reductions    :   MPI_DOUBLE \n"),
+            "{contig}: {out}"
+        );
+        // 1, 2, 4 bytes: one int (transfers), one double (reductions).
+        let pp = results(&v, "PingPong");
+        assert_eq!(col(pp[0], "bytes"), [0, 4, 8, 16], "{contig}");
+        assert_eq!(pp[0]["datatype"], "MPI_INT", "{contig}");
+        for name in ["Allreduce", "Reduce", "Reduce_scatter"] {
+            let r = results(&v, name);
+            assert_eq!(col(r[0], "bytes"), [0, 8, 16], "{contig} {name}");
+            assert_eq!(r[0]["datatype"], "MPI_DOUBLE", "{contig} {name}");
+        }
+        for r in v["results"].as_array().unwrap() {
+            for row in r["rows"].as_array().unwrap() {
+                assert_eq!(row["errors"], 0, "{contig}: {r}");
+            }
+        }
+        let tables = parse_imb(&out);
+        let pp = tables.iter().find(|t| t.name == "PingPong").unwrap();
+        let bytes: Vec<f64> = pp.rows.iter().map(|r| r[0]).collect();
+        assert_eq!(bytes, [0.0, 4.0, 8.0, 16.0], "{contig}");
+    }
+    // A corrupted byte or element of a typed, resized message is caught.
+    for (name, contig) in [("PingPong", "resize"), ("Allreduce", "resize_vec")] {
+        let out = mpirun(
+            2,
+            &[
+                "imb",
+                "-data_type",
+                "float",
+                "-red_data_type",
+                "char",
+                "-contig_type",
+                contig,
+                "-msglog",
+                "2:3",
+                "-iter",
+                "5",
+                "--check",
+                "--corrupt",
+                name,
+            ],
+        )
+        .assert()
+        .code(1)
+        .get_output()
+        .clone();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("validation found"), "{name} {contig}: {err}");
+    }
+    // Hostile values: one line, exit code 2, before MPI starts.
+    for bad in [
+        &["-data_type", "long"][..],
+        &["-red_data_type", "byte"],
+        &["-contig_type", "vector"],
+    ] {
+        let out = assert_cmd::Command::cargo_bin("mpibench")
+            .unwrap()
+            .arg("imb")
+            .args(bad)
+            .timeout(std::time::Duration::from_secs(60))
+            .assert()
+            .code(2)
+            .get_output()
+            .clone();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(err.trim().lines().count(), 1, "{bad:?}: {err}");
+        assert!(err.contains(bad[0]), "{bad:?}: {err}");
+        assert!(out.stdout.is_empty(), "{bad:?}");
+    }
+}

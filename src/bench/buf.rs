@@ -228,21 +228,27 @@ impl<'a, P: Pattern> BufKernel<'a, P> {
         let info = Pattern::info(pat);
         let q = s.comm.size;
         let x = p.bytes;
-        // A derived datatype may reach beyond X bytes (an index file).
-        let l = pat.layout(info.span(x), q);
+        // A derived datatype may reach beyond X bytes (an index file);
+        // resized elements spread every message over `stretch` times its bytes.
+        let stretch = info.stretch();
+        let l = match stretch {
+            1 => pat.layout(info.span(x), q),
+            _ => pat.layout(x, q),
+        };
+        let (real_send, real_recv) = (l.send * stretch, l.recv * stretch);
         // IMB: -off_cache applies to every benchmark that moves data.
         let cold = s
             .off_cache
             .filter(|_| info.sized() && l.send + l.recv > 0)
             .map(|c| Cold {
-                s: c.stride(l.send),
-                r: c.stride(l.recv),
+                s: c.stride(real_send),
+                r: c.stride(real_recv),
             });
         let (sbuf, rbuf) = match (cold, s.off_cache) {
-            (Some(_), Some(c)) => s.arena.pair(c.alloc(l.send), c.alloc(l.recv))?,
-            _ => s.arena.pair(l.send, l.recv)?,
+            (Some(_), Some(c)) => s.arena.pair(c.alloc(real_send), c.alloc(real_recv))?,
+            _ => s.arena.pair(real_send, real_recv)?,
         };
-        let msg = Msg::of(info, info.elems(x)).map_err(anyhow::Error::msg)?;
+        let msg = info.msg(x).map_err(anyhow::Error::msg)?;
         let me = s.comm.rank;
         let base = if info.rooted { s.root } else { 0 };
         let mut op = Op {
@@ -275,6 +281,7 @@ impl<'a, P: Pattern> BufKernel<'a, P> {
             cold,
             send_len: l.send,
             recv_len: l.recv,
+            stretch,
         })
     }
 
@@ -335,8 +342,11 @@ pub struct BufKernel<'a, P> {
     /// The root (`--root`), or where rotating roots start.
     base: usize,
     cold: Option<Cold>,
+    /// The buffers' data as the pattern sees it, contiguous; in memory
+    /// each element lies `stretch` elements apart (resized elements).
     send_len: usize,
     recv_len: usize,
+    stretch: usize,
 }
 
 impl<P: Pattern> BufKernel<'_, P> {
@@ -356,6 +366,14 @@ impl<P: Pattern> BufKernel<'_, P> {
         let i = self.pat.info();
         i.reduction.then_some(i.elem)
     }
+
+    /// The element size when elements lie apart in memory (resized), else 0.
+    fn stretch_unit(&self) -> usize {
+        match self.stretch {
+            1 => 0,
+            _ => self.pat.info().elem.size(),
+        }
+    }
 }
 
 impl<P: Pattern> Kernel for BufKernel<'_, P> {
@@ -370,10 +388,13 @@ impl<P: Pattern> Kernel for BufKernel<'_, P> {
         let (rank, x) = (self.op.rank, self.op.x);
         check::fill(self.op.sbuf, self.send_len, red, rank, rep, x);
         check::poison(self.op.rbuf, self.recv_len, red, rep, x);
+        let k = self.stretch_unit();
+        restride(self.op.sbuf, self.send_len, k, true);
+        restride(self.op.rbuf, self.recv_len, k, true);
         // Off-cache: this repetition's data lives at its own offsets.
         if let Some(c) = &self.cold {
             let (so, ro) = c.offsets(rep);
-            let (sl, rl) = (self.send_len, self.recv_len);
+            let (sl, rl) = (self.send_len * self.stretch, self.recv_len * self.stretch);
             self.op.sbuf.bytes_mut().copy_within(0..sl, so);
             self.op.rbuf.bytes_mut().copy_within(0..rl, ro);
         }
@@ -382,9 +403,10 @@ impl<P: Pattern> Kernel for BufKernel<'_, P> {
     fn verify(&mut self, rep: usize) -> u64 {
         if let Some(c) = &self.cold {
             let (_, ro) = c.offsets(rep);
-            let rl = self.recv_len;
+            let rl = self.recv_len * self.stretch;
             self.op.rbuf.bytes_mut().copy_within(ro..ro + rl, 0);
         }
+        restride(self.op.rbuf, self.recv_len, self.stretch_unit(), false);
         let e = self.expect(rep);
         let elem = self.pat.info().elem;
         check::verify(&e, self.op.rbuf, elem, self.op.size, rep, self.op.x)
@@ -392,11 +414,35 @@ impl<P: Pattern> Kernel for BufKernel<'_, P> {
 
     fn corrupt(&mut self) {
         let e = self.expect(0);
+        let k = self.stretch_unit();
+        restride(self.op.rbuf, self.recv_len, k, false);
         check::corrupt(&e, self.op.rbuf, self.pat.info().elem);
+        restride(self.op.rbuf, self.recv_len, k, true);
     }
 
     fn figures(&mut self) -> Vec<crate::bench::Figure> {
         self.pat.figures(&self.op)
+    }
+}
+
+/// Resized elements of `k` bytes (k = 0: none): the first `len` bytes of
+/// `buf`, element by element, moved to where a message's elements lie,
+/// every other element-sized slot (`spread`), or back (`!spread`), so that
+/// filling and validation see them contiguous.
+fn restride(buf: &mut Buffer, len: usize, k: usize, spread: bool) {
+    if k == 0 {
+        return;
+    }
+    let b = buf.bytes_mut();
+    let n = len / k;
+    if spread {
+        for i in (1..n).rev() {
+            b.copy_within(i * k..(i + 1) * k, 2 * i * k);
+        }
+    } else {
+        for i in 1..n {
+            b.copy_within(2 * i * k..(2 * i + 1) * k, i * k);
+        }
     }
 }
 
@@ -435,6 +481,22 @@ mod tests {
         assert_eq!(cold.offsets(0), (0, 0));
         assert_eq!(cold.offsets(9), (256, 0));
         assert_eq!(cold.offsets(5), (1280, 1024));
+    }
+
+    #[test]
+    fn resized_elements_spread_and_come_back() {
+        let mut b = Buffer::try_new(16).unwrap();
+        b.bytes_mut()[..8].copy_from_slice(&[1, 2, 3, 4, 5, 6, 7, 8]);
+        restride(&mut b, 8, 2, true);
+        assert_eq!(&b.bytes()[..2], &[1, 2]);
+        assert_eq!(&b.bytes()[4..6], &[3, 4]);
+        assert_eq!(&b.bytes()[8..10], &[5, 6]);
+        assert_eq!(&b.bytes()[12..14], &[7, 8]);
+        restride(&mut b, 8, 2, false);
+        assert_eq!(&b.bytes()[..8], &[1, 2, 3, 4, 5, 6, 7, 8]);
+        // k = 0: contiguous elements stay.
+        restride(&mut b, 8, 0, true);
+        assert_eq!(&b.bytes()[..8], &[1, 2, 3, 4, 5, 6, 7, 8]);
     }
 
     #[test]

@@ -7,7 +7,7 @@
 //! the benchmarks by name and then asks each for itself over an `Info` with
 //! the chosen `elem`, `datatype` and `derived` ([`retype`], leaked once per
 //! run and benchmark). Kernels build the message from the `Info`
-//! ([`Msg::of`](crate::comm::Msg)) outside the timed region.
+//! ([`Info::msg`], [`Msg::of`]) outside the timed region.
 //!
 //! OMB 7.4's definitions (c/util/osu_util.c, osu_util_mpi.c):
 //! * `-T mpi_char|mpi_int|mpi_float|all`: sizes stay bytes; a size carries
@@ -27,11 +27,13 @@ use std::sync::Mutex;
 use serde::{Deserialize, Serialize};
 
 use super::Info;
-use crate::comm::Elem;
+pub use crate::comm::Derived;
+use crate::comm::{Elem, Msg};
 use crate::engine::axis::Point;
 use crate::suite::Entry;
 
-/// An element type a run can choose (OSU's -T).
+/// An element type a run can choose (OSU's -T; IMB's -data_type and
+/// -red_data_type, which also name the types `--datatype` does not offer).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
 #[serde(rename_all = "snake_case")]
 pub enum Datatype {
@@ -41,6 +43,15 @@ pub enum Datatype {
     Int,
     /// MPI_FLOAT.
     Float,
+    /// MPI_BYTE (IMB's `byte`).
+    #[value(skip)]
+    Byte,
+    /// MPI_DOUBLE (IMB's `double`).
+    #[value(skip)]
+    Double,
+    /// MPI_CHAR both ways, summed as MPI_CHAR (IMB's `char`).
+    #[value(skip)]
+    MpiChar,
 }
 
 impl Datatype {
@@ -53,6 +64,9 @@ impl Datatype {
             Datatype::Char => "MPI_CHAR",
             Datatype::Int => "MPI_INT",
             Datatype::Float => "MPI_FLOAT",
+            Datatype::Byte => "MPI_BYTE",
+            Datatype::Double => "MPI_DOUBLE",
+            Datatype::MpiChar => "MPI_CHAR",
         }
     }
 
@@ -63,7 +77,24 @@ impl Datatype {
             Datatype::Char => Elem::Byte,
             Datatype::Int => Elem::Int,
             Datatype::Float => Elem::Float,
+            Datatype::Byte if reduction => Elem::UChar,
+            Datatype::Byte => Elem::Byte,
+            Datatype::Double => Elem::Double,
+            Datatype::MpiChar => Elem::Char,
         }
+    }
+
+    /// IMB's `-data_type` (`reduction`: `-red_data_type`, which has no
+    /// `byte`) value: byte, char, int, float, double.
+    pub fn from_imb(v: &str, reduction: bool) -> Option<Datatype> {
+        Some(match v {
+            "byte" if !reduction => Datatype::Byte,
+            "char" => Datatype::MpiChar,
+            "int" => Datatype::Int,
+            "float" => Datatype::Float,
+            "double" => Datatype::Double,
+            _ => return None,
+        })
     }
 
     /// OSU's `-T` value (case-insensitive): one type, or the three of `all`.
@@ -78,20 +109,9 @@ impl Datatype {
     }
 }
 
-/// A derived datatype over N elements of the base type (OSU's -D).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Derived {
-    /// N contiguous elements.
-    Contiguous,
-    /// N / stride blocks of `block` elements, `stride` elements apart.
-    Vector { stride: usize, block: usize },
-    /// Blocks (displacement, length) in elements, whatever N.
-    Indexed { blocks: Vec<(usize, usize)> },
-}
-
 impl Derived {
-    /// `cont`, `vect:STRIDE:BLOCK` or `indx:FILE` (the file is read here).
+    /// `cont`, `vect:STRIDE:BLOCK` or `indx:FILE` (the file is read here);
+    /// `resized` and `resized_vect` (IMB's `-contig_type resize`, `resize_vec`).
     pub fn parse(spec: &str) -> Result<Derived, String> {
         let (kind, rest) = match spec.split_once(':') {
             Some((k, r)) => (k, Some(r)),
@@ -99,6 +119,8 @@ impl Derived {
         };
         match (kind.to_ascii_lowercase().as_str(), rest) {
             ("cont", None) => Ok(Derived::Contiguous),
+            ("resized", None) => Ok(Derived::Resized),
+            ("resized_vect", None) => Ok(Derived::ResizedVector),
             ("vect", Some(r)) => {
                 let bad = || {
                     format!("invalid derived datatype '{spec}' (vect:STRIDE:BLOCK, 1 <= BLOCK <= STRIDE)")
@@ -165,33 +187,8 @@ impl Derived {
             Derived::Contiguous => "cont".into(),
             Derived::Vector { stride, block } => format!("vect:{stride}:{block}"),
             Derived::Indexed { blocks } => format!("indx:{}", blocks.len()),
-        }
-    }
-
-    /// Elements one message of N elements transmits.
-    pub fn transmit(&self, n: usize) -> usize {
-        match self {
-            Derived::Contiguous => n,
-            Derived::Vector { stride, block } => n / stride * block,
-            Derived::Indexed { blocks } => blocks.iter().map(|b| b.1).sum(),
-        }
-    }
-
-    /// Elements from the start of the buffer one message touches (its
-    /// upper bound): buffers hold at least this many.
-    pub fn span(&self, n: usize) -> usize {
-        match self {
-            Derived::Contiguous => n,
-            Derived::Vector { stride, block } => match n / stride {
-                0 => 0,
-                c => (c - 1) * stride + block,
-            },
-            Derived::Indexed { blocks } => blocks
-                .iter()
-                .filter(|b| b.1 > 0)
-                .map(|b| b.0 + b.1)
-                .max()
-                .unwrap_or(0),
+            Derived::Resized => "resized".into(),
+            Derived::ResizedVector => "resized_vect".into(),
         }
     }
 }
@@ -202,8 +199,18 @@ impl Info {
         x / self.elem.size()
     }
 
+    /// The message of X bytes: its elements, or the derived datatype over them.
+    pub fn msg(&self, x: usize) -> Result<Msg, String> {
+        Msg::of(self.elem, self.derived, self.elems(x))
+    }
+
+    /// How far apart the elements of its messages lie (2: resized elements).
+    pub fn stretch(&self) -> usize {
+        self.derived.map_or(1, Derived::stretch)
+    }
+
     /// Bytes one message of X bytes touches in a buffer: X, or more where a
-    /// derived datatype reaches beyond it (an index file).
+    /// derived datatype reaches beyond it (an index file, resized elements).
     pub fn span(&self, x: usize) -> usize {
         match self.derived {
             Some(d) => x.max(d.span(self.elems(x)) * self.elem.size()),
@@ -235,10 +242,31 @@ impl Info {
 /// Benchmarks re-declared in this process: (key, benchmark), each leaked once.
 static RETYPED: Mutex<Vec<(String, Entry)>> = Mutex::new(Vec::new());
 
-/// A benchmark over the run's element type and derived datatype (`None`:
-/// its own element type). Every rank gets the same benchmark for the same
+/// The element types a run chooses: one for transfers, one for reductions
+/// (OSU's -T: the same; IMB: -data_type and -red_data_type). `None`: the
+/// benchmark's own.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Types {
+    pub transfer: Option<Datatype>,
+    pub reduction: Option<Datatype>,
+}
+
+impl Types {
+    /// The type of a benchmark that reduces (`reduction`) or transfers.
+    pub fn of(self, reduction: bool) -> Option<Datatype> {
+        if reduction {
+            self.reduction
+        } else {
+            self.transfer
+        }
+    }
+}
+
+/// A benchmark over the run's element types and derived datatype (`None`:
+/// its own element type): a reduction takes `types.reduction`, any other
+/// `types.transfer`. Every rank gets the same benchmark for the same
 /// choice; it is re-declared once per process.
-pub fn retype(e: Entry, dt: Option<Datatype>, derived: Option<&Derived>) -> Result<Entry, String> {
+pub fn retype(e: Entry, types: Types, derived: Option<&Derived>) -> Result<Entry, String> {
     let Entry::Bench(b) = e else {
         return Err(format!(
             "{} measures the clocks: --datatype and --derived do not apply",
@@ -246,6 +274,7 @@ pub fn retype(e: Entry, dt: Option<Datatype>, derived: Option<&Derived>) -> Resu
         ));
     };
     let base = b.info();
+    let dt = types.of(base.reduction);
     let key = format!("{}|{dt:?}|{derived:?}", e.qualified());
     let mut cache = RETYPED.lock().unwrap_or_else(|p| p.into_inner());
     if let Some((_, hit)) = cache.iter().find(|(k, _)| *k == key) {
@@ -286,6 +315,54 @@ mod tests {
         assert_eq!(Datatype::Char.elem(true), Elem::UChar);
         assert_eq!(Datatype::Char.elem(false), Elem::Byte);
         assert_eq!(Datatype::Float.elem(true), Elem::Float);
+    }
+
+    #[test]
+    fn imb_type_names() {
+        assert_eq!(Datatype::from_imb("byte", false), Some(Datatype::Byte));
+        assert_eq!(Datatype::from_imb("byte", true), None);
+        assert_eq!(Datatype::from_imb("long", false), None);
+        assert_eq!(Datatype::from_imb("char", true), Some(Datatype::MpiChar));
+        assert_eq!(Datatype::MpiChar.elem(true), Elem::Char);
+        assert_eq!(Datatype::MpiChar.name(), "MPI_CHAR");
+        assert_eq!(Datatype::Double.elem(false), Elem::Double);
+        assert_eq!(Datatype::Byte.elem(false), Elem::Byte);
+        let t = Types {
+            transfer: Some(Datatype::Int),
+            reduction: Some(Datatype::Double),
+        };
+        assert_eq!((t.of(false), t.of(true)), (t.transfer, t.reduction));
+    }
+
+    #[test]
+    fn resized_elements_lie_twice_apart() {
+        for (spec, d) in [
+            ("resized", Derived::Resized),
+            ("resized_vect", Derived::ResizedVector),
+        ] {
+            assert_eq!(Derived::parse(spec).unwrap(), d);
+            assert_eq!(d.label(), spec);
+            // 16 elements: 16 transmitted, over 32 element slots.
+            assert_eq!((d.transmit(16), d.span(16), d.stretch()), (16, 32, 2));
+            assert!(d.ordered());
+        }
+        let info = Info {
+            elem: Elem::Int,
+            derived: Some(&Derived::Resized),
+            ..Info::DEFAULT
+        };
+        assert_eq!((info.span(64), info.stretch()), (128, 2));
+        assert!(Derived::Vector {
+            stride: 1,
+            block: 1
+        }
+        .ordered());
+        assert!(!Derived::Vector {
+            stride: 2,
+            block: 1
+        }
+        .ordered());
+        assert_eq!(Derived::Contiguous.stretch(), 1);
     }
 
     #[test]

@@ -62,12 +62,23 @@ impl Definitions {
         }
     }
 
+    /// Whether these definitions round a benchmark's lengths up to whole
+    /// elements: IMB 2021 does for reductions and for any element type a
+    /// run chose (its unit: the size of -red_data_type for reductions, of
+    /// -data_type otherwise).
+    pub fn rounds(self, info: &Info) -> bool {
+        self == Definitions::Imb2021
+            && info.elem.size() > 1
+            && (info.reduction || info.datatype.is_some())
+    }
+
     /// The points a benchmark runs under these definitions: IMB 2021 rounds
-    /// the lengths of reductions up to whole elements (a float for 1, 2 or
-    /// 3 bytes), so that no length reduces a partial element.
+    /// the lengths of reductions (and of a chosen element type) up to whole
+    /// elements (a float for 1, 2 or 3 bytes), so that no length moves a
+    /// partial element; lengths that meet are run once.
     pub fn points(self, info: &Info, points: Vec<Point>) -> Vec<Point> {
         let k = info.elem.size();
-        if self == Definitions::Pmb || !info.reduction || k < 2 {
+        if !self.rounds(info) {
             return points;
         }
         let mut out: Vec<Point> = Vec::with_capacity(points.len());
@@ -120,6 +131,25 @@ mod tests {
         );
         let bc = imb::find("Bcast").unwrap().info();
         assert_eq!(d.points(bc, pts(&[0, 1, 2])), pts(&[0, 1, 2]));
+        // IMB-MPI1 -data_type double: transfers round up to whole doubles,
+        // 1, 2, 4 and 8 bytes are one length of 8 (IMB's unit_size).
+        let typed = Info {
+            elem: crate::comm::Elem::Double,
+            datatype: Some("MPI_DOUBLE"),
+            ..*bc
+        };
+        assert!(d.rounds(&typed));
+        assert_eq!(
+            d.points(&typed, pts(&[0, 1, 2, 4, 8, 16, 20])),
+            pts(&[0, 8, 16, 24])
+        );
+        assert!(!Definitions::Pmb.rounds(&typed));
+        // An element type of its own that no run chose (IMB-MT's ints) stays.
+        let own = Info {
+            elem: crate::comm::Elem::Int,
+            ..*bc
+        };
+        assert!(!d.rounds(&own));
     }
 
     #[test]

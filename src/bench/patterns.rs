@@ -231,7 +231,8 @@ impl Pattern for Exchange {
     }
     #[inline(always)]
     fn run(&self, op: &mut Op) {
-        let (right, left, x) = (op.to, op.from, op.x);
+        // The second message starts X bytes in (twice that for resized elements).
+        let (right, left, x) = (op.to, op.from, op.x * self.0.stretch());
         let (sp, rp) = (op.sp(), op.rp());
         let (s, r) = op.reqs.split_at_mut(1);
         // Both buffers hold 2X bytes (layout above).
@@ -1027,6 +1028,9 @@ impl Pattern for Window {
     fn info(&self) -> &'static Info {
         self.info
     }
+    fn over(&self, info: &'static Info) -> Option<Self> {
+        Some(Window { info, ..*self })
+    }
     fn points(&self, cx: &SweepCx) -> Vec<Point> {
         let w = cx
             .axis(WINDOW_AXIS)
@@ -1059,6 +1063,8 @@ impl Pattern for Window {
         let peer = op.to;
         let window = op.reqs.len() / 2;
         let ack = op.unit.as_ref().expect("acknowledgement message");
+        // After the data: X bytes, twice that for resized elements.
+        let after = op.x * self.info.stretch();
         let sends = op.role.initiator || self.both_ways;
         let recvs = !op.role.initiator || self.both_ways;
         let mut n = 0;
@@ -1076,7 +1082,7 @@ impl Pattern for Window {
         }
         comm::waitall(&mut op.reqs[..n]);
         if op.role.initiator {
-            op.comm.recv(r.wrapping_add(op.x), ack, peer, 1);
+            op.comm.recv(r.wrapping_add(after), ack, peer, 1);
         } else {
             op.comm.send(s, ack, peer, 1);
         }

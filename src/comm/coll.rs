@@ -7,7 +7,7 @@ use std::ffi::{c_int, c_void};
 
 use mpi::ffi;
 
-use super::{check, op_sum, Comm, Msg};
+use super::{check, Comm, Msg};
 
 impl Comm {
     /// `MPI_Gatherv` of `m` from every rank to `root`, at `displs` (units of `unit`).
@@ -130,7 +130,7 @@ impl Comm {
                     rbuf as *mut c_void,
                     m.count,
                     m.dt,
-                    op_sum(),
+                    m.sum_op(),
                     self.raw(),
                 )
             },
@@ -149,7 +149,7 @@ pub fn reduce_local(input: *const u8, inout: *mut u8, m: &Msg) {
                 inout as *mut c_void,
                 m.count,
                 m.dt,
-                op_sum(),
+                m.sum_op(),
             )
         },
         "MPI_Reduce_local",

@@ -32,6 +32,7 @@ pub mod test;
 pub mod threads;
 pub mod topo;
 pub use buffer::Buffer;
+pub use derived::Derived;
 pub use error::{check, check_in_drop};
 
 extern "C" {
@@ -39,6 +40,7 @@ extern "C" {
     fn mpibench_mpi_byte() -> ffi::MPI_Datatype;
     fn mpibench_mpi_int() -> ffi::MPI_Datatype;
     fn mpibench_mpi_unsigned_char() -> ffi::MPI_Datatype;
+    fn mpibench_mpi_char() -> ffi::MPI_Datatype;
     fn mpibench_large_count() -> c_int;
     fn mpibench_in_place() -> *mut c_void;
     fn mpibench_send_c(
@@ -97,12 +99,14 @@ pub enum Elem {
     Double,
     /// MPI_UNSIGNED_CHAR: byte-sized elements that MPI_SUM accepts (CRESTA reductions).
     UChar,
+    /// MPI_CHAR (IMB's `-data_type char`, `-red_data_type char`).
+    Char,
 }
 
 impl Elem {
     pub fn size(self) -> usize {
         match self {
-            Elem::Byte | Elem::UChar => 1,
+            Elem::Byte | Elem::UChar | Elem::Char => 1,
             Elem::Float | Elem::Int => 4,
             Elem::Double => 8,
         }
@@ -115,6 +119,7 @@ impl Elem {
             Elem::Int => "MPI_INT",
             Elem::Double => "MPI_DOUBLE",
             Elem::UChar => "MPI_UNSIGNED_CHAR",
+            Elem::Char => "MPI_CHAR",
         }
     }
 
@@ -127,6 +132,7 @@ impl Elem {
                 Elem::Int => mpibench_mpi_int(),
                 Elem::Double => ffi::RSMPI_DOUBLE,
                 Elem::UChar => mpibench_mpi_unsigned_char(),
+                Elem::Char => mpibench_mpi_char(),
             }
         }
     }
@@ -146,6 +152,8 @@ pub struct Msg {
     /// Bytes for the `_c` large-count point-to-point and Bcast calls; 0 when not used.
     pub large: usize,
     owned: bool,
+    /// The sum of reductions over a derived datatype (None: MPI_SUM).
+    op: Option<derived::UserSum>,
 }
 
 /// Chunk of the derived type that carries messages of 2 GiB and more.
@@ -161,6 +169,7 @@ impl Msg {
                 count: n as c_int,
                 large: 0,
                 owned: false,
+                op: None,
             };
         }
         let mut m = Msg::unit(n);
@@ -194,6 +203,7 @@ impl Msg {
             count: n as c_int,
             large: 0,
             owned: false,
+            op: None,
         })
     }
 
@@ -248,7 +258,15 @@ impl Msg {
             count: 1,
             large: 0,
             owned: true,
+            op: None,
         }
+    }
+
+    /// The MPI_Op of a sum over this message's elements: MPI_SUM, or the
+    /// user-defined sum over the base elements of a derived datatype.
+    #[inline(always)]
+    pub fn sum_op(&self) -> ffi::MPI_Op {
+        self.op.as_ref().map_or_else(op_sum, |o| o.0)
     }
 }
 
@@ -755,7 +773,7 @@ impl Comm {
                     rbuf as *mut c_void,
                     m.count,
                     m.dt,
-                    op_sum(),
+                    m.sum_op(),
                     root as c_int,
                     self.raw,
                 )
@@ -774,7 +792,7 @@ impl Comm {
                     rbuf as *mut c_void,
                     m.count,
                     m.dt,
-                    op_sum(),
+                    m.sum_op(),
                     self.raw,
                 )
             },
@@ -792,7 +810,7 @@ impl Comm {
                     rbuf as *mut c_void,
                     counts.as_ptr(),
                     m.dt,
-                    op_sum(),
+                    m.sum_op(),
                     self.raw,
                 )
             },

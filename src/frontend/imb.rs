@@ -12,6 +12,7 @@
 
 use std::path::Path;
 
+use crate::bench::datatype::Datatype;
 use crate::bench::Definitions;
 use crate::cli::{on_off, RunArgs};
 use crate::input::{read_text, Stdin, LIST_CAP};
@@ -419,6 +420,7 @@ pub fn parse(f: &Family, params: &[String], argv0: &str) -> Result<Action, Strin
     // IMB-MPI1's -mem default: 1 GB of message buffers per process.
     let mut mem_gb = 1.0;
     let mut iter_given: Option<usize> = None;
+    let mut types = Types::default();
     for (flag, v) in &imb {
         let v = v.as_str();
         match flag.as_str() {
@@ -542,14 +544,7 @@ pub fn parse(f: &Family, params: &[String], argv0: &str) -> Result<Action, Strin
                     ))
                 }
             },
-            "-data_type" if v == "byte" => {}
-            "-red_data_type" if v == "float" => {}
-            "-contig_type" if v == "base" => {}
-            "-data_type" | "-red_data_type" | "-contig_type" => {
-                return Err(format!(
-                    "{flag} {v} is not supported: mpibench sends MPI_BYTE and reduces MPI_FLOAT, contiguous (byte, float, base)"
-                ))
-            }
+            "-data_type" | "-red_data_type" | "-contig_type" => types.set(flag, v)?,
             _ => {
                 return Err(format!(
                     "{flag} is not supported by mpibench (IMB's YAML configurations)"
@@ -557,6 +552,7 @@ pub fn parse(f: &Family, params: &[String], argv0: &str) -> Result<Action, Strin
             }
         }
     }
+    types.apply(f, &mut args)?;
     let sizes: Vec<usize> = match lengths {
         Some(mut v) => {
             if !zero {
@@ -588,6 +584,79 @@ pub fn parse(f: &Family, params: &[String], argv0: &str) -> Result<Action, Strin
     args.benchmarks = benchmark_list(f, &requested, &include, &exclude, defs)?;
     args.frontend = super::calling(argv0, params);
     Ok(Action::Run(Box::new(args), notes))
+}
+
+/// IMB-MPI1's `-data_type`, `-red_data_type` and `-contig_type` (IMB
+/// 2021's MPI1_suite.cpp): the element type of transfers (byte, char, int,
+/// float, double; default byte), of reductions (char, int, float, double;
+/// default float), and how the elements are laid out (base: N elements;
+/// base_vec: one MPI_Type_vector(N, 1, 1); resize: N elements resized to
+/// twice their extent; resize_vec: one vector of N resized elements).
+#[derive(Debug, Default, PartialEq)]
+struct Types {
+    data: Option<Datatype>,
+    red: Option<Datatype>,
+    /// The derived datatype of `-contig_type` (`--derived`'s spelling).
+    contig: Option<&'static str>,
+}
+
+impl Types {
+    fn set(&mut self, flag: &str, v: &str) -> Result<(), String> {
+        match flag {
+            "-data_type" => {
+                self.data = Some(Datatype::from_imb(v, false).ok_or_else(|| {
+                    format!("invalid -data_type argument '{v}' (byte, char, int, float or double)")
+                })?)
+            }
+            "-red_data_type" => {
+                self.red = Some(Datatype::from_imb(v, true).ok_or_else(|| {
+                    format!("invalid -red_data_type argument '{v}' (char, int, float or double)")
+                })?)
+            }
+            _ => self.contig = match v {
+                "base" => None,
+                "base_vec" => Some("vect:1:1"),
+                "resize" => Some("resized"),
+                "resize_vec" => Some("resized_vect"),
+                _ => return Err(format!(
+                    "invalid -contig_type argument '{v}' (base, base_vec, resize or resize_vec)"
+                )),
+            },
+        }
+        Ok(())
+    }
+
+    /// IMB's defaults: MPI_BYTE, MPI_FLOAT, base.
+    fn default_ones(&self) -> bool {
+        self.data.is_none_or(|d| d == Datatype::Byte)
+            && self.red.is_none_or(|d| d == Datatype::Float)
+            && self.contig.is_none()
+    }
+
+    /// Other than IMB's defaults: every benchmark re-declared over them
+    /// (`--datatype`, the reduction type, `--derived`). Only IMB-MPI1 has
+    /// these flags.
+    fn apply(&self, f: &Family, args: &mut RunArgs) -> Result<(), String> {
+        if self.default_ones() {
+            return Ok(());
+        }
+        if f.suite != crate::bench::imb::SUITE {
+            return Err(format!(
+                "-data_type, -red_data_type and -contig_type are IMB-MPI1's: {} sends MPI_BYTE and reduces MPI_FLOAT",
+                f.program
+            ));
+        }
+        if self.contig.is_some() && args.definitions == Some(Definitions::Pmb) {
+            return Err(
+                "-contig_type needs IMB 2021's definitions (PMB's Reduce_scatter splits N elements, not a datatype)"
+                    .into(),
+            );
+        }
+        args.datatype = vec![self.data.unwrap_or(Datatype::Byte)];
+        args.reduction_datatype = Some(self.red.unwrap_or(Datatype::Float));
+        args.derived = self.contig.map(str::to_string);
+        Ok(())
+    }
 }
 
 /// IMB 2021's list: the included ones first, then the named ones (or the
@@ -837,9 +906,11 @@ mod tests {
             ("-warm_up x", "-warm_up"),
             ("-zero_size x", "-zero_size"),
             ("-thread_level x", "-thread_level"),
-            ("-data_type int", "-data_type"),
-            ("-red_data_type double", "-red_data_type"),
-            ("-contig_type resize", "-contig_type"),
+            ("-data_type long", "-data_type"),
+            ("-data_type INT", "-data_type"),
+            ("-red_data_type byte", "-red_data_type"),
+            ("-contig_type vector", "-contig_type"),
+            ("-contig_type resize --definitions pmb", "-contig_type"),
             ("-dump x.yaml", "-dump"),
             ("-include ,", "-include"),
             ("-exclude PingPang", "PingPang"),
@@ -854,6 +925,39 @@ mod tests {
         }
         let e = err("-exclude PingPong,PingPing,Sendrecv,Exchange,Allreduce,Reduce,Reduce_local,Reduce_scatter,Reduce_scatter_block,Allgather,Allgatherv,Gather,Gatherv,Scatter,Scatterv,Alltoall,Alltoallv,Bcast,Barrier");
         assert!(e.contains("no benchmark"), "{e}");
+    }
+
+    #[test]
+    fn data_types_and_contiguous_layouts() {
+        // IMB's defaults, given or not, retype nothing.
+        for line in ["", "-data_type byte -red_data_type float -contig_type base"] {
+            let (a, _) = run(line);
+            assert!(a.datatype.is_empty(), "{line}");
+            assert_eq!((a.reduction_datatype, a.derived), (None, None), "{line}");
+        }
+        let (a, _) = run("-data_type int");
+        assert_eq!(a.datatype, [Datatype::Int]);
+        assert_eq!(a.reduction_datatype, Some(Datatype::Float));
+        let (a, _) = run("-red_data_type double");
+        assert_eq!(a.datatype, [Datatype::Byte]);
+        assert_eq!(a.reduction_datatype, Some(Datatype::Double));
+        let (a, _) = run("-data_type char -red_data_type char");
+        assert_eq!(a.datatype, [Datatype::MpiChar]);
+        assert_eq!(a.reduction_datatype, Some(Datatype::MpiChar));
+        for (v, spec) in [
+            ("base_vec", "vect:1:1"),
+            ("resize", "resized"),
+            ("resize_vec", "resized_vect"),
+        ] {
+            let (a, _) = run(&format!("-contig_type {v}"));
+            assert_eq!(a.derived.as_deref(), Some(spec), "{v}");
+            assert_eq!(a.datatype, [Datatype::Byte], "{v}");
+            crate::bench::datatype::Derived::parse(spec).unwrap();
+        }
+        // The other IMB programs have no such flags.
+        let e = run_of(&crate::bench::imb_nbc::FAMILY, "-data_type int").unwrap_err();
+        assert!(e.contains("IMB-MPI1's") && !e.contains('\n'), "{e}");
+        assert!(run_of(&crate::bench::imb_nbc::FAMILY, "-data_type byte").is_ok());
     }
 
     #[test]

@@ -244,7 +244,7 @@ impl Benchmark for PersistentPingPong {
         let x = p.bytes;
         let span = self.info.span(x);
         let (sbuf, rbuf) = s.arena.pair(span, span)?;
-        let msg = Msg::of(self.info, self.info.elems(x)).map_err(anyhow::Error::msg)?;
+        let msg = self.info.msg(x).map_err(anyhow::Error::msg)?;
         let peer = s.role.to.unwrap_or(s.comm.rank);
         let mut reqs = [comm::request_null(), comm::request_null()];
         if s.role.active {
@@ -438,7 +438,7 @@ impl Benchmark for Windowed {
         let w = window_of(p);
         let (send_len, recv_len) = self.lens(p);
         let (sbuf, rbuf) = s.arena.pair(send_len, recv_len)?;
-        let msg = Msg::of(self.info, self.info.elems(p.bytes)).map_err(anyhow::Error::msg)?;
+        let msg = self.info.msg(p.bytes).map_err(anyhow::Error::msg)?;
         let mut k = WindowKernel {
             comm: s.comm,
             peer: s.role.to.unwrap_or(s.comm.rank),

@@ -129,8 +129,19 @@ pub fn header(report: &Report, plan: &Plan, sys: &Sys, part: &str) -> String {
         );
     }
     s.push_str("#\n");
-    s.push_str("# MPI_Datatype                   :   MPI_BYTE \n");
-    s.push_str("# MPI_Datatype for reductions    :   MPI_FLOAT \n");
+    // IMB-MPI1's -data_type and -red_data_type (the base type of a -contig_type).
+    let data = plan.datatypes.first().copied();
+    let red = plan.reduction_datatype.or(data);
+    let _ = writeln!(
+        s,
+        "# MPI_Datatype                   :   {} ",
+        data.map_or("MPI_BYTE", |d| d.name())
+    );
+    let _ = writeln!(
+        s,
+        "# MPI_Datatype for reductions    :   {} ",
+        red.map_or("MPI_FLOAT", |d| d.name())
+    );
     s.push_str("# MPI_Op                         :   MPI_SUM  \n");
     s.push_str("# \n# \n\n# List of Benchmarks to run:\n\n");
     for b in &plan.benchmarks {
