@@ -102,12 +102,17 @@ pub fn main() -> Result<i32> {
         Command::Cafbench { params } => front_end(&frontend::cafbench::FRONTEND, &params),
         Command::Commtest { params } => front_end(&frontend::commtest::FRONTEND, &params),
         Command::Imb { params } => imb(&frontend::imb::MPI1, params, "mpibench imb"),
-        // IMB's other programs (mpibench imb-nbc ...), from their registry.
+        // IMB's other programs (mpibench imb-nbc ...), from their registry,
+        // and the suites that are commands of their own (mpibench guidelines).
         Command::External(words) => {
             let (name, params) = words.split_first().expect("clap gives the subcommand");
-            match frontend::imb::by_subcommand(name) {
-                Some(f) => imb(f, params.to_vec(), &format!("mpibench {name}")),
-                None => Ok(usage(&format!("unrecognized subcommand '{name}'"))),
+            match (
+                frontend::imb::by_subcommand(name),
+                crate::suite::front_end(name),
+            ) {
+                (Some(f), _) => imb(f, params.to_vec(), &format!("mpibench {name}")),
+                (None, Some(f)) => front_end(f, params),
+                (None, None) => Ok(usage(&format!("unrecognized subcommand '{name}'"))),
             }
         }
         Command::Osu { params } => match params.split_first() {

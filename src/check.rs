@@ -27,6 +27,10 @@ pub enum Expect {
     /// `count` elements that are the sum over all group ranks of their send
     /// elements `first..first + count`, stored from offset 0.
     Sum { first: usize, count: usize },
+    /// `count` elements that are the sum over ranks `0..ranks` of their send
+    /// elements `0..count` (a prefix reduction: MPI_Scan on rank r has
+    /// `ranks` = r + 1).
+    PrefixSum { count: usize, ranks: usize },
 }
 
 /// Base byte of a sender's pattern for one repetition and size.
@@ -217,6 +221,10 @@ pub fn verify(expect: &Expect, rbuf: &Buffer, elem: Elem, q: usize, rep: usize, 
             Elem::Int => verify_sum::<i32>(rbuf, first, count, q, rep),
             Elem::UChar | Elem::Char | Elem::Byte => verify_sum::<u8>(rbuf, first, count, q, rep),
         },
+        &Expect::PrefixSum { count, ranks } => {
+            let first = Expect::Sum { first: 0, count };
+            verify(&first, rbuf, elem, ranks, rep, x)
+        }
     }
 }
 
@@ -240,7 +248,7 @@ pub fn corrupt(expect: &Expect, rbuf: &mut Buffer, elem: Elem) {
                 rbuf.bytes_mut()[s.offset] ^= 0x5a;
             }
         }
-        Expect::Sum { count, .. } if *count > 0 => {
+        Expect::Sum { count, .. } | Expect::PrefixSum { count, .. } if *count > 0 => {
             let k = elem.size();
             rbuf.bytes_mut()[k - 1] ^= 0x40;
         }

@@ -25,6 +25,7 @@ mod results;
 mod signals;
 mod slurm;
 mod stats;
+mod stats_test;
 mod suite;
 mod supervise;
 mod teardown;

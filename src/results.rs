@@ -210,6 +210,41 @@ pub struct Figures {
     /// LogGP parameters (netgauge's method).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub loggp: Option<LogGp>,
+    /// The self-consistency guidelines: a collective against its mock-up
+    /// (and against itself at the next size), per size.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub guidelines: Vec<GuidelineVerdict>,
+}
+
+/// One self-consistent performance guideline at one size and process
+/// count: the collective's time against its mock-up's, the ratio, a
+/// one-sided Mann–Whitney test and the verdict.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+pub struct GuidelineVerdict {
+    /// The guideline's benchmark name, or "monotony" for the collective
+    /// against itself at the next size.
+    pub guideline: String,
+    /// The rule, e.g. "MPI_Allreduce(n) <= MPI_Reduce(n) + MPI_Bcast(n)".
+    pub rule: String,
+    /// The specialised call and the mock-up, e.g. "MPI_Allreduce(n)".
+    pub collective: String,
+    pub mockup: String,
+    /// n: the size of the guideline in bytes (see the guideline's page).
+    pub bytes: usize,
+    /// Monotony: the next size, that the mock-up side ran at.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mockup_bytes: Option<usize>,
+    pub processes: usize,
+    /// The medians of the two sides (µs).
+    pub t_collective_us: f64,
+    pub t_mockup_us: f64,
+    /// t_collective / t_mockup.
+    pub ratio: f64,
+    /// One-sided Mann–Whitney p-value of "the collective is slower";
+    /// null without per-repetition samples.
+    pub p_value: Option<f64>,
+    /// "holds", "violated" or "inconclusive".
+    pub verdict: String,
 }
 
 /// t(k) = k·α + V/β fitted by least squares to the times of one packet

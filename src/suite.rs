@@ -3,7 +3,8 @@
 
 use crate::bench::clock::{self, Tool};
 use crate::bench::{
-    allreduce, caf, commtest, cresta, imb, mpigraph, mpitest, osu, Benchmark, Definitions, Info,
+    allreduce, caf, commtest, cresta, guidelines, imb, mpigraph, mpitest, osu, Benchmark,
+    Definitions, Info,
 };
 use crate::cli::RunArgs;
 use crate::engine::axis::Axes;
@@ -73,6 +74,10 @@ pub struct Suite {
     pub report: ReportParts,
     /// What `mpibench help SUITE` says of it beyond its title and defaults.
     pub help: SuiteHelp,
+    /// Its own command line as a subcommand named after the suite
+    /// (`mpibench guidelines ...`), for suites that have no seed program of
+    /// their own to imitate (the seeds' front ends have their own commands).
+    pub front: Option<&'static crate::frontend::FrontEnd>,
 }
 
 impl Suite {
@@ -103,6 +108,7 @@ impl Suite {
             own: None,
             example: "",
         },
+        front: None,
     };
 }
 
@@ -216,6 +222,10 @@ fn mpigraph_entries() -> Vec<Entry> {
     benches(mpigraph::benchmarks())
 }
 
+fn guidelines_entries() -> Vec<Entry> {
+    benches(guidelines::benchmarks())
+}
+
 fn clock_entries() -> Vec<Entry> {
     clock::tools().into_iter().map(Entry::Tool).collect()
 }
@@ -246,6 +256,7 @@ pub static SUITES: &[Suite] = &[
             own: Some("mpibench imb [-npmin P] [-msglog A:B] [-iter N] [-time S] ... [BENCHMARK ...] (also as a link named IMB-MPI1)"),
             example: "mpibench run -n 4 --suite imb PingPong Allreduce --sizes 8,1K,64K --json imb.json",
         },
+        front: None,
     },
     Suite {
         name: mpitest::SUITE,
@@ -273,6 +284,7 @@ pub static SUITES: &[Suite] = &[
             own: Some("mpibench mpitest m1 M100 K10 T100 t100000 R2 otransfer.dat"),
             example: "mpibench run -n 4 --suite mpitest BARRIER BROADCAST --sizes 4,400,40000",
         },
+        front: None,
     },
     Suite {
         name: caf::SUITE,
@@ -299,6 +311,7 @@ pub static SUITES: &[Suite] = &[
             own: Some("mpibench cafbench [mpibench options] (as cafbench runs, stand-alone)"),
             example: "mpibench run -n 4 --suite caf --pingpong single --sync-kind global --halo-sizes 10",
         },
+        front: None,
     },
     Suite {
         name: cresta::SUITE,
@@ -332,6 +345,7 @@ pub static SUITES: &[Suite] = &[
             own: Some("mpibench cresta COLL P_min nreps m_min m_max delay delay_P"),
             example: "mpibench run -n 4 --suite cresta Bcast --scenarios 1,2 --sizes 8,1K",
         },
+        front: None,
     },
     Suite {
         name: commtest::SUITE,
@@ -363,6 +377,7 @@ pub static SUITES: &[Suite] = &[
             own: Some("mpibench commtest volume=2M minpacket=2K iterations=20 protocols=all swap distance=1 all"),
             example: "mpibench run -n 2 --suite commtest SWAP --volume 1M --min-packet 64K --protocols 0.3,1.0",
         },
+        front: None,
     },
     Suite {
         name: allreduce::SUITE,
@@ -387,6 +402,7 @@ pub static SUITES: &[Suite] = &[
             own: None,
             example: "mpibench run -n 4 --suite allreduce --algorithms mpi,ring --sizes 8,64K",
         },
+        front: None,
     },
     Suite {
         name: osu::SUITE,
@@ -404,6 +420,7 @@ pub static SUITES: &[Suite] = &[
             own: Some("mpibench osu PROGRAM [OSU flags] (also as a link named osu_latency, osu_bw, ...)"),
             example: "mpibench run -n 2 --suite osu osu_latency osu_bw --sizes 8,1K,64K",
         },
+        front: None,
     },
     Suite {
         name: mpigraph::SUITE,
@@ -431,6 +448,33 @@ pub static SUITES: &[Suite] = &[
             own: Some("mpibench mpigraph [SIZE [ITERS [WINDOW]]]"),
             example: "mpibench run -n 4 --suite mpigraph Bandwidth --json graph.json",
         },
+        front: None,
+    },
+    Suite {
+        name: guidelines::SUITE,
+        title: "Self-consistent performance guidelines: collectives against their mock-ups (PGMPI)",
+        entries: guidelines_entries,
+        defaults: Defaults {
+            method: Method::PerCall,
+            sync: SyncMode::Barrier,
+            reps: RepsDefault::Imb,
+            sizes: "4,16,64,256,1K,4K,16K,64K,256K,1M",
+            procs: ProcSweep::World,
+            warm_largest: 0,
+        },
+        formats: &[(guidelines::SUITE, &guidelines::table::Guidelines)],
+        report: ReportParts {
+            tables: Some(guidelines::table::report_tables),
+            model: None,
+            identifiers: &[],
+        },
+        help: SuiteHelp {
+            heading: None,
+            own: Some("mpibench guidelines [GUIDELINE...] [mpibench options]"),
+            example: "mpibench run -n 4 --suite guidelines Allreduce_Reduce_Bcast Scan_Exscan_Reduce_local --sizes 64,4K --check",
+        },
+        front: Some(&guidelines::front::FRONTEND),
+        ..Suite::PLAIN
     },
     crate::bench::imb_nbc::REGISTERED,
     crate::bench::imb_ext::REGISTERED,
@@ -453,12 +497,19 @@ pub static SUITES: &[Suite] = &[
             own: None,
             example: "mpibench run -n 2 --suite clock",
         },
+        front: None,
     },
 ];
 
 /// Everything of every suite.
 pub fn all() -> Vec<Entry> {
     SUITES.iter().flat_map(|s| (s.entries)()).collect()
+}
+
+/// The front end of `mpibench NAME ...` for a suite that is its own
+/// command ([`Suite::front`]).
+pub fn front_end(name: &str) -> Option<&'static crate::frontend::FrontEnd> {
+    SUITES.iter().find(|s| s.name == name)?.front
 }
 
 pub fn suite(name: &str) -> Option<&'static Suite> {

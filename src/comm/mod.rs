@@ -28,6 +28,7 @@ pub mod pcoll;
 pub mod persistent;
 pub mod progress;
 pub mod rma;
+mod scan;
 pub mod test;
 pub mod threads;
 pub mod topo;

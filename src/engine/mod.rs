@@ -237,8 +237,15 @@ impl<'a> Engine<'a> {
             })
             .collect();
         if points.is_empty() {
-            return Ok((world.rank == 0)
-                .then(|| skipped(info, q, plan.multi, note.clone().unwrap_or_default())));
+            return Ok((world.rank == 0).then(|| {
+                let why = note.clone().unwrap_or_else(|| {
+                    format!(
+                        "{}: no point to run at these sizes on {q} processes",
+                        info.name
+                    )
+                });
+                skipped(info, q, plan.multi, why)
+            }));
         }
         let groups = if plan.multi { world.size / q } else { 1 };
         let n_active = groups * q;

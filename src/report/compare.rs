@@ -31,9 +31,9 @@ use std::fmt::Write;
 use serde::Serialize;
 use serde_json::Value;
 
-use super::stats_test::mann_whitney;
 use super::view::{self, chosen_params, headline, loop_timed, num, params_label};
 use crate::results::{BenchResult, Report, Row};
+use crate::stats_test::mann_whitney;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub enum Verdict {

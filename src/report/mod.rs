@@ -14,7 +14,6 @@ pub mod html;
 pub mod json;
 pub mod plot;
 pub mod raw;
-pub mod stats_test;
 pub mod table;
 pub mod validate;
 pub mod view;
