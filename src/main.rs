@@ -15,6 +15,8 @@ mod frontend;
 mod help;
 mod input;
 mod launch;
+#[cfg(test)]
+mod layers;
 mod method;
 mod outcome;
 mod output;
