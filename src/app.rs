@@ -8,11 +8,11 @@ use clap::Parser;
 
 use crate::cli::{Cli, Command, RunArgs};
 use crate::comm::{self, Comm};
-use crate::engine::{self, Abort, Engine};
+use crate::engine::{self, Abort, Engine, RawSink};
 use crate::frontend;
 use crate::output::{self, Format};
 use crate::plan::Plan;
-use crate::report::raw::RawSink;
+use crate::report::raw::RawCsv;
 use crate::report::table::SectionCx;
 use crate::results::{BenchResult, MpiInfo, Report, Settings, SCHEMA};
 use crate::suite::{self, Entry};
@@ -663,7 +663,7 @@ impl<'p> Session<'p> {
 
     /// The table header, the output files opened with the report "running"
     /// (it stays so if the job dies before the end), and the raw sink.
-    fn begin(&mut self) -> Option<RefCell<RawSink>> {
+    fn begin(&mut self) -> Option<RefCell<Box<dyn RawSink>>> {
         let plan = self.plan;
         if self.show_table {
             let h = format_for(plan, &plan.suite).header(&self.report, plan);
@@ -683,8 +683,8 @@ impl<'p> Session<'p> {
             self.failure = self.failure.take().or(save(&self.report).err());
         }
         match (&plan.raw, self.root) {
-            (Some(p), true) => match RawSink::create(p) {
-                Ok(sink) => Some(RefCell::new(sink)),
+            (Some(p), true) => match RawCsv::create(p) {
+                Ok(sink) => Some(RefCell::new(Box::new(sink))),
                 Err(e) => {
                     self.failure = self.failure.take().or(Some(e));
                     None

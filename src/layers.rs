@@ -89,7 +89,6 @@ const LEFT: &[(&str, &str)] = &[
     ("src/bench/osu/rma.rs", "unsafe"),
     ("src/comm/derived.rs", "bench"),
     ("src/comm/error.rs", "signals"),
-    ("src/engine/mod.rs", "report"),
     ("src/method/mpi_ctx.rs", "unsafe"),
     ("src/output.rs", "unsafe"),
     ("src/plan.rs", "unsafe"),
