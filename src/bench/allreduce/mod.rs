@@ -392,12 +392,12 @@ impl Kernel for Scheduled<'_> {
     fn run(&mut self, _rep: usize) {
         let d = &mut self.d;
         let n = d.n;
-        // SAFETY: both buffers hold at least n doubles and do not overlap.
-        unsafe { std::ptr::copy_nonoverlapping(d.sbuf.ptr(), d.rbuf.mut_ptr(), 8 * n) };
-        let res = d.rbuf.mut_ptr() as *mut f64;
-        let tmp = self.tmp.mut_ptr() as *mut f64;
+        // Both buffers hold at least n doubles.
+        d.rbuf.bytes_mut()[..8 * n].copy_from_slice(&d.sbuf.bytes()[..8 * n]);
         for r in &self.steps {
             let st = r.step;
+            let res = d.rbuf.mut_ptr() as *mut f64;
+            let tmp = self.tmp.mut_ptr() as *mut f64;
             let sp = |off: usize| res.wrapping_add(off) as *const u8;
             let rp = |off: usize| {
                 if st.combine {
@@ -416,13 +416,9 @@ impl Kernel for Scheduled<'_> {
                 _ => {}
             }
             if let (true, Some(v)) = (st.combine, st.recv) {
-                // SAFETY: the result holds n doubles with off + len <= n; tmp at least len.
-                let (dst, src) = unsafe {
-                    (
-                        std::slice::from_raw_parts_mut(res.add(v.off), v.len),
-                        std::slice::from_raw_parts(tmp as *const f64, v.len),
-                    )
-                };
+                // The result holds n doubles with off + len <= n; tmp at least len.
+                let dst = &mut d.rbuf.typed_mut::<f64>()[v.off..v.off + v.len];
+                let src = &self.tmp.typed::<f64>()[..v.len];
                 for (a, b) in dst.iter_mut().zip(src) {
                     *a += *b;
                 }

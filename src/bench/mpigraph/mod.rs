@@ -184,13 +184,13 @@ impl Kernel for Flood<'_> {
     fn start(&mut self, _rep: usize) {
         let w = self.window;
         for k in 0..w {
-            // SAFETY: the buffers hold WINDOW messages (Benchmark::kernel).
-            let r = unsafe { self.recv.add(k * self.bytes) };
+            // The buffers hold WINDOW messages (Benchmark::kernel).
+            let r = self.recv.wrapping_add(k * self.bytes);
             self.comm
                 .irecv(r, &self.msg, self.from, k as i32, &mut self.reqs[k]);
         }
         for k in 0..w {
-            let s = unsafe { self.send.add(k * self.bytes) };
+            let s = self.send.wrapping_add(k * self.bytes);
             self.comm
                 .isend(s, &self.msg, self.to, k as i32, &mut self.reqs[w + k]);
         }
@@ -240,8 +240,8 @@ impl Kernel for RoundTrip<'_> {
     #[inline(always)]
     fn start(&mut self, _rep: usize) {
         self.ponged = false;
-        // SAFETY: the receive buffer holds 16 bytes: ping at 0, pong at 8.
-        let pong = unsafe { self.recv.add(8) };
+        // The receive buffer holds 16 bytes: ping at 0, pong at 8.
+        let pong = self.recv.wrapping_add(8);
         self.comm
             .irecv(self.recv, &self.msg, self.from, 1, &mut self.reqs[0]);
         self.comm
