@@ -404,8 +404,8 @@ fn finalize_limit(code: i32) {
                 FINALIZE_LIMIT.as_secs()
             );
         }
-        // SAFETY: ends the process without running destructors (MPI is stuck in one).
-        unsafe { libc::_exit(code) }
+        // Without running destructors (MPI is stuck in one).
+        crate::sys::exit_now(code)
     });
 }
 

@@ -29,6 +29,7 @@ mod slurm;
 mod stats;
 mod suite;
 mod supervise;
+mod sys;
 mod teardown;
 mod watchdog;
 

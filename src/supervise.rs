@@ -1113,19 +1113,12 @@ fn describe(status: ExitStatus) -> String {
 
 /// `ulimit -v`, when set: the most common reason for MPI not to start here.
 pub fn address_space_hint() -> String {
-    let mut r = libc::rlimit {
-        rlim_cur: 0,
-        rlim_max: 0,
-    };
-    // SAFETY: getrlimit with a valid out pointer.
-    if unsafe { libc::getrlimit(libc::RLIMIT_AS, &mut r) } == 0 && r.rlim_cur != libc::RLIM_INFINITY
-    {
-        format!(
+    match crate::sys::address_space_limit() {
+        Some(limit) => format!(
             "; the address-space limit (ulimit -v) is {} KiB",
-            r.rlim_cur / 1024
-        )
-    } else {
-        String::new()
+            limit / 1024
+        ),
+        None => String::new(),
     }
 }
 
