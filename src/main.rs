@@ -30,7 +30,6 @@ mod stats;
 mod suite;
 mod supervise;
 mod sys;
-mod teardown;
 mod watchdog;
 
 /// The stack of the thread that runs mpibench, whatever `ulimit -s` says
