@@ -80,7 +80,6 @@ const LEFT: &[(&str, &str)] = &[
     ("src/bench/osu/nbc.rs", "plan"),
     ("src/bench/osu/neighbor.rs", "cli"),
     ("src/comm/derived.rs", "bench"),
-    ("src/comm/error.rs", "signals"),
 ];
 
 /// The code of a source file: before its first test module, without `//`

@@ -172,6 +172,8 @@ pub fn before_mpi_init() {
     RANK.store(launch::env_rank() as u32, Ordering::Relaxed);
     EXIT_ENDS_JOB.store(launch::exit_ends_job(), Ordering::Relaxed);
     install_panic_hook();
+    // An MPI error ends the job as every other fatal error on a rank.
+    comm::error::on_end_job(said_and_end);
     // Also under a launcher that did not start us with it ignored.
     ignore_sigxfsz();
     fatal::install();
