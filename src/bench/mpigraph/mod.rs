@@ -9,18 +9,19 @@
 //! the steps together into the rank × rank matrices, the host × host
 //! summary and the outliers (`matrix.rs`).
 
+pub mod args;
 pub mod bandwidth;
 pub mod latency;
 pub mod matrix;
 
+pub use args::{axes, MpigraphArgs, HEADING};
+
 use anyhow::Result;
-use clap::Args;
 use serde_json::json;
 
 use crate::bench::{Benchmark, Info, Kernel, Setup, Side};
-use crate::cli::RunArgs;
 use crate::comm::{self, Comm, Msg, Request};
-use crate::engine::axis::{Axes, Point, SweepCx};
+use crate::engine::axis::{Point, SweepCx};
 use crate::engine::placement::Placement;
 use crate::results::BenchResult;
 
@@ -30,36 +31,6 @@ pub const SUITE: &str = "mpigraph";
 pub const DEFAULT_SIZE: usize = 4096 * 4;
 pub const DEFAULT_ITERS: usize = 100;
 pub const DEFAULT_WINDOW: usize = 50;
-
-/// The heading of the suite's options in `mpibench run -h`.
-pub const HEADING: &str = "mpiGraph (--suite mpigraph)";
-
-/// The suite's own option of `mpibench run` (and `mpibench mpigraph`).
-#[derive(Debug, Clone, Args, Default)]
-pub struct MpigraphArgs {
-    /// mpiGraph's WINDOW: messages in flight to and from each partner in every iteration (default 50).
-    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = crate::cli::at_least_1, help_heading = HEADING)]
-    pub graph_window: Option<usize>,
-}
-
-/// The suite's settings as plan axes (`Suite::axes`).
-pub fn axes(args: &RunArgs, involved: bool, _world: usize, _mem: u64) -> Result<Axes, String> {
-    let mut a = Axes::new();
-    match (args.mpigraph.graph_window, involved) {
-        (Some(0), _) => return Err("--graph-window must be at least 1".into()),
-        (Some(_), false) => {
-            return Err("--graph-window belongs to the mpigraph suite (--suite mpigraph)".into())
-        }
-        (w, true) => {
-            a.insert(
-                "graph_window".into(),
-                vec![w.unwrap_or(DEFAULT_WINDOW) as f64],
-            );
-        }
-        (None, false) => {}
-    }
-    Ok(a)
-}
 
 pub fn benchmarks() -> Vec<&'static dyn Benchmark> {
     vec![&bandwidth::BANDWIDTH, &latency::LATENCY]
