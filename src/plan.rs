@@ -11,6 +11,7 @@ use crate::bench::datatype::{self, Datatype, Derived};
 use crate::bench::{Axis, Class, Definitions, Info, Pace};
 use crate::cli::RunArgs;
 use crate::engine::axis::Axes;
+pub use crate::engine::Split;
 use crate::method::{Method, SyncMode};
 use crate::suite::{self, Defaults, Entry, LookupError, ProcSweep, RepsDefault};
 
@@ -86,28 +87,6 @@ pub enum Reps {
     /// OSU: `small` repetitions and `warm_small` warm-up up to `limit`
     /// bytes, `large` and `warm_large` above it.
     Split(Split),
-}
-
-/// Repetitions and warm-up that change above a size (OSU's
-/// iterations / skip and their large-message values above 8192 bytes).
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Split {
-    pub small: usize,
-    pub large: usize,
-    pub warm_small: usize,
-    pub warm_large: usize,
-    pub limit: usize,
-}
-
-impl Split {
-    /// (repetitions, warm-up) at `x` bytes.
-    pub fn at(&self, x: usize) -> (usize, usize) {
-        if x > self.limit {
-            (self.large, self.warm_large)
-        } else {
-            (self.small, self.warm_small)
-        }
-    }
 }
 
 /// IMB -iter_policy multiple_np: round(msgs · L / (Q · max(X, 4) + L)),

@@ -33,7 +33,7 @@ pub enum RepsDefault {
     /// Double until a run takes 2/3 .. 4/3 of `target` seconds (the coarray suite).
     TargetTime { target: f64 },
     /// Repetitions and warm-up that change above a size (OSU).
-    Split(crate::plan::Split),
+    Split(crate::engine::Split),
 }
 
 /// A suite's methodology defaults; every one can be overridden on the command line.

@@ -40,6 +40,8 @@ pub mod placement;
 pub mod record;
 mod reps;
 
+pub use reps::Split;
+
 use axis::{Point, SweepCx};
 use disturb::Disturbance;
 use placement::{Links, Pairs, Placement, Role};
