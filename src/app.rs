@@ -886,7 +886,11 @@ fn run_entry(
             engine
                 .watchdog
                 .arm(format!("{} on {} processes", t.info().name, world.size));
-            let r = t.run_planned(world, plan);
+            let cx = crate::bench::ToolCx {
+                axes: &plan.axes,
+                iter: plan.policy.iter,
+            };
+            let r = t.run_planned(world, &cx);
             engine.watchdog.disarm();
             Ok(r?.into_iter().collect())
         }

@@ -21,8 +21,8 @@ use self::kernel::MtBench;
 use self::patterns::Op;
 use crate::bench::{Axis, Benchmark, Class, Info};
 use crate::comm::Elem;
+use crate::engine::Split;
 use crate::method::Method;
-use crate::plan::Split;
 use crate::suite::RepsDefault;
 
 pub const SUITE: &str = "imb-mt";
