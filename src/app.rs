@@ -8,11 +8,11 @@ use clap::Parser;
 
 use crate::cli::{Cli, Command, RunArgs};
 use crate::comm::{self, Comm};
-use crate::engine::{self, Abort, Engine};
+use crate::engine::{self, Abort, Engine, RawSink};
 use crate::frontend;
 use crate::output::{self, Format};
 use crate::plan::Plan;
-use crate::report::raw::RawSink;
+use crate::report::raw::RawCsv;
 use crate::report::table::SectionCx;
 use crate::results::{BenchResult, MpiInfo, Report, Settings, SCHEMA};
 use crate::suite::{self, Entry};
@@ -409,8 +409,8 @@ fn finalize_limit(code: i32) {
                 FINALIZE_LIMIT.as_secs()
             );
         }
-        // SAFETY: ends the process without running destructors (MPI is stuck in one).
-        unsafe { libc::_exit(code) }
+        // Without running destructors (MPI is stuck in one).
+        crate::sys::exit_now(code)
     });
 }
 
@@ -668,7 +668,7 @@ impl<'p> Session<'p> {
 
     /// The table header, the output files opened with the report "running"
     /// (it stays so if the job dies before the end), and the raw sink.
-    fn begin(&mut self) -> Option<RefCell<RawSink>> {
+    fn begin(&mut self) -> Option<RefCell<Box<dyn RawSink>>> {
         let plan = self.plan;
         if self.show_table {
             let h = format_for(plan, &plan.suite).header(&self.report, plan);
@@ -688,8 +688,8 @@ impl<'p> Session<'p> {
             self.failure = self.failure.take().or(save(&self.report).err());
         }
         match (&plan.raw, self.root) {
-            (Some(p), true) => match RawSink::create(p) {
-                Ok(sink) => Some(RefCell::new(sink)),
+            (Some(p), true) => match RawCsv::create(p) {
+                Ok(sink) => Some(RefCell::new(Box::new(sink))),
                 Err(e) => {
                     self.failure = self.failure.take().or(Some(e));
                     None
@@ -891,7 +891,11 @@ fn run_entry(
             engine
                 .watchdog
                 .arm(format!("{} on {} processes", t.info().name, world.size));
-            let r = t.run_planned(world, plan);
+            let cx = crate::bench::ToolCx {
+                axes: &plan.axes,
+                iter: plan.policy.iter,
+            };
+            let r = t.run_planned(world, &cx);
             engine.watchdog.disarm();
             Ok(r?.into_iter().collect())
         }

@@ -15,6 +15,8 @@ mod frontend;
 mod help;
 mod input;
 mod launch;
+#[cfg(test)]
+mod layers;
 mod method;
 mod outcome;
 mod output;
@@ -28,7 +30,7 @@ mod stats;
 mod stats_test;
 mod suite;
 mod supervise;
-mod teardown;
+mod sys;
 mod watchdog;
 
 /// The stack of the thread that runs mpibench, whatever `ulimit -s` says

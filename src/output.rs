@@ -73,11 +73,10 @@ pub const STDOUT_ID_ENV: &str = "MPIBENCH_STDOUT_ID";
 /// `DEV:INO` of fd 1 when it is a regular file or a character device (what
 /// the parent exports in [`STDOUT_ID_ENV`]).
 pub fn stdout_id() -> Option<String> {
-    let mut st: libc::stat = unsafe { std::mem::zeroed() };
-    // SAFETY: fstat on fd 1 with a valid out pointer.
-    let ok = unsafe { libc::fstat(1, &mut st) } == 0
-        && matches!(st.st_mode & libc::S_IFMT, libc::S_IFREG | libc::S_IFCHR);
-    ok.then(|| format!("{}:{}", st.st_dev, st.st_ino))
+    match crate::sys::fd_file(1)? {
+        (libc::S_IFREG | libc::S_IFCHR, dev, ino) => Some(format!("{dev}:{ino}")),
+        _ => None,
+    }
 }
 
 fn parse_stdout_id(s: &str) -> Option<(u64, u64)> {
@@ -91,9 +90,7 @@ fn is_stdout_id(id: (u64, u64)) -> bool {
     let parents = std::env::var(STDOUT_ID_ENV)
         .ok()
         .and_then(|v| parse_stdout_id(&v));
-    let mut st: libc::stat = unsafe { std::mem::zeroed() };
-    // SAFETY: fstat on fd 1 with a valid out pointer.
-    let own = (unsafe { libc::fstat(1, &mut st) } == 0).then_some((st.st_dev, st.st_ino));
+    let own = crate::sys::fd_file(1).map(|(_, dev, ino)| (dev, ino));
     parents == Some(id) || own == Some(id)
 }
 
@@ -324,8 +321,7 @@ fn check_writable(path: &Path, target: &Target) -> Result<(), String> {
         Target::InPlace(p) => {
             let c = std::ffi::CString::new(p.as_os_str().as_encoded_bytes())
                 .map_err(|e| format!("cannot write '{}': {e}", path.display()))?;
-            // SAFETY: access(2) on a NUL-terminated path.
-            if unsafe { libc::access(c.as_ptr(), libc::W_OK) } == 0 {
+            if crate::sys::writable(&c) {
                 Ok(())
             } else {
                 Err(cannot(io::Error::last_os_error()))
@@ -379,21 +375,7 @@ fn unnamed_in(dir: &Path) -> io::Result<Option<File>> {
 fn link_unnamed(f: &File, to: &Path) -> io::Result<()> {
     let from = std::ffi::CString::new(format!("/proc/self/fd/{}", f.as_raw_fd()))?;
     let to = std::ffi::CString::new(to.as_os_str().as_encoded_bytes())?;
-    // SAFETY: linkat(2) on two NUL-terminated paths.
-    let r = unsafe {
-        libc::linkat(
-            libc::AT_FDCWD,
-            from.as_ptr(),
-            libc::AT_FDCWD,
-            to.as_ptr(),
-            libc::AT_SYMLINK_FOLLOW,
-        )
-    };
-    if r == 0 {
-        Ok(())
-    } else {
-        Err(io::Error::last_os_error())
-    }
+    crate::sys::link_following(&from, &to)
 }
 
 /// A fresh temporary name next to `p` (hidden, unique within this process).
@@ -459,19 +441,7 @@ pub fn lock(outputs: &[Output]) -> Result<(), String> {
 
 /// The pid of the process at the other end of a Unix socket.
 fn peer_pid(s: &std::os::unix::net::UnixStream) -> Option<i32> {
-    let mut cred: libc::ucred = unsafe { std::mem::zeroed() };
-    let mut len = std::mem::size_of::<libc::ucred>() as libc::socklen_t;
-    // SAFETY: getsockopt with a buffer of the option's size.
-    let r = unsafe {
-        libc::getsockopt(
-            s.as_raw_fd(),
-            libc::SOL_SOCKET,
-            libc::SO_PEERCRED,
-            (&mut cred as *mut libc::ucred).cast(),
-            &mut len,
-        )
-    };
-    (r == 0 && cred.pid > 0).then_some(cred.pid)
+    crate::sys::socket_peer_pid(s.as_raw_fd())
 }
 
 /// Why stdout could not be written: a closed pipe ends the run quietly.
@@ -501,14 +471,7 @@ pub fn guard_closed_stdout() {
         return;
     }
     STDOUT_WAS_CLOSED.store(true, Ordering::SeqCst);
-    // SAFETY: open/dup2/close of our own descriptors.
-    unsafe {
-        let fd = libc::open(c"/dev/full".as_ptr(), libc::O_WRONLY | libc::O_CLOEXEC);
-        if fd >= 0 {
-            libc::dup2(fd, 1);
-            libc::close(fd);
-        }
-    }
+    crate::sys::point_fd_at(1, c"/dev/full", libc::O_WRONLY | libc::O_CLOEXEC);
 }
 
 /// "cannot write to stdout: ..." for an error writing stdout (a closed
@@ -601,12 +564,7 @@ pub fn open_in_place(p: &Path) -> io::Result<File> {
         {
             Ok(f) => {
                 // Blocking writes from here on (a slow reader must not lose data).
-                let fd = f.as_raw_fd();
-                // SAFETY: fcntl on a file descriptor we own.
-                unsafe {
-                    let fl = libc::fcntl(fd, libc::F_GETFL);
-                    libc::fcntl(fd, libc::F_SETFL, fl & !libc::O_NONBLOCK);
-                }
+                crate::sys::set_blocking(f.as_raw_fd());
                 return Ok(f);
             }
             Err(e) if e.raw_os_error() == Some(libc::ENXIO) && Instant::now() < deadline => {

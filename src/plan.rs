@@ -11,6 +11,7 @@ use crate::bench::datatype::{self, Datatype, Derived};
 use crate::bench::{Axis, Class, Definitions, Info, Pace};
 use crate::cli::RunArgs;
 use crate::engine::axis::Axes;
+pub use crate::engine::Split;
 use crate::method::{Method, SyncMode};
 use crate::suite::{self, Defaults, Entry, LookupError, ProcSweep, RepsDefault};
 
@@ -86,28 +87,6 @@ pub enum Reps {
     /// OSU: `small` repetitions and `warm_small` warm-up up to `limit`
     /// bytes, `large` and `warm_large` above it.
     Split(Split),
-}
-
-/// Repetitions and warm-up that change above a size (OSU's
-/// iterations / skip and their large-message values above 8192 bytes).
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Split {
-    pub small: usize,
-    pub large: usize,
-    pub warm_small: usize,
-    pub warm_large: usize,
-    pub limit: usize,
-}
-
-impl Split {
-    /// (repetitions, warm-up) at `x` bytes.
-    pub fn at(&self, x: usize) -> (usize, usize) {
-        if x > self.limit {
-            (self.large, self.warm_large)
-        } else {
-            (self.small, self.warm_small)
-        }
-    }
 }
 
 /// IMB -iter_policy multiple_np: round(msgs · L / (Q · max(X, 4) + L)),
@@ -956,29 +935,11 @@ pub fn default_mem_bytes(ranks_per_node: usize) -> u64 {
                 .and_then(|l| l.split_whitespace().nth(1)?.parse::<u64>().ok())
         })
         .map(|kib| kib * 1024)
-        .unwrap_or_else(|| {
-            let pages = unsafe { libc::sysconf(libc::_SC_PHYS_PAGES) };
-            let page = unsafe { libc::sysconf(libc::_SC_PAGESIZE) };
-            (pages.max(0) as u64) * (page.max(0) as u64)
-        });
+        .unwrap_or_else(crate::sys::physical_memory);
     let share = avail / 5 * 4 / ranks_per_node.max(1) as u64;
     // A rank cannot use more than its address space (`ulimit -v`), of which
     // MPI and the program take their part: half of it at most.
-    share.min(address_space_limit() / 2)
-}
-
-/// `ulimit -v` in bytes (u64::MAX: unlimited).
-fn address_space_limit() -> u64 {
-    let mut r = libc::rlimit {
-        rlim_cur: 0,
-        rlim_max: 0,
-    };
-    // SAFETY: getrlimit(2) fills the struct we own.
-    if unsafe { libc::getrlimit(libc::RLIMIT_AS, &mut r) } != 0 || r.rlim_cur == libc::RLIM_INFINITY
-    {
-        return u64::MAX;
-    }
-    r.rlim_cur
+    share.min(crate::sys::address_space_limit().unwrap_or(u64::MAX) / 2)
 }
 
 /// `--off-cache CACHE_MB[,LINE]` as IMB reads -off_cache: a negative size

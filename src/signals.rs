@@ -21,7 +21,7 @@ use std::time::{Duration, Instant};
 use signal_hook::consts::{SIGHUP, SIGINT, SIGPIPE, SIGTERM};
 
 use crate::outcome::Outcome;
-use crate::{comm, launch, output, supervise};
+use crate::{comm, launch, output, supervise, sys};
 
 /// MPI could not start on this rank (a crash or an abort inside `MPI_Init`).
 pub const EXIT_MPI_START: i32 = 5;
@@ -109,8 +109,7 @@ static RECORD_INHERITED: extern "C" fn() = record_inherited;
 
 extern "C" fn record_inherited() {
     // Before the standard library points a closed stdout at /dev/null.
-    // SAFETY: fcntl on descriptor 1 only reads its flags.
-    if unsafe { libc::fcntl(1, libc::F_GETFD) } == -1 {
+    if !sys::fd_is_open(1) {
         STDOUT_CLOSED_AT_START.store(true, Ordering::Relaxed);
     }
     let mut bits = 0u64;
@@ -123,11 +122,7 @@ extern "C" fn record_inherited() {
 }
 
 fn disposition_ignored(sig: i32) -> bool {
-    // SAFETY: sigaction with a null new action only reads the disposition.
-    unsafe {
-        let mut old: libc::sigaction = std::mem::zeroed();
-        libc::sigaction(sig, std::ptr::null(), &mut old) == 0 && old.sa_sigaction == libc::SIG_IGN
-    }
+    sys::signal_ignored(sig)
 }
 
 /// True when `sig` is ignored now or was when the process started:
@@ -151,8 +146,7 @@ pub fn not_ignored(sigs: &[i32]) -> Vec<i32> {
                 return true;
             }
             if !disposition_ignored(s) {
-                // SAFETY: signal(2) with an ignore disposition.
-                unsafe { libc::signal(s, libc::SIG_IGN) };
+                sys::ignore_signal(s);
             }
             false
         })
@@ -178,6 +172,8 @@ pub fn before_mpi_init() {
     RANK.store(launch::env_rank() as u32, Ordering::Relaxed);
     EXIT_ENDS_JOB.store(launch::exit_ends_job(), Ordering::Relaxed);
     install_panic_hook();
+    // An MPI error ends the job as every other fatal error on a rank.
+    comm::error::on_end_job(said_and_end);
     // Also under a launcher that did not start us with it ignored.
     ignore_sigxfsz();
     fatal::install();
@@ -186,17 +182,7 @@ pub fn before_mpi_init() {
     wanted.push(PEER_FAILED_SIGNAL);
     // Registered before the iterator's own action, so it runs first: the
     // value a crashed peer queued with its signal (see [`tell_rank0_failed`]).
-    // SAFETY: the action only stores an atomic (async-signal-safe).
-    let _ = unsafe {
-        signal_hook_registry::register_sigaction(PEER_FAILED_SIGNAL, |info: &libc::siginfo_t| {
-            if info.si_code == libc::SI_QUEUE {
-                let v = info.si_value().sival_ptr as usize;
-                if v != 0 {
-                    let _ = PEER_SIGNAL.compare_exchange(0, v, Ordering::SeqCst, Ordering::SeqCst);
-                }
-            }
-        })
-    };
+    sys::record_queued_value(PEER_FAILED_SIGNAL, &PEER_SIGNAL);
     match signal_hook::iterator::Signals::new(wanted) {
         Ok(mut signals) => {
             spawn(move || {
@@ -230,15 +216,8 @@ pub fn before_mpi_init() {
 /// threads) is what exhausts the limit inside `MPI_Init`; one arena
 /// avoids that. Without a limit nothing changes.
 fn limit_malloc_arenas() {
-    let mut r = libc::rlimit {
-        rlim_cur: 0,
-        rlim_max: 0,
-    };
-    // SAFETY: getrlimit with a valid out pointer; mallopt takes plain ints.
-    unsafe {
-        if libc::getrlimit(libc::RLIMIT_AS, &mut r) == 0 && r.rlim_cur != libc::RLIM_INFINITY {
-            libc::mallopt(libc::M_ARENA_MAX, 1);
-        }
+    if sys::address_space_limit().is_some() {
+        sys::one_malloc_arena();
     }
 }
 
@@ -381,8 +360,7 @@ pub fn stop_with(outcome: Outcome) {
     if ended != ENDED_NOT_YET {
         // The run's outcome is decided: the parent learns it, not a signal.
         supervise::tell(&format!("end {} {ended}", RANK.load(Ordering::Relaxed)));
-        // SAFETY: ends the process.
-        unsafe { libc::_exit(ended) }
+        sys::exit_now(ended)
     }
     if !crate::outcome::claim() {
         // Another ending (a timeout, a stall, a failure) is under way on
@@ -423,10 +401,10 @@ pub fn stop_with(outcome: Outcome) {
         mute_stderr();
         let pid0 = RANK0_PID.load(Ordering::Relaxed);
         if pid0 > 0 && sig != PARENT_DIED {
-            // SAFETY: kill(2) on rank 0's pid, learnt from rank 0 on this host.
-            unsafe { libc::kill(pid0, sig) };
+            // Rank 0's pid, learnt from rank 0 on this host.
+            sys::kill(pid0, sig);
             let end = Instant::now() + RANK0_GRACE;
-            while Instant::now() < end && unsafe { libc::kill(pid0, 0) } == 0 {
+            while Instant::now() < end && sys::kill(pid0, 0) {
                 std::thread::sleep(Duration::from_millis(20));
             }
         } else {
@@ -447,8 +425,8 @@ fn stop_peers(sig: i32) {
     };
     let peers = PEERS.get().map(Vec::as_slice).unwrap_or(&[]);
     for &(_, p) in peers {
-        // SAFETY: kill(2) on the pids the ranks of this job reported.
-        unsafe { libc::kill(p, relay) };
+        // The pids the ranks of this job reported.
+        sys::kill(p, relay);
     }
     if !peers.is_empty() {
         std::thread::sleep(Duration::from_millis(100));
@@ -472,14 +450,7 @@ fn mute_stderr() {
 
 /// [`mute_stderr`], async-signal-safe.
 fn mute_stderr_raw() {
-    // SAFETY: open/dup2/close on our own descriptors.
-    unsafe {
-        let fd = libc::open(c"/dev/null".as_ptr(), libc::O_WRONLY);
-        if fd >= 0 {
-            libc::dup2(fd, 2);
-            libc::close(fd);
-        }
-    }
+    sys::point_fd_at(2, c"/dev/null", libc::O_WRONLY);
 }
 
 /// What rank 0 saved at an ending, for its one line.
@@ -513,13 +484,12 @@ pub fn end_job(code: i32) -> ! {
     if MPI_UP.load(Ordering::SeqCst) && !EXIT_ENDS_JOB.load(Ordering::Relaxed) {
         spawn(move || {
             std::thread::sleep(ABORT_DEADLINE);
-            // SAFETY: ends the process without running destructors.
-            unsafe { libc::_exit(code) }
+            // Without running destructors.
+            sys::exit_now(code)
         });
         comm::abort(code);
     }
-    // SAFETY: as above.
-    unsafe { libc::_exit(code) }
+    sys::exit_now(code)
 }
 
 /// This rank printed the one line of a failure: tells the parent and rank 0,
@@ -532,11 +502,11 @@ pub fn said_and_end(code: i32) -> ! {
 }
 
 /// A stalled rank's way out: as [`said_and_end`], and a launcher left
-/// waiting for a dead host is ended too (`teardown::end_stuck_launcher`:
+/// waiting for a dead host is ended too (`sys::teardown::end_stuck_launcher`:
 /// the daemon on this host, or Open MPI's mpiexec when it is the parent),
 /// so that nothing outlives the job on any host.
 pub fn stalled_end(code: i32) -> ! {
-    crate::teardown::end_stuck_launcher();
+    crate::sys::teardown::end_stuck_launcher();
     said_and_end(code)
 }
 
@@ -553,11 +523,8 @@ fn tell_rank0_failed(sig: i32) {
         } else {
             0
         };
-        let v = libc::sigval {
-            sival_ptr: value as *mut libc::c_void,
-        };
-        // SAFETY: sigqueue(2) is async-signal-safe; the pid is rank 0's on this host.
-        unsafe { libc::sigqueue(pid0, PEER_FAILED_SIGNAL, v) };
+        // The pid is rank 0's on this host.
+        sys::sigqueue(pid0, PEER_FAILED_SIGNAL, value);
     }
 }
 
@@ -582,8 +549,8 @@ fn peer_outcome() -> Outcome {
 fn tell_peers_failed() {
     if RANK.load(Ordering::Relaxed) == 0 {
         for &(_, p) in PEERS.get().map(Vec::as_slice).unwrap_or(&[]) {
-            // SAFETY: kill(2) on the pids the ranks of this job reported.
-            unsafe { libc::kill(p, PEER_FAILED_SIGNAL) };
+            // The pids the ranks of this job reported.
+            sys::kill(p, PEER_FAILED_SIGNAL);
         }
     }
 }
@@ -634,15 +601,13 @@ pub fn install_process_panic_hook() {
         if let Some(e) = msg.strip_prefix("failed printing to stdout: ") {
             let e = std::io::Error::other(e.to_string());
             let code = Outcome::WriteFailed.say(&output::stdout_error(e));
-            // SAFETY: ends the process.
-            unsafe { libc::_exit(code) }
+            sys::exit_now(code)
         }
         eprintln!(
             "error: internal error: {}{at}",
             msg.lines().next().unwrap_or("")
         );
-        // SAFETY: ends the process.
-        unsafe { libc::_exit(EXIT_ABORTED) }
+        sys::exit_now(EXIT_ABORTED)
     }));
 }
 
@@ -650,24 +615,21 @@ pub fn install_process_panic_hook() {
 /// end at a closed stdout pipe (`| head`) as Unix tools do: killed by
 /// SIGPIPE, quietly. Set at the start of `main`.
 pub fn default_sigpipe() {
-    // SAFETY: signal(2) with a default disposition.
-    unsafe { libc::signal(libc::SIGPIPE, libc::SIG_DFL) };
+    sys::default_signal(libc::SIGPIPE);
 }
 
 /// A run (the ranks, the self-launching parent) sees a closed pipe as
 /// EPIPE instead, and ends the job in order (`output::agree`, the parent's
 /// stdout relay).
 pub fn ignore_sigpipe() {
-    // SAFETY: signal(2) with an ignore disposition.
-    unsafe { libc::signal(libc::SIGPIPE, libc::SIG_IGN) };
+    sys::ignore_signal(libc::SIGPIPE);
 }
 
 /// A file size limit (`ulimit -f`) makes a write fail with EFBIG, reported
 /// in one line like any failed write, instead of killing the process with
 /// SIGXFSZ. Set at the start of `main`; mpiexec and the ranks inherit it.
 pub fn ignore_sigxfsz() {
-    // SAFETY: signal(2) with an ignore disposition.
-    unsafe { libc::signal(libc::SIGXFSZ, libc::SIG_IGN) };
+    sys::ignore_signal(libc::SIGXFSZ);
 }
 
 /// Async-signal-safe handlers of the fatal signals.
@@ -687,22 +649,13 @@ mod fatal {
     pub fn install() {
         let _ = PREFIX.set(format!("error: rank {}: ", RANK.load(Ordering::Relaxed)).into_bytes());
         for sig in SIGNALS {
-            // SAFETY: a plain sigaction with a handler that only calls
-            // async-signal-safe functions (write, _exit).
-            unsafe {
-                let mut sa: libc::sigaction = std::mem::zeroed();
-                sa.sa_sigaction =
-                    handler as extern "C" fn(i32, *mut libc::siginfo_t, *mut libc::c_void) as usize;
-                sa.sa_flags = libc::SA_ONSTACK | libc::SA_SIGINFO | libc::SA_RESETHAND;
-                libc::sigemptyset(&mut sa.sa_mask);
-                libc::sigaction(sig, &sa, std::ptr::null_mut());
-            }
+            // The handler only calls async-signal-safe functions (write, _exit).
+            sys::on_fatal_signal(sig, handler);
         }
     }
 
     fn put(b: &[u8]) {
-        // SAFETY: write(2) is async-signal-safe.
-        unsafe { libc::write(2, b.as_ptr().cast(), b.len()) };
+        sys::write_fd(2, b);
     }
 
     extern "C" fn handler(sig: i32, _: *mut libc::siginfo_t, _: *mut libc::c_void) {
@@ -714,8 +667,7 @@ mod fatal {
             } else {
                 EXIT_ABORTED
             };
-            // SAFETY: _exit is async-signal-safe.
-            unsafe { libc::_exit(code) }
+            sys::exit_now(code)
         }
         let name: &[u8] = match sig {
             libc::SIGSEGV => b"SIGSEGV (segmentation fault)",
@@ -752,15 +704,9 @@ mod fatal {
         if RANK.load(Ordering::Relaxed) != 0 && RANK0_PID.load(Ordering::Relaxed) > 0 && !in_init {
             // Rank 0 (told above) writes "aborted" before this exit makes
             // the launcher end the job.
-            let t = libc::timespec {
-                tv_sec: 1,
-                tv_nsec: 0,
-            };
-            // SAFETY: nanosleep is async-signal-safe.
-            unsafe { libc::nanosleep(&t, std::ptr::null_mut()) };
+            sys::nap(Duration::from_secs(1));
         }
-        // SAFETY: _exit is async-signal-safe.
-        unsafe { libc::_exit(code) }
+        sys::exit_now(code)
     }
 }
 

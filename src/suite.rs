@@ -34,7 +34,7 @@ pub enum RepsDefault {
     /// Double until a run takes 2/3 .. 4/3 of `target` seconds (the coarray suite).
     TargetTime { target: f64 },
     /// Repetitions and warm-up that change above a size (OSU).
-    Split(crate::plan::Split),
+    Split(crate::engine::Split),
 }
 
 /// A suite's methodology defaults; every one can be overridden on the command line.
@@ -939,6 +939,7 @@ mod tests {
 #[cfg(test)]
 mod layering {
     use super::SUITES;
+    use crate::layers::code;
 
     /// The shared layers (suite parts registered here, such as the table
     /// formats in report/table/<suite>.rs, are not shared code).
@@ -967,18 +968,6 @@ mod layering {
 
     /// (file, suite) pairs still to move behind the registry.
     const LEFT: &[(&str, &str)] = &[];
-
-    /// The code of a source file: before its first test module, without
-    /// `//` comments.
-    fn code(path: &str) -> String {
-        let text = std::fs::read_to_string(format!("{}/{path}", env!("CARGO_MANIFEST_DIR")))
-            .unwrap_or_else(|e| panic!("{path}: {e}"));
-        let body = text.split("\n#[cfg(test)]").next().unwrap_or_default();
-        body.lines()
-            .map(|l| l.split("//").next().unwrap_or_default())
-            .collect::<Vec<_>>()
-            .join("\n")
-    }
 
     fn names_suite(code: &str, suite: &str) -> bool {
         let path = format!("bench::{suite}");

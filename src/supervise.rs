@@ -32,7 +32,7 @@ use std::io::{BufRead, BufReader, Write};
 use std::os::fd::AsRawFd;
 use std::os::linux::net::SocketAddrExt;
 use std::os::unix::net::{SocketAddr, UnixListener, UnixStream};
-use std::os::unix::process::{CommandExt, ExitStatusExt};
+use std::os::unix::process::ExitStatusExt;
 use std::process::{Command, ExitStatus, Stdio};
 use std::sync::atomic::{AtomicI32, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
@@ -120,14 +120,8 @@ pub fn parent_gone(wait: Duration) -> bool {
     if fd < 0 {
         return false;
     }
-    let mut p = libc::pollfd {
-        fd,
-        events: libc::POLLRDHUP,
-        revents: 0,
-    };
-    // SAFETY: poll on one valid pollfd.
-    let n = unsafe { libc::poll(&mut p, 1, wait.as_millis() as i32) };
-    n == 1 && p.revents & (libc::POLLRDHUP | libc::POLLHUP) != 0
+    let (n, revents) = crate::sys::poll_fd(fd, libc::POLLRDHUP, wait.as_millis() as i32);
+    n == 1 && revents & (libc::POLLRDHUP | libc::POLLHUP) != 0
 }
 
 /// Sends one line to the parent (nothing without a link).
@@ -164,8 +158,7 @@ pub fn tell_from_signal(code: i32, said: bool, sig: i32) {
         }
         buf[end] = b'\n';
         end += 1;
-        // SAFETY: write(2) of a stack buffer.
-        unsafe { libc::write(fd, buf.as_ptr().cast(), end) };
+        crate::sys::write_fd(fd, &buf[..end]);
     }
 }
 
@@ -337,18 +330,16 @@ struct Shared {
 /// learn of two deaths a moment apart in either order on a loaded machine:
 /// a rank killed from outside, then the one the launcher killed after it.)
 struct Hangups {
-    /// The epoll set (-1: none); each link is in it by its number, once.
-    epfd: i32,
+    /// The epoll set; each link is in it by its number, once.
+    set: crate::sys::Hangups,
     /// Link number → rank, once the rank said who it is.
     ranks: Mutex<Vec<(u64, u32)>>,
 }
 
 impl Hangups {
     fn new() -> Hangups {
-        // SAFETY: a plain system call; a failure (-1) only loses the order.
-        let epfd = unsafe { libc::epoll_create1(libc::EPOLL_CLOEXEC) };
         Hangups {
-            epfd,
+            set: crate::sys::Hangups::new(),
             ranks: Mutex::new(Vec::new()),
         }
     }
@@ -357,15 +348,7 @@ impl Hangups {
     /// open until [`Hangups::order`] (the parent keeps a clone of every
     /// link in `Shared::conns`), or its event is forgotten.
     fn watch(&self, id: u64, fd: i32) {
-        if self.epfd < 0 {
-            return;
-        }
-        let mut ev = libc::epoll_event {
-            events: (libc::EPOLLRDHUP | libc::EPOLLONESHOT) as u32,
-            u64: id,
-        };
-        // SAFETY: epfd and fd are open descriptors; ev outlives the call.
-        unsafe { libc::epoll_ctl(self.epfd, libc::EPOLL_CTL_ADD, fd, &mut ev) };
+        self.set.watch(id, fd);
     }
 
     fn name(&self, id: u64, rank: u32) {
@@ -377,30 +360,12 @@ impl Hangups {
 
     /// The ranks whose links have hung up, in the order they did.
     fn order(&self) -> Vec<u32> {
-        if self.epfd < 0 {
-            return Vec::new();
-        }
         let ranks = self.ranks.lock().unwrap_or_else(|e| e.into_inner());
-        let mut out = Vec::new();
-        let mut evs = vec![libc::epoll_event { events: 0, u64: 0 }; ranks.len().max(1)];
-        // SAFETY: evs has room for evs.len() events; timeout 0 never blocks.
-        let n = unsafe { libc::epoll_wait(self.epfd, evs.as_mut_ptr(), evs.len() as i32, 0) };
-        for ev in evs.iter().take(n.max(0) as usize) {
-            let id = ev.u64;
-            if let Some(&(_, r)) = ranks.iter().find(|(i, _)| *i == id) {
-                out.push(r);
-            }
-        }
-        out
-    }
-}
-
-impl Drop for Hangups {
-    fn drop(&mut self) {
-        if self.epfd >= 0 {
-            // SAFETY: our own descriptor, closed once.
-            unsafe { libc::close(self.epfd) };
-        }
+        self.set
+            .ready(ranks.len())
+            .into_iter()
+            .filter_map(|id| ranks.iter().find(|(i, _)| *i == id).map(|&(_, r)| r))
+            .collect()
     }
 }
 
@@ -480,9 +445,9 @@ impl Shared {
         let pid = self.child.load(Ordering::SeqCst);
         if pid > 0 {
             self.signalled.store(true, Ordering::SeqCst);
-            // SAFETY: kill(2) on our own child, not yet reaped (the pid is
-            // cleared before the wait returns to the caller).
-            unsafe { libc::kill(pid, sig) };
+            // Our own child, not yet reaped (the pid is cleared before the
+            // wait returns to the caller).
+            crate::sys::kill(pid, sig);
         }
     }
 
@@ -492,8 +457,8 @@ impl Shared {
     fn kill_group(&self, sig: i32) {
         let pgid = self.pgid.load(Ordering::SeqCst);
         if pgid > 0 {
-            // SAFETY: kill(2) on the process group our child created for itself.
-            unsafe { libc::kill(-pgid, sig) };
+            // The process group our child created for itself.
+            crate::sys::kill(-pgid, sig);
         }
     }
 
@@ -614,19 +579,9 @@ pub fn run(mut cmd: Command, l: &Launcher) -> i32 {
     watch_stdout(&shared);
     let parent = std::process::id() as i32;
     let death_signal = l.death_signal;
-    // SAFETY: only async-signal-safe calls between fork and exec.
-    unsafe {
-        cmd.pre_exec(move || {
-            // Own process group: a terminal's Ctrl-C reaches mpiexec once, through us.
-            libc::setpgid(0, 0);
-            // Dies with us, even when we are SIGKILLed.
-            libc::prctl(libc::PR_SET_PDEATHSIG, death_signal);
-            if libc::getppid() != parent {
-                libc::_exit(EXIT_LAUNCHER);
-            }
-            Ok(())
-        });
-    }
+    // Own process group: a terminal's Ctrl-C reaches mpiexec once, through
+    // us; and it dies with us, even when we are SIGKILLed.
+    crate::sys::launch_as_child(&mut cmd, parent, death_signal, EXIT_LAUNCHER);
     cmd.stdin(Stdio::null());
     // The job's stdout passes through us: a write error (a full disk, a
     // closed pipe) is ours to see, whatever the launcher does with it.
@@ -670,25 +625,11 @@ pub fn run(mut cmd: Command, l: &Launcher) -> i32 {
     if shared.signal.load(Ordering::SeqCst) != 0 {
         // A signal arrived before mpiexec existed.
         shared.signalled.store(true, Ordering::SeqCst);
-        unsafe { libc::kill(child.id() as i32, libc::SIGTERM) };
+        crate::sys::kill(child.id() as i32, libc::SIGTERM);
     }
     // Wait without reaping first, so that the pid the signal thread may
     // kill stays ours until it is cleared.
-    loop {
-        let mut info: libc::siginfo_t = unsafe { std::mem::zeroed() };
-        // SAFETY: waitid on our own child with a valid out pointer.
-        let r = unsafe {
-            libc::waitid(
-                libc::P_PID,
-                child.id(),
-                &mut info,
-                libc::WEXITED | libc::WNOWAIT,
-            )
-        };
-        if r == 0 || std::io::Error::last_os_error().kind() != std::io::ErrorKind::Interrupted {
-            break;
-        }
-    }
+    crate::sys::wait_exited(child.id());
     shared.child.store(0, Ordering::SeqCst);
     let status = loop {
         match child.wait() {
@@ -1021,23 +962,15 @@ fn watch_signals(shared: &Arc<Shared>) {
 /// run stops as on SIGPIPE, quietly. (The ranks cannot see it: Open MPI
 /// gives them a pseudo-terminal and mpiexec ignores SIGPIPE.)
 fn watch_stdout(shared: &Arc<Shared>) {
-    let mut st: libc::stat = unsafe { std::mem::zeroed() };
-    // SAFETY: fstat on fd 1.
-    if unsafe { libc::fstat(1, &mut st) } != 0
-        || !matches!(st.st_mode & libc::S_IFMT, libc::S_IFIFO | libc::S_IFSOCK)
+    if !crate::sys::fd_file(1)
+        .is_some_and(|(kind, _, _)| matches!(kind, libc::S_IFIFO | libc::S_IFSOCK))
     {
         return;
     }
     let sh = Arc::clone(shared);
     signals::spawn(move || loop {
-        let mut p = libc::pollfd {
-            fd: 1,
-            events: 0,
-            revents: 0,
-        };
-        // SAFETY: poll on one valid pollfd.
-        let n = unsafe { libc::poll(&mut p, 1, -1) };
-        if n > 0 && p.revents & (libc::POLLERR | libc::POLLHUP) != 0 {
+        let (n, revents) = crate::sys::poll_fd(1, 0, -1);
+        if n > 0 && revents & (libc::POLLERR | libc::POLLHUP) != 0 {
             sh.interrupt(SIGPIPE);
             return;
         }
@@ -1070,8 +1003,8 @@ fn reap_ranks(shared: &Shared) {
     }
     wait_closed(Duration::from_secs(3));
     for &pid in &shared.seen().pids {
-        // SAFETY: these processes told us their pid over our private socket.
-        unsafe { libc::kill(pid, libc::SIGKILL) };
+        // These processes told us their pid over our private socket.
+        crate::sys::kill(pid, libc::SIGKILL);
     }
 }
 
@@ -1113,19 +1046,12 @@ fn describe(status: ExitStatus) -> String {
 
 /// `ulimit -v`, when set: the most common reason for MPI not to start here.
 pub fn address_space_hint() -> String {
-    let mut r = libc::rlimit {
-        rlim_cur: 0,
-        rlim_max: 0,
-    };
-    // SAFETY: getrlimit with a valid out pointer.
-    if unsafe { libc::getrlimit(libc::RLIMIT_AS, &mut r) } == 0 && r.rlim_cur != libc::RLIM_INFINITY
-    {
-        format!(
+    match crate::sys::address_space_limit() {
+        Some(limit) => format!(
             "; the address-space limit (ulimit -v) is {} KiB",
-            r.rlim_cur / 1024
-        )
-    } else {
-        String::new()
+            limit / 1024
+        ),
+        None => String::new(),
     }
 }
 

@@ -46,7 +46,7 @@ pub struct Op<'a> {
     pub counts: Vec<c_int>,
     pub displs: Vec<c_int>,
     /// Per-rank datatypes (Alltoallw), built in the pattern's `prepare`.
-    pub types: Vec<mpi::ffi::MPI_Datatype>,
+    pub types: Vec<crate::comm::RawType>,
     pub reqs: Vec<Request>,
     /// `--off-cache`: where this repetition's data starts in the send and
     /// receive buffers (0 otherwise). Patterns address data through

@@ -4,7 +4,7 @@
 
 use anyhow::Result;
 
-use super::{Axis, Class, Info};
+use super::{Axis, Class, Info, ToolCx};
 use crate::clock::sync::{residuals, synchronize, SyncParams};
 use crate::comm::{self, Comm};
 use crate::results::{BenchResult, Row};
@@ -19,7 +19,7 @@ pub trait Tool: Sync {
 
     /// As `run`, for tools that read the run's options (repetitions, a
     /// partner distance); by default `run`.
-    fn run_planned(&self, world: &Comm, _plan: &crate::plan::Plan) -> Result<Option<BenchResult>> {
+    fn run_planned(&self, world: &Comm, _cx: &ToolCx) -> Result<Option<BenchResult>> {
         self.run(world)
     }
 }

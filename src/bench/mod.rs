@@ -44,6 +44,13 @@ pub mod osu;
 pub mod overlap;
 pub mod patterns;
 
+/// What a clock tool (`clock::Tool`) reads of the run's plan: its axes
+/// and `--iter`.
+pub struct ToolCx<'a> {
+    pub axes: &'a crate::engine::axis::Axes,
+    pub iter: Option<usize>,
+}
+
 /// PMB's classification (PMB §4.1), which decides the process-count sweep
 /// and how results are reported.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

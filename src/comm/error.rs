@@ -6,7 +6,7 @@
 
 use std::ffi::{c_char, c_int};
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Mutex;
+use std::sync::{Mutex, OnceLock};
 
 use mpi::ffi;
 
@@ -39,6 +39,16 @@ pub fn context() -> String {
 /// Registers what to do before the job is aborted on this rank.
 pub fn on_fatal(f: FatalHook) {
     *ON_FATAL.lock().unwrap_or_else(|e| e.into_inner()) = Some(f);
+}
+
+/// How this rank ends the job after an MPI error, once it has said so
+/// (registered by the layer that handles signals and the self-launching
+/// parent before `MPI_Init`; `MPI_Abort` without it).
+static END_JOB: OnceLock<fn(i32) -> !> = OnceLock::new();
+
+/// Registers how this rank ends the job after an MPI error (see [`END_JOB`]).
+pub fn on_end_job(f: fn(i32) -> !) {
+    let _ = END_JOB.set(f);
 }
 
 /// Checks the return code of an MPI call.
@@ -141,7 +151,10 @@ fn failed(call: &'static str, rc: c_int) -> ! {
     // As every other fatal error on a rank: the self-launching parent and
     // rank 0 learn that this rank failed (so neither reads the job's end
     // as an interruption), then the job ends with the code.
-    crate::signals::said_and_end(EXIT_MPI_ERROR)
+    match END_JOB.get() {
+        Some(end) => end(EXIT_MPI_ERROR),
+        None => super::abort(EXIT_MPI_ERROR),
+    }
 }
 
 #[cfg(test)]

@@ -1059,3 +1059,7 @@ impl Comm {
 
 const TAG_DISSEMINATION: i32 = 0x5e;
 const TAG_POLITE: i32 = 0x5f;
+
+/// A datatype handle as the calls take it (not owned: whoever built it
+/// frees it), for kernels that keep one per point or per rank.
+pub type RawType = ffi::MPI_Datatype;

@@ -97,3 +97,32 @@ pub fn not_multiple() -> Option<String> {
     let level = mpi::environment::threading_support();
     (level != mpi::environment::Threading::Multiple).then(|| format!("{level:?}"))
 }
+
+/// A communicator and a message that the threads of one rank share for
+/// blocking sends and receives (osu_latency_mt: every thread on the rank's
+/// communicator, the library matching by tag).
+pub struct SharedComm<'a> {
+    comm: &'a Comm,
+    msg: &'a Msg,
+}
+
+// SAFETY: the communicator and datatype handles are only passed to MPI
+// calls, which MPI_THREAD_MULTIPLE makes safe from any thread; nothing
+// else in them is mutated.
+unsafe impl Sync for SharedComm<'_> {}
+
+impl<'a> SharedComm<'a> {
+    pub fn new(comm: &'a Comm, msg: &'a Msg) -> SharedComm<'a> {
+        SharedComm { comm, msg }
+    }
+
+    #[inline]
+    pub fn send(&self, buf: *const u8, dest: usize, tag: i32) {
+        self.comm.send(buf, self.msg, dest, tag);
+    }
+
+    #[inline]
+    pub fn recv(&self, buf: *mut u8, src: usize, tag: i32) {
+        self.comm.recv(buf, self.msg, src, tag);
+    }
+}

@@ -27,7 +27,6 @@ use crate::clock::sync::{synchronize, SyncParams};
 use crate::comm::{self, Comm, Msg};
 use crate::method::{Consts, Method, MpiCtx, Samples, SyncMode};
 use crate::plan::Plan;
-use crate::report::raw::RawSink;
 use crate::results::{BenchResult, GroupRows, Row};
 use crate::watchdog::{self, Watchdog};
 
@@ -38,6 +37,8 @@ pub mod placement;
 mod point;
 pub mod record;
 mod reps;
+
+pub use reps::Split;
 
 use axis::{Point, SweepCx};
 use disturb::Disturbance;
@@ -64,12 +65,32 @@ pub const DELAY_OUTER: usize = 100;
 /// Clock reads and barriers averaged for MPITEST's DT and DB.
 const CALIBRATION_REPS: usize = 1000;
 
+/// Where rank 0 streams the `--raw` samples; the engine owns the trait, the
+/// report layer implements it (`report::raw::RawCsv`). A write error is
+/// kept, not returned: only rank 0 writes, and a failure on rank 0 alone
+/// must reach every rank through the agreement after the benchmark.
+pub trait RawSink {
+    /// Writes what every rank recorded for benchmark `bench` at `q`
+    /// processes: per rank, quadruples (point index into `sizes`,
+    /// repetition or -1 for a loop sample, start, end).
+    fn write(
+        &mut self,
+        bench: &str,
+        q: usize,
+        sizes: &[usize],
+        per_rank: &[Vec<[f64; 4]>],
+    ) -> Result<()>;
+
+    /// The first write error, once.
+    fn take_error(&mut self) -> Option<anyhow::Error>;
+}
+
 pub struct Engine<'a> {
     pub world: &'a Comm,
     pub plan: &'a Plan,
     pub watchdog: &'a Watchdog,
     /// Rank 0: where `--raw` samples go.
-    pub raw: Option<RefCell<RawSink>>,
+    pub raw: Option<RefCell<Box<dyn RawSink>>>,
     /// More ranks than cores on this node: waiting ranks yield their core.
     pub polite: bool,
     /// This rank's clock model onto world rank 0's clock, once synchronised.
@@ -146,7 +167,7 @@ impl<'a> Engine<'a> {
         world: &'a Comm,
         plan: &'a Plan,
         watchdog: &'a Watchdog,
-        raw: Option<RefCell<RawSink>>,
+        raw: Option<RefCell<Box<dyn RawSink>>>,
         polite: bool,
     ) -> Engine<'a> {
         Engine {

@@ -243,10 +243,7 @@ impl<'a> MpiCtx<'a> {
 /// Makes sleeps end within about 1 µs of their deadline instead of the
 /// kernel's default 50 µs timer slack (once per process).
 pub fn precise_sleep() {
-    // SAFETY: prctl with PR_SET_TIMERSLACK only changes this thread's slack.
-    unsafe {
-        libc::prctl(libc::PR_SET_TIMERSLACK, 1000 as libc::c_ulong, 0, 0, 0);
-    }
+    crate::sys::set_timer_slack(1000);
 }
 
 impl Ctx for MpiCtx<'_> {

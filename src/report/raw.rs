@@ -4,20 +4,21 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{anyhow, Context, Result};
 
-/// Streams samples into the `--raw` file (see `output::open_stream` for
-/// which files are created, which written in place). A write error is kept,
-/// not returned: only rank 0 writes, and a failure on rank 0 alone must
-/// reach every rank through the agreement after the benchmark
-/// (`take_error`), not leave them waiting in the next collective.
-pub struct RawSink {
+use crate::engine::RawSink;
+
+/// Streams samples into the `--raw` file as CSV (see `output::open_stream`
+/// for which files are created, which written in place). A write error is
+/// kept (`engine::RawSink`), not left to keep the other ranks waiting in
+/// the next collective.
+pub struct RawCsv {
     w: csv::Writer<Box<dyn std::io::Write>>,
     path: PathBuf,
     error: Option<anyhow::Error>,
 }
 
-impl RawSink {
+impl RawCsv {
     /// `clock` names the time base of the start/end columns ("global" or "local").
-    pub fn create(path: &Path) -> Result<RawSink> {
+    pub fn create(path: &Path) -> Result<RawCsv> {
         let out = crate::output::open_stream(path)?;
         let mut w = csv::Writer::from_writer(out);
         w.write_record([
@@ -31,33 +32,11 @@ impl RawSink {
         ])
         .and_then(|_| Ok(w.flush()?))
         .with_context(|| format!("cannot write '{}'", path.display()))?;
-        Ok(RawSink {
+        Ok(RawCsv {
             w,
             path: path.to_path_buf(),
             error: None,
         })
-    }
-
-    /// The first write error, once.
-    pub fn take_error(&mut self) -> Option<anyhow::Error> {
-        self.error.take()
-    }
-
-    /// Writes what every rank recorded: per rank, quadruples
-    /// (point index, repetition or -1 for a loop sample, start, end).
-    pub fn write(
-        &mut self,
-        bench: &str,
-        q: usize,
-        sizes: &[usize],
-        per_rank: &[Vec<[f64; 4]>],
-    ) -> Result<()> {
-        if self.error.is_none() {
-            if let Err(e) = self.write_samples(bench, q, sizes, per_rank) {
-                self.error = Some(e);
-            }
-        }
-        Ok(())
     }
 
     fn write_samples(
@@ -90,5 +69,26 @@ impl RawSink {
             }
         }
         self.w.flush().map_err(|e| cannot(&e))
+    }
+}
+
+impl RawSink for RawCsv {
+    fn take_error(&mut self) -> Option<anyhow::Error> {
+        self.error.take()
+    }
+
+    fn write(
+        &mut self,
+        bench: &str,
+        q: usize,
+        sizes: &[usize],
+        per_rank: &[Vec<[f64; 4]>],
+    ) -> Result<()> {
+        if self.error.is_none() {
+            if let Err(e) = self.write_samples(bench, q, sizes, per_rank) {
+                self.error = Some(e);
+            }
+        }
+        Ok(())
     }
 }

@@ -19,12 +19,14 @@ use serde_json::json;
 
 use super::{Axis, Benchmark, Class, Info, Kernel, RankRule, Setup};
 use crate::check::{self, Expect};
-use crate::cli::RunArgs;
 use crate::comm::{Buffer, Comm, Elem, Msg};
-use crate::engine::axis::{Axes, Params, Point, SweepCx};
+use crate::engine::axis::{Params, Point, SweepCx};
 use crate::results::{BenchResult, Best};
 
+pub mod args;
 pub mod schedule;
+
+pub use args::{axes, AllreduceArgs, HEADING};
 
 use schedule::{schedule, Step};
 
@@ -64,60 +66,6 @@ impl Algorithm {
         let n = s.trim().to_ascii_lowercase().replace(['-', ' '], "_");
         Algorithm::ALL.into_iter().find(|a| a.id() == n)
     }
-}
-
-/// Indices into [`Algorithm::ALL`], as `--algorithms` gives them.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Algorithms(pub Vec<usize>);
-
-/// Parses "mpi,ring,rabenseifner" (or "all").
-pub fn parse_list(s: &str) -> Result<Algorithms, String> {
-    let mut v = Vec::new();
-    for tok in s.split(',').map(str::trim).filter(|t| !t.is_empty()) {
-        if tok.eq_ignore_ascii_case("all") {
-            v.extend(0..Algorithm::ALL.len());
-            continue;
-        }
-        let a = Algorithm::from_id(tok).ok_or_else(|| {
-            format!(
-                "unknown allreduce algorithm '{tok}' (known: {})",
-                Algorithm::ALL.map(Algorithm::id).join(", ")
-            )
-        })?;
-        v.push(Algorithm::ALL.iter().position(|&x| x == a).unwrap_or(0));
-    }
-    v.sort_unstable();
-    v.dedup();
-    if v.is_empty() {
-        return Err("--algorithms needs at least one algorithm".into());
-    }
-    Ok(Algorithms(v))
-}
-
-pub const HEADING: &str = "ALLREDUCE (--suite allreduce)";
-
-/// ALLREDUCE's option on `mpibench run`.
-#[derive(Debug, Clone, Default, clap::Args)]
-pub struct AllreduceArgs {
-    /// Algorithms, e.g. "mpi,ring,rabenseifner" (default all five).
-    #[arg(long, help_heading = HEADING, value_name = "LIST", value_parser = parse_list)]
-    pub algorithms: Option<Algorithms>,
-}
-
-/// The plan's ALLREDUCE axis (`Suite::axes`): the algorithms; refused for
-/// other suites.
-pub fn axes(args: &RunArgs, involved: bool, _world: usize, _mem: u64) -> Result<Axes, String> {
-    let mut a = Axes::new();
-    match (&args.allreduce.algorithms, involved) {
-        (Some(_), false) => {
-            return Err("--algorithms is an ALLREDUCE option: use it with --suite allreduce".into())
-        }
-        (Some(l), true) => {
-            a.insert("algorithm".into(), l.0.iter().map(|&x| x as f64).collect());
-        }
-        (None, _) => {}
-    }
-    Ok(a)
 }
 
 static INFO: Info = Info {
@@ -392,12 +340,12 @@ impl Kernel for Scheduled<'_> {
     fn run(&mut self, _rep: usize) {
         let d = &mut self.d;
         let n = d.n;
-        // SAFETY: both buffers hold at least n doubles and do not overlap.
-        unsafe { std::ptr::copy_nonoverlapping(d.sbuf.ptr(), d.rbuf.mut_ptr(), 8 * n) };
-        let res = d.rbuf.mut_ptr() as *mut f64;
-        let tmp = self.tmp.mut_ptr() as *mut f64;
+        // Both buffers hold at least n doubles.
+        d.rbuf.bytes_mut()[..8 * n].copy_from_slice(&d.sbuf.bytes()[..8 * n]);
         for r in &self.steps {
             let st = r.step;
+            let res = d.rbuf.mut_ptr() as *mut f64;
+            let tmp = self.tmp.mut_ptr() as *mut f64;
             let sp = |off: usize| res.wrapping_add(off) as *const u8;
             let rp = |off: usize| {
                 if st.combine {
@@ -416,13 +364,9 @@ impl Kernel for Scheduled<'_> {
                 _ => {}
             }
             if let (true, Some(v)) = (st.combine, st.recv) {
-                // SAFETY: the result holds n doubles with off + len <= n; tmp at least len.
-                let (dst, src) = unsafe {
-                    (
-                        std::slice::from_raw_parts_mut(res.add(v.off), v.len),
-                        std::slice::from_raw_parts(tmp as *const f64, v.len),
-                    )
-                };
+                // The result holds n doubles with off + len <= n; tmp at least len.
+                let dst = &mut d.rbuf.typed_mut::<f64>()[v.off..v.off + v.len];
+                let src = &self.tmp.typed::<f64>()[..v.len];
                 for (a, b) in dst.iter_mut().zip(src) {
                     *a += *b;
                 }
@@ -463,17 +407,6 @@ mod tests {
             q: 3,
         };
         assert_eq!(ALLREDUCE.points(&cx)[0].str("algorithm"), Some("ring"));
-    }
-
-    #[test]
-    fn algorithm_lists() {
-        assert_eq!(parse_list("mpi, Ring").unwrap().0, vec![0, 2]);
-        assert_eq!(parse_list("all").unwrap().0.len(), 5);
-        assert_eq!(parse_list("recursive-doubling").unwrap().0, vec![1]);
-        assert!(parse_list("bogus")
-            .unwrap_err()
-            .contains("unknown allreduce algorithm"));
-        assert!(parse_list("").is_err());
     }
 
     #[test]

@@ -27,9 +27,9 @@ use serde_json::json;
 
 use super::fit::least_squares;
 use crate::bench::clock::Tool;
-use crate::bench::{Axis, Class, Info, RankRule};
+use crate::bench::{Axis, Class, Info, RankRule, ToolCx};
 use crate::comm::{self, Buffer, Comm, Msg};
-use crate::plan::Plan;
+use crate::engine::axis::Axes;
 use crate::results::{BenchResult, LogGp, Row};
 use crate::stats;
 
@@ -122,8 +122,8 @@ pub struct LogGpTool;
 
 pub static LOGGP: LogGpTool = LogGpTool;
 
-fn partner(plan: Option<&Plan>) -> usize {
-    plan.and_then(|p| p.axes.get("distance"))
+fn partner(axes: &Axes) -> usize {
+    axes.get("distance")
         .and_then(|v| v.first())
         .map_or(1, |&d| d as usize)
 }
@@ -228,8 +228,8 @@ impl Tool for LogGpTool {
         self.measure(world, 1, REPS)
     }
 
-    fn run_planned(&self, world: &Comm, plan: &Plan) -> Result<Option<BenchResult>> {
-        self.measure(world, partner(Some(plan)), plan.policy.iter.unwrap_or(REPS))
+    fn run_planned(&self, world: &Comm, cx: &ToolCx) -> Result<Option<BenchResult>> {
+        self.measure(world, partner(cx.axes), cx.iter.unwrap_or(REPS))
     }
 }
 

@@ -23,6 +23,7 @@
 mod allgather;
 mod allreduce;
 mod alltoall;
+pub mod args;
 mod barrier;
 mod bcast;
 mod gather;
@@ -36,17 +37,15 @@ use serde_json::Value;
 
 use super::buf::{BufKernel, Pattern, Phased};
 use super::{overlap, Benchmark, Combine, Figure, Info, Kernel, Setup};
-use crate::cli::RunArgs;
 use crate::comm;
-use crate::engine::axis::{Axes, Point, SweepCx};
+use crate::engine::axis::{Point, SweepCx};
 use crate::method::Method;
 use crate::results::BenchResult;
 use work::{busy_wait, Calc, Tally};
 
-pub const SUITE: &str = "cresta";
+pub use args::{axes, HEADING};
 
-/// The heading of the suite's options in `mpibench run -h`.
-pub const HEADING: &str = "CRESTA (--suite cresta)";
+pub const SUITE: &str = "cresta";
 
 /// What every CRESTA benchmark shares: its suite and the method its
 /// definition requires (§4.3).
@@ -208,111 +207,6 @@ pub fn sweep(from: f64, to: f64) -> Vec<f64> {
         x *= 2.0;
     }
     v
-}
-
-/// Whether any CRESTA option is on the command line.
-fn any_option(a: &RunArgs) -> Option<&'static str> {
-    [
-        (a.scenarios.is_some(), "--scenarios"),
-        (a.delay_min.is_some(), "--delay-min"),
-        (a.delay_max.is_some(), "--delay-max"),
-        (a.calc_min.is_some(), "--calc-min"),
-        (a.calc_max.is_some(), "--calc-max"),
-        (a.delayed.is_some(), "--delayed"),
-    ]
-    .into_iter()
-    .find(|(set, _)| *set)
-    .map(|(_, name)| name)
-}
-
-fn range(
-    min: Option<f64>,
-    max: Option<f64>,
-    (dmin, dmax): (f64, f64),
-    what: &str,
-) -> Result<Vec<f64>, String> {
-    let (lo, hi) = match (min, max) {
-        (None, None) => (dmin, dmax),
-        (Some(a), None) => (a, a.max(dmax)),
-        (None, Some(b)) => (dmin.min(b), b),
-        (Some(a), Some(b)) => (a, b),
-    };
-    for (flag, v) in [("min", lo), ("max", hi)] {
-        if !v.is_finite() || v < 0.0 {
-            return Err(format!(
-                "--{what}-{flag} must not be negative: a number of microseconds, not {v}"
-            ));
-        }
-        if v > MAX_US {
-            return Err(format!(
-                "--{what}-{flag} {v} is beyond {MAX_US} microseconds (10 s)"
-            ));
-        }
-    }
-    if lo > hi {
-        return Err(format!(
-            "--{what}-min ({lo}) is larger than --{what}-max ({hi})"
-        ));
-    }
-    Ok(sweep(lo, hi))
-}
-
-/// The plan's CRESTA axes from the command line, validated for a world of
-/// `world` ranks; empty for other suites (where the options are refused).
-pub fn axes(a: &RunArgs, involved: bool, world: usize, _mem: u64) -> Result<Axes, String> {
-    if !involved {
-        return match any_option(a) {
-            Some(flag) => Err(format!(
-                "{flag} applies to the CRESTA scenarios: use it with --suite cresta"
-            )),
-            None => Ok(Axes::new()),
-        };
-    }
-    let mut scen: Vec<f64> = match &a.scenarios {
-        None => vec![1.0, 2.0, 3.0],
-        Some(list) => list
-            .split(',')
-            .map(|t| match t.trim() {
-                "1" => Ok(1.0),
-                "2" => Ok(2.0),
-                "3" => Ok(3.0),
-                other => Err(format!(
-                    "unknown scenario '{other}' in --scenarios (1, 2 or 3, e.g. 1,3)"
-                )),
-            })
-            .collect::<Result<_, _>>()?,
-    };
-    // Scenario 1 is the reference of T − t_delay and of the overlap.
-    scen.push(1.0);
-    scen.sort_by(f64::total_cmp);
-    scen.dedup();
-    // --delayed (a rank, from 0) takes precedence over the front end's
-    // delay_P (the seed's participant number, from 1).
-    let delayed = match (&a.delayed, &a.delay_p) {
-        (Some(s), _) => Delayed::parse(s)?,
-        (None, Some(d)) => Delayed::from_seed(d, world)?,
-        (None, None) => Delayed::First,
-    };
-    if let Delayed::Rank(r) = delayed {
-        if r >= world {
-            return Err(format!(
-                "the delayed participant --delayed {r} is outside 0..{}: this run has {world} ranks (--delayed counts ranks from 0)",
-                world - 1
-            ));
-        }
-    }
-    let mut axes = Axes::new();
-    axes.insert(SCENARIO.into(), scen);
-    axes.insert(
-        T_DELAY.into(),
-        range(a.delay_min, a.delay_max, DELAY_RANGE, "delay")?,
-    );
-    axes.insert(
-        T_CALC.into(),
-        range(a.calc_min, a.calc_max, CALC_RANGE, "calc")?,
-    );
-    axes.insert(DELAYED_AXIS.into(), vec![delayed.code()]);
-    Ok(axes)
 }
 
 /// A JSON number, integral where the value is.
@@ -645,6 +539,7 @@ pub fn resolve(name: &str) -> Result<&'static str, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cli::RunArgs;
     use crate::engine::axis::Axes;
     use crate::results::Row;
     use alltoall::ALLTOALL;
@@ -732,33 +627,6 @@ mod tests {
         assert!(b.refuse(s2, 2).unwrap().contains("not among them"));
         assert_eq!(b.refuse(s2, 4), None);
         assert_eq!(b.refuse(&p[0], 2), None);
-    }
-
-    #[test]
-    fn bad_options_are_one_line_errors() {
-        let with = |f: fn(&mut RunArgs)| {
-            let mut a = RunArgs::default();
-            f(&mut a);
-            axes(&a, true, 4, 0).unwrap_err()
-        };
-        assert!(with(|a| a.delay_min = Some(-5.0)).contains("must not be negative"));
-        assert!(with(|a| a.calc_max = Some(-1.0)).contains("must not be negative"));
-        assert!(with(|a| {
-            a.delay_min = Some(64.0);
-            a.delay_max = Some(8.0)
-        })
-        .contains("larger than"));
-        assert!(with(|a| a.delayed = Some("4".into())).contains("outside 0..3"));
-        assert!(with(|a| a.delayed = Some("-1".into())).contains("first, last or a rank"));
-        assert!(with(|a| a.scenarios = Some("1,4".into())).contains("unknown scenario"));
-        assert!(with(|a| a.delay_max = Some(1e9)).contains("beyond"));
-        // CRESTA options with another suite.
-        let a = RunArgs {
-            calc_min: Some(1.0),
-            ..RunArgs::default()
-        };
-        assert!(axes(&a, false, 4, 0).unwrap_err().contains("--calc-min"));
-        assert!(axes(&RunArgs::default(), false, 4, 0).unwrap().is_empty());
     }
 
     #[test]

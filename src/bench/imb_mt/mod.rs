@@ -15,16 +15,15 @@ pub mod kernel;
 pub mod patterns;
 pub mod table;
 
-use self::kernel::{threads_from_env, MtBench, THREADS_AXIS};
+pub use front::{FAMILY, REGISTERED};
+
+use self::kernel::MtBench;
 use self::patterns::Op;
 use crate::bench::{Axis, Benchmark, Class, Info};
-use crate::cli::RunArgs;
 use crate::comm::Elem;
-use crate::engine::axis::Axes;
-use crate::frontend::imb::Family;
+use crate::engine::Split;
 use crate::method::Method;
-use crate::plan::Split;
-use crate::suite::{Defaults, ProcSweep, RepsDefault, Suite, SuiteHelp};
+use crate::suite::RepsDefault;
 
 pub const SUITE: &str = "imb-mt";
 
@@ -87,96 +86,6 @@ mt! {
         "each thread: MPI_Allreduce (MPI_SUM), each call timed alone, five barriers after it";
 }
 
-/// IMB-MT's command line.
-pub static FAMILY: Family = Family {
-    program: "IMB-MT",
-    subcommand: SUITE,
-    suite: SUITE,
-    table: SUITE,
-    list_heading: "IMB-MT",
-    help: "IMB-MT 2021 arguments (IMB-MT's own spelling, one dash):
-  benchmark[,benchmark ...]   benchmarks to run (case-insensitive; default: all ten)
-  -thread_level LEVEL         single, funneled, serialized, multiple or nompiinit; multiple runs
-                              OMP_NUM_THREADS threads per rank (default single: one)
-  -count N[,N ...]            message lengths in elements (default 1,2,4,8)
-  -datatype int|char          element type: MPI_INT (4 bytes) or MPI_CHAR (default int)
-  -repeat N                   timed repetitions per length and thread (default 1000)
-  -warmup N                   untimed repetitions before them (default 100)
-  -window_size N              messages per window of UniBandMT and BiBandMT (default 64)
-  -stride S                   pairs r <-> r + S; 0: half the ranks (default 0)
-  -barrier on|off|special     between timed parts: MPI_Barrier, none, or a dissemination of
-                              zero-byte MPI_Sendrecv (default on)
-  -malloc_align N             buffers start at a multiple of N bytes (default 64)
-  -malloc_algo ALGO           serial, continuous or parallel (default serial)
-  -check on|off               validate every message (as mpibench --check; default off)
-  -noheader                   no banner
-  -input FILE                 benchmark names from FILE, one per line
-  -include B1[,B2 ...]        run these besides the named ones
-  -exclude B1[,B2 ...]        leave these out
-  -list                       list the benchmarks and exit
-  -h, -help                   this help
-
-Benchmarks: PingPongMT PingPingMT SendRecvMT ExchangeMT UniBandMT BiBandMT BarrierMT BcastMT
-  ReduceMT AllReduceMT, each thread on its own duplicate of MPI_COMM_WORLD (MPI_THREAD_MULTIPLE):
-  t_min, t_max, t_avg over every thread of every rank that took part; #bytes = count x element
-  size x threads; Mbytes/sec counts 10^6 bytes.
-mpibench options may be mixed in: -n N (self-launch), --json FILE, --csv FILE, --check, --stats.
-Example: OMP_NUM_THREADS=2 mpirun -np 2 mpibench imb-mt -thread_level multiple -count 1,64 -repeat 200",
-    parse: front::parse,
-    list: crate::frontend::imb::list,
-    modes: false,
-};
-
-fn entries() -> Vec<crate::suite::Entry> {
-    crate::suite::benches(benchmarks())
-}
-
-/// The suite's axes: the threads per rank from OMP_NUM_THREADS where the
-/// front end did not set them, and MPI_THREAD_MULTIPLE or a one-line refusal.
-fn axes(args: &RunArgs, involved: bool, _world: usize, _mem: u64) -> Result<Axes, String> {
-    let mut a = Axes::new();
-    if !involved {
-        return Ok(a);
-    }
-    if let Some(level) = crate::comm::threads::not_multiple() {
-        return Err(refusal(&level));
-    }
-    if !args.front_axes.iter().any(|(n, _)| n == THREADS_AXIS) {
-        a.insert(THREADS_AXIS.into(), vec![threads_from_env()? as f64]);
-    }
-    Ok(a)
-}
-
-/// The one line of a library without MPI_THREAD_MULTIPLE.
-fn refusal(level: &str) -> String {
-    format!(
-        "IMB-MT: MPI_Init_thread did not give MPI_THREAD_MULTIPLE (this MPI library gave {level}); IMB-MT's threads need it"
-    )
-}
-
-/// The suite's entry in the registry.
-pub const REGISTERED: Suite = Suite {
-    name: SUITE,
-    title: "IMB-MT 2021: point-to-point and collectives from several threads per process (MPI_THREAD_MULTIPLE)",
-    entries,
-    // IMB-MT's own loops on the threads (kernel), 1000 repetitions, its
-    // default counts 1, 2, 4, 8 of MPI_INT, on all processes.
-    defaults: Defaults {
-        procs: ProcSweep::World,
-        reps: MT_REPS,
-        sizes: "4,8,16,32",
-        ..Suite::PLAIN.defaults
-    },
-    axes: Some(axes),
-    formats: &[(SUITE, &table::ImbMt)],
-    help: SuiteHelp {
-        heading: None,
-        own: Some("mpibench imb-mt [-thread_level multiple] [-count N,...] [-repeat N] ... [BENCHMARK ...] (also as a link named IMB-MT)"),
-        example: "mpibench run -n 2 --suite imb-mt PingPongMT AllReduceMT --sizes 4,256 --check",
-    },
-    ..Suite::PLAIN
-};
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -191,13 +100,7 @@ mod tests {
             assert!(i.thread_multiple && i.suite == SUITE);
             assert_eq!(i.sized(), op.sized());
         }
-        assert!(!refusal("Serialized").contains('\n'));
-        assert!(refusal("Funneled").contains("MPI_THREAD_MULTIPLE"));
-    }
-
-    #[test]
-    fn a_suite_not_in_the_run_has_no_axes() {
-        let a = axes(&RunArgs::default(), false, 2, 1 << 30).unwrap();
-        assert!(a.is_empty());
+        assert!(!front::refusal("Serialized").contains('\n'));
+        assert!(front::refusal("Funneled").contains("MPI_THREAD_MULTIPLE"));
     }
 }

@@ -6,9 +6,10 @@
 //! ```
 
 use super::kernel::{MSGRD_AXIS, MSGWR_AXIS, PAUSE_AXIS};
+use super::{benchmarks, table, SUITE};
 use crate::cli::on_off;
 use crate::frontend::imb::{self, Action, Family};
-use crate::suite::{self, normalise};
+use crate::suite::{self, normalise, Defaults, ProcSweep, Suite, SuiteHelp};
 
 /// IMB_P2P_MAX_MSG_LOG: the largest -msglog exponent.
 const MAX_LOG: u32 = 47;
@@ -228,6 +229,63 @@ pub fn list(f: &Family) -> String {
     }
     out
 }
+
+/// IMB-P2P's command line.
+pub static FAMILY: Family = Family {
+    program: "IMB-P2P",
+    subcommand: SUITE,
+    suite: SUITE,
+    table: SUITE,
+    list_heading: "P2P",
+    help: "IMB-P2P 2021 arguments (IMB-P2P's own spelling, one dash):
+  benchmark[,benchmark ...]   benchmarks to run (case-insensitive; default: all eight)
+  -iter MAX[,NUMERATOR]       iterations per length: NUMERATOR MiB / length, at most MAX, at
+                              least 1 (default 100000,800)
+  -msglog N | K:N             lengths 0, 1, 2, 4 .. 2^N, or 2^K .. 2^N (N <= 47; default 0 and
+                              1 .. 4 MiB)
+  -msglen FILE                lengths from FILE, one per line (suffixes k, m, g; # comments)
+  -msgsz SIZE                 add a length (suffixes k, m, g); may be repeated
+  -msgwr on|off               write every cache line of a buffer before sending it (default on)
+  -msgrd on|off               read every cache line of a buffer after receiving it (default on)
+  -pause US                   microseconds of sleep before and after each length (default 100000)
+  -list                       list the benchmarks and exit
+  -h, -help                   this help
+
+Benchmarks: PingPong PingPing Unirandom Birandom Corandom Stencil2D Stencil3D SendRecv_Replace,
+  all on every process: t[usec] = the ranks' time per message (PingPong: half a round trip),
+  Mbytes/sec (10^6 bytes) and Msg/sec of all the messages over the slowest rank's time.
+  PingPong and PingPing need an even process count, Stencil2D a P x Q grid and Stencil3D a
+  P x Q x R grid (sides of 2 or more): otherwise IMB-P2P's \"invalid\" line.
+mpibench options may be mixed in: -n N (self-launch), --json FILE, --csv FILE, --check, --stats.
+Example: mpirun -np 4 mpibench imb-p2p -iter 1000,100 -msglog 0:16 -pause 0 Stencil2D",
+    parse,
+    list,
+    modes: false,
+};
+
+fn entries() -> Vec<crate::suite::Entry> {
+    crate::suite::benches(benchmarks())
+}
+
+/// The suite's entry in the registry.
+pub const REGISTERED: Suite = Suite {
+    name: SUITE,
+    title: "IMB-P2P 2021: point-to-point patterns over all processes at once",
+    entries,
+    // Loop timing after a barrier, IMB's repetitions: the plain defaults,
+    // on all processes.
+    defaults: Defaults {
+        procs: ProcSweep::World,
+        ..Suite::PLAIN.defaults
+    },
+    formats: &[(SUITE, &table::ImbP2p)],
+    help: SuiteHelp {
+        heading: None,
+        own: Some("mpibench imb-p2p [-iter MAX[,NUM]] [-msglog K:N] [-pause US] ... [BENCHMARK ...] (also as a link named IMB-P2P)"),
+        example: "mpibench run -n 4 --suite imb-p2p Stencil2D Unirandom --sizes 8,1K,64K",
+    },
+    ..Suite::PLAIN
+};
 
 #[cfg(test)]
 mod tests {

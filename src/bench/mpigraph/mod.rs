@@ -9,18 +9,19 @@
 //! the steps together into the rank × rank matrices, the host × host
 //! summary and the outliers (`matrix.rs`).
 
+pub mod args;
 pub mod bandwidth;
 pub mod latency;
 pub mod matrix;
 
+pub use args::{axes, MpigraphArgs, HEADING};
+
 use anyhow::Result;
-use clap::Args;
 use serde_json::json;
 
 use crate::bench::{Benchmark, Info, Kernel, Setup, Side};
-use crate::cli::RunArgs;
 use crate::comm::{self, Comm, Msg, Request};
-use crate::engine::axis::{Axes, Point, SweepCx};
+use crate::engine::axis::{Point, SweepCx};
 use crate::engine::placement::Placement;
 use crate::results::BenchResult;
 
@@ -30,36 +31,6 @@ pub const SUITE: &str = "mpigraph";
 pub const DEFAULT_SIZE: usize = 4096 * 4;
 pub const DEFAULT_ITERS: usize = 100;
 pub const DEFAULT_WINDOW: usize = 50;
-
-/// The heading of the suite's options in `mpibench run -h`.
-pub const HEADING: &str = "mpiGraph (--suite mpigraph)";
-
-/// The suite's own option of `mpibench run` (and `mpibench mpigraph`).
-#[derive(Debug, Clone, Args, Default)]
-pub struct MpigraphArgs {
-    /// mpiGraph's WINDOW: messages in flight to and from each partner in every iteration (default 50).
-    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = crate::cli::at_least_1, help_heading = HEADING)]
-    pub graph_window: Option<usize>,
-}
-
-/// The suite's settings as plan axes (`Suite::axes`).
-pub fn axes(args: &RunArgs, involved: bool, _world: usize, _mem: u64) -> Result<Axes, String> {
-    let mut a = Axes::new();
-    match (args.mpigraph.graph_window, involved) {
-        (Some(0), _) => return Err("--graph-window must be at least 1".into()),
-        (Some(_), false) => {
-            return Err("--graph-window belongs to the mpigraph suite (--suite mpigraph)".into())
-        }
-        (w, true) => {
-            a.insert(
-                "graph_window".into(),
-                vec![w.unwrap_or(DEFAULT_WINDOW) as f64],
-            );
-        }
-        (None, false) => {}
-    }
-    Ok(a)
-}
 
 pub fn benchmarks() -> Vec<&'static dyn Benchmark> {
     vec![&bandwidth::BANDWIDTH, &latency::LATENCY]
@@ -184,13 +155,13 @@ impl Kernel for Flood<'_> {
     fn start(&mut self, _rep: usize) {
         let w = self.window;
         for k in 0..w {
-            // SAFETY: the buffers hold WINDOW messages (Benchmark::kernel).
-            let r = unsafe { self.recv.add(k * self.bytes) };
+            // The buffers hold WINDOW messages (Benchmark::kernel).
+            let r = self.recv.wrapping_add(k * self.bytes);
             self.comm
                 .irecv(r, &self.msg, self.from, k as i32, &mut self.reqs[k]);
         }
         for k in 0..w {
-            let s = unsafe { self.send.add(k * self.bytes) };
+            let s = self.send.wrapping_add(k * self.bytes);
             self.comm
                 .isend(s, &self.msg, self.to, k as i32, &mut self.reqs[w + k]);
         }
@@ -240,8 +211,8 @@ impl Kernel for RoundTrip<'_> {
     #[inline(always)]
     fn start(&mut self, _rep: usize) {
         self.ponged = false;
-        // SAFETY: the receive buffer holds 16 bytes: ping at 0, pong at 8.
-        let pong = unsafe { self.recv.add(8) };
+        // The receive buffer holds 16 bytes: ping at 0, pong at 8.
+        let pong = self.recv.wrapping_add(8);
         self.comm
             .irecv(self.recv, &self.msg, self.from, 1, &mut self.reqs[0]);
         self.comm

@@ -33,6 +33,7 @@ use anyhow::Result;
 use super::{axis, INFO, LATENCY_REPS};
 use crate::bench::{Benchmark, Class, Info, Kernel, RankRule, Setup};
 use crate::check::{self, Expect, Segment};
+use crate::comm::threads::SharedComm;
 use crate::comm::{self, Buffer, Comm, Elem, Msg};
 use crate::engine::axis::{Point, SweepCx};
 use crate::engine::placement::{gcd, Placement, Role};
@@ -217,8 +218,7 @@ struct Part {
 
 /// The shared, read-only side of a batch that every thread uses.
 struct Shared<'k> {
-    comm: &'k Comm,
-    msg: &'k Msg,
+    comm: SharedComm<'k>,
     peer: usize,
     rank: usize,
     x: usize,
@@ -228,11 +228,6 @@ struct Shared<'k> {
     /// Iterations received so far (one sender: which one a receiver got).
     next: AtomicUsize,
 }
-
-// SAFETY: the communicator and datatype handles are only passed to MPI
-// calls, which MPI_THREAD_MULTIPLE makes safe from any thread; nothing
-// else in them is mutated.
-unsafe impl Sync for Shared<'_> {}
 
 impl Shared<'_> {
     /// The peer's data of iteration `i` in `rbuf`: wrong bytes.
@@ -260,8 +255,8 @@ impl Shared<'_> {
             }
             let (tm, tr) = tags(i, self.modulus);
             let t0 = comm::wtime();
-            self.comm.send(sbuf.ptr(), self.msg, self.peer, tm);
-            self.comm.recv(rbuf.mut_ptr(), self.msg, self.peer, tr);
+            self.comm.send(sbuf.ptr(), self.peer, tm);
+            self.comm.recv(rbuf.mut_ptr(), self.peer, tr);
             let t1 = comm::wtime();
             part.times.push((i, t0, t1));
             if self.check {
@@ -295,7 +290,7 @@ impl Shared<'_> {
                 check::poison(rbuf, self.x, None, guess, self.x);
             }
             let (tm, tr) = tags(i, self.modulus);
-            self.comm.recv(rbuf.mut_ptr(), self.msg, self.peer, tm);
+            self.comm.recv(rbuf.mut_ptr(), self.peer, tm);
             let got = if self.modulus.is_some() {
                 i
             } else {
@@ -305,7 +300,7 @@ impl Shared<'_> {
                 part.errors += u64::from(self.verify(rbuf, got) > 0);
                 check::fill(sbuf, self.x, None, self.rank, got, self.x);
             }
-            self.comm.send(sbuf.ptr(), self.msg, self.peer, tr);
+            self.comm.send(sbuf.ptr(), self.peer, tr);
         }
         part
     }
@@ -345,8 +340,7 @@ impl Kernel for MtKernel<'_> {
         };
         if let (Some(peer), true) = (self.role.peer(), self.threads > 0) {
             let sh = Shared {
-                comm: self.comm,
-                msg: &self.msg,
+                comm: SharedComm::new(self.comm, &self.msg),
                 peer,
                 rank: self.comm.rank,
                 x: self.x,

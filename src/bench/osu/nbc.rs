@@ -22,8 +22,8 @@ use crate::bench::buf::{BufKernel, Phased};
 use crate::bench::{overlap, patterns, Benchmark, Class, Combine, Figure, Info, Kernel, Setup};
 use crate::comm::{self, progress, Elem};
 use crate::engine::axis::{Point, SweepCx};
+use crate::engine::Split;
 use crate::method::Method;
-use crate::plan::Split;
 use crate::results::BenchResult;
 use crate::suite::RepsDefault;
 

@@ -39,7 +39,6 @@ use super::{COLL_REPS, INFO};
 use crate::bench::buf::{Layout, Op, Pattern, Phased};
 use crate::bench::{Benchmark, Class, Combine, Figure, Info, RankRule};
 use crate::check::{Expect, Segment};
-use crate::cli::RunArgs;
 use crate::comm::neighbor::Neighbourhood;
 use crate::comm::topo;
 use crate::engine::axis::{Axes, Point, SweepCx};
@@ -329,37 +328,6 @@ fn spec_at(p: &Point) -> Spec {
 /// The programs that take `-N`.
 pub fn is_neighbour(name: &str) -> bool {
     name.starts_with("osu_neighbor_") || name.starts_with("osu_ineighbor_")
-}
-
-/// `--osu-topology` (OSU `-N`) → the plan axis, checked on `world`
-/// processes: a malformed value, an unreadable or malformed graph file or
-/// one naming ranks beyond the run is a usage error; so is a radius that
-/// does not fit, when -N was given or only neighbourhood programs run.
-pub fn axes(args: &RunArgs, world: usize, a: &mut Axes) -> Result<(), String> {
-    let given = args.osu.osu_topology.as_deref();
-    let only_neighbours =
-        !args.benchmarks.is_empty() && args.benchmarks.iter().all(|b| is_neighbour(b));
-    let mut spec = Spec::parse(given.unwrap_or(DEFAULT))?;
-    match &mut spec {
-        Spec::Graph(file) => {
-            let edges = read_graph(file)?;
-            graph_adjacency(&edges, world, file)?;
-            // Every rank reads the same file, wherever it starts.
-            if let Ok(full) = std::fs::canonicalize(&*file) {
-                *file = full.to_string_lossy().into_owned();
-            }
-        }
-        Spec::Cart { d, r } if given.is_some() || only_neighbours => {
-            // Before MPI starts (a self-launcher checks the plan first):
-            // MPI_Dims_create's algorithm, without MPI.
-            cart_fits(&crate::engine::placement::dims_create(world, *d), *r, world)?;
-        }
-        Spec::Cart { .. } => {}
-    }
-    if given.is_some() {
-        a.insert(AXIS.into(), spec.label().bytes().map(f64::from).collect());
-    }
-    Ok(())
 }
 
 /// OMB's lines before the title: a grid's `Dimensions size = 2 2 `, then

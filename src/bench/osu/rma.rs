@@ -398,7 +398,7 @@ struct RmaKernel<'a> {
     /// Elements of `dt` per operation, and their bytes.
     n: std::ffi::c_int,
     elem: usize,
-    dt: mpi::ffi::MPI_Datatype,
+    dt: crate::comm::RawType,
     /// Atomics: the operand (add or new value), the compare value, the fetched value.
     value: [i32; 3],
 }
@@ -625,7 +625,7 @@ impl Kernel for RmaKernel<'_> {
         }
         if self.target() {
             self.local_begin();
-            let mem = unsafe { std::slice::from_raw_parts_mut(self.win.base(), span.max(ATOM)) };
+            let mem = self.win.bytes_mut();
             match self.op {
                 RmaOp::Put | RmaOp::Acc => mem[..span].fill(0),
                 RmaOp::Get => check::fill_bytes(&mut mem[..span], me, rep, x),
@@ -674,7 +674,7 @@ impl Kernel for RmaKernel<'_> {
         // The target: what was written (put, accumulate, atomics).
         if self.target() {
             self.local_begin();
-            let mem = unsafe { std::slice::from_raw_parts(self.win.base(), span.max(ATOM)) };
+            let mem = self.win.bytes();
             let origin = self.peer;
             match self.op {
                 RmaOp::Acc => {
@@ -730,7 +730,7 @@ impl Kernel for RmaKernel<'_> {
         if self.target() && matches!(self.op, RmaOp::Put | RmaOp::Acc | RmaOp::GetAcc) && self.x > 0
         {
             self.local_begin();
-            unsafe { *self.win.base() ^= 0x5a };
+            self.win.bytes_mut()[0] ^= 0x5a;
             self.local_end();
         }
         if self.origin() && self.op == RmaOp::Get && self.x > 0 {

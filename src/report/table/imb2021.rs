@@ -41,36 +41,13 @@ pub struct Sys {
 
 impl Sys {
     pub fn current() -> Sys {
-        let field = |f: &[libc::c_char]| {
-            let bytes: Vec<u8> = f
-                .iter()
-                .take_while(|&&c| c != 0)
-                .map(|&c| c as u8)
-                .collect();
-            String::from_utf8_lossy(&bytes).into_owned()
-        };
-        // SAFETY: uname fills the struct; localtime_r and strftime write
-        // into the buffers given, within their sizes.
-        unsafe {
-            let mut u: libc::utsname = std::mem::zeroed();
-            libc::uname(&mut u);
-            let now = libc::time(std::ptr::null_mut());
-            let mut tm: libc::tm = std::mem::zeroed();
-            libc::localtime_r(&now, &mut tm);
-            let mut buf = [0u8; 64];
-            let n = libc::strftime(
-                buf.as_mut_ptr() as *mut libc::c_char,
-                buf.len(),
-                c"%a %b %e %H:%M:%S %Y".as_ptr(),
-                &tm,
-            );
-            Sys {
-                date: String::from_utf8_lossy(&buf[..n]).into_owned(),
-                machine: field(&u.machine),
-                system: field(&u.sysname),
-                release: field(&u.release),
-                version: field(&u.version),
-            }
+        let u = crate::sys::uname();
+        Sys {
+            date: crate::sys::local_time(c"%a %b %e %H:%M:%S %Y"),
+            machine: u.machine,
+            system: u.sysname,
+            release: u.release,
+            version: u.version,
         }
     }
 }

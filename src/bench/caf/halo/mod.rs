@@ -298,8 +298,8 @@ impl Kernel for HaloKernel<'_> {
         let base = win.base();
         for f in &self.faces {
             let dt = self.types[f.d].raw();
-            // SAFETY: the offsets and the face types lie within the array.
-            let origin = unsafe { base.add(f.origin) };
+            // The offsets and the face types lie within the array.
+            let origin = base.wrapping_add(f.origin);
             if self.put {
                 win.put(origin, 1, dt, f.target, f.remote);
             } else {

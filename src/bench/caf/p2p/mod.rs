@@ -312,7 +312,7 @@ struct RmaKernel<'a> {
     /// Byte offsets of the operations of one transfer.
     blocks: Vec<usize>,
     n: c_int,
-    dt: mpi::ffi::MPI_Datatype,
+    dt: crate::comm::RawType,
     _vector: Option<Datatype>,
     partner: usize,
     /// This image transfers first / second in a repetition.
@@ -339,13 +339,13 @@ impl RmaKernel<'_> {
         if self.put {
             let base = self.local.ptr();
             for &off in &self.blocks {
-                // SAFETY: off + the datatype's extent lies within nextent doubles.
-                win.put(unsafe { base.add(off) }, self.n, self.dt, self.partner, off);
+                // off + the datatype's extent lies within nextent doubles.
+                win.put(base.wrapping_add(off), self.n, self.dt, self.partner, off);
             }
         } else {
             let base = self.local.mut_ptr();
             for &off in &self.blocks {
-                win.get(unsafe { base.add(off) }, self.n, self.dt, self.partner, off);
+                win.get(base.wrapping_add(off), self.n, self.dt, self.partner, off);
             }
         }
     }

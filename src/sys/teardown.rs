@@ -20,6 +20,8 @@
 
 use std::time::Duration;
 
+use super::nap;
+
 /// How long the launcher has to end the job by itself after the stall:
 /// `MPI_Abort`'s deadline (3 s, see `signals::end_job`) and one second.
 pub const GRACE: Duration = Duration::from_secs(4);
@@ -149,16 +151,6 @@ fn close_all() {
             }
         }
     }
-}
-
-/// Sleeps (async-signal-safe).
-fn nap(d: Duration) {
-    let t = libc::timespec {
-        tv_sec: d.as_secs() as libc::time_t,
-        tv_nsec: d.subsec_nanos() as libc::c_long,
-    };
-    // SAFETY: nanosleep with a valid timespec.
-    unsafe { libc::nanosleep(&t, std::ptr::null_mut()) };
 }
 
 /// Waits up to `d` for process `pid` (its stat file `stat`) to end: gone,

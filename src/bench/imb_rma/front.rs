@@ -1,0 +1,56 @@
+//! IMB-RMA's command line and its entry in the registry (the front-end
+//! layer: the benchmarks import nothing of the front ends).
+
+use super::{benchmarks, table, SUITE};
+use crate::frontend::imb::Family;
+use crate::suite::{Suite, SuiteHelp};
+
+/// IMB-RMA's command line.
+pub static FAMILY: Family = Family {
+    program: "IMB-RMA",
+    subcommand: SUITE,
+    suite: SUITE,
+    table: SUITE,
+    list_heading: "RMA",
+    help: concat!(
+        "IMB-RMA 2021 arguments (IMB's own spelling, one dash):\n",
+        crate::imb_flags!("IMB-RMA"),
+        "\n",
+        "  -iter N,VOL,MSGS_NONAGGR      the third value: the most repetitions in non-aggregate mode
+                                (default 100)
+
+Benchmarks: Unidir_put Bidir_put Unidir_get Bidir_get Put_local Put_all_local One_put_all
+  All_put_all One_get_all All_get_all Exchange_put Exchange_get Accumulate Get_accumulate
+  Fetch_and_op Compare_and_swap Truly_passive_put, and when named Get_local Get_all_local
+  (case-insensitive). Passive target: a window made once per length (MPI_Win_create), locked
+  outside the clock pair. The transfers between two processes run in non-aggregate mode (an
+  MPI_Win_flush after every operation), then in aggregate mode (one flush after the
+  repetitions, inside the clock pair).
+mpibench options may be mixed in: -n N (self-launch), --json FILE, --csv FILE, --check, --stats.
+Example: mpirun -np 2 mpibench imb-rma -msglog 0:12 -iter 200 Unidir_put All_put_all"
+    ),
+    parse: crate::frontend::imb::parse,
+    list: crate::frontend::imb::list,
+    modes: true,
+};
+
+fn entries() -> Vec<crate::suite::Entry> {
+    crate::suite::benches(benchmarks())
+}
+
+/// The suite's entry in the registry.
+pub const REGISTERED: Suite = Suite {
+    name: SUITE,
+    title: "IMB-RMA 2021: MPI-3 one-sided communication, passive target, in IMB's modes",
+    entries,
+    // IMB's loop timing after a barrier, IMB's repetitions and lengths, and
+    // PMB's process counts: the plain defaults.
+    defaults: Suite::PLAIN.defaults,
+    formats: &[(SUITE, &table::ImbRma)],
+    help: SuiteHelp {
+        heading: None,
+        own: Some("mpibench imb-rma [-npmin P] [-msglog A:B] [-iter N[,VOL[,NONAGGR]]] ... [BENCHMARK ...] (also as a link named IMB-RMA)"),
+        example: "mpibench run -n 2 --suite imb-rma Unidir_put One_put_all --sizes 8,1K,64K",
+    },
+    ..Suite::PLAIN
+};
