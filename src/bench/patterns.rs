@@ -996,6 +996,10 @@ fn reduce_all_refused(info: &Info, p: &Point, q: usize) -> Option<String> {
         .map(|e| format!("{}: {e}", info.name))
 }
 
+/// The most repetitions of IMB's non-aggregate modes (`-iter
+/// N,VOL,MSGS_NONAGGR`): a plan axis the IMB families' one-sided kernels read.
+pub const NONAGGR_AXIS: &str = "imb_nonaggr";
+
 /// Messages per window of Uniband and Biband under IMB-MPI1 2021's
 /// definitions: IMB 2021.2 and later (`-window_size`'s default).
 pub const WINDOW_IMB2021: usize = 256;

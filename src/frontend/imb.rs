@@ -94,8 +94,7 @@ pub struct Family {
     pub modes: bool,
 }
 
-/// The most repetitions of IMB's non-aggregate modes (`-iter N,VOL,MSGS_NONAGGR`).
-pub const NONAGGR_AXIS: &str = "imb_nonaggr";
+pub use crate::bench::patterns::NONAGGR_AXIS;
 
 /// IMB-MPI1.
 pub static MPI1: Family = Family {
@@ -613,15 +612,19 @@ impl Types {
                     format!("invalid -red_data_type argument '{v}' (char, int, float or double)")
                 })?)
             }
-            _ => self.contig = match v {
-                "base" => None,
-                "base_vec" => Some("vect:1:1"),
-                "resize" => Some("resized"),
-                "resize_vec" => Some("resized_vect"),
-                _ => return Err(format!(
+            _ => {
+                self.contig = match v {
+                    "base" => None,
+                    "base_vec" => Some("vect:1:1"),
+                    "resize" => Some("resized"),
+                    "resize_vec" => Some("resized_vect"),
+                    _ => {
+                        return Err(format!(
                     "invalid -contig_type argument '{v}' (base, base_vec, resize or resize_vec)"
-                )),
-            },
+                ))
+                    }
+                }
+            }
         }
         Ok(())
     }

@@ -19,12 +19,12 @@
 
 use anyhow::Result;
 
+use crate::bench::patterns::NONAGGR_AXIS;
 use crate::bench::{Benchmark, Info, Kernel, Setup};
 use crate::check::{self, Expect, Segment};
 use crate::comm::rma::{window_cycle, Window, WindowKind};
 use crate::comm::{Buffer, Comm, Elem, Msg};
 use crate::engine::axis::{Point, SweepCx};
-use crate::frontend::imb::NONAGGR_AXIS;
 
 /// Row parameter: 1 in aggregate mode, 0 in non-aggregate mode.
 pub const MODE_PARAM: &str = "aggregate";

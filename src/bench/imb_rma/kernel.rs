@@ -33,12 +33,12 @@
 
 use anyhow::Result;
 
+use crate::bench::patterns::NONAGGR_AXIS;
 use crate::bench::{Benchmark, Info, Kernel, Setup};
 use crate::check::{self, Expect, Segment};
 use crate::comm::rma::{Window, WindowKind};
 use crate::comm::{Buffer, Comm, Elem, Msg};
 use crate::engine::axis::{Point, SweepCx};
-use crate::frontend::imb::NONAGGR_AXIS;
 
 /// Row parameter of the benchmarks with modes: 1 aggregate, 0 non-aggregate.
 pub const MODE_PARAM: &str = "aggregate";
