@@ -828,15 +828,20 @@ wait_results() {
 
 # The pid of rank R of this case (an mpibench process, not mpiexec).
 rank_pid() {
-    local pid comm
+    local pid comm i
     comm=$(basename "$BIN" | cut -c1-15)
-    for pid in $(case_pids); do
-        [[ $(cat "/proc/$pid/comm" 2>/dev/null) == "$comm" ]] || continue
-        if tr '\0' '\n' 2>/dev/null <"/proc/$pid/environ" |
-            grep -qx "OMPI_COMM_WORLD_RANK=$1\|PMI_RANK=$1"; then
-            echo "$pid"
-            return
-        fi
+    # A few tries: on a loaded machine a scan can miss a rank whose
+    # /proc entries are briefly unreadable.
+    for ((i = 0; i < 20; i++)); do
+        for pid in $(case_pids); do
+            [[ $(cat "/proc/$pid/comm" 2>/dev/null) == "$comm" ]] || continue
+            if tr '\0' '\n' 2>/dev/null <"/proc/$pid/environ" |
+                grep -qx "OMPI_COMM_WORLD_RANK=$1\|PMI_RANK=$1"; then
+                echo "$pid"
+                return
+            fi
+        done
+        sleep 0.1
     done
 }
 
