@@ -78,7 +78,7 @@ impl Format for Guidelines {
     fn section(&self, r: &BenchResult, _cx: &SectionCx) -> String {
         let mut s = String::new();
         let g = super::guideline(&r.benchmark);
-        let rule = g.map_or(r.benchmark.as_str(), |g| g.rule);
+        let rule = g.map_or(r.benchmark.as_str(), |g| g.rule());
         let _ = writeln!(
             s,
             "\n# {} on {} processes: {rule}",
