@@ -895,7 +895,7 @@ fn run_entry(
                 axes: &plan.axes,
                 iter: plan.policy.iter,
             };
-            let r = t.run_planned(world, &cx);
+            let r = t.run_planned(world, &cx).map_err(engine::ends_on_mpi_error);
             engine.watchdog.disarm();
             Ok(r?.into_iter().collect())
         }

@@ -470,6 +470,10 @@ pub struct RunArgs {
     #[arg(long, hide = true, value_name = "RANK", allow_negative_numbers = true, value_parser = at_least_0)]
     pub fail_mpi_rank: Option<usize>,
 
+    /// Test hook: this rank makes a setup call MPI refuses (a datatype of count -1) while it builds a kernel.
+    #[arg(long, hide = true, value_name = "RANK", allow_negative_numbers = true, value_parser = at_least_0)]
+    pub fail_mpi_setup_rank: Option<usize>,
+
     /// CRESTA: the scenarios to run, e.g. 1,3 (default 1,2,3; 1 always runs with 2 or 3, as their reference).
     #[arg(
         long,

@@ -149,6 +149,7 @@ pub struct Plan {
     pub strict: bool,
     pub fail_alloc_rank: Option<usize>,
     pub fail_mpi_rank: Option<usize>,
+    pub fail_mpi_setup_rank: Option<usize>,
     /// A front end's own parameter line for the table header.
     pub frontend: Option<String>,
     /// `--plot`: CRESTA's Figure 1 as SVG.
@@ -361,6 +362,7 @@ impl Plan {
             strict: args.strict,
             fail_alloc_rank: args.fail_alloc_rank,
             fail_mpi_rank: args.fail_mpi_rank,
+            fail_mpi_setup_rank: args.fail_mpi_setup_rank,
             frontend: args.frontend.clone(),
             plot: args.plot.clone(),
             plots: args.plots.clone(),

@@ -305,21 +305,44 @@ fn failing_pingpong<'a>(rank: &'a str, json: &'a std::path::Path) -> Vec<&'a str
 #[test]
 fn an_mpi_error_self_launched_is_exit_3_and_aborted() {
     for rank in ["1", "0"] {
-        let dir = tempfile::tempdir().unwrap();
-        let json = dir.path().join("e.json");
-        let mut args = failing_pingpong(rank, &json);
-        args.extend(["-n", "2"]);
-        let out = self_launched(&args).assert().code(3).get_output().clone();
-        let err = String::from_utf8_lossy(&out.stderr);
-        let errors: Vec<&str> = err.lines().filter(|l| l.starts_with("error:")).collect();
-        assert_eq!(errors.len(), 1, "{err}");
+        let err = one_error_exit_3("--fail-mpi-rank", rank);
         assert!(
-            errors[0].contains(&format!("MPI_Send failed on rank {rank}")),
+            err.contains(&format!("MPI_Send failed on rank {rank}")),
             "{err}"
         );
         assert!(!err.contains("interrupted"), "{err}");
-        assert_eq!(read_json(&json)["status"], "aborted", "{err}");
     }
+}
+
+/// A setup call that fails (as a kernel builds its datatypes, windows,
+/// communicators) comes back to the engine as an error, which ends the job
+/// at once as a failed call in the loop does: one line naming the call, the
+/// rank and the point, exit code 3, status "aborted".
+#[test]
+fn a_failed_setup_call_is_exit_3_and_aborted() {
+    let err = one_error_exit_3("--fail-mpi-setup-rank", "1");
+    assert!(
+        err.contains("MPI_Type_contiguous failed on rank 1 during PingPong, 8 bytes, 2 processes"),
+        "{err}"
+    );
+}
+
+/// Self-launched `run PingPong` at 8 bytes on 2 ranks with the failure hook
+/// `hook` on `rank`: exit code 3, one `error:` line (returned), no
+/// interruption and status "aborted".
+fn one_error_exit_3(hook: &str, rank: &str) -> String {
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("e.json");
+    let mut args = failing_pingpong(rank, &json);
+    args[5] = hook;
+    args.extend(["-n", "2"]);
+    let out = self_launched(&args).assert().code(3).get_output().clone();
+    let err = String::from_utf8_lossy(&out.stderr).to_string();
+    let errors: Vec<&str> = err.lines().filter(|l| l.starts_with("error:")).collect();
+    assert_eq!(errors.len(), 1, "{err}");
+    assert!(!err.contains("interrupted"), "{err}");
+    assert_eq!(read_json(&json)["status"], "aborted", "{err}");
+    errors[0].to_string()
 }
 
 #[test]

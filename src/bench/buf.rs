@@ -129,13 +129,14 @@ pub trait Pattern: Sync {
     fn layout(&self, x: usize, q: usize) -> Layout;
 
     /// Per-point preparation outside the timed region (counts, units, requests).
-    fn prepare(&self, _op: &mut Op) {}
+    fn prepare(&self, _op: &mut Op) -> Result<()> {
+        Ok(())
+    }
 
     /// [`Pattern::prepare`] for patterns that read the point's params or can
     /// fail (a topology communicator from `-N`); by default `prepare`.
     fn prepare_point(&self, op: &mut Op, _p: &Point) -> Result<()> {
-        self.prepare(op);
-        Ok(())
+        self.prepare(op)
     }
 
     /// One repetition: MPI calls only.
@@ -248,7 +249,7 @@ impl<'a, P: Pattern> BufKernel<'a, P> {
             (Some(_), Some(c)) => s.arena.pair(c.alloc(real_send), c.alloc(real_recv))?,
             _ => s.arena.pair(real_send, real_recv)?,
         };
-        let msg = info.msg(x).map_err(anyhow::Error::msg)?;
+        let msg = info.msg(x)?;
         let me = s.comm.rank;
         let base = if info.rooted { s.root } else { 0 };
         let mut op = Op {

@@ -200,7 +200,7 @@ impl Info {
     }
 
     /// The message of X bytes: its elements, or the derived datatype over them.
-    pub fn msg(&self, x: usize) -> Result<Msg, String> {
+    pub fn msg(&self, x: usize) -> Result<Msg, crate::comm::Error> {
         Msg::of(self.elem, self.derived, self.elems(x))
     }
 

@@ -287,7 +287,7 @@ impl Arena {
             .is_none_or(|w| w.kind() != kind || w.len() < len)
         {
             self.window = None;
-            self.window = Some(Window::new(comm, kind, len).map_err(anyhow::Error::msg)?);
+            self.window = Some(Window::new(comm, kind, len)?);
         }
         self.ensure(sizes)?;
         let w = self.window.as_mut().expect("made above");

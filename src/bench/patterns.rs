@@ -16,6 +16,7 @@ use crate::comm::{self, Msg};
 use crate::engine::axis::{Point, SweepCx};
 use crate::engine::placement::Role;
 use crate::results::BenchResult;
+use anyhow::Result;
 
 /// A pattern over any declaration of itself (the element type and derived
 /// datatype a run chooses): `Pattern::over` for the `P(&'static Info)` patterns.
@@ -58,16 +59,17 @@ fn from_each(x: usize, q: usize, sender_offset: impl Fn(usize) -> usize) -> Expe
 /// Equal counts of X bytes per rank and their displacements, for the
 /// vector collectives. Counts and displacements are ints: beyond that range
 /// they count whole X-byte elements of a derived type (`op.unit`) instead.
-fn equal_blocks(op: &mut Op) {
+fn equal_blocks(op: &mut Op) -> Result<()> {
     let n = op.msg.count as usize;
     let count = if op.size * op.x > i32::MAX as usize {
-        op.unit = Some(Msg::unit(op.x));
+        op.unit = Some(Msg::unit(op.x)?);
         1
     } else {
         n
     };
     op.counts = vec![count as i32; op.size];
     op.displs = (0..op.size).map(|k| (k * count) as i32).collect();
+    Ok(())
 }
 
 /// What a pair partner receives: the partner's message.
@@ -378,8 +380,8 @@ impl Pattern for Allgatherv {
             recv: q * x,
         }
     }
-    fn prepare(&self, op: &mut Op) {
-        equal_blocks(op);
+    fn prepare(&self, op: &mut Op) -> Result<()> {
+        equal_blocks(op)
     }
     #[inline(always)]
     fn run(&self, op: &mut Op) {
@@ -488,11 +490,12 @@ impl Pattern for ReduceScatter {
             recv: e * first,
         }
     }
-    fn prepare(&self, op: &mut Op) {
+    fn prepare(&self, op: &mut Op) -> Result<()> {
         op.counts = split_counts(op.msg.count as usize, op.size)
             .into_iter()
             .map(|c| c as i32)
             .collect();
+        Ok(())
     }
     #[inline(always)]
     fn run(&self, op: &mut Op) {
@@ -519,8 +522,8 @@ impl Pattern for Gatherv {
     fn layout(&self, x: usize, q: usize) -> Layout {
         Gather(self.0).layout(x, q)
     }
-    fn prepare(&self, op: &mut Op) {
-        equal_blocks(op);
+    fn prepare(&self, op: &mut Op) -> Result<()> {
+        equal_blocks(op)
     }
     #[inline(always)]
     fn run(&self, op: &mut Op) {
@@ -574,8 +577,8 @@ impl Pattern for Scatterv {
     fn layout(&self, x: usize, q: usize) -> Layout {
         Scatter(self.0).layout(x, q)
     }
-    fn prepare(&self, op: &mut Op) {
-        equal_blocks(op);
+    fn prepare(&self, op: &mut Op) -> Result<()> {
+        equal_blocks(op)
     }
     #[inline(always)]
     fn run(&self, op: &mut Op) {
@@ -600,8 +603,8 @@ impl Pattern for Alltoallv {
     fn layout(&self, x: usize, q: usize) -> Layout {
         Alltoall(self.0).layout(x, q)
     }
-    fn prepare(&self, op: &mut Op) {
-        equal_blocks(op);
+    fn prepare(&self, op: &mut Op) -> Result<()> {
+        equal_blocks(op)
     }
     #[inline(always)]
     fn run(&self, op: &mut Op) {
@@ -636,11 +639,12 @@ impl Pattern for Alltoallw {
     fn layout(&self, x: usize, q: usize) -> Layout {
         Alltoall(self.0).layout(x, q)
     }
-    fn prepare(&self, op: &mut Op) {
+    fn prepare(&self, op: &mut Op) -> Result<()> {
         // Points whose displacements leave the int range are refused before this.
         op.displs = byte_displs(op.x, op.size).unwrap_or_default();
         op.counts = vec![op.msg.count; op.size];
         op.types = vec![op.msg.dt; op.size];
+        Ok(())
     }
     #[inline(always)]
     fn run(&self, op: &mut Op) {
@@ -719,8 +723,9 @@ impl Pattern for ReduceScatterEach {
     fn layout(&self, x: usize, q: usize) -> Layout {
         each_rank_x(self.0, x, q)
     }
-    fn prepare(&self, op: &mut Op) {
+    fn prepare(&self, op: &mut Op) -> Result<()> {
         op.counts = vec![op.msg.count; op.size];
+        Ok(())
     }
     #[inline(always)]
     fn run(&self, op: &mut Op) {
@@ -802,7 +807,7 @@ macro_rules! nonblocking {
             fn layout(&self, x: usize, q: usize) -> Layout {
                 $blocking(self.0).layout(x, q)
             }
-            fn prepare(&self, op: &mut Op) {
+            fn prepare(&self, op: &mut Op) -> Result<()> {
                 $blocking(self.0).prepare(op)
             }
             #[inline(always)]
@@ -1055,7 +1060,7 @@ impl Pattern for Window {
     fn prepare_point(&self, op: &mut Op, p: &Point) -> anyhow::Result<()> {
         // W receives and W sends; Uniband uses one half of them.
         op.reqs = vec![comm::request_null(); 2 * window_of(p)];
-        op.unit = Some(Msg::bytes(1));
+        op.unit = Some(Msg::small(1));
         Ok(())
     }
     #[inline(always)]

@@ -9,7 +9,7 @@ use std::ffi::{c_int, c_void};
 use mpi::ffi;
 use serde::{Deserialize, Serialize};
 
-use super::{check, check_in_drop, Elem, Msg};
+use super::{check_in_drop, checked, Elem, Error, Msg};
 
 /// A derived datatype over N elements of a base element type.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -81,21 +81,21 @@ impl Derived {
 impl Msg {
     /// The message of `n` elements of `elem`, or of one element (N for
     /// [`Derived::Resized`]) of the derived datatype `derived` over them.
-    pub fn of(elem: Elem, derived: Option<&Derived>, n: usize) -> Result<Msg, String> {
+    pub fn of(elem: Elem, derived: Option<&Derived>, n: usize) -> Result<Msg, Error> {
         match derived {
             None => Msg::elems(elem, n),
             Some(d) => {
                 if let Some(e) = Msg::count_error(elem, n) {
-                    return Err(e);
+                    return Err(Error::Local(e));
                 }
-                Ok(Msg::derived(elem, n, d))
+                Msg::derived(elem, n, d)
             }
         }
     }
 
     /// `d` over `n` elements of `elem` (committed; the type and the sum
     /// over it freed on drop).
-    fn derived(elem: Elem, n: usize, d: &Derived) -> Msg {
+    fn derived(elem: Elem, n: usize, d: &Derived) -> Result<Msg, Error> {
         let base = elem.datatype();
         let mut dt = base;
         let mut count = 1;
@@ -103,11 +103,11 @@ impl Msg {
         // and by `Derived::parse`); the arrays outlive the calls.
         unsafe {
             match d {
-                Derived::Contiguous => check(
+                Derived::Contiguous => checked(
                     ffi::MPI_Type_contiguous(n as c_int, base, &mut dt),
                     "MPI_Type_contiguous",
-                ),
-                Derived::Vector { stride, block } => check(
+                )?,
+                Derived::Vector { stride, block } => checked(
                     ffi::MPI_Type_vector(
                         (n / stride) as c_int,
                         *block as c_int,
@@ -116,11 +116,11 @@ impl Msg {
                         &mut dt,
                     ),
                     "MPI_Type_vector",
-                ),
+                )?,
                 Derived::Indexed { blocks } => {
                     let lens: Vec<c_int> = blocks.iter().map(|b| b.1 as c_int).collect();
                     let displs: Vec<c_int> = blocks.iter().map(|b| b.0 as c_int).collect();
-                    check(
+                    checked(
                         ffi::MPI_Type_indexed(
                             blocks.len() as c_int,
                             lens.as_ptr(),
@@ -129,43 +129,43 @@ impl Msg {
                             &mut dt,
                         ),
                         "MPI_Type_indexed",
-                    )
+                    )?
                 }
                 Derived::Resized => {
-                    dt = resized(elem);
+                    dt = resized(elem)?;
                     count = n as c_int;
                 }
                 Derived::ResizedVector => {
-                    let mut r = resized(elem);
-                    check(
+                    let mut r = resized(elem)?;
+                    checked(
                         ffi::MPI_Type_vector(n as c_int, 1, 1, r, &mut dt),
                         "MPI_Type_vector",
-                    );
-                    check(ffi::MPI_Type_free(&mut r), "MPI_Type_free");
+                    )?;
+                    checked(ffi::MPI_Type_free(&mut r), "MPI_Type_free")?;
                 }
             }
-            check(ffi::MPI_Type_commit(&mut dt), "MPI_Type_commit");
+            checked(ffi::MPI_Type_commit(&mut dt), "MPI_Type_commit")?;
         }
-        Msg {
+        Ok(Msg {
             dt,
             count,
             large: 0,
             owned: true,
-            op: d.ordered().then(|| UserSum::new(elem)),
-        }
+            op: d.ordered().then(|| UserSum::new(elem)).transpose()?,
+        })
     }
 }
 
 /// `elem` with lower bound size and extent 2·size, as IMB's `resize`
 /// (uncommitted).
-unsafe fn resized(elem: Elem) -> ffi::MPI_Datatype {
+unsafe fn resized(elem: Elem) -> Result<ffi::MPI_Datatype, Error> {
     let k = elem.size() as ffi::MPI_Aint;
     let mut dt = elem.datatype();
-    check(
+    checked(
         ffi::MPI_Type_create_resized(elem.datatype(), k, 2 * k, &mut dt),
         "MPI_Type_create_resized",
-    );
-    dt
+    )?;
+    Ok(dt)
 }
 
 /// A user-defined MPI_SUM over the base elements of a derived datatype
@@ -173,7 +173,7 @@ unsafe fn resized(elem: Elem) -> ffi::MPI_Datatype {
 pub(super) struct UserSum(pub(super) ffi::MPI_Op);
 
 impl UserSum {
-    fn new(elem: Elem) -> UserSum {
+    fn new(elem: Elem) -> Result<UserSum, Error> {
         let f: ffi::MPI_User_function = match elem {
             Elem::Byte | Elem::UChar => Some(sum::<u8>),
             Elem::Char => Some(sum::<i8>),
@@ -183,11 +183,11 @@ impl UserSum {
         };
         let mut op = super::op_sum();
         // SAFETY: a valid function pointer; commutative.
-        check(
+        checked(
             unsafe { ffi::MPI_Op_create(f, 1, &mut op) },
             "MPI_Op_create",
-        );
-        UserSum(op)
+        )?;
+        Ok(UserSum(op))
     }
 }
 

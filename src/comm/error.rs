@@ -1,7 +1,9 @@
 //! MPI error codes. Communicators and windows use `MPI_ERRORS_RETURN`, and
-//! every call's return code goes through [`check`]: a failure becomes one
-//! line naming the call, the rank and what was running (benchmark, size,
-//! processes), then the job ends through `MPI_Abort` with exit code 3. It
+//! every call's return code is checked: a failure becomes one line naming
+//! the call, the rank and what was running (benchmark, size, processes).
+//! Setup calls return it ([`checked`], [`Error`]) and their caller decides;
+//! the calls of a timed loop and of teardown ([`check`]) end the job at
+//! once, through the registered hook or `MPI_Abort`, with exit code 3. It
 //! never becomes a hang or a silent wrong figure.
 
 use std::ffi::{c_char, c_int};
@@ -51,11 +53,56 @@ pub fn on_end_job(f: fn(i32) -> !) {
     let _ = END_JOB.set(f);
 }
 
-/// Checks the return code of an MPI call.
+/// Checks the return code of an MPI call of a timed loop or a teardown:
+/// a failure ends the job (a partner waits in the matching call, so the
+/// ranks could not agree on it).
 #[inline(always)]
 pub fn check(rc: c_int, call: &'static str) {
     if rc != 0 {
         failed(call, rc)
+    }
+}
+
+/// Why a setup call (a communicator, group, datatype, operation, window,
+/// persistent request or buffer) failed: returned to the caller, which
+/// decides what happens to the run.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// An MPI call returned an error code: the one line that names the
+    /// call, the rank and what was running. Other ranks may wait inside
+    /// the same collective call, so the caller ends the job
+    /// ([`Error::end_job`]) rather than asking them to agree.
+    #[error("{line}")]
+    Call { call: &'static str, line: String },
+    /// This rank cannot go on, found before any collective MPI call (its
+    /// memory, a count beyond the MPI range): the ranks can agree on it.
+    #[error("{0}")]
+    Local(String),
+}
+
+impl Error {
+    /// Whether an MPI call failed (and the job must end at once).
+    pub fn is_call(&self) -> bool {
+        matches!(self, Error::Call { .. })
+    }
+
+    /// Ends the job as [`check`] does after a failed call: the line on
+    /// stderr, the fatal hook, exit code [`EXIT_MPI_ERROR`].
+    pub fn end_job(&self) -> ! {
+        end_job(&self.to_string())
+    }
+}
+
+/// Checks the return code of a setup call (see [`Error`]).
+#[inline]
+pub fn checked(rc: c_int, call: &'static str) -> Result<(), Error> {
+    if rc == 0 {
+        Ok(())
+    } else {
+        Err(Error::Call {
+            call,
+            line: message(call, rc),
+        })
     }
 }
 
@@ -138,10 +185,16 @@ fn mpi_running() -> bool {
 #[cold]
 #[inline(never)]
 fn failed(call: &'static str, rc: c_int) -> ! {
-    let msg = message(call, rc);
+    end_job(&message(call, rc))
+}
+
+/// Says `msg` on one line, runs the fatal hook and ends the job.
+#[cold]
+#[inline(never)]
+fn end_job(msg: &str) -> ! {
     eprintln!("error: {msg}");
     if let Some(f) = ON_FATAL.lock().unwrap_or_else(|e| e.into_inner()).take() {
-        f(&msg);
+        f(msg);
     }
     if !mpi_running() {
         // Before MPI_Init (the self-launcher reads the library version) or

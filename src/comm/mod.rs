@@ -34,7 +34,7 @@ pub mod threads;
 pub mod topo;
 pub use buffer::Buffer;
 pub use derived::Derived;
-pub use error::{check, check_in_drop};
+pub use error::{check, check_in_drop, checked, Error};
 
 extern "C" {
     fn mpibench_tag_ub(c: ffi::MPI_Comm) -> c_int;
@@ -161,23 +161,34 @@ pub struct Msg {
 const CHUNK: usize = 1 << 30;
 
 impl Msg {
+    /// A message of a few bytes (tokens, acknowledgements): no MPI call.
+    pub fn small(n: u16) -> Msg {
+        Msg {
+            dt: Elem::Byte.datatype(),
+            count: c_int::from(n),
+            large: 0,
+            owned: false,
+            op: None,
+        }
+    }
+
     /// `n` bytes of MPI_BYTE. Beyond `i32::MAX` a committed derived type of
     /// 1 GiB chunks plus a tail (one element), and the `_c` calls where available.
-    pub fn bytes(n: usize) -> Msg {
+    pub fn bytes(n: usize) -> Result<Msg, Error> {
         if n <= i32::MAX as usize {
-            return Msg {
+            return Ok(Msg {
                 dt: Elem::Byte.datatype(),
                 count: n as c_int,
                 large: 0,
                 owned: false,
                 op: None,
-            };
+            });
         }
-        let mut m = Msg::unit(n);
+        let mut m = Msg::unit(n)?;
         if large_count_calls() {
             m.large = n;
         }
-        m
+        Ok(m)
     }
 
     /// Why `n` elements of `e` cannot be one message (typed elements go
@@ -192,12 +203,12 @@ impl Msg {
     }
 
     /// `n` elements of `e` (reductions and typed transfers); at most 2^31 − 1.
-    pub fn elems(e: Elem, n: usize) -> Result<Msg, String> {
+    pub fn elems(e: Elem, n: usize) -> Result<Msg, Error> {
         if e == Elem::Byte {
-            return Ok(Msg::bytes(n));
+            return Msg::bytes(n);
         }
         if let Some(err) = Msg::count_error(e, n) {
-            return Err(err);
+            return Err(Error::Local(err));
         }
         Ok(Msg {
             dt: e.datatype(),
@@ -210,34 +221,34 @@ impl Msg {
 
     /// Always one element of a committed derived type of `n` bytes (n > 0), so
     /// that counts and displacements can be expressed in units of it.
-    pub fn unit(n: usize) -> Msg {
+    pub fn unit(n: usize) -> Result<Msg, Error> {
         let byte = Elem::Byte.datatype();
         let mut dt = byte;
         unsafe {
             if n <= i32::MAX as usize {
-                check(
+                checked(
                     ffi::MPI_Type_contiguous(n.max(1) as c_int, byte, &mut dt),
                     "MPI_Type_contiguous",
-                );
+                )?;
             } else {
                 let (q, r) = (n / CHUNK, n % CHUNK);
                 let mut chunk = ffi::RSMPI_DATATYPE_NULL;
-                check(
+                checked(
                     ffi::MPI_Type_contiguous(CHUNK as c_int, byte, &mut chunk),
                     "MPI_Type_contiguous",
-                );
+                )?;
                 let mut body = ffi::RSMPI_DATATYPE_NULL;
-                check(
+                checked(
                     ffi::MPI_Type_contiguous(q as c_int, chunk, &mut body),
                     "MPI_Type_contiguous",
-                );
+                )?;
                 dt = body;
                 if r > 0 {
                     let lens = [1 as c_int, r as c_int];
                     let displs = [0 as ffi::MPI_Aint, (q * CHUNK) as ffi::MPI_Aint];
                     let types = [body, byte];
                     let mut st = ffi::RSMPI_DATATYPE_NULL;
-                    check(
+                    checked(
                         ffi::MPI_Type_create_struct(
                             2,
                             lens.as_ptr(),
@@ -246,21 +257,21 @@ impl Msg {
                             &mut st,
                         ),
                         "MPI_Type_create_struct",
-                    );
-                    check(ffi::MPI_Type_free(&mut body), "MPI_Type_free");
+                    )?;
+                    checked(ffi::MPI_Type_free(&mut body), "MPI_Type_free")?;
                     dt = st;
                 }
-                check(ffi::MPI_Type_free(&mut chunk), "MPI_Type_free");
+                checked(ffi::MPI_Type_free(&mut chunk), "MPI_Type_free")?;
             }
-            check(ffi::MPI_Type_commit(&mut dt), "MPI_Type_commit");
+            checked(ffi::MPI_Type_commit(&mut dt), "MPI_Type_commit")?;
         }
-        Msg {
+        Ok(Msg {
             dt,
             count: 1,
             large: 0,
             owned: true,
             op: None,
-        }
+        })
     }
 
     /// The MPI_Op of a sum over this message's elements: MPI_SUM, or the
@@ -461,25 +472,25 @@ impl Comm {
     }
 
     /// `MPI_Comm_split`; `None` colour means `MPI_UNDEFINED` (no new communicator).
-    pub fn split(&self, color: Option<usize>, key: usize) -> Option<Comm> {
+    pub fn split(&self, color: Option<usize>, key: usize) -> Result<Option<Comm>, Error> {
         let c = match color {
             Some(c) => c as c_int,
             None => unsafe { ffi::RSMPI_UNDEFINED },
         };
         let mut out = unsafe { ffi::RSMPI_COMM_NULL };
-        check(
+        checked(
             unsafe { ffi::MPI_Comm_split(self.raw, c, key as c_int, &mut out) },
             "MPI_Comm_split",
-        );
-        color.map(|_| Comm::wrap(out, true))
+        )?;
+        Ok(color.map(|_| Comm::wrap(out, true)))
     }
 
     /// `MPI_Cart_create` of a periodic grid (no reordering).
-    pub fn cart(&self, dims: &[usize]) -> Comm {
+    pub fn cart(&self, dims: &[usize]) -> Result<Comm, Error> {
         let d: Vec<c_int> = dims.iter().map(|&x| x as c_int).collect();
         let periods = vec![1 as c_int; d.len()];
         let mut out = unsafe { ffi::RSMPI_COMM_NULL };
-        check(
+        checked(
             unsafe {
                 ffi::MPI_Cart_create(
                     self.raw,
@@ -491,18 +502,18 @@ impl Comm {
                 )
             },
             "MPI_Cart_create",
-        );
-        Comm::wrap(out, true)
+        )?;
+        Ok(Comm::wrap(out, true))
     }
 
     /// `MPI_Cart_shift`: (source, destination) ranks along `dim` by `disp`.
-    pub fn cart_shift(&self, dim: usize, disp: i32) -> (usize, usize) {
+    pub fn cart_shift(&self, dim: usize, disp: i32) -> Result<(usize, usize), Error> {
         let (mut src, mut dst) = (0, 0);
-        check(
+        checked(
             unsafe { ffi::MPI_Cart_shift(self.raw, dim as c_int, disp, &mut src, &mut dst) },
             "MPI_Cart_shift",
-        );
-        (src as usize, dst as usize)
+        )?;
+        Ok((src as usize, dst as usize))
     }
 
     #[inline]
@@ -887,7 +898,9 @@ impl Comm {
             "MPI_Bcast",
         );
         data.resize(len as usize, 0);
-        self.bcast(data.as_mut_ptr(), &Msg::bytes(data.len()), root);
+        // (A run's plan and names: the job cannot go on without them.)
+        let m = Msg::bytes(data.len()).unwrap_or_else(|e| e.end_job());
+        self.bcast(data.as_mut_ptr(), &m, root);
     }
 
     /// Gathers one byte string per rank to `root` (empty vector elsewhere).
@@ -1010,7 +1023,7 @@ impl Comm {
     /// k each rank signals rank + 2^k and waits for rank - 2^k. Its exit
     /// skew does not depend on the MPI library's barrier algorithm.
     pub fn dissemination_barrier(&self) {
-        let zero = Msg::bytes(0);
+        let zero = Msg::small(0);
         self.dissemination(|to, from| {
             let token = [0u8; 1];
             let mut got = [0u8; 1];
@@ -1034,7 +1047,7 @@ impl Comm {
     /// that wait a long time (outside the group of a benchmark), so that
     /// their wake-ups do not preempt the ranks that measure.
     pub fn sleeping_barrier(&self, pause: std::time::Duration) {
-        let zero = Msg::bytes(0);
+        let zero = Msg::small(0);
         self.dissemination(|to, from| {
             let token = [0u8; 1];
             let mut got = [0u8; 1];

@@ -181,19 +181,22 @@ impl BsendBuffer {
     }
 
     /// Allocates and attaches `bytes` (at most 2^31 − 1, MPI's `int` size).
-    pub fn attach(bytes: usize) -> Result<BsendBuffer, String> {
+    pub fn attach(bytes: usize) -> Result<BsendBuffer, super::Error> {
         if bytes > i32::MAX as usize {
-            return Err(format!(
+            return Err(super::Error::Local(format!(
                 "a buffered-send buffer of {bytes} bytes exceeds MPI_Buffer_attach's int size"
-            ));
+            )));
         }
         let words = bytes.div_ceil(8).max(1);
         let mut mem = Vec::new();
-        mem.try_reserve_exact(words)
-            .map_err(|e| format!("cannot allocate {bytes} bytes for MPI_Buffer_attach: {e}"))?;
+        mem.try_reserve_exact(words).map_err(|e| {
+            super::Error::Local(format!(
+                "cannot allocate {bytes} bytes for MPI_Buffer_attach: {e}"
+            ))
+        })?;
         mem.resize(words, 0u64);
         let rc = unsafe { ffi::MPI_Buffer_attach(mem.as_mut_ptr() as *mut c_void, bytes as c_int) };
-        check(rc, "MPI_Buffer_attach");
+        super::checked(rc, "MPI_Buffer_attach")?;
         Ok(BsendBuffer { mem })
     }
 }

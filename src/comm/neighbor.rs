@@ -48,9 +48,9 @@ impl Neighbourhood {
         source_block: Vec<usize>,
         m: &Msg,
         bytes: usize,
-    ) -> Neighbourhood {
+    ) -> Result<Neighbourhood, super::Error> {
         let t0 = super::wtime();
-        let g = comm.dist_graph_adjacent(&sources, &destinations);
+        let g = comm.dist_graph_adjacent(&sources, &destinations)?;
         let created_us = (super::wtime() - t0) * 1e6;
         let n = m.count;
         // Every array holds max(indegree, outdegree, 1) entries (the extra
@@ -70,7 +70,7 @@ impl Neighbourhood {
         };
         let (recvcounts, rdispls, rdispls_w, recvtypes) = blocks();
         let (sendcounts, sdispls, sdispls_w, sendtypes) = blocks();
-        Neighbourhood {
+        Ok(Neighbourhood {
             comm: g,
             sources,
             source_block,
@@ -83,7 +83,7 @@ impl Neighbourhood {
             recvtypes,
             sendtypes,
             created_us,
-        }
+        })
     }
 }
 
@@ -94,11 +94,15 @@ fn ints(v: &[usize]) -> Vec<c_int> {
 impl Comm {
     /// `MPI_Dist_graph_create_adjacent` with weights 1, `MPI_INFO_NULL` and
     /// no reordering; the new communicator returns errors to [`check`].
-    pub fn dist_graph_adjacent(&self, sources: &[usize], destinations: &[usize]) -> Comm {
+    pub fn dist_graph_adjacent(
+        &self,
+        sources: &[usize],
+        destinations: &[usize],
+    ) -> Result<Comm, super::Error> {
         let (s, d) = (ints(sources), ints(destinations));
         let (sw, dw) = (vec![1 as c_int; s.len()], vec![1 as c_int; d.len()]);
         let mut out = unsafe { ffi::RSMPI_COMM_NULL };
-        check(
+        super::checked(
             unsafe {
                 ffi::MPI_Dist_graph_create_adjacent(
                     self.raw,
@@ -114,12 +118,12 @@ impl Comm {
                 )
             },
             "MPI_Dist_graph_create_adjacent",
-        );
-        check(
+        )?;
+        super::checked(
             unsafe { ffi::MPI_Comm_set_errhandler(out, ffi::RSMPI_ERRORS_RETURN) },
             "MPI_Comm_set_errhandler",
-        );
-        Comm::wrap(out, true)
+        )?;
+        Ok(Comm::wrap(out, true))
     }
 
     /// `MPI_Cart_coords` of `rank` in this Cartesian communicator of `nd` dimensions.

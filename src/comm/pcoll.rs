@@ -16,7 +16,7 @@ use std::ffi::{c_int, c_void};
 
 use mpi::ffi;
 
-use super::{check, op_sum, Comm, Msg, Request};
+use super::{check, checked, op_sum, Comm, Error, Msg, Request};
 
 type Dt = ffi::MPI_Datatype;
 type Raw = ffi::MPI_Comm;
@@ -189,19 +189,25 @@ fn mv(p: *mut u8) -> *mut c_void {
 
 impl Comm {
     /// `MPI_Barrier_init`.
-    pub fn barrier_init(&self, req: &mut Request) {
-        check(
+    pub fn barrier_init(&self, req: &mut Request) -> Result<(), Error> {
+        checked(
             unsafe { mpibench_barrier_init(self.raw(), req) },
             call!("Barrier"),
-        );
+        )
     }
 
     /// `MPI_Bcast_init` of `m` from `root`.
-    pub fn bcast_init(&self, buf: *mut u8, m: &Msg, root: usize, req: &mut Request) {
-        check(
+    pub fn bcast_init(
+        &self,
+        buf: *mut u8,
+        m: &Msg,
+        root: usize,
+        req: &mut Request,
+    ) -> Result<(), Error> {
+        checked(
             unsafe { mpibench_bcast_init(mv(buf), m.count, m.dt, root as c_int, self.raw(), req) },
             call!("Bcast"),
-        );
+        )
     }
 
     /// `MPI_Gather_init` of `m` from every rank to `root`.
@@ -212,8 +218,8 @@ impl Comm {
         rbuf: *mut u8,
         root: usize,
         req: &mut Request,
-    ) {
-        check(
+    ) -> Result<(), Error> {
+        checked(
             unsafe {
                 mpibench_gather_init(
                     cv(sbuf),
@@ -226,7 +232,7 @@ impl Comm {
                 )
             },
             call!("Gather"),
-        );
+        )
     }
 
     /// `MPI_Gatherv_init` of `m` from every rank to `root`, at `displs` (units of `unit`).
@@ -241,8 +247,8 @@ impl Comm {
         unit: &Msg,
         root: usize,
         req: &mut Request,
-    ) {
-        check(
+    ) -> Result<(), Error> {
+        checked(
             unsafe {
                 mpibench_gatherv_init(
                     cv(sbuf),
@@ -258,7 +264,7 @@ impl Comm {
                 )
             },
             call!("Gatherv"),
-        );
+        )
     }
 
     /// `MPI_Scatter_init` of `m` to every rank from `root`.
@@ -269,8 +275,8 @@ impl Comm {
         rbuf: *mut u8,
         root: usize,
         req: &mut Request,
-    ) {
-        check(
+    ) -> Result<(), Error> {
+        checked(
             unsafe {
                 mpibench_scatter_init(
                     cv(sbuf),
@@ -283,7 +289,7 @@ impl Comm {
                 )
             },
             call!("Scatter"),
-        );
+        )
     }
 
     /// `MPI_Scatterv_init` from `root` at `displs` (units of `unit`), `m` to every rank.
@@ -298,8 +304,8 @@ impl Comm {
         m: &Msg,
         root: usize,
         req: &mut Request,
-    ) {
-        check(
+    ) -> Result<(), Error> {
+        checked(
             unsafe {
                 mpibench_scatterv_init(
                     cv(sbuf),
@@ -315,15 +321,21 @@ impl Comm {
                 )
             },
             call!("Scatterv"),
-        );
+        )
     }
 
     /// `MPI_Allgather_init` of `m` per rank.
-    pub fn allgather_init(&self, sbuf: *const u8, m: &Msg, rbuf: *mut u8, req: &mut Request) {
-        check(
+    pub fn allgather_init(
+        &self,
+        sbuf: *const u8,
+        m: &Msg,
+        rbuf: *mut u8,
+        req: &mut Request,
+    ) -> Result<(), Error> {
+        checked(
             unsafe { mpibench_allgather_init(cv(sbuf), m.count, m.dt, mv(rbuf), self.raw(), req) },
             call!("Allgather"),
-        );
+        )
     }
 
     /// `MPI_Allgatherv_init` with counts and displacements in units of `unit`.
@@ -337,8 +349,8 @@ impl Comm {
         displs: &[c_int],
         unit: &Msg,
         req: &mut Request,
-    ) {
-        check(
+    ) -> Result<(), Error> {
+        checked(
             unsafe {
                 mpibench_allgatherv_init(
                     cv(sbuf),
@@ -353,15 +365,21 @@ impl Comm {
                 )
             },
             call!("Allgatherv"),
-        );
+        )
     }
 
     /// `MPI_Alltoall_init` of `m` to every rank.
-    pub fn alltoall_init(&self, sbuf: *const u8, m: &Msg, rbuf: *mut u8, req: &mut Request) {
-        check(
+    pub fn alltoall_init(
+        &self,
+        sbuf: *const u8,
+        m: &Msg,
+        rbuf: *mut u8,
+        req: &mut Request,
+    ) -> Result<(), Error> {
+        checked(
             unsafe { mpibench_alltoall_init(cv(sbuf), m.count, m.dt, mv(rbuf), self.raw(), req) },
             call!("Alltoall"),
-        );
+        )
     }
 
     /// `MPI_Alltoallv_init` with the same counts and displacements both ways.
@@ -373,8 +391,8 @@ impl Comm {
         displs: &[c_int],
         unit: &Msg,
         req: &mut Request,
-    ) {
-        check(
+    ) -> Result<(), Error> {
+        checked(
             unsafe {
                 mpibench_alltoallv_init(
                     cv(sbuf),
@@ -387,7 +405,7 @@ impl Comm {
                 )
             },
             call!("Alltoallv"),
-        );
+        )
     }
 
     /// `MPI_Alltoallw_init` with the same counts, byte displacements and
@@ -400,8 +418,8 @@ impl Comm {
         displs: &[c_int],
         types: &[Dt],
         req: &mut Request,
-    ) {
-        check(
+    ) -> Result<(), Error> {
+        checked(
             unsafe {
                 mpibench_alltoallw_init(
                     cv(sbuf),
@@ -414,7 +432,7 @@ impl Comm {
                 )
             },
             call!("Alltoallw"),
-        );
+        )
     }
 
     /// `MPI_Reduce_init` with `MPI_SUM` of `m` (typed elements) to `root`.
@@ -425,8 +443,8 @@ impl Comm {
         m: &Msg,
         root: usize,
         req: &mut Request,
-    ) {
-        check(
+    ) -> Result<(), Error> {
+        checked(
             unsafe {
                 mpibench_reduce_init(
                     cv(sbuf),
@@ -440,12 +458,18 @@ impl Comm {
                 )
             },
             call!("Reduce"),
-        );
+        )
     }
 
     /// `MPI_Allreduce_init` with `MPI_SUM` of `m` (typed elements).
-    pub fn allreduce_init(&self, sbuf: *const u8, rbuf: *mut u8, m: &Msg, req: &mut Request) {
-        check(
+    pub fn allreduce_init(
+        &self,
+        sbuf: *const u8,
+        rbuf: *mut u8,
+        m: &Msg,
+        req: &mut Request,
+    ) -> Result<(), Error> {
+        checked(
             unsafe {
                 mpibench_allreduce_init(
                     cv(sbuf),
@@ -458,7 +482,7 @@ impl Comm {
                 )
             },
             call!("Allreduce"),
-        );
+        )
     }
 
     /// `MPI_Reduce_scatter_init` with `MPI_SUM`; `counts` elements of `m.dt` per rank.
@@ -469,8 +493,8 @@ impl Comm {
         counts: &[c_int],
         m: &Msg,
         req: &mut Request,
-    ) {
-        check(
+    ) -> Result<(), Error> {
+        checked(
             unsafe {
                 mpibench_reduce_scatter_init(
                     cv(sbuf),
@@ -483,7 +507,7 @@ impl Comm {
                 )
             },
             call!("Reduce_scatter"),
-        );
+        )
     }
 }
 

@@ -6,12 +6,19 @@ use std::ffi::{c_int, c_void};
 
 use mpi::ffi;
 
-use super::{check, check_in_drop, Comm, Msg, Request};
+use super::{check, check_in_drop, checked, Comm, Error, Msg, Request};
 
 impl Comm {
     /// `MPI_Send_init` of `m` from `buf` to `dest`.
-    pub fn send_init(&self, buf: *const u8, m: &Msg, dest: usize, tag: i32, req: &mut Request) {
-        check(
+    pub fn send_init(
+        &self,
+        buf: *const u8,
+        m: &Msg,
+        dest: usize,
+        tag: i32,
+        req: &mut Request,
+    ) -> Result<(), Error> {
+        checked(
             unsafe {
                 ffi::MPI_Send_init(
                     buf as *const c_void,
@@ -24,12 +31,19 @@ impl Comm {
                 )
             },
             "MPI_Send_init",
-        );
+        )
     }
 
     /// `MPI_Recv_init` of `m` into `buf` from `src`.
-    pub fn recv_init(&self, buf: *mut u8, m: &Msg, src: usize, tag: i32, req: &mut Request) {
-        check(
+    pub fn recv_init(
+        &self,
+        buf: *mut u8,
+        m: &Msg,
+        src: usize,
+        tag: i32,
+        req: &mut Request,
+    ) -> Result<(), Error> {
+        checked(
             unsafe {
                 ffi::MPI_Recv_init(
                     buf as *mut c_void,
@@ -42,7 +56,7 @@ impl Comm {
                 )
             },
             "MPI_Recv_init",
-        );
+        )
     }
 }
 

@@ -24,7 +24,7 @@ use std::ffi::{c_int, c_void};
 use mpi::ffi;
 use serde::{Deserialize, Serialize};
 
-use super::{check, check_in_drop, waitall, Buffer, Comm, Msg, Request};
+use super::{check, check_in_drop, checked, waitall, Buffer, Comm, Error, Msg, Request};
 
 /// The OSU one-sided programs' calls (shared lock, flush_local, accumulates, atomics).
 mod osu_calls;
@@ -139,21 +139,31 @@ pub struct Datatype {
 
 impl Datatype {
     /// `MPI_Type_vector`: `count` blocks of `len` elements of `old`, `stride` elements apart.
-    pub fn vector(count: usize, len: usize, stride: usize, old: ffi::MPI_Datatype) -> Datatype {
+    pub fn vector(
+        count: usize,
+        len: usize,
+        stride: usize,
+        old: ffi::MPI_Datatype,
+    ) -> Result<Datatype, Error> {
         let mut raw = unsafe { ffi::RSMPI_DATATYPE_NULL };
-        check(
+        checked(
             unsafe {
                 ffi::MPI_Type_vector(count as c_int, len as c_int, stride as c_int, old, &mut raw)
             },
             "MPI_Type_vector",
-        );
+        )?;
         Datatype::commit(raw)
     }
 
     /// `MPI_Type_create_hvector`: as `vector`, with the stride in bytes.
-    pub fn hvector(count: usize, len: usize, stride_bytes: usize, old: &Datatype) -> Datatype {
+    pub fn hvector(
+        count: usize,
+        len: usize,
+        stride_bytes: usize,
+        old: &Datatype,
+    ) -> Result<Datatype, Error> {
         let mut raw = unsafe { ffi::RSMPI_DATATYPE_NULL };
-        check(
+        checked(
             unsafe {
                 ffi::MPI_Type_create_hvector(
                     count as c_int,
@@ -164,13 +174,13 @@ impl Datatype {
                 )
             },
             "MPI_Type_create_hvector",
-        );
+        )?;
         Datatype::commit(raw)
     }
 
-    fn commit(mut raw: ffi::MPI_Datatype) -> Datatype {
-        check(unsafe { ffi::MPI_Type_commit(&mut raw) }, "MPI_Type_commit");
-        Datatype { raw }
+    fn commit(mut raw: ffi::MPI_Datatype) -> Result<Datatype, Error> {
+        checked(unsafe { ffi::MPI_Type_commit(&mut raw) }, "MPI_Type_commit")?;
+        Ok(Datatype { raw })
     }
 
     pub fn raw(&self) -> ffi::MPI_Datatype {
@@ -195,22 +205,22 @@ pub struct Group {
 
 impl Group {
     /// The ranks `ranks` of `comm` (`MPI_Comm_group` + `MPI_Group_incl`).
-    pub fn of(comm: &Comm, ranks: &[usize]) -> Group {
+    pub fn of(comm: &Comm, ranks: &[usize]) -> Result<Group, Error> {
         let mut all = unsafe { ffi::RSMPI_GROUP_NULL };
         let mut raw = unsafe { ffi::RSMPI_GROUP_NULL };
         let r: Vec<c_int> = ranks.iter().map(|&x| x as c_int).collect();
         unsafe {
-            check(ffi::MPI_Comm_group(comm.raw(), &mut all), "MPI_Comm_group");
-            check(
+            checked(ffi::MPI_Comm_group(comm.raw(), &mut all), "MPI_Comm_group")?;
+            checked(
                 ffi::MPI_Group_incl(all, r.len() as c_int, r.as_ptr(), &mut raw),
                 "MPI_Group_incl",
-            );
-            check(ffi::MPI_Group_free(&mut all), "MPI_Group_free");
+            )?;
+            checked(ffi::MPI_Group_free(&mut all), "MPI_Group_free")?;
         }
-        Group {
+        Ok(Group {
             raw,
             len: ranks.len(),
-        }
+        })
     }
 
     pub fn is_empty(&self) -> bool {
@@ -287,7 +297,7 @@ impl Window {
     /// Collective over `comm`: a window of `len` bytes on this rank, zeroed.
     /// Fails (without MPI calls, so that the ranks can agree first) only when
     /// this rank cannot allocate the memory.
-    pub fn new(comm: &Comm, kind: WindowKind, len: usize) -> Result<Window, String> {
+    pub fn new(comm: &Comm, kind: WindowKind, len: usize) -> Result<Window, Error> {
         let mut raw = unsafe { ffi::RSMPI_WIN_NULL };
         let info = unsafe { ffi::RSMPI_INFO_NULL };
         let size = len as ffi::MPI_Aint;
@@ -299,12 +309,14 @@ impl Window {
             WindowKind::Allocate => Ok(None),
             _ => Buffer::try_new(len)
                 .map(Some)
-                .map_err(|e| format!("cannot allocate a window of {len} bytes: {e}")),
+                .map_err(|e| Error::Local(format!("cannot allocate a window of {len} bytes: {e}"))),
         };
         let failed = comm.allreduce_max(if own.is_err() { 1.0 } else { 0.0 }) > 0.0;
         let own = own?;
         if failed {
-            return Err("another rank could not allocate its window".to_string());
+            return Err(Error::Local(
+                "another rank could not allocate its window".to_string(),
+            ));
         }
         match kind {
             WindowKind::Create | WindowKind::Dynamic => {
@@ -312,7 +324,7 @@ impl Window {
                 base = b.mut_ptr();
                 mem = Some(b);
                 if kind == WindowKind::Create {
-                    check(
+                    checked(
                         unsafe {
                             ffi::MPI_Win_create(
                                 base as *mut c_void,
@@ -324,17 +336,17 @@ impl Window {
                             )
                         },
                         "MPI_Win_create",
-                    );
+                    )?;
                 } else {
-                    check(
+                    checked(
                         unsafe { ffi::MPI_Win_create_dynamic(info, comm.raw(), &mut raw) },
                         "MPI_Win_create_dynamic",
-                    );
+                    )?;
                 }
             }
             WindowKind::Allocate => {
                 let mut p: *mut u8 = std::ptr::null_mut();
-                check(
+                checked(
                     unsafe {
                         ffi::MPI_Win_allocate(
                             size,
@@ -346,14 +358,14 @@ impl Window {
                         )
                     },
                     "MPI_Win_allocate",
-                );
+                )?;
                 base = p;
             }
         }
-        check(
+        checked(
             unsafe { ffi::MPI_Win_set_errhandler(raw, ffi::RSMPI_ERRORS_RETURN) },
             "MPI_Win_set_errhandler",
-        );
+        )?;
         let mut w = Window {
             raw,
             kind,
@@ -363,16 +375,16 @@ impl Window {
             bases: vec![0; comm.size],
         };
         if kind == WindowKind::Dynamic {
-            check(
+            checked(
                 unsafe { ffi::MPI_Win_attach(raw, base as *mut c_void, size) },
                 "MPI_Win_attach",
-            );
+            )?;
             let mut addr: ffi::MPI_Aint = 0;
-            check(
+            checked(
                 unsafe { ffi::MPI_Get_address(base as *const c_void, &mut addr) },
                 "MPI_Get_address",
-            );
-            w.bases = allgather_aint(comm, addr);
+            )?;
+            w.bases = allgather_aint(comm, addr)?;
         }
         if len > 0 {
             // SAFETY: `base` points to `len` bytes this rank owns (ours or MPI's).
@@ -633,10 +645,10 @@ impl Drop for Window {
 }
 
 /// `MPI_Allgather` of one address per rank.
-fn allgather_aint(comm: &Comm, mine: ffi::MPI_Aint) -> Vec<ffi::MPI_Aint> {
+fn allgather_aint(comm: &Comm, mine: ffi::MPI_Aint) -> Result<Vec<ffi::MPI_Aint>, Error> {
     const _: () = assert!(std::mem::size_of::<ffi::MPI_Aint>() == 8);
     let mut all: Vec<ffi::MPI_Aint> = vec![0; comm.size];
-    check(
+    checked(
         unsafe {
             ffi::MPI_Allgather(
                 &mine as *const ffi::MPI_Aint as *const c_void,
@@ -649,8 +661,8 @@ fn allgather_aint(comm: &Comm, mine: ffi::MPI_Aint) -> Vec<ffi::MPI_Aint> {
             )
         },
         "MPI_Allgather",
-    );
-    all
+    )?;
+    Ok(all)
 }
 
 /// The images one "sync images" names, resolved once: the distinct other
@@ -669,21 +681,21 @@ impl Images {
     /// `ranks`: the images to synchronise with (duplicates and this rank are
     /// dropped for the notifications); `targets`: every rank this image's
     /// transfers in the epoch touch (PSCW's group), at least `ranks`.
-    pub fn new(comm: &Comm, ranks: &[usize], targets: &[usize]) -> Images {
+    pub fn new(comm: &Comm, ranks: &[usize], targets: &[usize]) -> Result<Images, Error> {
         let mut r: Vec<usize> = ranks.iter().copied().filter(|&x| x != comm.rank).collect();
         r.sort_unstable();
         r.dedup();
         let mut g: Vec<usize> = targets.iter().chain(&r).copied().collect();
         g.sort_unstable();
         g.dedup();
-        Images {
-            group: Group::of(comm, &g),
+        Ok(Images {
+            group: Group::of(comm, &g)?,
             reqs: vec![super::request_null(); 2 * r.len()],
             sink: vec![0; r.len().max(1)],
             ranks: r,
-            zero: Msg::bytes(0),
+            zero: Msg::small(0),
             token: [0],
-        }
+        })
     }
 
     /// A zero-byte message to and from each image.
@@ -728,25 +740,25 @@ pub struct Coarray<'a> {
 
 impl<'a> Coarray<'a> {
     /// A coarray on `win` (a window of `comm`), no epoch open yet.
-    pub fn new(comm: &'a Comm, win: &'a mut Window, mode: RmaSync) -> Coarray<'a> {
+    pub fn new(comm: &'a Comm, win: &'a mut Window, mode: RmaSync) -> Result<Coarray<'a>, Error> {
         let others: Vec<usize> = (0..comm.size).collect();
-        Coarray {
+        Ok(Coarray {
             win,
             comm,
             mode,
-            all: Images::new(comm, &others, &others),
+            all: Images::new(comm, &others, &others)?,
             pscw_open: false,
             opened: false,
-        }
+        })
     }
 
     /// The images of a "sync images" on this coarray.
-    pub fn images(&self, ranks: &[usize], targets: &[usize]) -> Images {
+    pub fn images(&self, ranks: &[usize], targets: &[usize]) -> Result<Images, Error> {
         Images::new(self.comm, ranks, targets)
     }
 
     /// Every other image, for transfers under "sync all".
-    pub fn everyone(&self) -> Images {
+    pub fn everyone(&self) -> Result<Images, Error> {
         let all: Vec<usize> = (0..self.comm.size).collect();
         Images::new(self.comm, &all, &all)
     }

@@ -5,7 +5,7 @@ use std::os::raw::c_int;
 
 use mpi::ffi;
 
-use super::{check, Request};
+use super::{check, Error, Request};
 
 /// `MPI_Testall` ignoring statuses: true when every request has completed
 /// (completed requests become `MPI_REQUEST_NULL`).
@@ -24,4 +24,14 @@ pub fn testall(reqs: &mut [Request]) -> bool {
         "MPI_Testall",
     );
     flag != 0
+}
+
+/// Test hook: a setup call the library must refuse (`MPI_Type_contiguous`
+/// of count -1), as a kernel would make it.
+pub fn refused_setup_call() -> Result<(), Error> {
+    let mut dt = unsafe { ffi::RSMPI_DATATYPE_NULL };
+    super::checked(
+        unsafe { ffi::MPI_Type_contiguous(-1, super::Elem::Byte.datatype(), &mut dt) },
+        "MPI_Type_contiguous",
+    )
 }

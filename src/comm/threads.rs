@@ -6,7 +6,7 @@ use std::ffi::{c_int, CString};
 
 use mpi::ffi;
 
-use super::{check, request_null, Comm, Msg, Request};
+use super::{check, checked, request_null, Comm, Msg, Request};
 
 /// What one thread of a rank calls MPI with: a duplicate of a communicator
 /// (`MPI_Comm_dup`, freed on drop) carrying the info hint `thread_id` that
@@ -31,30 +31,35 @@ impl ThreadComm {
     /// Collective over `parent`: its duplicate for thread `thread`, with
     /// `msg`, and room for `reqs` requests. Every rank makes the same
     /// ThreadComms in the same order.
-    pub fn new(parent: &Comm, thread: usize, msg: Msg, reqs: usize) -> ThreadComm {
+    pub fn new(
+        parent: &Comm,
+        thread: usize,
+        msg: Msg,
+        reqs: usize,
+    ) -> Result<ThreadComm, super::Error> {
         let mut raw = unsafe { ffi::RSMPI_COMM_NULL };
-        check(
+        checked(
             unsafe { ffi::MPI_Comm_dup(parent.raw(), &mut raw) },
             "MPI_Comm_dup",
-        );
+        )?;
         let key = CString::new("thread_id").expect("no NUL");
         let value = CString::new(thread.to_string()).expect("no NUL");
         let mut info = unsafe { ffi::RSMPI_INFO_NULL };
         unsafe {
-            check(ffi::MPI_Info_create(&mut info), "MPI_Info_create");
-            check(
+            checked(ffi::MPI_Info_create(&mut info), "MPI_Info_create")?;
+            checked(
                 ffi::MPI_Info_set(info, key.as_ptr(), value.as_ptr()),
                 "MPI_Info_set",
-            );
-            check(ffi::MPI_Comm_set_info(raw, info), "MPI_Comm_set_info");
-            check(ffi::MPI_Info_free(&mut info), "MPI_Info_free");
+            )?;
+            checked(ffi::MPI_Comm_set_info(raw, info), "MPI_Comm_set_info")?;
+            checked(ffi::MPI_Info_free(&mut info), "MPI_Info_free")?;
         }
-        ThreadComm {
+        Ok(ThreadComm {
             comm: Comm::wrap(raw, true),
             msg,
-            one: Msg::bytes(1),
+            one: Msg::small(1),
             reqs: vec![request_null(); reqs.max(1)],
-        }
+        })
     }
 
     /// `MPI_Waitall` on the first `n` requests.

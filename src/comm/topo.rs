@@ -21,14 +21,14 @@ pub fn dims_create(n: usize, nd: usize) -> Vec<usize> {
 /// Collective over `comm`: the dimensions MPI_Dims_create gives for its
 /// size in 3-D, and this rank's neighbours −x, +x, −y, +y, −z, +z in the
 /// periodic grid MPI_Cart_create (no reordering) builds from them.
-pub fn cart3d_neighbours(comm: &Comm) -> ([usize; 3], [usize; 6]) {
+pub fn cart3d_neighbours(comm: &Comm) -> Result<([usize; 3], [usize; 6]), super::Error> {
     let d = dims_create(comm.size, 3);
-    let cart = comm.cart(&d);
+    let cart = comm.cart(&d)?;
     let mut n = [0; 6];
     for dim in 0..3 {
-        let (down, up) = cart.cart_shift(dim, 1);
+        let (down, up) = cart.cart_shift(dim, 1)?;
         n[2 * dim] = down;
         n[2 * dim + 1] = up;
     }
-    ([d[0], d[1], d[2]], n)
+    Ok(([d[0], d[1], d[2]], n))
 }

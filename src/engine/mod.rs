@@ -318,9 +318,14 @@ impl<'a> Engine<'a> {
 
         // MY_COMM (PMB §5.2.2): the group this rank belongs to. Groups of a
         // Multi- run start together: they synchronise on all active ranks.
-        let group = world.split(mine.map(|m| m.0), mine.map_or(me, |m| m.1));
+        // Every rank is in these world-wide calls: one that fails ends the job.
+        let group = world
+            .split(mine.map(|m| m.0), mine.map_or(me, |m| m.1))
+            .unwrap_or_else(|e| e.end_job());
         let all_active = if groups > 1 {
-            world.split(active.then_some(0), me)
+            world
+                .split(active.then_some(0), me)
+                .unwrap_or_else(|e| e.end_job())
         } else {
             None
         };
@@ -502,7 +507,7 @@ impl<'a> Engine<'a> {
             if let (Some(g), Some(role), true) = (group, role.as_ref(), failure.is_empty()) {
                 match b.kernel(self.setup(g, role, arena), largest) {
                     Ok(k) => kernel = Some(k),
-                    Err(e) => failure = format!("{e:#}"),
+                    Err(e) => failure = format!("{:#}", ends_on_mpi_error(e)),
                 }
             }
             self.agree(&failure)?;
@@ -531,11 +536,18 @@ impl<'a> Engine<'a> {
             if let (Some((g, role)), true) = (mine, failure.is_empty()) {
                 if plan.fail_mpi_rank == Some(me) {
                     // Test hook: a call MPI must reject (a rank that does not exist).
-                    g.send([0u8].as_ptr(), &Msg::bytes(0), g.size + 7, 0);
+                    g.send([0u8].as_ptr(), &Msg::small(0), g.size + 7, 0);
                 }
-                match b.kernel(self.setup(g, role, arena), p) {
+                let built = if plan.fail_mpi_setup_rank == Some(me) {
+                    comm::test::refused_setup_call()
+                        .map_err(anyhow::Error::from)
+                        .and_then(|()| b.kernel(self.setup(g, role, arena), p))
+                } else {
+                    b.kernel(self.setup(g, role, arena), p)
+                };
+                match built {
                     Ok(k) => kernel = Some(k),
-                    Err(e) => failure = format!("{e:#}"),
+                    Err(e) => failure = format!("{:#}", ends_on_mpi_error(e)),
                 }
             }
             self.agree(&failure)?;
@@ -730,6 +742,8 @@ impl<'a> Engine<'a> {
 
     /// Collective over the world: fails everywhere if `failure` is set on any rank,
     /// with that rank's number and message.
+    /// The ranks agree on whether any could not build its kernel (see
+    /// [`ends_on_mpi_error`] for what cannot wait for the agreement).
     fn agree(&self, failure: &str) -> Result<()> {
         let any = self
             .world
@@ -1047,6 +1061,22 @@ pub fn skipped(info: &Info, q: usize, multi: bool, reason: String) -> BenchResul
 /// time it spent on it, and at least 0.1 s (seconds).
 fn msg_pause_s(spent_s: f64) -> f64 {
     (spent_s / 10.0).max(0.1)
+}
+
+/// What a rank does with an error from a setup step (building a kernel, a
+/// tool's run): a failed MPI call (`comm::Error::Call`) ends the job at
+/// once, with its one line and exit code 3, since other ranks may wait
+/// inside the same collective call and could never agree on it; any other
+/// error (memory, a refused size) is returned for the ranks to agree on.
+pub fn ends_on_mpi_error(e: anyhow::Error) -> anyhow::Error {
+    if let Some(c) = e
+        .chain()
+        .find_map(|c| c.downcast_ref::<comm::Error>())
+        .filter(|c| c.is_call())
+    {
+        c.end_job()
+    }
+    e
 }
 
 #[cfg(test)]

@@ -153,7 +153,7 @@ impl Benchmark for Allreduce {
         let [sbuf, rbuf, tmp] = bufs else {
             unreachable!("three buffers")
         };
-        let msg = Msg::elems(Elem::Double, n).map_err(anyhow::Error::msg)?;
+        let msg = Msg::elems(Elem::Double, n)?;
         let data = Data {
             comm: s.comm,
             n,
@@ -169,8 +169,7 @@ impl Benchmark for Allreduce {
         let steps = schedule(alg, s.comm.rank, s.comm.size, n)
             .into_iter()
             .map(Resolved::of)
-            .collect::<Result<Vec<_>, String>>()
-            .map_err(anyhow::Error::msg)?;
+            .collect::<Result<Vec<_>, _>>()?;
         Ok(Box::new(Scheduled {
             d: data,
             tmp,
@@ -236,7 +235,7 @@ struct Resolved {
 }
 
 impl Resolved {
-    fn of(step: Step) -> Result<Resolved, String> {
+    fn of(step: Step) -> Result<Resolved, crate::comm::Error> {
         let m = |x: Option<schedule::Xfer>| x.map(|x| Msg::elems(Elem::Double, x.len)).transpose();
         Ok(Resolved {
             smsg: m(step.send)?,

@@ -173,7 +173,7 @@ impl Pair<'_> {
 
     /// o_r: the server's MPI_Recv of a message that has had `d` to arrive.
     fn receive_overhead(&mut self, d: f64, m: &Msg) -> Vec<f64> {
-        let zero = Msg::bytes(0);
+        let zero = Msg::small(0);
         let mut out = Vec::with_capacity(self.reps);
         for _ in 0..self.reps {
             self.pc.barrier();
@@ -192,8 +192,8 @@ impl Pair<'_> {
     }
 
     /// The medians of one size, on the client (µs).
-    fn size(&mut self, s: usize) -> Series {
-        let m = Msg::bytes(s);
+    fn size(&mut self, s: usize) -> Result<Series> {
+        let m = Msg::bytes(s)?;
         let p1 = median(&self.prtt(1, 0.0, &m));
         let pn = median(&self.prtt(N, 0.0, &m));
         // d = PRTT(1, 0, s): the client's median, known to both.
@@ -208,14 +208,14 @@ impl Pair<'_> {
             self.pc.send_f64(&[median(&or)], 0, TAG);
             0.0
         };
-        Series {
+        Ok(Series {
             s,
             prtt1: p1 * 1e6,
             prttn: pn * 1e6,
             prttnd: pnd * 1e6,
             d: d * 1e6,
             o_r: o_r * 1e6,
-        }
+        })
     }
 }
 
@@ -237,7 +237,7 @@ impl LogGpTool {
     fn measure(&self, world: &Comm, partner: usize, reps: usize) -> Result<Option<BenchResult>> {
         let me = world.rank;
         let inside = me == 0 || me == partner;
-        let pc = world.split(inside.then_some(0), me);
+        let pc = world.split(inside.then_some(0), me)?;
         let mut series = Vec::new();
         if let Some(pc) = pc.as_ref() {
             let alloc = |n| {
@@ -252,7 +252,7 @@ impl LogGpTool {
             };
             let mut s = 1;
             while s <= MAX_SIZE {
-                series.push(pair.size(s));
+                series.push(pair.size(s)?);
                 s *= 2;
             }
         }

@@ -315,7 +315,7 @@ impl Benchmark for Commtest {
         let bufs = s.arena.take(&[len, len])?;
         let (a, b) = bufs.split_at_mut(1);
         let bsend = if role.active && uses_buffered(proto) {
-            Some(BsendBuffer::attach(bsend_bytes(p)).map_err(anyhow::Error::msg)?)
+            Some(BsendBuffer::attach(bsend_bytes(p))?)
         } else {
             None
         };
@@ -326,7 +326,7 @@ impl Benchmark for Commtest {
         };
         Ok(Box::new(Exchange::new(
             s.comm, side, &mut a[0], &mut b[0], v, k, prog, bsend,
-        )))
+        )?))
     }
 
     fn derive(&self, r: &mut BenchResult) {

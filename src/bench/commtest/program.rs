@@ -214,9 +214,9 @@ impl<'a> Exchange<'a> {
         packets: usize,
         prog: Program,
         bsend: Option<BsendBuffer>,
-    ) -> Exchange<'a> {
+    ) -> Result<Exchange<'a>, crate::comm::Error> {
         let len = volume / packets.max(1);
-        Exchange {
+        Ok(Exchange {
             comm,
             side,
             sbuf,
@@ -224,15 +224,15 @@ impl<'a> Exchange<'a> {
             volume,
             packets,
             len,
-            msg: Msg::bytes(len),
-            zero: Msg::bytes(0),
+            msg: Msg::bytes(len)?,
+            zero: Msg::small(0),
             token: [0; 8],
             token_in: [0; 8],
             prog,
             reqs: [request_null(); 6],
             staged: false,
             _bsend: bsend,
-        }
+        })
     }
 
     #[inline(always)]

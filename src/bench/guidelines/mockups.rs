@@ -14,6 +14,7 @@ use crate::check::{Expect, Segment};
 use crate::comm::{self, Msg};
 use crate::engine::axis::Point;
 use crate::engine::placement::Role;
+use anyhow::Result;
 
 /// `len` bytes of `sender`'s send buffer from `sender_offset`, at offset 0.
 fn copied(len: usize, sender: usize, sender_offset: usize) -> Expect {
@@ -35,7 +36,7 @@ fn sum(info: &Info, x: usize) -> Expect {
 
 /// `n` elements of the declared type, for a mock-up's second message.
 fn elems(info: &Info, n: usize) -> Msg {
-    Msg::elems(info.elem, n).unwrap_or_else(|_| Msg::bytes(0))
+    Msg::elems(info.elem, n).unwrap_or_else(|_| Msg::small(0))
 }
 
 /// Refuses a point whose second message is beyond the int count range.
@@ -96,8 +97,9 @@ impl Pattern for GatherBcast {
             recv: q * x,
         }
     }
-    fn prepare(&self, op: &mut Op) {
+    fn prepare(&self, op: &mut Op) -> Result<()> {
         op.unit = Some(elems(self.0, op.size * op.msg.count as usize));
+        Ok(())
     }
     #[inline(always)]
     fn run(&self, op: &mut Op) {
@@ -138,8 +140,9 @@ impl Pattern for ScatterAllgather {
             recv: x + x / q,
         }
     }
-    fn prepare(&self, op: &mut Op) {
+    fn prepare(&self, op: &mut Op) -> Result<()> {
         op.unit = Some(elems(self.0, op.msg.count as usize / op.size));
+        Ok(())
     }
     #[inline(always)]
     fn run(&self, op: &mut Op) {
@@ -168,8 +171,9 @@ impl Pattern for BcastAll {
             recv: q * x,
         }
     }
-    fn prepare(&self, op: &mut Op) {
+    fn prepare(&self, op: &mut Op) -> Result<()> {
         op.unit = Some(elems(self.0, op.size * op.msg.count as usize));
+        Ok(())
     }
     #[inline(always)]
     fn run(&self, op: &mut Op) {
@@ -204,8 +208,9 @@ impl Pattern for ReduceThenScatter {
             recv: x + q * x,
         }
     }
-    fn prepare(&self, op: &mut Op) {
+    fn prepare(&self, op: &mut Op) -> Result<()> {
         op.unit = Some(elems(self.0, op.size * op.msg.count as usize));
+        Ok(())
     }
     #[inline(always)]
     fn run(&self, op: &mut Op) {
@@ -282,8 +287,9 @@ pub struct BcastHalves(pub &'static Info);
 
 impl Pattern for BcastHalves {
     x_in_x_out!();
-    fn prepare(&self, op: &mut Op) {
+    fn prepare(&self, op: &mut Op) -> Result<()> {
         halves(op, self.0);
+        Ok(())
     }
     #[inline(always)]
     fn run(&self, op: &mut Op) {
@@ -308,8 +314,9 @@ pub struct AllreduceHalves(pub &'static Info);
 
 impl Pattern for AllreduceHalves {
     x_in_x_out!();
-    fn prepare(&self, op: &mut Op) {
+    fn prepare(&self, op: &mut Op) -> Result<()> {
         halves(op, self.0);
+        Ok(())
     }
     #[inline(always)]
     fn run(&self, op: &mut Op) {
@@ -330,8 +337,9 @@ pub struct ReduceHalves(pub &'static Info);
 
 impl Pattern for ReduceHalves {
     x_in_x_out!();
-    fn prepare(&self, op: &mut Op) {
+    fn prepare(&self, op: &mut Op) -> Result<()> {
         halves(op, self.0);
+        Ok(())
     }
     #[inline(always)]
     fn run(&self, op: &mut Op) {

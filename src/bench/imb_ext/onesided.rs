@@ -128,7 +128,7 @@ impl Benchmark for OneSided {
             me,
             q,
             x,
-            msg: Msg::elems(dt, n).map_err(anyhow::Error::msg)?,
+            msg: Msg::elems(dt, n)?,
             elem: dt,
             peer: if q > 1 { 1 - me.min(1) } else { 0 },
             issues,

@@ -231,8 +231,8 @@ impl Benchmark for MtBench {
         let reqs = self.op.requests(set.window);
         let mut lanes = Vec::with_capacity(set.threads);
         for t in 0..set.threads {
-            let msg = Msg::elems(elem, count).map_err(anyhow::Error::msg)?;
-            lanes.push(ThreadComm::new(s.comm, t, msg, reqs));
+            let msg = Msg::elems(elem, count)?;
+            lanes.push(ThreadComm::new(s.comm, t, msg, reqs)?);
         }
         let (a, b) = self.regions(x);
         let pad = set.align;

@@ -208,7 +208,7 @@ impl<E: Exchange> Benchmark for P2p<E> {
             rank,
             q,
             x: p.bytes,
-            msg: Msg::elems(Elem::Byte, p.bytes).map_err(anyhow::Error::msg)?,
+            msg: Msg::elems(Elem::Byte, p.bytes)?,
             sbuf: &mut a[0],
             rbuf: &mut b[0],
             reqs: vec![request_null(); 2 * self.ex.blocks()],

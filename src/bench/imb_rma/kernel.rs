@@ -206,7 +206,7 @@ impl Benchmark for Rma {
             Op::FetchAdd => (1, Elem::Float),
             Op::Cas => (1, Elem::Int),
         };
-        let msg = Msg::elems(elem, n).map_err(anyhow::Error::msg)?;
+        let msg = Msg::elems(elem, n)?;
         let nonaggr = (p.u64(MODE_PARAM) == Some(0))
             .then(|| p.u64(NONAGGR_PARAM).unwrap_or(NONAGGR as u64) as usize);
         let k = RmaKernel {

@@ -59,7 +59,7 @@ impl Benchmark for TrulyPassive {
             win,
             sbuf,
             scratch: Buffer::try_new(x.max(1)).map_err(|e| anyhow::anyhow!("{e}"))?,
-            msg: Msg::bytes(x),
+            msg: Msg::bytes(x)?,
             x,
             origin: s.comm.rank == 0,
             busy: None,

@@ -100,7 +100,7 @@ impl Benchmark for Graph {
                 let (sb, rb) = s.arena.pair(w * p.bytes.max(1), w * p.bytes.max(1))?;
                 Box::new(Flood {
                     comm: s.comm,
-                    msg: Msg::bytes(p.bytes),
+                    msg: Msg::bytes(p.bytes)?,
                     bytes: p.bytes,
                     send: sb.ptr(),
                     recv: rb.mut_ptr(),
@@ -114,7 +114,7 @@ impl Benchmark for Graph {
                 let (sb, rb) = s.arena.pair(16, 16)?;
                 Box::new(RoundTrip {
                     comm: s.comm,
-                    msg: Msg::bytes(8),
+                    msg: Msg::small(8),
                     send: sb.ptr(),
                     recv: rb.mut_ptr(),
                     to,

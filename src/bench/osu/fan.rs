@@ -142,8 +142,8 @@ impl Benchmark for Fan {
             rbuf,
             send_len,
             recv_len,
-            msg: Msg::bytes(p.bytes),
-            ack: Msg::bytes(1),
+            msg: Msg::bytes(p.bytes)?,
+            ack: Msg::small(1),
             reqs: vec![comm::request_null(); n * w],
         }))
     }

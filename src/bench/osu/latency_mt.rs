@@ -172,7 +172,7 @@ impl Benchmark for LatencyMt {
             comm: s.comm,
             role: s.role,
             x,
-            msg: Msg::bytes(x),
+            msg: Msg::bytes(x)?,
             threads,
             modulus: tag_modulus(senders, receivers, s.comm.tag_ub()),
             bufs,

@@ -273,7 +273,7 @@ fn build(spec: &Spec, op: &Op) -> Result<Neighbourhood> {
             let dims = topo::dims_create(q, *d);
             cart_fits(&dims, *r, q).map_err(anyhow::Error::msg)?;
             let adj = cart_adjacency(&dims, *r);
-            let cart = op.comm.cart(&dims);
+            let cart = op.comm.cart(&dims)?;
             let c = cart.cart_coords(me, *d);
             let mine: Vec<usize> = cart_offsets(*d, *r)
                 .iter()
@@ -306,7 +306,7 @@ fn build(spec: &Spec, op: &Op) -> Result<Neighbourhood> {
         blocks,
         &op.msg,
         op.x,
-    ))
+    )?)
 }
 
 /// The topology of a run: `-N` from the plan, or OMB's default.

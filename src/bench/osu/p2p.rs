@@ -244,13 +244,13 @@ impl Benchmark for PersistentPingPong {
         let x = p.bytes;
         let span = self.info.span(x);
         let (sbuf, rbuf) = s.arena.pair(span, span)?;
-        let msg = self.info.msg(x).map_err(anyhow::Error::msg)?;
+        let msg = self.info.msg(x)?;
         let peer = s.role.to.unwrap_or(s.comm.rank);
         let mut reqs = [comm::request_null(), comm::request_null()];
         if s.role.active {
-            s.comm.send_init(sbuf.ptr(), &msg, peer, 1, &mut reqs[0]);
+            s.comm.send_init(sbuf.ptr(), &msg, peer, 1, &mut reqs[0])?;
             s.comm
-                .recv_init(rbuf.mut_ptr(), &msg, peer, 1, &mut reqs[1]);
+                .recv_init(rbuf.mut_ptr(), &msg, peer, 1, &mut reqs[1])?;
         }
         Ok(Box::new(PersistentKernel {
             comm: s.comm,
@@ -438,7 +438,7 @@ impl Benchmark for Windowed {
         let w = window_of(p);
         let (send_len, recv_len) = self.lens(p);
         let (sbuf, rbuf) = s.arena.pair(send_len, recv_len)?;
-        let msg = self.info.msg(p.bytes).map_err(anyhow::Error::msg)?;
+        let msg = self.info.msg(p.bytes)?;
         let mut k = WindowKernel {
             comm: s.comm,
             peer: s.role.to.unwrap_or(s.comm.rank),
@@ -453,12 +453,12 @@ impl Benchmark for Windowed {
             send_len,
             recv_len,
             msg,
-            ack: Msg::bytes(1),
+            ack: Msg::small(1),
             reqs: vec![comm::request_null(); 2 * w],
             persistent: 0,
         };
         if self.persistent {
-            k.persistent = k.post(true);
+            k.persistent = k.post(true)?;
         }
         Ok(Box::new(k))
     }
@@ -553,7 +553,7 @@ impl WindowKernel<'_> {
     /// (MPI_Irecv, MPI_Isend), or made persistent (MPI_Recv_init,
     /// MPI_Send_init). Returns how many requests.
     #[inline(always)]
-    fn post(&mut self, persistent: bool) -> usize {
+    fn post(&mut self, persistent: bool) -> Result<usize, comm::Error> {
         let (s, r) = (self.sbuf.ptr(), self.rbuf.mut_ptr());
         let mut n = 0;
         if self.recvs() {
@@ -561,7 +561,7 @@ impl WindowKernel<'_> {
                 let slot = r.wrapping_add(k % self.slots * self.slot);
                 let req = &mut self.reqs[n];
                 if persistent {
-                    self.comm.recv_init(slot, &self.msg, self.peer, 100, req);
+                    self.comm.recv_init(slot, &self.msg, self.peer, 100, req)?;
                 } else {
                     self.comm.irecv(slot, &self.msg, self.peer, 100, req);
                 }
@@ -573,14 +573,14 @@ impl WindowKernel<'_> {
                 let slot = s.wrapping_add(k % self.slots * self.slot);
                 let req = &mut self.reqs[n];
                 if persistent {
-                    self.comm.send_init(slot, &self.msg, self.peer, 100, req);
+                    self.comm.send_init(slot, &self.msg, self.peer, 100, req)?;
                 } else {
                     self.comm.isend(slot, &self.msg, self.peer, 100, req);
                 }
                 n += 1;
             }
         }
-        n
+        Ok(n)
     }
 }
 
@@ -605,7 +605,8 @@ impl Kernel for WindowKernel<'_> {
             persistent::startall(&mut self.reqs[..self.persistent]);
             self.persistent
         } else {
-            self.post(false)
+            // (Non-blocking posts end the job on a failure: never Err.)
+            self.post(false).unwrap_or_else(|e| e.end_job())
         };
         comm::waitall(&mut self.reqs[..n]);
         if !self.both {

@@ -31,7 +31,7 @@ use crate::engine::axis::Point;
 /// A blocking pattern whose call has a persistent form: `init` makes the
 /// request of the same call on the same buffers as the pattern's `run`.
 pub trait Init: Pattern {
-    fn init(&self, op: &mut Op, req: &mut Request);
+    fn init(&self, op: &mut Op, req: &mut Request) -> Result<(), comm::Error>;
 }
 
 /// A blocking collective made persistent: the pattern's buffers and
@@ -93,7 +93,7 @@ impl<P: Init + 'static> Benchmark for Persistent<P> {
         let mut reqs = vec![comm::request_null(); roots.len()];
         for (&root, req) in roots.iter().zip(reqs.iter_mut()) {
             inner.op.root = root;
-            self.0.init(&mut inner.op, req);
+            self.0.init(&mut inner.op, req)?;
         }
         inner.op.root = base;
         Ok(Box::new(PersistentKernel { inner, reqs }))
@@ -143,32 +143,32 @@ impl<P> Drop for PersistentKernel<'_, P> {
 // The init call of each blocking pattern, on the buffers its `run` uses.
 
 impl Init for patterns::Barrier {
-    fn init(&self, op: &mut Op, req: &mut Request) {
-        op.comm.barrier_init(req);
+    fn init(&self, op: &mut Op, req: &mut Request) -> Result<(), comm::Error> {
+        op.comm.barrier_init(req)
     }
 }
 
 impl Init for patterns::Bcast {
-    fn init(&self, op: &mut Op, req: &mut Request) {
+    fn init(&self, op: &mut Op, req: &mut Request) -> Result<(), comm::Error> {
         // As the pattern: the root sends from its send buffer.
         let buf = if op.rank == op.root {
             op.sbuf.mut_ptr().wrapping_add(op.soff)
         } else {
             op.rp()
         };
-        op.comm.bcast_init(buf, &op.msg, op.root, req);
+        op.comm.bcast_init(buf, &op.msg, op.root, req)
     }
 }
 
 impl Init for patterns::Gather {
-    fn init(&self, op: &mut Op, req: &mut Request) {
+    fn init(&self, op: &mut Op, req: &mut Request) -> Result<(), comm::Error> {
         let r = op.rp();
-        op.comm.gather_init(op.sp(), &op.msg, r, op.root, req);
+        op.comm.gather_init(op.sp(), &op.msg, r, op.root, req)
     }
 }
 
 impl Init for patterns::Gatherv {
-    fn init(&self, op: &mut Op, req: &mut Request) {
+    fn init(&self, op: &mut Op, req: &mut Request) -> Result<(), comm::Error> {
         let r = op.rp();
         let unit = op.unit.as_ref().unwrap_or(&op.msg);
         op.comm.gatherv_init(
@@ -180,19 +180,19 @@ impl Init for patterns::Gatherv {
             unit,
             op.root,
             req,
-        );
+        )
     }
 }
 
 impl Init for patterns::Scatter {
-    fn init(&self, op: &mut Op, req: &mut Request) {
+    fn init(&self, op: &mut Op, req: &mut Request) -> Result<(), comm::Error> {
         let r = op.rp();
-        op.comm.scatter_init(op.sp(), &op.msg, r, op.root, req);
+        op.comm.scatter_init(op.sp(), &op.msg, r, op.root, req)
     }
 }
 
 impl Init for patterns::Scatterv {
-    fn init(&self, op: &mut Op, req: &mut Request) {
+    fn init(&self, op: &mut Op, req: &mut Request) -> Result<(), comm::Error> {
         let r = op.rp();
         let unit = op.unit.as_ref().unwrap_or(&op.msg);
         op.comm.scatterv_init(
@@ -204,69 +204,69 @@ impl Init for patterns::Scatterv {
             &op.msg,
             op.root,
             req,
-        );
+        )
     }
 }
 
 impl Init for patterns::Allgather {
-    fn init(&self, op: &mut Op, req: &mut Request) {
+    fn init(&self, op: &mut Op, req: &mut Request) -> Result<(), comm::Error> {
         let r = op.rp();
-        op.comm.allgather_init(op.sp(), &op.msg, r, req);
+        op.comm.allgather_init(op.sp(), &op.msg, r, req)
     }
 }
 
 impl Init for patterns::Allgatherv {
-    fn init(&self, op: &mut Op, req: &mut Request) {
+    fn init(&self, op: &mut Op, req: &mut Request) -> Result<(), comm::Error> {
         let r = op.rp();
         let unit = op.unit.as_ref().unwrap_or(&op.msg);
         op.comm
-            .allgatherv_init(op.sp(), &op.msg, r, &op.counts, &op.displs, unit, req);
+            .allgatherv_init(op.sp(), &op.msg, r, &op.counts, &op.displs, unit, req)
     }
 }
 
 impl Init for patterns::Alltoall {
-    fn init(&self, op: &mut Op, req: &mut Request) {
+    fn init(&self, op: &mut Op, req: &mut Request) -> Result<(), comm::Error> {
         let r = op.rp();
-        op.comm.alltoall_init(op.sp(), &op.msg, r, req);
+        op.comm.alltoall_init(op.sp(), &op.msg, r, req)
     }
 }
 
 impl Init for patterns::Alltoallv {
-    fn init(&self, op: &mut Op, req: &mut Request) {
+    fn init(&self, op: &mut Op, req: &mut Request) -> Result<(), comm::Error> {
         let r = op.rp();
         let unit = op.unit.as_ref().unwrap_or(&op.msg);
         op.comm
-            .alltoallv_init(op.sp(), r, &op.counts, &op.displs, unit, req);
+            .alltoallv_init(op.sp(), r, &op.counts, &op.displs, unit, req)
     }
 }
 
 impl Init for patterns::Alltoallw {
-    fn init(&self, op: &mut Op, req: &mut Request) {
+    fn init(&self, op: &mut Op, req: &mut Request) -> Result<(), comm::Error> {
         let r = op.rp();
         op.comm
-            .alltoallw_init(op.sp(), r, &op.counts, &op.displs, &op.types, req);
+            .alltoallw_init(op.sp(), r, &op.counts, &op.displs, &op.types, req)
     }
 }
 
 impl Init for patterns::Reduce {
-    fn init(&self, op: &mut Op, req: &mut Request) {
+    fn init(&self, op: &mut Op, req: &mut Request) -> Result<(), comm::Error> {
         let r = op.rp();
-        op.comm.reduce_init(op.sp(), r, &op.msg, op.root, req);
+        op.comm.reduce_init(op.sp(), r, &op.msg, op.root, req)
     }
 }
 
 impl Init for patterns::Allreduce {
-    fn init(&self, op: &mut Op, req: &mut Request) {
+    fn init(&self, op: &mut Op, req: &mut Request) -> Result<(), comm::Error> {
         let r = op.rp();
-        op.comm.allreduce_init(op.sp(), r, &op.msg, req);
+        op.comm.allreduce_init(op.sp(), r, &op.msg, req)
     }
 }
 
 impl Init for patterns::ReduceScatter {
-    fn init(&self, op: &mut Op, req: &mut Request) {
+    fn init(&self, op: &mut Op, req: &mut Request) -> Result<(), comm::Error> {
         let r = op.rp();
         op.comm
-            .reduce_scatter_init(op.sp(), r, &op.counts, &op.msg, req);
+            .reduce_scatter_init(op.sp(), r, &op.counts, &op.msg, req)
     }
 }
 

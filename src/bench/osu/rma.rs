@@ -338,7 +338,9 @@ impl Benchmark for OneSided {
             unreachable!("three buffers asked for")
         };
         let peer = s.role.to.unwrap_or(me);
-        let group = (s.role.active && sync == OsuSync::Pscw).then(|| Group::of(s.comm, &[peer]));
+        let group = (s.role.active && sync == OsuSync::Pscw)
+            .then(|| Group::of(s.comm, &[peer]))
+            .transpose()?;
         let k = RmaKernel {
             comm: s.comm,
             win,

@@ -123,7 +123,7 @@ impl Grid {
     }
 
     /// The vector datatype of an interior face normal to `d`.
-    fn face_type(&self, d: usize) -> Datatype {
+    fn face_type(&self, d: usize) -> Result<Datatype, crate::comm::Error> {
         let dbl = Elem::Double.datatype();
         let (nx, ny, nz) = (self.n[0], self.n[1], self.n[2]);
         let (yz, z) = (self.ext(1) * self.ext(2), self.ext(2));
@@ -131,7 +131,7 @@ impl Grid {
             0 => Datatype::vector(ny, nz, z, dbl),
             1 => Datatype::vector(nx, nz, yz, dbl),
             _ => {
-                let column = Datatype::vector(ny, 1, z, dbl);
+                let column = Datatype::vector(ny, 1, z, dbl)?;
                 Datatype::hvector(nx, 1, yz * 8, &column)
             }
         }
@@ -201,17 +201,17 @@ impl Benchmark for Halo {
         let (kind, rma) = window_of(p);
         let global = p.str("sync").and_then(SyncKind::from_name) != Some(SyncKind::P2p);
         let (win, _) = s.arena.window(comm, kind, bytes(n) as usize, &[])?;
-        let mut co = Coarray::new(comm, win, rma);
+        let mut co = Coarray::new(comm, win, rma)?;
         // sync images with the distinct other neighbours; PSCW epochs with
         // every image a face touches (this one too on a grid of extent 1 or 2).
-        let images = co.images(&neighbour_list(&s.role, me), &nbr);
+        let images = co.images(&neighbour_list(&s.role, me), &nbr)?;
         if global {
-            let all = co.everyone();
+            let all = co.everyone()?;
             co.open(&all);
         } else {
             co.open(&images);
         }
-        let types = [g.face_type(0), g.face_type(1), g.face_type(2)];
+        let types = [g.face_type(0)?, g.face_type(1)?, g.face_type(2)?];
         let faces = (0..6)
             .map(|f| {
                 let (d, halo, source) = g.halo_and_source(f);

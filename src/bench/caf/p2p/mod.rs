@@ -230,7 +230,7 @@ impl Benchmark for PingPong {
         );
         if self.access == Access::Send {
             let (src, dst) = s.arena.pair(bytes, bytes)?;
-            let msg = Msg::elems(Elem::Double, ndata).map_err(anyhow::Error::msg)?;
+            let msg = Msg::elems(Elem::Double, ndata)?;
             return Ok(Box::new(SendKernel {
                 comm: s.comm,
                 src,
@@ -249,11 +249,11 @@ impl Benchmark for PingPong {
         let global = p.str("sync").and_then(SyncKind::from_name) != Some(SyncKind::P2p);
         let (win, bufs) = s.arena.window(s.comm, kind, bytes, &[bytes])?;
         let local = &mut bufs[0];
-        let mut co = Coarray::new(s.comm, win, rma);
+        let mut co = Coarray::new(s.comm, win, rma)?;
         let pair: Vec<usize> = if role.active { vec![partner] } else { vec![] };
-        let images = co.images(&pair, &pair);
+        let images = co.images(&pair, &pair)?;
         if global {
-            let all = co.everyone();
+            let all = co.everyone()?;
             co.open(&all);
         } else {
             co.open(&images);
@@ -266,7 +266,7 @@ impl Benchmark for PingPong {
             Layout::Strided => (
                 vec![0],
                 1,
-                Some(Datatype::vector(count, blksize, stride, double)),
+                Some(Datatype::vector(count, blksize, stride, double)?),
             ),
             Layout::Many | Layout::StridedMany => {
                 ((0..count).map(|i| i * stride * 8).collect(), blksize, None)

@@ -188,7 +188,7 @@ pub fn check_cart(comm: &Comm, role: &Role) -> Result<()> {
     let Some(c) = &role.cart else {
         return Err(anyhow!("no Cartesian role"));
     };
-    let (dims, n) = topo::cart3d_neighbours(comm);
+    let (dims, n) = topo::cart3d_neighbours(comm)?;
     if dims != c.dims || n != c.neighbours {
         return Err(anyhow!(
             "Placement::Cart3d disagrees with MPI_Dims_create/MPI_Cart_create on rank {}: dims {:?} vs {dims:?}, neighbours {:?} vs {n:?}",
@@ -309,20 +309,20 @@ impl Benchmark for SyncBench {
         match self.ty {
             SyncType::Lock => {
                 // The lock variable lives on image 0, in a lock_all epoch of its own window.
-                let mut co = Coarray::new(comm, win, RmaSync::Lockall);
-                let all = co.everyone();
+                let mut co = Coarray::new(comm, win, RmaSync::Lockall)?;
+                let all = co.everyone()?;
                 co.open(&all);
                 k.co = Some(co);
             }
             SyncType::Critical => k.lock = Some(win),
             _ => {
-                let mut co = Coarray::new(comm, win, rma);
+                let mut co = Coarray::new(comm, win, rma)?;
                 if self.ty.images() {
-                    let images = co.images(&list, &list);
+                    let images = co.images(&list, &list)?;
                     co.open(&images);
                     k.images = Some(images);
                 } else {
-                    let all = co.everyone();
+                    let all = co.everyone()?;
                     co.open(&all);
                 }
                 k.co = Some(co);
