@@ -166,11 +166,20 @@ fn osu_env(np: usize, args: &str, env: &[(&str, &str)]) -> String {
 
 /// `mpiexec -n P mpibench ARGS -q --json FILE` (exit 0 asserted): the JSON.
 fn run_json(np: usize, args: &[&str]) -> serde_json::Value {
+    run_json_env(np, args, &[])
+}
+
+/// [`run_json`] with environment variables for the ranks.
+fn run_json_env(np: usize, args: &[&str], env: &[(&str, &str)]) -> serde_json::Value {
     let dir = tempfile::tempdir().unwrap();
     let json = dir.path().join("r.json");
     let mut a = args.to_vec();
     a.extend(["-q", "--json", json.to_str().unwrap()]);
-    let out = mpirun(np, &a).output().unwrap();
+    let mut cmd = mpirun(np, &a);
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    let out = cmd.output().unwrap();
     assert!(
         out.status.success(),
         "{args:?}: {}",
@@ -311,7 +320,10 @@ fn startup_programs_print_omb_lines() {
     }
 }
 
-/// Every program with -c, on 2 and 4 processes (the pairs programs on 4 and 6).
+/// Every program validates on 2 and 4 processes (the pairs programs on 4
+/// and 6), in one launch per count; the drop-in's -c on one program of each
+/// kind (point-to-point, windowed, persistent, collective, non-blocking,
+/// one-sided, threads, neighbourhood, pairs).
 #[test]
 fn every_program_validates() {
     let programs = [
@@ -393,26 +405,55 @@ fn every_program_validates() {
     let dir = tempfile::tempdir().unwrap();
     let ring = dir.path().join("ring.txt");
     std::fs::write(&ring, "# 0 <-> 1\n0,1\n1,0\n").unwrap();
+    let ring = format!("graph:{}", ring.display());
     let pairs = ["osu_mbw_mr", "osu_multi_lat"];
-    let runs = programs
-        .iter()
-        .flat_map(|p| [(*p, 2), (*p, 4)])
-        .chain(pairs.iter().flat_map(|p| [(*p, 4), (*p, 6)]));
-    for (p, np) in runs {
-        let windowed = [
-            "osu_bw",
-            "osu_bibw",
-            "osu_mbw_mr",
-            "osu_bw_fan_in",
-            "osu_bw_fan_out",
-            "osu_put_bw",
-            "osu_get_bw",
-            "osu_put_bibw",
-        ];
-        let mut w = if windowed.contains(&p) { " -W 4" } else { "" }.to_string();
-        if p.contains("neighbor_") && np == 2 {
-            w = format!(" -N graph:{}", ring.display());
+    // Every program, one launch per process count: the engine's --check
+    // is what the drop-in's -c turns on.
+    let all: Vec<&str> = programs.to_vec();
+    for (names, np) in [
+        (&all, 2),
+        (&all, 4),
+        (&pairs.to_vec(), 4),
+        (&pairs.to_vec(), 6),
+    ] {
+        let mut a = vec!["run", "--suite", "osu"];
+        a.extend(names.iter().copied());
+        a.extend(["--sizes", "1,4,64", "--iter", "3", "--warmup", "1"]);
+        a.extend(["--osu-window", "4", "--check"]);
+        if np == 2 {
+            a.extend(["--osu-topology", ring.as_str()]);
         }
+        let v = run_json_env(np, &a, env_for("osu_x_persistent"));
+        let results = v["results"].as_array().unwrap();
+        let got: Vec<&str> = results
+            .iter()
+            .map(|r| r["benchmark"].as_str().unwrap())
+            .collect();
+        assert_eq!(got, *names, "on {np}");
+        for r in results {
+            let rows = r["rows"].as_array().unwrap();
+            let name = &r["benchmark"];
+            assert!(!rows.is_empty(), "{name} on {np}: {r}");
+            for row in rows {
+                assert_eq!(row["errors"], 0, "{name} on {np}: {row}");
+            }
+        }
+        assert_eq!(v["settings"]["check"], true);
+    }
+    // The drop-in's own -c and Validation column, one program of each kind.
+    let kinds = [
+        ("osu_latency", 2, ""),
+        ("osu_bw", 2, " -W 4"),
+        ("osu_bibw_persistent", 2, " -W 4"),
+        ("osu_allreduce", 2, ""),
+        ("osu_ialltoallw", 2, ""),
+        ("osu_gatherv_persistent", 2, ""),
+        ("osu_put_bw", 2, " -W 4"),
+        ("osu_latency_mt", 2, ""),
+        ("osu_neighbor_alltoallw", 4, ""),
+        ("osu_mbw_mr", 4, " -W 4"),
+    ];
+    for (p, np, w) in kinds {
         let text = osu_env(np, &format!("{p} -c -m 1:64 -i 3 -x 1{w}"), env_for(p));
         let t = parse(&text);
         assert_eq!(
@@ -420,10 +461,7 @@ fn every_program_validates() {
             Some("Validation"),
             "{p} on {np}:\n{text}"
         );
-        assert!(
-            !t.sizes.is_empty() || p.contains("barrier"),
-            "{p} on {np}:\n{text}"
-        );
+        assert!(!t.sizes.is_empty(), "{p} on {np}:\n{text}");
         let passes = t.figures.iter().filter(|f| *f == "Pass").count();
         assert_eq!(passes, t.widths.len(), "{p} on {np}:\n{text}");
     }
