@@ -10,12 +10,23 @@ use common::*;
 
 use std::path::Path;
 
-/// Loads `file` into a `mpibench run` of Allreduce and Bcast: the
-/// command, with the library's variables set.
+/// Loads `file` into `mpiexec -n 2 mpibench run` of Allreduce and Bcast
+/// (under mpiexec, so that the library's own messages reach stderr).
 fn run_with(file: &Path, open_mpi: bool) -> assert_cmd::Command {
-    let mut cmd = self_launched(&[
-        "run", "--suite", "imb", "Allreduce", "Bcast", "-n", "2", "--sizes", "8,64K", "--iter", "5",
-    ]);
+    let mut cmd = mpirun(
+        2,
+        &[
+            "run",
+            "--suite",
+            "imb",
+            "Allreduce",
+            "Bcast",
+            "--sizes",
+            "8,64K",
+            "--iter",
+            "5",
+        ],
+    );
     if open_mpi {
         cmd.env("OMPI_MCA_coll_tuned_use_dynamic_rules", "1")
             .env("OMPI_MCA_coll_tuned_dynamic_rules_filename", file);
@@ -31,8 +42,14 @@ fn run_with(file: &Path, open_mpi: bool) -> assert_cmd::Command {
 fn broken(text: &str, open_mpi: bool) -> String {
     if !open_mpi {
         return text
-            .replace("algorithm=MPIR_Allreduce_intra_", "algorithm=MPIR_Allreduce_intra_bogus_")
-            .replace("algorithm=MPIR_Bcast_intra_", "algorithm=MPIR_Bcast_intra_bogus_");
+            .replace(
+                "algorithm=MPIR_Allreduce_intra_",
+                "algorithm=MPIR_Allreduce_intra_bogus_",
+            )
+            .replace(
+                "algorithm=MPIR_Bcast_intra_",
+                "algorithm=MPIR_Bcast_intra_bogus_",
+            );
     }
     text.lines()
         .map(|l| {
@@ -84,12 +101,18 @@ fn tune_finds_algorithms_writes_a_rules_file_and_the_library_reads_it() {
         assert_eq!(r["processes"], 2, "{r}");
         let algs = r["algorithms"].as_array().unwrap();
         let measured = algs.iter().filter(|a| a["median_us"].is_f64()).count();
-        assert!(measured >= 2, "{coll}: at least two algorithms measured: {r}");
+        assert!(
+            measured >= 2,
+            "{coll}: at least two algorithms measured: {r}"
+        );
         assert!(r["default_us"].as_f64().unwrap() > 0.0, "{r}");
         assert!(r["after_us"].as_f64().unwrap() > 0.0, "{r}");
         let rule = r["rule"].as_str().unwrap();
         assert!(
-            rule == "default" || algs.iter().any(|a| rule == format!("{} {}", a["id"], a["name"].as_str().unwrap())),
+            rule == "default"
+                || algs
+                    .iter()
+                    .any(|a| rule == format!("{} {}", a["id"], a["name"].as_str().unwrap())),
             "{r}"
         );
         if !r["reverted_p"].is_null() {
@@ -113,7 +136,10 @@ fn tune_finds_algorithms_writes_a_rules_file_and_the_library_reads_it() {
         assert!(text.starts_with("# mpibench tune"), "{text}");
     } else {
         let tree: serde_json::Value = serde_json::from_str(&text).unwrap();
-        assert!(tree["collective=allreduce"]["comm_type=intra"]["comm_size<=2"].is_object(), "{text}");
+        assert!(
+            tree["collective=allreduce"]["comm_type=intra"]["comm_size<=2"].is_object(),
+            "{text}"
+        );
         assert!(tree["collective=bcast"].is_object() && tree["collective=barrier"].is_object());
     }
     run_with(&rules, open_mpi).assert().success();
@@ -122,17 +148,36 @@ fn tune_finds_algorithms_writes_a_rules_file_and_the_library_reads_it() {
     assert_ne!(std::fs::read_to_string(&bad).unwrap(), text);
     let out = run_with(&bad, open_mpi).assert().failure();
     let err = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
-    let says = if open_mpi { "MPI_ERR_ARG" } else { "unrecognized key" };
-    assert!(err.contains(says), "the library read the broken file: {err}");
+    let says = if open_mpi {
+        "MPI_ERR_ARG"
+    } else {
+        "unrecognized key"
+    };
+    assert!(
+        err.contains(says),
+        "the library read the broken file: {err}"
+    );
 }
 
 #[test]
 fn bad_command_lines_are_one_line_usage_errors() {
     usage_errors_start_with(&[
-        (&["tune"], "error: mpibench tune needs a collective to tune: Allreduce, Bcast"),
-        (&["tune", "Allgatherv"], "error: mpibench tune knows no collective 'Allgatherv'"),
+        (
+            &["tune"],
+            "error: mpibench tune needs a collective to tune: Allreduce, Bcast",
+        ),
+        (
+            &["tune", "Allgatherv"],
+            "error: mpibench tune knows no collective 'Allgatherv'",
+        ),
         (&["tune", "Allreduce", "--sizes", "8,x"], "error: "),
-        (&["tune", "Allreduce", "--iter", "2"], "error: --iter must be at least 5"),
-        (&["tune", "Allreduce", "--bogus"], "error: unexpected argument '--bogus'"),
+        (
+            &["tune", "Allreduce", "--iter", "2"],
+            "error: --iter must be at least 5",
+        ),
+        (
+            &["tune", "Allreduce", "--bogus"],
+            "error: unexpected argument '--bogus'",
+        ),
     ]);
 }

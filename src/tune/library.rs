@@ -66,6 +66,31 @@ pub struct Library {
     pub kind: Kind,
 }
 
+impl Library {
+    /// The library in a few words: Open MPI's version (before its package),
+    /// MPICH's version and device.
+    pub fn name(&self) -> String {
+        match self.kind {
+            Kind::OpenMpi => self.version.split(',').next().unwrap_or("").to_string(),
+            Kind::Mpich { .. } => {
+                let field = |k: &str| {
+                    self.version
+                        .split(k)
+                        .nth(1)
+                        .and_then(|r| r.split_whitespace().next())
+                        .unwrap_or("?")
+                        .to_string()
+                };
+                format!(
+                    "MPICH {} ({})",
+                    field("MPICH Version:"),
+                    field("MPICH Device:")
+                )
+            }
+        }
+    }
+}
+
 /// What `tune` supports, for the one line it says to any other library.
 pub const SUPPORTED: &str =
     "Open MPI 4.x/5.x (coll_tuned) and MPICH 4.x (its CVARs and JSON tuning file)";
@@ -256,6 +281,15 @@ mod tests {
             detect("MPICH Version: 4.0.2 MPICH Release date: x", none).unwrap_err(),
             "no maps"
         );
+        assert_eq!(lib.name(), "Open MPI v4.1.4");
+        let mpich = Library {
+            version: "MPICH Version:\t4.0.2 MPICH Release date:\tThu MPICH Device:\tch4:ucx MPICH CC: gcc".into(),
+            kind: Kind::Mpich {
+                defaults: String::new(),
+                containers: Vec::new(),
+            },
+        };
+        assert_eq!(mpich.name(), "MPICH 4.0.2 (ch4:ucx)");
     }
 
     #[test]

@@ -366,7 +366,7 @@ fn measure(
     let header = format!(
         "mpibench tune {}: {}\nsizes {}; the library's default wherever no algorithm was significantly faster",
         env!("CARGO_PKG_VERSION"),
-        lib.version,
+        lib.name(),
         points
             .iter()
             .map(|p| p.2)

@@ -153,6 +153,28 @@ fn members(json: &str) -> Result<Vec<(String, &str)>, String> {
     Ok(out)
 }
 
+/// An MPICH algorithm where the library's own tree could choose it, and
+/// the library's branch (`raw`) elsewhere: for Allreduce and Reduce a
+/// built-in commutative operation and a count of at least the power of two
+/// below the process count (`count<pow2`: reduce_scatter_allgather fails
+/// below it), for `smp` a communicator across nodes (`comm_hierarchy`).
+fn guarded(coll: &Coll, a: &Algorithm, raw: &str) -> String {
+    let mut t = format!(
+        "{{\"algorithm={}{}\": {{}}}}",
+        container_prefix(coll),
+        a.name
+    );
+    if matches!(coll.lower, "allreduce" | "reduce") {
+        t = format!(
+            "{{\"is_commutative=yes\": {{\"is_op_built_in=yes\": {{\"count<pow2\": {raw}, \"count=any\": {t}}}, \"is_op_built_in=no\": {raw}}}, \"is_commutative=no\": {raw}}}"
+        );
+    }
+    if a.name == "smp" {
+        t = format!("{{\"comm_hierarchy=parent\": {t}, \"comm_hierarchy=any\": {raw}}}");
+    }
+    t
+}
+
 /// MPICH's JSON tuning file: the library's own tree (`defaults`, its
 /// built-in JSON) with each tuned collective's branch replaced by one that
 /// chooses per process count and size, and the library's own branch of that
@@ -179,11 +201,7 @@ pub fn mpich(rules: &[CollRules], defaults: &str) -> Result<String, String> {
                 t += &format!("  \"{key}\": {{\n    \"comm_type=intra\": {{\n");
                 let alg = |c: &Choice| match c {
                     None => raw.to_string(),
-                    Some(a) => format!(
-                        "{{\"algorithm={}{}\": {{}}}}",
-                        container_prefix(r.coll),
-                        a.name
-                    ),
+                    Some(a) => guarded(r.coll, a, raw),
                 };
                 let mut below = 0;
                 for (p, points) in &r.counts {
@@ -204,7 +222,7 @@ pub fn mpich(rules: &[CollRules], defaults: &str) -> Result<String, String> {
                     t += "      },\n";
                 }
                 t += &format!("      \"comm_size=any\": {raw}\n    }},\n");
-                t += &format!("    \"comm_type=any\": {raw}\n  }}{comma}\n");
+                t += &format!("    \"comm_type=inter\": {raw}\n  }}{comma}\n");
             }
         }
     }
@@ -247,6 +265,20 @@ mod tests {
                 ],
             },
         ]
+    }
+
+    #[test]
+    fn mpich_algorithms_keep_the_librarys_guards() {
+        let smp = Algorithm {
+            id: 2,
+            name: "smp".into(),
+        };
+        assert_eq!(
+            guarded(coll("bcast").unwrap(), &smp, "D"),
+            r#"{"comm_hierarchy=parent": {"algorithm=MPIR_Bcast_intra_smp": {}}, "comm_hierarchy=any": D}"#
+        );
+        let g = guarded(coll("reduce").unwrap(), &smp, "D");
+        assert!(g.starts_with(r#"{"comm_hierarchy=parent": {"is_commutative=yes": {"is_op_built_in=yes": {"count<pow2": D, "count=any": {"algorithm=MPIR_Reduce_intra_smp": {}}}"#), "{g}");
     }
 
     #[test]
@@ -337,19 +369,19 @@ mod tests {
       }},
       "comm_size=any": {bcast}
     }},
-    "comm_type=any": {bcast}
+    "comm_type=inter": {bcast}
   }},
   "collective=allreduce": {{
     "comm_type=intra": {{
       "comm_size<=1": {allreduce},
       "comm_size<=2": {{
         "avg_msg_size<8": {allreduce},
-        "avg_msg_size<65536": {{"algorithm=MPIR_Allreduce_intra_recursive_doubling": {{}}}},
+        "avg_msg_size<65536": {{"is_commutative=yes": {{"is_op_built_in=yes": {{"count<pow2": {allreduce}, "count=any": {{"algorithm=MPIR_Allreduce_intra_recursive_doubling": {{}}}}}}, "is_op_built_in=no": {allreduce}}}, "is_commutative=no": {allreduce}}},
         "avg_msg_size=any": {allreduce}
       }},
       "comm_size=any": {allreduce}
     }},
-    "comm_type=any": {allreduce}
+    "comm_type=inter": {allreduce}
   }},
   "collective=barrier": {{"algorithm=MPIR_Barrier_intra_dissemination":{{}}}}
 }}

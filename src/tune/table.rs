@@ -108,7 +108,7 @@ pub fn render(
     t: &Tuning,
     path: &Path,
 ) -> String {
-    let mut s = format!("# mpibench tune: {}\n", lib.version);
+    let mut s = format!("# mpibench tune: {}\n", lib.name());
     for (c, list) in colls.iter().zip(algs) {
         let names: Vec<String> = list.iter().map(label).collect();
         s += &format!(
