@@ -209,8 +209,7 @@ impl Launches<'_> {
             let last = err
                 .lines()
                 .map(str::trim)
-                .filter(|l| !l.is_empty() && !l.starts_with("mpibench: ["))
-                .next_back()
+                .rfind(|l| !l.is_empty() && !l.starts_with("mpibench: ["))
                 .unwrap_or("no message");
             return Err(format!("{what}: the launch failed: {last}"));
         }
