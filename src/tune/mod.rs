@@ -32,9 +32,10 @@ pub const HELP: &str = "Finds the fastest algorithm of each collective for the M
 against (Open MPI's coll_tuned, MPICH's CVARs), writes the library's own rules file and checks it.
 COLL: Allreduce, Bcast, Reduce (case-insensitive). One launch of `mpibench run --suite imb COLL
 --timing per-call` per algorithm (self-launch, or the allocation it runs in), the algorithm set by a
-rules file; per process count and size the fastest algorithm replaces the default when its median is
-5% lower and a one-sided Mann-Whitney test says the default is slower (p < 0.05 / algorithms); a tie
-keeps the default. Then one launch with the rules file loaded: before/after per size; a size the file
+rules file, between two launches of the library's defaults (each size keeps the faster of the two).
+Per process count and size the fastest algorithm replaces the default when its median is 5% lower
+and a one-sided Mann-Whitney test says the default is slower (p < 0.05 / algorithms); a tie keeps
+the default. Then one launch with the rules file loaded: before/after per size; a size the file
 makes significantly slower is reverted to the default and the file checked again.
 Options:
   --sizes LIST   message sizes in bytes, K/M/G suffixes (default 8,1K,64K,1M)
@@ -320,8 +321,8 @@ fn measure(
     algs: &[Vec<Algorithm>],
     path: &Path,
 ) -> Result<Tuning, String> {
-    let before = launches.run(colls, None, "the library's defaults")?;
-    let points: Vec<Point> = before.keys().cloned().collect();
+    let first = launches.run(colls, None, "the library's defaults")?;
+    let points: Vec<Point> = first.keys().cloned().collect();
     let mut per_alg = Vec::new();
     for (c, list) in colls.iter().zip(algs) {
         let mut v = Vec::new();
@@ -338,6 +339,11 @@ fn measure(
         }
         per_alg.push(v);
     }
+    // The defaults again, after the algorithms: a launch-to-launch drift
+    // (a first launch slower than the rest, a machine that got busier) must
+    // not make an algorithm look faster. Each point keeps its faster launch.
+    let again = launches.run(colls, None, "the library's defaults, again")?;
+    let before = select::faster_of(first, again);
     let mut picks = BTreeMap::new();
     for pt in &points {
         let Some(ci) = colls.iter().position(|c| c.name == pt.0) else {

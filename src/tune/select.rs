@@ -66,6 +66,16 @@ pub fn median(v: &[f64]) -> f64 {
     percentile(&s, 50.0)
 }
 
+/// Per point, the samples of the launch with the lower median.
+pub fn faster_of(a: Samples, mut b: Samples) -> Samples {
+    a.into_iter()
+        .map(|(pt, va)| match b.remove(&pt) {
+            Some(vb) if median(&vb) < median(&va) => (pt, vb),
+            _ => (pt, va),
+        })
+        .collect()
+}
+
 /// What was chosen at one point.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Pick {
@@ -156,6 +166,16 @@ mod tests {
         assert_eq!(pick(&d, &[&[]]).fastest, None);
         // Too few samples for significance.
         assert!(!pick(&[10.0], &[&[5.0]]).chosen);
+    }
+
+    #[test]
+    fn each_point_keeps_its_faster_launch() {
+        let pt = |b: u64| ("Bcast".to_string(), 2usize, b);
+        let a = Samples::from([(pt(8), vec![2.0, 2.0]), (pt(64), vec![1.0])]);
+        let b = Samples::from([(pt(8), vec![1.0, 1.0]), (pt(64), vec![3.0])]);
+        let f = faster_of(a, b);
+        assert_eq!(f[&pt(8)], [1.0, 1.0]);
+        assert_eq!(f[&pt(64)], [1.0]);
     }
 
     #[test]
