@@ -28,7 +28,8 @@ use select::{Point, Samples};
 pub const USAGE: &str =
     "mpibench tune COLL... [--sizes LIST] [-n N] [--iter N] [--rules FILE] [--json FILE]";
 
-pub const HELP: &str = "Finds the fastest algorithm of each collective for the MPI library this binary is linked
+pub const HELP: &str =
+    "Finds the fastest algorithm of each collective for the MPI library this binary is linked
 against (Open MPI's coll_tuned, MPICH's CVARs), writes the library's own rules file and checks it.
 COLL: Allreduce, Bcast, Reduce (case-insensitive). One launch of `mpibench run --suite imb COLL
 --timing per-call` per algorithm (self-launch, or the allocation it runs in), the algorithm set by a
@@ -308,8 +309,9 @@ pub struct Tuning {
     /// Per collective (as `colls`), per algorithm (as its list), the samples.
     pub per_alg: Vec<Vec<Result<Samples, String>>>,
     pub picks: BTreeMap<Point, select::Pick>,
-    /// The points whose choice the check reverted, with the p-value.
-    pub reverted: BTreeMap<Point, f64>,
+    /// The points whose choice the check reverted: the p-value and the
+    /// ratio to the default's median, with the rule loaded.
+    pub reverted: BTreeMap<Point, (f64, f64)>,
     pub after: Samples,
     pub load: Vec<(&'static str, String)>,
 }
@@ -360,7 +362,7 @@ fn measure(
             .collect();
         picks.insert(pt.clone(), select::pick(&before[pt], &cand));
     }
-    let chosen = |pt: &Point, reverted: &BTreeMap<Point, f64>| -> Choice {
+    let chosen = |pt: &Point, reverted: &BTreeMap<Point, (f64, f64)>| -> Choice {
         let ci = colls.iter().position(|c| c.name == pt.0)?;
         let p = picks.get(pt)?;
         let i = p
@@ -393,11 +395,12 @@ fn measure(
             if chosen(pt, &reverted).is_none() {
                 continue;
             }
-            let slower = after
-                .get(pt)
-                .map_or(Some(1.0), |a| select::slower(a, &before[pt]));
-            if let Some(p) = slower {
-                reverted.insert(pt.clone(), p);
+            let slower = after.get(pt).map_or(Some((1.0, f64::NAN)), |a| {
+                let ratio = select::median(a) / select::median(&before[pt]);
+                select::slower(a, &before[pt]).map(|p| (p, ratio))
+            });
+            if let Some(r) = slower {
+                reverted.insert(pt.clone(), r);
                 more = true;
             }
         }

@@ -25,8 +25,11 @@ pub struct Row {
     pub p: Option<f64>,
     /// The rule written: an algorithm's name, or "default".
     pub rule: String,
-    /// Set when the check with the file loaded found this size slower and reverted it.
+    /// Set when the check with the file loaded found this size slower with
+    /// the fastest algorithm's rule and gave it back to the default: the
+    /// p-value and the median's change against the default then.
     pub reverted_p: Option<f64>,
+    pub reverted_change: Option<f64>,
     /// Median with the rules file loaded, µs.
     pub after_us: Option<f64>,
 }
@@ -85,7 +88,8 @@ pub fn rows(colls: &[&'static Coll], algs: &[Vec<Algorithm>], t: &Tuning) -> Vec
                     (true, Some(a)) => label(a),
                     _ => "default".to_string(),
                 },
-                reverted_p: t.reverted.get(pt).copied(),
+                reverted_p: t.reverted.get(pt).map(|r| r.0),
+                reverted_change: t.reverted.get(pt).map(|r| r.1 - 1.0),
                 after_us: t.after.get(pt).map(|v| median(v)),
             });
         }
@@ -136,10 +140,10 @@ pub fn render(
         let change = r.after_us.map_or("-".to_string(), |a| {
             format!("{:+.1}%", (a / r.default_us - 1.0) * 100.0)
         });
-        let rule = match r.reverted_p {
-            Some(p) => format!("default (reverted, p={p:.3})"),
-            None if r.rule == "default" && r.fastest.is_some() => "default (no gain)".to_string(),
-            None => r.rule.clone(),
+        let rule = match (r.reverted_p, r.reverted_change) {
+            (Some(_), Some(c)) => format!("default ({:+.0}% with it)", c * 100.0),
+            _ if r.rule == "default" && r.fastest.is_some() => "default (no gain)".to_string(),
+            _ => r.rule.clone(),
         };
         s += &format!(
             "{:>10} {:>10.2}  {:<28} {:>10} {:>8}  {:<28} {:>10} {:>8}\n",
@@ -156,7 +160,7 @@ pub fn render(
     let reverted = rows.iter().filter(|r| r.reverted_p.is_some()).count();
     if reverted > 0 {
         s += &format!(
-            "\n# {reverted} size(s) were significantly slower with the file and were given back to the library's default\n"
+            "\n# {reverted} size(s) were significantly slower with the fastest algorithm's rule loaded (+N% with it)\n# and were given back to the library's default; their after column is with the default\n"
         );
     }
     let load: Vec<String> = t.load.iter().map(|(k, v)| format!("{k}={v}")).collect();
@@ -260,5 +264,18 @@ mod tests {
         let doc = json(&lib, &[c], &algs, &t, Path::new("/tmp/r.conf"));
         assert_eq!(doc.rows[1].rule, "1 basic_linear");
         assert_eq!(doc.rows[1].algorithms[1].median_us, None);
+        // A reverted size: the default, and how much slower the rule was.
+        let mut t = t;
+        t.reverted.insert(pt(1024), (0.01, 1.12));
+        let text = render(&lib, &[c], &algs, &t, Path::new("/tmp/r.conf"));
+        assert!(text.contains("  default (+12% with it)  "), "{text}");
+        assert!(
+            text.contains("# 1 size(s) were significantly slower"),
+            "{text}"
+        );
+        assert_eq!(
+            json(&lib, &[c], &algs, &t, Path::new("x")).rows[1].rule,
+            "default"
+        );
     }
 }
