@@ -3,7 +3,8 @@
 //! Allreduce and Bcast, writes the library's rules file, and the library
 //! reads it: a run with the file loaded succeeds, and the same file with
 //! its algorithm names or numbers broken makes the library fail (so the
-//! file is read, not ignored). No timing is asserted.
+//! file is read, not ignored); on 4 oversubscribed ranks each process count
+//! of IMB's sweep gets its rules. No timing is asserted.
 
 mod common;
 use common::*;
@@ -180,4 +181,45 @@ fn bad_command_lines_are_one_line_usage_errors() {
             "error: unexpected argument '--bogus'",
         ),
     ]);
+}
+
+#[test]
+fn four_oversubscribed_ranks_get_rules_per_process_count() {
+    let dir = tempfile::tempdir().unwrap();
+    let rules = dir.path().join("rules");
+    let json = dir.path().join("tune.json");
+    self_launched(&[
+        "tune",
+        "allreduce",
+        "-n",
+        "4",
+        "--sizes",
+        "8",
+        "--iter",
+        "5",
+        "--rules",
+        rules.to_str().unwrap(),
+        "--json",
+        json.to_str().unwrap(),
+    ])
+    .env("OMPI_MCA_rmaps_base_oversubscribe", "1")
+    .assert()
+    .success();
+    let v = read_json(&json);
+    let counts: Vec<u64> = v["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["processes"].as_u64().unwrap())
+        .collect();
+    assert_eq!(counts, [2, 4], "IMB's sweep: one row per process count");
+    let text = std::fs::read_to_string(&rules).unwrap();
+    for p in [2, 4] {
+        let block = if text.contains("coll_tuned") {
+            format!("\n{p} # from {p} processes\n")
+        } else {
+            format!("\"comm_size<={p}\": {{")
+        };
+        assert!(text.contains(&block), "{block}: {text}");
+    }
 }
