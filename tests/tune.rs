@@ -181,6 +181,14 @@ fn bad_command_lines_are_one_line_usage_errors() {
             "error: unexpected argument '--bogus'",
         ),
     ]);
+    // Under a launcher: once, not once per rank.
+    let out = mpirun(2, &["tune", "Allreduce"]).assert().code(2);
+    let err = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+    assert_eq!(
+        err.matches("mpibench tune starts its own launches").count(),
+        1,
+        "{err}"
+    );
 }
 
 #[test]

@@ -73,8 +73,13 @@ struct Args {
     help: bool,
 }
 
+/// A usage error: one line (once, under a launcher that started several).
 fn usage(msg: &str) -> Result<i32> {
-    Ok(Outcome::Usage.say(msg))
+    Ok(if launch::env_rank() == 0 {
+        Outcome::Usage.say(msg)
+    } else {
+        Outcome::Usage.exit_code()
+    })
 }
 
 /// `mpibench tune ...`.
