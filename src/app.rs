@@ -112,6 +112,8 @@ pub fn main() -> Result<i32> {
             ) {
                 (Some(f), _) => imb(f, params.to_vec(), &format!("mpibench {name}")),
                 (None, Some(f)) => front_end(f, params),
+                // A driver of its own launches (one per algorithm), not a run.
+                (None, None) if name == "tune" => crate::tune::main(params),
                 (None, None) => Ok(usage(&format!("unrecognized subcommand '{name}'"))),
             }
         }

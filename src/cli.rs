@@ -37,6 +37,10 @@ fn top_help() -> String {
             f.program, f.subcommand, f.program, f.program, f.suite
         ));
     }
+    s.push_str(
+        "Tuning: mpibench tune COLL... [--sizes LIST]: the library's fastest algorithms,\n  \
+         written to its own rules file and checked; see mpibench tune -h.\n",
+    );
     s + EXIT_CODES
 }
 

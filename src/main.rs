@@ -31,6 +31,7 @@ mod stats_test;
 mod suite;
 mod supervise;
 mod sys;
+mod tune;
 mod watchdog;
 
 /// The stack of the thread that runs mpibench, whatever `ulimit -s` says

@@ -21,6 +21,7 @@ mod derived;
 pub mod error;
 pub mod fork;
 pub mod modes;
+pub mod mpit;
 mod nbc;
 mod nbcv;
 pub mod neighbor;
