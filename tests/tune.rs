@@ -180,6 +180,14 @@ fn bad_command_lines_are_one_line_usage_errors() {
             &["tune", "Allreduce", "--bogus"],
             "error: unexpected argument '--bogus'",
         ),
+        (
+            &["tune", "Allreduce", "--rules", "/nonexistent/dir/r.conf"],
+            "error: cannot write '/nonexistent/dir/r.conf'",
+        ),
+        (
+            &["tune", "Allreduce", "--rules", "/tmp"],
+            "error: cannot write '/tmp': is a directory",
+        ),
     ]);
     // Under a launcher: once, not once per rank.
     let out = mpirun(2, &["tune", "Allreduce"]).assert().code(2);

@@ -136,6 +136,15 @@ pub fn main(params: &[String]) -> Result<i32> {
         Ok(l) => l,
         Err(msg) => return usage(&msg),
     };
+    // The outputs are checked before the first launch, as `mpibench run`'s.
+    let rules = rules_path(&args, &lib);
+    let mut outputs = vec![crate::output::Output::file("--rules", &rules)];
+    if let Some(json) = &args.json {
+        outputs.push(crate::output::Output::file("--json", json));
+    }
+    if let Err(msg) = crate::output::validate(&outputs, &[]) {
+        return usage(&msg);
+    }
     match tune(&args, &lib, &colls) {
         Ok(()) => Ok(EXIT_OK),
         Err(msg) => Ok(Outcome::Error.say(&msg)),
@@ -264,6 +273,17 @@ fn write_rules(
     std::fs::write(path, text).map_err(|e| format!("cannot write '{}': {e}", path.display()))
 }
 
+/// The rules file to write: `--rules`, or the library's default name.
+fn rules_path(args: &Args, lib: &Library) -> PathBuf {
+    let default_name = match lib.kind {
+        Kind::OpenMpi => "mpibench-tune.conf",
+        Kind::Mpich { .. } => "mpibench-tune.json",
+    };
+    args.rules
+        .clone()
+        .unwrap_or_else(|| PathBuf::from(default_name))
+}
+
 fn tune(args: &Args, lib: &Library, colls: &[&'static Coll]) -> Result<(), String> {
     let vars = comm::mpit::control_variables()?;
     let mut algs: Vec<Vec<Algorithm>> = Vec::new();
@@ -277,14 +297,7 @@ fn tune(args: &Args, lib: &Library, colls: &[&'static Coll]) -> Result<(), Strin
         }
         algs.push(a);
     }
-    let default_name = match lib.kind {
-        Kind::OpenMpi => "mpibench-tune.conf",
-        Kind::Mpich { .. } => "mpibench-tune.json",
-    };
-    let path = args
-        .rules
-        .clone()
-        .unwrap_or_else(|| PathBuf::from(default_name));
+    let path = rules_path(args, lib);
     let path = std::path::absolute(&path)
         .map_err(|e| format!("cannot resolve '{}': {e}", path.display()))?;
     let dir = std::env::temp_dir().join(format!("mpibench-tune-{}", std::process::id()));
