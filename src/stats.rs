@@ -289,7 +289,8 @@ impl LaunchSpread {
     /// The launches differ by more than one launch's CI is wide: a CI from
     /// a single launch would overstate the precision.
     pub fn between_dominates(&self) -> bool {
-        self.n >= 2 && self.between > self.within
+        // Ties (clock steps make them common) are not domination.
+        self.n >= 2 && self.between - self.within > 1e-9 * self.median.abs()
     }
 }
 
@@ -449,8 +450,11 @@ mod tests {
         assert!((s.within - 0.3).abs() < 1e-12);
         assert!((s.between - 0.6).abs() < 1e-12);
         assert!(s.between_dominates());
-        // Launches that agree within their CIs: not flagged.
+        // Launches that agree within their CIs: not flagged; nor a tie
+        // that rounding puts a hair above.
         let s = launch_spread(&[(10.0, Some(1.0)), (10.1, Some(1.0))]).unwrap();
+        assert!(!s.between_dominates());
+        let s = launch_spread(&[(0.3, Some(0.1)), (0.4 + 1e-15, Some(0.1))]).unwrap();
         assert!(!s.between_dominates());
         // Ten launches: ranks 2 and 9, as for any ten samples.
         let ten: Vec<(f64, Option<f64>)> = (1..=10).map(|i| (i as f64, None)).collect();
