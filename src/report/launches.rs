@@ -38,7 +38,7 @@ pub fn part(r: &BenchResult, launches: usize) -> String {
     for x in rows {
         let m = x.t_median_us.unwrap_or(f64::NAN);
         let ci = match (x.between_ci95_lo_us, x.between_ci95_hi_us) {
-            (Some(lo), Some(hi)) => format!("{lo:.2} .. {hi:.2}"),
+            (Some(lo), Some(hi)) => format!("{lo:.3} .. {hi:.3}"),
             _ => "-".into(),
         };
         let params = if x.params.is_empty() {
@@ -60,7 +60,7 @@ pub fn part(r: &BenchResult, launches: usize) -> String {
         };
         let _ = writeln!(
             s,
-            "#{:>11} {:>13.2} {:>21} {:>10} {:>10}{params}{flag}",
+            "#{:>11} {:>13.3} {:>21} {:>10} {:>10}{params}{flag}",
             x.bytes,
             m,
             ci,
