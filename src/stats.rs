@@ -279,8 +279,9 @@ pub struct LaunchSpread {
     pub median: f64,
     pub ci95_lo: f64,
     pub ci95_hi: f64,
-    /// The median of the launches' own CI widths (0 without CIs).
-    pub within: f64,
+    /// The median of the launches' own CI widths (None when no launch
+    /// has a CI: loop timing's single figure claims no precision).
+    pub within: Option<f64>,
     /// The largest launch median less the smallest.
     pub between: f64,
 }
@@ -290,7 +291,10 @@ impl LaunchSpread {
     /// a single launch would overstate the precision.
     pub fn between_dominates(&self) -> bool {
         // Ties (clock steps make them common) are not domination.
-        self.n >= 2 && self.between - self.within > 1e-9 * self.median.abs()
+        self.n >= 2
+            && self
+                .within
+                .is_some_and(|w| self.between - w > 1e-9 * self.median.abs())
     }
 }
 
@@ -306,7 +310,7 @@ pub fn launch_spread(launches: &[(f64, Option<f64>)]) -> Option<LaunchSpread> {
     medians.sort_by(f64::total_cmp);
     let mut widths: Vec<f64> = finite
         .iter()
-        .map(|(_, w)| w.filter(|w| w.is_finite()).unwrap_or(0.0).max(0.0))
+        .filter_map(|(_, w)| w.filter(|w| w.is_finite()).map(|w| w.max(0.0)))
         .collect();
     widths.sort_by(f64::total_cmp);
     let (ci95_lo, ci95_hi) = median_ci95(&medians);
@@ -315,7 +319,7 @@ pub fn launch_spread(launches: &[(f64, Option<f64>)]) -> Option<LaunchSpread> {
         median: percentile(&medians, 50.0),
         ci95_lo,
         ci95_hi,
-        within: percentile(&widths, 50.0),
+        within: (!widths.is_empty()).then(|| percentile(&widths, 50.0)),
         between: medians[medians.len() - 1] - medians[0],
     })
 }
@@ -447,7 +451,7 @@ mod tests {
         assert_eq!(s.n, 3);
         assert_eq!(s.median, 10.2);
         assert_eq!((s.ci95_lo, s.ci95_hi), (10.0, 10.6));
-        assert!((s.within - 0.3).abs() < 1e-12);
+        assert!((s.within.unwrap() - 0.3).abs() < 1e-12);
         assert!((s.between - 0.6).abs() < 1e-12);
         assert!(s.between_dominates());
         // Launches that agree within their CIs: not flagged; nor a tie
@@ -460,10 +464,15 @@ mod tests {
         let ten: Vec<(f64, Option<f64>)> = (1..=10).map(|i| (i as f64, None)).collect();
         let s = launch_spread(&ten).unwrap();
         assert_eq!((s.ci95_lo, s.ci95_hi, s.median), (2.0, 9.0, 5.5));
-        assert_eq!(s.within, 0.0);
+        // No launch with a CI: no within spread, nothing to flag.
+        assert_eq!(s.within, None);
+        assert!(!s.between_dominates());
         // A launch without a figure is left out; none at all: no spread.
         let s = launch_spread(&[(f64::NAN, Some(9.0)), (4.0, Some(1.0))]).unwrap();
-        assert_eq!((s.n, s.median, s.within, s.between), (1, 4.0, 1.0, 0.0));
+        assert_eq!(
+            (s.n, s.median, s.within, s.between),
+            (1, 4.0, Some(1.0), 0.0)
+        );
         assert!(!s.between_dominates());
         assert_eq!(launch_spread(&[(f64::NAN, None)]), None);
         assert_eq!(launch_spread(&[]), None);

@@ -97,9 +97,11 @@ fn three_launches_keep_their_rows_and_every_combined_row_its_launch_medians() {
             assert_eq!((f(&row["ci95_lo_us"]), f(&row["ci95_hi_us"])), (lo, hi));
             let between = f(&row["between_spread_us"]);
             assert!((between - (sorted[2] - sorted[0])).abs() < 1e-9, "{row}");
-            assert!(f(&row["within_spread_us"]) >= 0.0);
+            let within = f(&row["within_spread_us"]);
+            assert!(within >= 0.0);
+            // Ties (the clock's steps) are not domination.
             let flag = row["launch_spread_dominates"].as_bool().unwrap();
-            assert_eq!(flag, between > f(&row["within_spread_us"]), "{row}");
+            assert_eq!(flag, between - within > 1e-9 * median, "{row}");
             assert_eq!(row["repetitions"], 150);
         }
     }

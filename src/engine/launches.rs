@@ -92,8 +92,9 @@ pub fn combine_row(same: &[&Row]) -> Row {
         same.iter().filter_map(|x| f(x)).reduce(|a, b| a || b)
     };
     let launch_median = |x: &Row| x.t_median_us.unwrap_or(x.t_avg_us);
+    // A CI of fewer than two values (loop timing's one figure) is none.
     let ci_width = |x: &Row| match (x.ci95_lo_us, x.ci95_hi_us) {
-        (Some(lo), Some(hi)) => Some(hi - lo),
+        (Some(lo), Some(hi)) if x.samples_n.or(x.valid).unwrap_or(0) >= 2 => Some(hi - lo),
         _ => None,
     };
     let spread = stats::launch_spread(
@@ -143,9 +144,11 @@ pub fn combine_row(same: &[&Row]) -> Row {
         launch_medians_us: Some(same.iter().map(|x| launch_median(x)).collect()),
         between_ci95_lo_us: spread.map(|s| s.ci95_lo),
         between_ci95_hi_us: spread.map(|s| s.ci95_hi),
-        within_spread_us: spread.map(|s| s.within),
+        within_spread_us: spread.and_then(|s| s.within),
         between_spread_us: spread.map(|s| s.between),
-        launch_spread_dominates: spread.map(|s| s.between_dominates()),
+        launch_spread_dominates: spread
+            .filter(|s| s.within.is_some())
+            .map(|s| s.between_dominates()),
         ..Row::default()
     }
 }
@@ -237,7 +240,7 @@ mod tests {
     }
 
     #[test]
-    fn loop_timing_without_a_median_uses_t_avg() {
+    fn loop_timing_without_a_median_uses_t_avg_and_claims_no_within_spread() {
         let mut x = row(8, 1.0, 0.0);
         x.t_median_us = None;
         x.ci95_lo_us = None;
@@ -246,7 +249,19 @@ mod tests {
         y.t_avg_us = 2.0;
         let r = combine_row(&[&x, &y]);
         assert_eq!(r.launch_medians_us, Some(vec![1.5, 2.0]));
-        assert_eq!(r.within_spread_us, Some(0.0));
-        assert_eq!(r.launch_spread_dominates, Some(true));
+        assert_eq!(
+            (r.within_spread_us, r.launch_spread_dominates),
+            (None, None)
+        );
+        assert_eq!(r.between_spread_us, Some(0.5));
+        // One figure per launch (IMB's loop: a CI of one value): the same.
+        let mut x = row(8, 1.0, 0.0);
+        x.samples_n = None;
+        x.valid = Some(1);
+        let r = combine_row(&[&x, &x]);
+        assert_eq!(
+            (r.within_spread_us, r.launch_spread_dominates),
+            (None, None)
+        );
     }
 }

@@ -86,6 +86,7 @@ mod tests {
             t_median_us: Some(median),
             ci95_lo_us: Some(median - ci / 2.0),
             ci95_hi_us: Some(median + ci / 2.0),
+            samples_n: Some(1000),
             ..Row::default()
         }
     }
