@@ -26,6 +26,10 @@ use crate::results::{Launch, Report};
 /// Where one launch's rank 0 writes its results: PREFIX.json and PREFIX.txt.
 pub const ENV: &str = "MPIBENCH_LAUNCH_OUT";
 
+/// Test hook (tests/launches.rs): launch K of the run fails (its rank 1
+/// panics as `MPIBENCH_TEST_PANIC_RANK` makes it).
+const TEST_FAIL: &str = "MPIBENCH_TEST_FAIL_LAUNCH";
+
 /// On the ranks of one launch (`--launches N` > 1 under a launcher): the
 /// run's outputs replaced by the launch's private files. False when no
 /// self-launching parent asked for them: a launcher of the user's started
@@ -106,16 +110,28 @@ pub fn parent(args: &RunArgs, r: &Relaunch) -> Result<i32> {
     };
     let mut done: Vec<Report> = Vec::new();
     let mut code = EXIT_OK;
+    // The failed launch's own final status, when it wrote one.
+    let mut said: Option<String> = None;
     for k in 1..=n {
         if !args.quiet {
             eprintln!("mpibench: launch {k} of {n}");
         }
         let prefix = dir.join(format!("launch-{k}"));
         let json = prefix.with_extension("json");
-        code = launch::relaunch_with(r, &[(ENV, &prefix.to_string_lossy())])?;
-        if let Ok(rep) = crate::report::view::load(&json) {
-            done.push(rep);
+        let mut env = vec![(ENV, prefix.to_string_lossy().into_owned())];
+        if std::env::var(TEST_FAIL).is_ok_and(|v| v == k.to_string()) {
+            env.push(("MPIBENCH_TEST_PANIC_RANK", "1".into()));
         }
+        let env: Vec<(&str, &str)> = env.iter().map(|(k, v)| (*k, v.as_str())).collect();
+        code = launch::relaunch_with(r, &env)?;
+        let loaded = crate::report::view::load(&json).ok();
+        if code != EXIT_OK {
+            said = loaded
+                .as_ref()
+                .and_then(|l| l.status.clone())
+                .filter(|s| s != "running");
+        }
+        done.extend(loaded);
         if code != EXIT_OK {
             break;
         }
@@ -125,9 +141,9 @@ pub fn parent(args: &RunArgs, r: &Relaunch) -> Result<i32> {
         return Ok(code);
     };
     if code != EXIT_OK {
-        // The failed launch's own ending, else what its exit code says.
-        let last = report.launches.last().and_then(|l| l.status.clone());
-        if last.is_none() || last.as_deref() == Some("running") {
+        // The failed launch's own ending (the last in the report), else
+        // what its exit code says.
+        if said.is_none() {
             outcome_of(code).stamp(&mut report);
         }
         report.complete = false;

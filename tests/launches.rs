@@ -189,3 +189,41 @@ fn a_launcher_of_the_users_cannot_relaunch() {
         "{err}"
     );
 }
+
+#[test]
+fn a_failed_launch_fails_the_run_in_one_line_and_keeps_the_launches_before_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("l.json");
+    let out = self_launched(&[
+        "run",
+        "-n",
+        "2",
+        "-q",
+        "--launches",
+        "3",
+        "--json",
+        json.to_str().unwrap(),
+        "PingPong",
+        "--sizes",
+        "8",
+        "--iter",
+        "10",
+    ])
+    .env("MPIBENCH_TEST_FAIL_LAUNCH", "2")
+    .current_dir(dir.path())
+    .assert()
+    .code(3);
+    let err = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.starts_with("error: rank 1"), "{err}");
+    let v = read_json(&json);
+    assert_eq!(v["complete"], false);
+    assert_eq!(v["status"], "aborted");
+    // Launch 2 died before it wrote anything: launch 1 alone, no launch 3.
+    assert_eq!(v["launches"].as_array().unwrap().len(), 1);
+    assert_eq!(v["launches"][0]["status"], "ok");
+    let row = &v["results"][0]["rows"][0];
+    assert_eq!(row["launch_medians_us"].as_array().unwrap().len(), 1);
+    let left: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
+    assert_eq!(left.len(), 1, "the launches' private files are gone");
+}
