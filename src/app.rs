@@ -346,7 +346,12 @@ fn run(mut args: RunArgs) -> Result<i32> {
             mpiexec: args.mpiexec.as_deref(),
             library_version: &comm::library_version(),
             force_np: args.force_np,
-            json: args.json.as_deref(),
+            // Launches of `--launches N` write private files: the run's
+            // JSON is the parent's to write, after them.
+            json: args
+                .json
+                .as_deref()
+                .filter(|_| args.launches.is_none_or(|n| n <= 1)),
             hosts,
             bind_to: args.bind_to.as_deref(),
             dry_run: args.dry_run,
