@@ -289,8 +289,11 @@ fn list(only: Option<&str>) -> Result<i32> {
     Ok(EXIT_OK)
 }
 
-fn run(args: RunArgs) -> Result<i32> {
+fn run(mut args: RunArgs) -> Result<i32> {
     if !launch::launched() {
+        if let Some(msg) = crate::launches::refuse(&args) {
+            return Ok(usage(&msg));
+        }
         let hosts = match (&args.hosts, &args.hostfile) {
             (Some(list), _) => match launch::parse_hosts(list) {
                 Ok(h) => Some(h),
@@ -340,17 +343,33 @@ fn run(args: RunArgs) -> Result<i32> {
                 return Ok(usage(&msg));
             }
         }
-        return launch::relaunch(&launch::Relaunch {
+        let relaunch = launch::Relaunch {
             np,
             mpiexec: args.mpiexec.as_deref(),
             library_version: &comm::library_version(),
             force_np: args.force_np,
-            json: args.json.as_deref(),
+            // Launches of `--launches N` write private files: the run's
+            // JSON is the parent's to write, after them.
+            json: args
+                .json
+                .as_deref()
+                .filter(|_| args.launches.is_none_or(|n| n <= 1)),
             hosts,
             bind_to: args.bind_to.as_deref(),
             dry_run: args.dry_run,
             timeout: args.timeout,
-        });
+        };
+        if args.launches.is_some_and(|n| n > 1) && !args.dry_run {
+            return crate::launches::parent(&args, &relaunch);
+        }
+        return launch::relaunch(&relaunch);
+    }
+    // One launch of `--launches N`: its outputs are the parent's to write.
+    if args.launches.is_some_and(|n| n > 1) && !crate::launches::redirect(&mut args) {
+        return Ok(usage(&format!(
+            "--launches {} needs mpibench to start the launches itself: run it without mpiexec or srun (inside a Slurm allocation, mpibench run calls srun)",
+            args.launches.unwrap_or(0)
+        )));
     }
     if args.dry_run {
         if launch::env_rank() == 0 {
@@ -418,7 +437,7 @@ fn finalize_limit(code: i32) {
 
 /// The command line as the plan records it: under IMB-MPI1's name (or an
 /// OSU program's) the arguments are that program's, without a subcommand.
-fn command_line() -> Vec<String> {
+pub(crate) fn command_line() -> Vec<String> {
     let argv0 = std::env::args().next().unwrap_or_default();
     let osu = frontend::osu::personality(&argv0);
     let name = match frontend::imb::personality(&argv0) {
@@ -545,6 +564,7 @@ fn new_report(
         interrupted_by: None,
         reason: None,
         signal: None,
+        launches: Vec::new(),
     }
 }
 
@@ -598,13 +618,13 @@ fn warn_launch(world: &Comm, args: &RunArgs) {
 
 /// The table format of a suite's results (a front end may choose another:
 /// mpibench imb prints IMB-MPI1 2021's).
-fn format_for(plan: &Plan, suite: &str) -> &'static dyn crate::report::table::Format {
+pub(crate) fn format_for(plan: &Plan, suite: &str) -> &'static dyn crate::report::table::Format {
     suite::format(plan.table.as_deref().unwrap_or(suite))
 }
 
 /// How a complete run ends: validation errors first, else what a suite
 /// says of its results (mpiGraph's outliers), else ok; with its line.
-fn ending_of(report: &Report, fail_on_outlier: bool) -> (Outcome, String) {
+pub(crate) fn ending_of(report: &Report, fail_on_outlier: bool) -> (Outcome, String) {
     let errors: u64 = report
         .results
         .iter()

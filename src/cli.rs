@@ -288,6 +288,12 @@ pub struct RunArgs {
     #[arg(long, value_name = "R", allow_negative_numbers = true, value_parser = at_least_1)]
     pub repeats: Option<usize>,
 
+    /// Run the benchmarks in N separate launches (mpiexec or srun calls, when mpibench launches
+    /// itself) and combine them: each row is the median of the launch medians, with a
+    /// between-launch CI.
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = at_least_1)]
+    pub launches: Option<usize>,
+
     /// Inner repetitions of delay subtraction (--timing delay-subtraction; default 200).
     #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = at_least_1)]
     pub inner: Option<usize>,

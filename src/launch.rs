@@ -337,6 +337,12 @@ pub struct Relaunch<'a> {
 /// before starting anything: absurd rank counts (2), a launcher of another
 /// MPI (2), an Open MPI launch whose TMPDIR is not writable (5).
 pub fn relaunch(r: &Relaunch) -> Result<i32> {
+    relaunch_with(r, &[])
+}
+
+/// [`relaunch`] with environment variables of its own for the ranks (one
+/// launch of `--launches N` tells them where its results go).
+pub fn relaunch_with(r: &Relaunch, extra_env: &[(&str, &str)]) -> Result<i32> {
     let f = flavour(r.library_version);
     let exe = std::env::current_exe().context("cannot find the mpibench executable")?;
     let launcher = r
@@ -377,6 +383,7 @@ pub fn relaunch(r: &Relaunch) -> Result<i32> {
         .filter(|a| a != "--dry-run")
         .collect();
     let mut env = vec![("MPIBENCH_LAUNCHED", "1")];
+    env.extend(extra_env.iter().copied());
     if f == Flavour::OpenMpi && unsafe { libc::geteuid() } == 0 {
         env.push(("OMPI_ALLOW_RUN_AS_ROOT", "1"));
         env.push(("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1"));

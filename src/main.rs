@@ -15,6 +15,7 @@ mod frontend;
 mod help;
 mod input;
 mod launch;
+mod launches;
 #[cfg(test)]
 mod layers;
 mod method;

@@ -50,6 +50,22 @@ pub struct Report {
     /// With reason "rank_died": the signal the rank died of ("SIGKILL", ...).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub signal: Option<String>,
+    /// With `--launches N` > 1: every launch's own results, in launch
+    /// order; `results` then holds their combination (`engine::launches`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub launches: Vec<Launch>,
+}
+
+/// One launch (mpiexec or srun call) of a `--launches N` run.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+pub struct Launch {
+    /// 1-based, in the order the launches ran.
+    pub launch: usize,
+    pub started: String,
+    /// The launch's own status ("ok", "aborted", ...).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub status: Option<String>,
+    pub results: Vec<BenchResult>,
 }
 
 /// A Slurm job, from rank 0's environment.
@@ -440,6 +456,30 @@ pub struct Row {
     /// mean time until its sends and until its receives completed (µs).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sides_us: Option<Vec<[f64; 2]>>,
+    /// With `--launches N` > 1 (a combined row): each launch's median of
+    /// this row (µs; t_avg where a launch has no median), in launch order.
+    /// `t_median_us` is their median, `ci95_lo_us`/`ci95_hi_us` the
+    /// between-launch CI below.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub launch_medians_us: Option<Vec<f64>>,
+    /// The 95% CI of the median of the launch medians (order statistics
+    /// over the launches: with 8 launches or fewer, their range).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub between_ci95_lo_us: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub between_ci95_hi_us: Option<f64>,
+    /// The within-launch spread: the median over the launches of each
+    /// launch's own 95% CI width (µs).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub within_spread_us: Option<f64>,
+    /// The between-launch spread: the largest launch median less the
+    /// smallest (µs).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub between_spread_us: Option<f64>,
+    /// The between-launch spread exceeds the within-launch spread: one
+    /// launch's CI overstates the precision of the figure.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub launch_spread_dominates: Option<bool>,
 }
 
 fn is_zero(n: &usize) -> bool {

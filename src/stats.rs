@@ -264,6 +264,66 @@ pub fn min_max_avg(values: &[f64]) -> Option<(f64, f64, f64)> {
     Some((min, max, finite_or_zero(sum / count as f64)))
 }
 
+/// Several launches (mpiexec calls) of one measurement, side by side: the
+/// figure is the median of the launch medians, its CI is the order
+/// statistics CI over the launches ([`median_ci95`]: their range with 8
+/// launches or fewer, which covers the median with probability 1 − 2^(1−n):
+/// 75% for 3, 94% for 6), and the spreads compare what one launch claims
+/// with what the launches show (Hunold and Carpen-Amarie: the variation
+/// between launches often exceeds the variation within one).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct LaunchSpread {
+    /// Launches with a figure.
+    pub n: usize,
+    /// The median of the launch medians.
+    pub median: f64,
+    pub ci95_lo: f64,
+    pub ci95_hi: f64,
+    /// The median of the launches' own CI widths (None when no launch
+    /// has a CI: loop timing's single figure claims no precision).
+    pub within: Option<f64>,
+    /// The largest launch median less the smallest.
+    pub between: f64,
+}
+
+impl LaunchSpread {
+    /// The launches differ by more than one launch's CI is wide: a CI from
+    /// a single launch would overstate the precision.
+    pub fn between_dominates(&self) -> bool {
+        // Ties (clock steps make them common) are not domination.
+        self.n >= 2
+            && self
+                .within
+                .is_some_and(|w| self.between - w > 1e-9 * self.median.abs())
+    }
+}
+
+/// The [`LaunchSpread`] of each launch's median and own CI width
+/// (non-finite medians left out, with their widths); None without a
+/// finite median.
+pub fn launch_spread(launches: &[(f64, Option<f64>)]) -> Option<LaunchSpread> {
+    let finite: Vec<&(f64, Option<f64>)> = launches.iter().filter(|(m, _)| m.is_finite()).collect();
+    let mut medians: Vec<f64> = finite.iter().map(|(m, _)| *m).collect();
+    if medians.is_empty() {
+        return None;
+    }
+    medians.sort_by(f64::total_cmp);
+    let mut widths: Vec<f64> = finite
+        .iter()
+        .filter_map(|(_, w)| w.filter(|w| w.is_finite()).map(|w| w.max(0.0)))
+        .collect();
+    widths.sort_by(f64::total_cmp);
+    let (ci95_lo, ci95_hi) = median_ci95(&medians);
+    Some(LaunchSpread {
+        n: medians.len(),
+        median: percentile(&medians, 50.0),
+        ci95_lo,
+        ci95_hi,
+        within: (!widths.is_empty()).then(|| percentile(&widths, 50.0)),
+        between: medians[medians.len() - 1] - medians[0],
+    })
+}
+
 /// Median absolute deviation (unscaled): `median(|x_i - median(x)|)` of an
 /// ascending `sorted` slice. Multiply by [`MAD_TO_SIGMA`] for a robust
 /// estimate of the standard deviation. An empty slice gives `0.0`.
@@ -383,6 +443,40 @@ fn finite_or_zero(x: f64) -> f64 {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn launch_spread_is_the_median_of_medians_with_their_range() {
+        // Three launches: the range of their medians is the CI (75% coverage).
+        let s = launch_spread(&[(10.0, Some(0.2)), (10.6, Some(0.4)), (10.2, Some(0.3))]).unwrap();
+        assert_eq!(s.n, 3);
+        assert_eq!(s.median, 10.2);
+        assert_eq!((s.ci95_lo, s.ci95_hi), (10.0, 10.6));
+        assert!((s.within.unwrap() - 0.3).abs() < 1e-12);
+        assert!((s.between - 0.6).abs() < 1e-12);
+        assert!(s.between_dominates());
+        // Launches that agree within their CIs: not flagged; nor a tie
+        // that rounding puts a hair above.
+        let s = launch_spread(&[(10.0, Some(1.0)), (10.1, Some(1.0))]).unwrap();
+        assert!(!s.between_dominates());
+        let s = launch_spread(&[(0.3, Some(0.1)), (0.4 + 1e-15, Some(0.1))]).unwrap();
+        assert!(!s.between_dominates());
+        // Ten launches: ranks 2 and 9, as for any ten samples.
+        let ten: Vec<(f64, Option<f64>)> = (1..=10).map(|i| (i as f64, None)).collect();
+        let s = launch_spread(&ten).unwrap();
+        assert_eq!((s.ci95_lo, s.ci95_hi, s.median), (2.0, 9.0, 5.5));
+        // No launch with a CI: no within spread, nothing to flag.
+        assert_eq!(s.within, None);
+        assert!(!s.between_dominates());
+        // A launch without a figure is left out; none at all: no spread.
+        let s = launch_spread(&[(f64::NAN, Some(9.0)), (4.0, Some(1.0))]).unwrap();
+        assert_eq!(
+            (s.n, s.median, s.within, s.between),
+            (1, 4.0, Some(1.0), 0.0)
+        );
+        assert!(!s.between_dominates());
+        assert_eq!(launch_spread(&[(f64::NAN, None)]), None);
+        assert_eq!(launch_spread(&[]), None);
+    }
     use super::*;
 
     fn close(a: f64, b: f64, tol: f64) -> bool {

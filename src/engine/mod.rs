@@ -33,6 +33,7 @@ use crate::watchdog::{self, Watchdog};
 pub mod aggregate;
 pub mod axis;
 pub mod disturb;
+pub mod launches;
 pub mod placement;
 mod point;
 pub mod record;

@@ -13,6 +13,10 @@
 //! noise), else "faster/slower (within launch noise)": real within one
 //! launch, but no larger than two launches of one configuration differ.
 //!
+//! When both runs have launches (`--launches N`), a row's launch medians
+//! are its replicates: two-sided Mann–Whitney U over them, whatever the
+//! timing (the basis "launches").
+//!
 //! Rows with one figure per rank (loop timing) or neither samples nor CIs
 //! have nothing to test: they are judged by B/A alone against the same
 //! threshold, "slower/faster (by ratio, no significance test)". Rows without
@@ -83,6 +87,9 @@ impl Verdict {
 #[serde(rename_all = "kebab-case")]
 pub enum Basis {
     MannWhitneyU,
+    /// Mann–Whitney U over the launch medians (`--launches` on both sides):
+    /// launches are the unit of replication.
+    Launches,
     CiOverlap,
     /// B/A alone: nothing to test.
     Ratio,
@@ -271,6 +278,18 @@ fn samples(row: &Row) -> Option<&[f64]> {
     row.samples_us
         .as_deref()
         .filter(|s| s.iter().filter(|v| v.is_finite()).count() >= 2)
+}
+
+/// The launch medians of a combined row (`--launches`), at least two.
+fn launch_medians(row: &Row) -> Option<Vec<f64>> {
+    let m: Vec<f64> = row
+        .launch_medians_us
+        .as_deref()?
+        .iter()
+        .copied()
+        .filter(|v| v.is_finite())
+        .collect();
+    (m.len() >= 2).then_some(m)
 }
 
 fn ci(row: &Row) -> Option<(f64, f64)> {
@@ -509,6 +528,21 @@ fn compare_row(
     if c.ratio.is_none() {
         return not_judged(c, "no finite ratio".into());
     }
+    // Both runs have launches: their medians are the replicates, whatever
+    // the timing (one launch's samples overstate the precision).
+    if let (Some(ma), Some(mb)) = (launch_medians(a), launch_medians(b)) {
+        if let Some(mw) = mann_whitney(&mb, &ma) {
+            c.basis = Basis::Launches;
+            c.p_value = Some(mw.p);
+            c.n_a = Some(ma.len());
+            c.n_b = Some(mb.len());
+            let mean = ma.len() as f64 * mb.len() as f64 / 2.0;
+            return (
+                c,
+                Judgement::Test(mw.p < opt.alpha, if mw.u > mean { 1 } else { -1 }),
+            );
+        }
+    }
     if lt_a || lt_b {
         c.basis = Basis::Ratio;
         c.reason = "by ratio, no significance test: loop timing has one figure per rank".into();
@@ -556,7 +590,7 @@ pub fn slower_than(c: &Comparison, pct: f64) -> Vec<&RowComparison> {
         .filter(|r| {
             let judged_slower = match r.basis {
                 Basis::Ratio => true,
-                Basis::MannWhitneyU | Basis::CiOverlap => {
+                Basis::MannWhitneyU | Basis::Launches | Basis::CiOverlap => {
                     matches!(r.verdict, Verdict::Slower | Verdict::SlowerWithinNoise)
                 }
                 Basis::None => false,
@@ -785,6 +819,12 @@ pub fn text(c: &Comparison) -> String {
                 r.n_a.unwrap_or(0),
                 r.n_b.unwrap_or(0)
             ),
+            Basis::Launches => format!(
+                "Mann-Whitney U over launch medians p={} (n={}/{})",
+                fmt_p(r.p_value.unwrap_or(1.0)),
+                r.n_a.unwrap_or(0),
+                r.n_b.unwrap_or(0)
+            ),
             Basis::CiOverlap => "95% CIs".to_string(),
             Basis::Ratio | Basis::None => r.reason.clone(),
         };
@@ -1008,6 +1048,52 @@ mod tests {
     fn loop_run(library: &str, t: f64) -> Report {
         let rows = (0..5).map(|k| row(1 << k, t)).collect::<Vec<_>>();
         report(library, "loop", vec![result("imb", "Bcast", 4, rows)])
+    }
+
+    /// A loop-timed run of `--launches`: each row's launch medians around `t`.
+    fn launched_run(t: f64, medians: &[f64]) -> Report {
+        let rows = (0..5)
+            .map(|k| {
+                let mut r = row(1 << k, t);
+                r.launch_medians_us = Some(medians.iter().map(|m| m * t).collect());
+                r
+            })
+            .collect::<Vec<_>>();
+        report(
+            "Open MPI v4.1.4",
+            "loop",
+            vec![result("imb", "Bcast", 4, rows)],
+        )
+    }
+
+    #[test]
+    fn launches_are_the_replicates_when_both_runs_have_them() {
+        let spread = [1.0, 1.02, 0.99, 1.01, 1.0];
+        let a = launched_run(1.0, &spread);
+        let b = launched_run(1.5, &spread);
+        let c = compare(("a", &a), ("b", &b), Options::default());
+        assert!(c.rows.iter().all(|r| r.basis == Basis::Launches
+            && r.verdict == Verdict::Slower
+            && r.n_a == Some(5)
+            && r.p_value.unwrap() < 0.05));
+        assert!(text(&c).contains("Mann-Whitney U over launch medians"));
+        assert_eq!(slower_than(&c, 10.0).len(), 5);
+        let j = serde_json::to_value(&c).unwrap();
+        assert_eq!(j["rows"][0]["basis"], "launches");
+        // Launches that overlap: no significant difference.
+        let b = launched_run(1.0, &[1.01, 0.99, 1.0, 1.02, 0.995]);
+        let c = compare(("a", &a), ("b", &b), Options::default());
+        assert!(c
+            .rows
+            .iter()
+            .all(|r| r.basis == Basis::Launches && r.verdict == Verdict::NoDifference));
+        // One side without launches: loop timing is judged by ratio as before.
+        let c = compare(
+            ("a", &a),
+            ("b", &loop_run("Open MPI v4.1.4", 1.5)),
+            Options::default(),
+        );
+        assert!(c.rows.iter().all(|r| r.basis == Basis::Ratio));
     }
 
     #[test]

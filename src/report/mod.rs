@@ -12,6 +12,7 @@ pub mod csv;
 pub mod gnuplot;
 pub mod html;
 pub mod json;
+pub mod launches;
 pub mod plot;
 pub mod raw;
 pub mod table;

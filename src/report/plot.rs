@@ -898,6 +898,7 @@ pub mod tests {
             interrupted_by: None,
             reason: None,
             signal: None,
+            launches: Vec::new(),
         }
     }
 

@@ -1323,6 +1323,12 @@ pub enum Warning {
         bytes: usize,
         note: String,
     },
+    /// `--launches`: rows whose between-launch spread dominates.
+    LaunchSpread {
+        run: String,
+        processes: usize,
+        sizes: String,
+    },
 }
 
 /// "1 process", "4 processes".
@@ -1425,6 +1431,17 @@ impl fmt::Display for Warning {
             } => {
                 write!(f, "{run}, {}, {bytes} bytes: {note}", procs(*processes))
             }
+            Warning::LaunchSpread {
+                run,
+                processes,
+                sizes,
+            } => write!(
+                f,
+                "{run}, {}: the launches differ by more than one launch's CI is wide at \
+                 {sizes}: a CI from one launch overstates the precision; quote the \
+                 between-launch CI, and compare runs with several launches each.",
+                procs(*processes)
+            ),
         }
     }
 }
@@ -1512,6 +1529,18 @@ fn section_warnings(s: &Section<'_>, runs: &[Run]) -> Vec<Warning> {
                 sizes: below.join("; "),
             });
         }
+        let spread: Vec<String> = rows
+            .iter()
+            .filter(|x| x.launch_spread_dominates == Some(true))
+            .map(|x| row_name(r, x))
+            .collect();
+        if !spread.is_empty() {
+            w.push(Warning::LaunchSpread {
+                run: run.clone(),
+                processes,
+                sizes: spread.join("; "),
+            });
+        }
         if !r.measures_instruments() {
             let lt = loop_timed(runs[i].report, r);
             let none = rows
@@ -1555,6 +1584,34 @@ mod tests {
     use super::*;
     use crate::report::plot::tests::{report, result, row, with};
     use serde_json::json;
+
+    #[test]
+    fn rows_whose_launches_differ_are_warned_about() {
+        let mut wide = row(8, 1.0);
+        wide.launch_spread_dominates = Some(true);
+        let mut narrow = row(16, 1.0);
+        narrow.launch_spread_dominates = Some(false);
+        let r = report(
+            "Open MPI",
+            "per-call",
+            vec![result("imb", "PingPong", 2, vec![wide, narrow])],
+        );
+        let runs = runs(vec![("r.json".to_string(), &r)]);
+        let w: Vec<String> = sections(&runs)
+            .iter()
+            .flat_map(|s| s.warnings.iter().map(|w| w.to_string()))
+            .collect();
+        assert_eq!(
+            w.iter()
+                .filter(|w| w.contains("the launches differ"))
+                .count(),
+            1
+        );
+        assert!(
+            w.iter().any(|w| w.contains("at 8 B") || w.contains("at 8")),
+            "{w:?}"
+        );
+    }
 
     fn figure_ids(reports: &[Report]) -> Vec<String> {
         let runs = runs(reports.iter().map(|r| ("r.json".to_string(), r)).collect());

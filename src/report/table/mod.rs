@@ -274,6 +274,7 @@ pub(crate) mod fixtures {
             interrupted_by: None,
             reason: None,
             signal: None,
+            launches: Vec::new(),
         }
     }
 
