@@ -6,6 +6,8 @@
 #   srun -n 2 mpibench run PingPong --check          srun starts the ranks (PMIx), no re-launch
 #   salloc -n 2 mpiexec mpibench run PingPong        a launcher inside the allocation, no re-launch
 #   salloc -n 2 mpibench run -n 2 PingPong           the self-launch uses the allocation
+#   salloc -n 2 mpibench run -n 2 --launches 2 ...   every launch in the allocation, combined
+#   salloc -n 2 mpibench tune Allreduce -n 2 ...     tune's launches in the allocation
 #   ... and the interactive step, IMB output under srun, MPICH through PMI2,
 #   and the one-line error when srun's tasks did not get a PMI.
 #
@@ -83,6 +85,36 @@ if T salloc -n 2 bash -c "echo \"\$SLURM_JOB_ID\" >a2.job; exec '$ompi' run -n 2
     ok "salloc -n 2 mpibench run -n 2 PingPong: the ranks run in allocation $(cat a2.job)"
 else
     bad "salloc -n 2 mpibench run -n 2 PingPong"; show a2.out a2.err
+fi
+# ... --launches 2 runs both launches in the allocation and combines them ...
+if T salloc -n 2 bash -c "echo \"\$SLURM_JOB_ID\" >a4.job; exec '$ompi' run -n 2 --launches 2 PingPong --sizes 0,1K --iter 20 --json a4.json" \
+    >a4.out 2>a4.err &&
+    python3 - a4.json "$(cat a4.job)" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["status"] == "ok" and d["slurm"]["job_id"] == sys.argv[2], (d["status"], d.get("slurm"))
+assert [l["launch"] for l in d["launches"]] == [1, 2], d["launches"]
+rows = d["results"][0]["rows"]
+assert rows and all(len(r["launch_medians_us"]) == 2 for r in rows), rows
+EOF
+then
+    ok "salloc -n 2 mpibench run -n 2 --launches 2: both launches in allocation $(cat a4.job), combined"
+else
+    bad "salloc -n 2 mpibench run -n 2 --launches 2"; show a4.out a4.err
+fi
+# ... mpibench tune's launches, one per algorithm, run in the allocation too ...
+if T salloc -n 2 bash -c "echo \"\$SLURM_JOB_ID\" >a6.job; exec '$ompi' tune Allreduce -n 2 --sizes 8 --iter 5 --rules a6.conf --json a6.json" \
+    >a6.out 2>a6.err &&
+    python3 - a6.json a6.conf <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert open(sys.argv[2]).read().strip(), "empty rules file"
+assert "Allreduce" in json.dumps(d), d
+EOF
+then
+    ok "salloc -n 2 mpibench tune Allreduce -n 2: every launch in allocation $(cat a6.job), rules written"
+else
+    bad "salloc -n 2 mpibench tune Allreduce -n 2"; show a6.out a6.err
 fi
 # ... without -n it starts the allocation's tasks (not one per core) ...
 if T salloc -n 1 "$ompi" run Barrier --iter 5 --json a3.json >a3.out 2>a3.err &&
