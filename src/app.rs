@@ -484,17 +484,14 @@ fn processor_names(world: &Comm) -> Vec<String> {
     serde_json::from_slice(&bytes).unwrap_or_default()
 }
 
-/// Ranks that share this rank's processors: the ranks of its node, or more
-/// when several "hosts" run on one kernel (containers, network namespaces:
-/// their ranks compete for the same cores whatever MPI calls a node).
-fn sharing_cores(world: &Comm, ranks_per_node: usize) -> usize {
-    let keys = world.gather_strings(&launch::machine_key(), 0);
-    let mut n = [0.0];
-    if world.rank == 0 {
-        n[0] = keys.iter().filter(|k| **k == keys[0]).count() as f64;
-    }
-    let most = world.allreduce_max(n[0]) as usize;
-    ranks_per_node.max(most)
+/// Whether ranks share a core (collective): more ranks on a machine than
+/// processors in their affinity masks. Several "hosts" on one kernel
+/// (containers, network namespaces) count as one machine, whatever MPI
+/// calls a node. Then the engine's waits outside the timed regions sleep.
+fn sharing_cores(world: &Comm) -> bool {
+    let keys = world.gather_strings(&launch::processors_key(), 0);
+    let over = world.rank == 0 && launch::oversubscribed(&keys);
+    world.allreduce_max(if over { 1.0 } else { 0.0 }) > 0.0
 }
 
 /// Distinct host names in rank order, and the ranks on each.
@@ -836,7 +833,7 @@ fn run_world(world: &Comm, args: &RunArgs) -> Result<i32> {
     if let Some(code) = output::agree(world, sess.failure.take()) {
         return Ok(code);
     }
-    let polite = sharing_cores(world, ranks_per_node) > launch::cores();
+    let polite = sharing_cores(world);
     if polite {
         crate::method::precise_sleep();
     }

@@ -55,6 +55,41 @@ pub fn machine_key() -> String {
     format!("{} {}", btime.trim(), id.trim())
 }
 
+/// What this rank tells the others about the processors it may use: its
+/// machine (see [`machine_key`]) on the first line, then the processors of
+/// its affinity mask. A rank bound to one core (`--bind-to core`) names
+/// that core only.
+pub fn processors_key() -> String {
+    let cpus = crate::sys::affinity()
+        .filter(|c| !c.is_empty())
+        .unwrap_or_else(|| (0..cores()).collect());
+    let list: Vec<String> = cpus.iter().map(usize::to_string).collect();
+    format!("{}\n{}", machine_key(), list.join(","))
+}
+
+/// Whether some machine runs more ranks than there are processors in the
+/// union of their affinity masks (from every rank's [`processors_key`]):
+/// then ranks share a core, and waiting must yield it. Ranks bound to
+/// distinct cores, or free to use all of them, do not share one.
+pub fn oversubscribed(keys: &[String]) -> bool {
+    let mut machines: Vec<(&str, usize, std::collections::BTreeSet<&str>)> = Vec::new();
+    for k in keys {
+        let (machine, cpus) = k.split_once('\n').unwrap_or((k.as_str(), ""));
+        let i = match machines.iter().position(|m| m.0 == machine) {
+            Some(i) => i,
+            None => {
+                machines.push((machine, 0, Default::default()));
+                machines.len() - 1
+            }
+        };
+        machines[i].1 += 1;
+        machines[i]
+            .2
+            .extend(cpus.split(',').filter(|c| !c.is_empty()));
+    }
+    machines.iter().any(|(_, ranks, cpus)| *ranks > cpus.len())
+}
+
 /// Cores available to this process.
 pub fn cores() -> usize {
     std::thread::available_parallelism()
@@ -649,6 +684,38 @@ pub fn exit_ends_job() -> bool {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn ranks_share_a_core_only_beyond_the_union_of_their_masks() {
+        let k = |m: &str, c: &str| format!("{m}\n{c}");
+        // Two ranks bound to the two cores of one machine: no sharing.
+        assert!(!oversubscribed(&[k("a", "0"), k("a", "1")]));
+        // Two ranks free on two cores.
+        assert!(!oversubscribed(&[k("a", "0,1"), k("a", "0,1")]));
+        // Four ranks on two cores, bound or not.
+        assert!(oversubscribed(&[
+            k("a", "0"),
+            k("a", "1"),
+            k("a", "0"),
+            k("a", "1")
+        ]));
+        assert!(oversubscribed(&vec![k("a", "0,1"); 3]));
+        // Two ranks bound to the same core.
+        assert!(oversubscribed(&[k("a", "0"), k("a", "0")]));
+        // Machines count apart: core 0 of each of two machines.
+        assert!(!oversubscribed(&[k("a", "0"), k("b", "0")]));
+        assert!(oversubscribed(&[k("a", "0"), k("b", "0"), k("b", "0")]));
+        // No processor list: every rank counts against nothing.
+        assert!(oversubscribed(&["a".to_string()]));
+    }
+
+    #[test]
+    fn this_process_names_its_processors() {
+        let key = processors_key();
+        let (_, cpus) = key.split_once('\n').expect("two lines");
+        assert!(!cpus.is_empty());
+        assert!(!oversubscribed(std::slice::from_ref(&key)));
+    }
+
     use super::*;
 
     #[test]

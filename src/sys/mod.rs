@@ -52,6 +52,23 @@ pub fn set_timer_slack(ns: u64) {
     }
 }
 
+/// The processors this process may run on (`sched_getaffinity`), in
+/// order; `None` if the call fails.
+pub fn affinity() -> Option<Vec<usize>> {
+    // SAFETY: cpu_set_t is plain bits; sched_getaffinity fills at most its size.
+    unsafe {
+        let mut set: libc::cpu_set_t = std::mem::zeroed();
+        if libc::sched_getaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &mut set) != 0 {
+            return None;
+        }
+        Some(
+            (0..libc::CPU_SETSIZE as usize)
+                .filter(|&c| libc::CPU_ISSET(c, &set))
+                .collect(),
+        )
+    }
+}
+
 /// What `uname` says about the machine.
 pub struct Uname {
     pub sysname: String,
