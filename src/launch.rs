@@ -579,7 +579,7 @@ fn version_output(launcher: &str) -> Option<String> {
         match child.try_wait() {
             Ok(Some(_)) => break,
             Ok(None) if std::time::Instant::now() < end => {
-                std::thread::sleep(std::time::Duration::from_millis(10))
+                std::thread::sleep(std::time::Duration::from_millis(1))
             }
             _ => {
                 kill_group();
