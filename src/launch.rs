@@ -557,6 +557,19 @@ pub fn launcher_flavour(version_output: &str) -> Option<Flavour> {
     }
 }
 
+/// Which MPI a launcher belongs to by the name the distributions give it
+/// (Debian's `mpiexec.openmpi`, `orterun`, `mpiexec.mpich`, `mpiexec.hydra`
+/// ...), so that the common case needs no `--version` (about 30 ms);
+/// None for a name that could be either (`mpiexec`, `mpirun`, a script).
+pub fn named_flavour(launcher: &str) -> Option<Flavour> {
+    let name = std::path::Path::new(launcher).file_name()?.to_str()?;
+    match name {
+        "mpiexec.openmpi" | "mpirun.openmpi" | "orterun" | "prterun" => Some(Flavour::OpenMpi),
+        "mpiexec.mpich" | "mpirun.mpich" | "mpiexec.hydra" => Some(Flavour::Mpich),
+        _ => None,
+    }
+}
+
 /// Runs `launcher --version` (bounded in time, no input); its output. It
 /// runs in a process group of its own, which is killed when it ends or
 /// times out, so that nothing it started (a launcher script's children)
@@ -597,10 +610,11 @@ fn version_output(launcher: &str) -> Option<String> {
 /// Refuses a launcher that belongs to the other MPI: its ranks would each
 /// be a world of one.
 fn check_launcher_flavour(launcher: &str, linked: Flavour, library: &str) -> Result<(), String> {
-    let Some(theirs) = version_output(launcher)
-        .as_deref()
-        .and_then(launcher_flavour)
-    else {
+    let Some(theirs) = named_flavour(launcher).or_else(|| {
+        version_output(launcher)
+            .as_deref()
+            .and_then(launcher_flavour)
+    }) else {
         return Ok(()); // cannot tell: a failure to start shows up later
     };
     if linked != Flavour::Other && theirs != linked {
@@ -684,6 +698,21 @@ pub fn exit_ends_job() -> bool {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn distribution_names_tell_the_launcher_flavour() {
+        assert_eq!(named_flavour("mpiexec.openmpi"), Some(Flavour::OpenMpi));
+        assert_eq!(named_flavour("/usr/bin/orterun"), Some(Flavour::OpenMpi));
+        assert_eq!(named_flavour("mpiexec.mpich"), Some(Flavour::Mpich));
+        assert_eq!(named_flavour("/opt/x/mpiexec.hydra"), Some(Flavour::Mpich));
+        for ambiguous in ["mpiexec", "mpirun", "/tmp/fake-mpiexec", "srun", ""] {
+            assert_eq!(named_flavour(ambiguous), None, "{ambiguous}");
+        }
+        let err = check_launcher_flavour("mpiexec.mpich", Flavour::OpenMpi, "Open MPI v4.1.4")
+            .expect_err("the other MPI's launcher");
+        assert!(err.contains("belongs to MPICH"), "{err}");
+        assert!(check_launcher_flavour("mpiexec.openmpi", Flavour::OpenMpi, "Open MPI").is_ok());
+    }
+
     #[test]
     fn ranks_share_a_core_only_beyond_the_union_of_their_masks() {
         let k = |m: &str, c: &str| format!("{m}\n{c}");
