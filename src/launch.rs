@@ -57,14 +57,45 @@ pub fn machine_key() -> String {
 
 /// What this rank tells the others about the processors it may use: its
 /// machine (see [`machine_key`]) on the first line, then the processors of
-/// its affinity mask. A rank bound to one core (`--bind-to core`) names
-/// that core only.
+/// its affinity mask as ranges ("0-63,128-191"). A rank bound to one core
+/// (`--bind-to core`) names that core only.
 pub fn processors_key() -> String {
     let cpus = crate::sys::affinity()
         .filter(|c| !c.is_empty())
         .unwrap_or_else(|| (0..cores()).collect());
-    let list: Vec<String> = cpus.iter().map(usize::to_string).collect();
-    format!("{}\n{}", machine_key(), list.join(","))
+    format!("{}\n{}", machine_key(), cpu_ranges(&cpus))
+}
+
+/// Sorted processor numbers as ranges: [0, 1, 2, 5] gives "0-2,5".
+fn cpu_ranges(cpus: &[usize]) -> String {
+    let mut out: Vec<String> = Vec::new();
+    let mut i = 0;
+    while i < cpus.len() {
+        let mut j = i;
+        while j + 1 < cpus.len() && cpus[j + 1] == cpus[j] + 1 {
+            j += 1;
+        }
+        out.push(if i == j {
+            cpus[i].to_string()
+        } else {
+            format!("{}-{}", cpus[i], cpus[j])
+        });
+        i = j + 1;
+    }
+    out.join(",")
+}
+
+/// The processors of [`cpu_ranges`]' text (what does not parse is left out).
+fn parse_cpu_ranges(s: &str) -> impl Iterator<Item = usize> + '_ {
+    s.split(',').flat_map(|r| {
+        let (a, b) = r.split_once('-').unwrap_or((r, r));
+        match (a.trim().parse::<usize>(), b.trim().parse::<usize>()) {
+            // At most a million processors in one range: a garbled key
+            // cannot make the union huge.
+            (Ok(a), Ok(b)) if a <= b => a..b.min(a.saturating_add(1_000_000)).saturating_add(1),
+            _ => 0..0,
+        }
+    })
 }
 
 /// Whether some machine runs more ranks than there are processors in the
@@ -72,22 +103,15 @@ pub fn processors_key() -> String {
 /// then ranks share a core, and waiting must yield it. Ranks bound to
 /// distinct cores, or free to use all of them, do not share one.
 pub fn oversubscribed(keys: &[String]) -> bool {
-    let mut machines: Vec<(&str, usize, std::collections::BTreeSet<&str>)> = Vec::new();
+    use std::collections::{BTreeMap, BTreeSet};
+    let mut machines: BTreeMap<&str, (usize, BTreeSet<usize>)> = BTreeMap::new();
     for k in keys {
         let (machine, cpus) = k.split_once('\n').unwrap_or((k.as_str(), ""));
-        let i = match machines.iter().position(|m| m.0 == machine) {
-            Some(i) => i,
-            None => {
-                machines.push((machine, 0, Default::default()));
-                machines.len() - 1
-            }
-        };
-        machines[i].1 += 1;
-        machines[i]
-            .2
-            .extend(cpus.split(',').filter(|c| !c.is_empty()));
+        let m = machines.entry(machine).or_default();
+        m.0 += 1;
+        m.1.extend(parse_cpu_ranges(cpus));
     }
-    machines.iter().any(|(_, ranks, cpus)| *ranks > cpus.len())
+    machines.values().any(|(ranks, cpus)| *ranks > cpus.len())
 }
 
 /// Cores available to this process.
@@ -735,6 +759,30 @@ mod tests {
         assert!(oversubscribed(&[k("a", "0"), k("b", "0"), k("b", "0")]));
         // No processor list: every rank counts against nothing.
         assert!(oversubscribed(&["a".to_string()]));
+        // Ranges: 4 ranks free on 0-3 do not share; 5 do.
+        assert!(!oversubscribed(&vec![k("a", "0-3"); 4]));
+        assert!(oversubscribed(&vec![k("a", "0-1,3"); 4]));
+        assert!(!oversubscribed(&[
+            k("a", "0-1"),
+            k("a", "2-3"),
+            k("a", "1-2"),
+            k("a", "3")
+        ]));
+    }
+
+    #[test]
+    fn processor_lists_travel_as_ranges() {
+        assert_eq!(cpu_ranges(&[0, 1, 2, 5, 7, 8]), "0-2,5,7-8");
+        assert_eq!(cpu_ranges(&[3]), "3");
+        assert_eq!(cpu_ranges(&[]), "");
+        let back: Vec<usize> = parse_cpu_ranges("0-2,5,7-8").collect();
+        assert_eq!(back, [0, 1, 2, 5, 7, 8]);
+        assert_eq!(parse_cpu_ranges("x,3-1,,-").count(), 0);
+        assert_eq!(
+            parse_cpu_ranges("0-18446744073709551615").count(),
+            1_000_001
+        );
+        assert_eq!(parse_cpu_ranges("18446744073709551615").count(), 0);
     }
 
     #[test]
