@@ -145,7 +145,11 @@ case_outcome_closed_stdout_json
 case_outcome_same_json() {
     local name="outcome: a second run on the same --json is refused"
     new_case_dir
-    self_bg run -n 2 pingpong sendrecv --sizes 0,1M --iter 20000 -q --json j.json
+    # Long enough for the second run to start while the first writes (about
+    # 1.2 s per benchmark on a quiet machine), in few round trips: on cores
+    # shared with busy-polling jobs every round trip may wait for a time
+    # slice (one CI run: 20000 round trips at 0 bytes outran 60 s).
+    self_bg run -n 2 pingpong sendrecv --sizes 4M --iter 2000 -q --json j.json
     local first=$PID
     wait_results j.json 1
     local t0
@@ -158,7 +162,7 @@ case_outcome_same_json() {
     local second_rc=$RC second_line
     second_line=$(expect_one_line "^error: --json 'j.json' is being written by another mpibench run")
     PID=$first
-    wait_bounded 60
+    wait_bounded 180
     local first_rc=$RC
     RC=$second_rc
     local r1
