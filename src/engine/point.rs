@@ -193,9 +193,7 @@ impl Engine<'_> {
         };
         let factor = plan.disturbance_factor.unwrap_or(0.0);
         let watch = !method.per_repetition() && !set.check && factor > 0.0;
-        let (mut again, mut again_s) = (0, 0.0);
-        let mut disturbance: Option<Disturbance> = None;
-        loop {
+        let measure = || {
             let driven = set.policy.drive(
                 planned,
                 pace,
@@ -209,43 +207,24 @@ impl Engine<'_> {
             if let Some(h) = driven.hint {
                 self.reps_hint.set(h);
             }
-            let per = driven.s.reps_per_sample.max(1);
-            let batches: Vec<(f64, usize)> = driven.c.values.iter().map(|&v| (v, per)).collect();
-            let found = watch
-                .then(|| disturb::detect(&batches, pace.per_call, factor))
-                .flatten();
-            let reps_run = driven.s.reps();
-            let done = |disturbance| Timed {
-                s: driven.s,
-                c: driven.c,
-                stopped: driven.stopped,
-                disturbance,
-            };
-            if disturbance.is_none() {
-                let Some(first) = found else {
-                    return done(None);
-                };
-                disturbance = Some(Disturbance {
-                    point: 0,
-                    group: 0,
-                    first,
-                    again: 0,
-                    last: None,
-                });
-            }
-            let d = disturbance.as_mut().expect("set above");
-            d.again = again;
-            d.last = found;
-            let Some(f) = found else {
-                return done(disturbance);
-            };
-            // The clean time of a measurement again.
-            let next_s = reps_run as f64 * f.pace_s;
-            if !disturb::room_for_again(again, again_s, next_s, plan.policy.time_limit_s) {
-                return done(disturbance);
-            }
-            again += 1;
-            again_s += next_s;
+            driven
+        };
+        let batches = |d: &reps::Driven| {
+            let per = d.s.reps_per_sample.max(1);
+            d.c.values.iter().map(|&v| (v, per)).collect()
+        };
+        let (driven, disturbance) = disturb::settle(
+            measure,
+            batches,
+            watch.then_some(factor),
+            pace.per_call,
+            plan.policy.time_limit_s,
+        );
+        Timed {
+            s: driven.s,
+            c: driven.c,
+            stopped: driven.stopped,
+            disturbance,
         }
     }
 
