@@ -45,23 +45,28 @@ fn usage(msg: &str) -> i32 {
 }
 
 pub fn main() -> Result<i32> {
+    // The command line and the MPIBENCH_* variables as the OS gives them:
+    // a byte that is not UTF-8 is one line naming where it is.
+    let argv = match crate::environ::checked() {
+        Ok(a) => a,
+        Err(e) => return Ok(usage(&e)),
+    };
     // Called as IMB-MPI1 (a link or a copy), or re-launched from it: IMB's command line.
-    let argv0 = std::env::args().next().unwrap_or_default();
+    let argv0 = argv.first().cloned().unwrap_or_default();
     if let Some(family) = frontend::imb::personality(&argv0) {
         let shown = std::env::var("MPIBENCH_ARGV0").unwrap_or(argv0);
-        return imb(family, std::env::args().skip(1).collect(), &shown);
+        return imb(family, argv[1..].to_vec(), &shown);
     }
     // Called as an OSU program (a link named osu_bw, ...): OSU's command line.
     if let Some(program) = frontend::osu::personality(&argv0) {
         let shown = std::env::var("MPIBENCH_ARGV0").unwrap_or(argv0);
-        return osu(&program, std::env::args().skip(1).collect(), &shown);
+        return osu(&program, argv[1..].to_vec(), &shown);
     }
     // `run --suite SUITE -h`: the suite's page, not all of run's options.
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    if let Some(topic) = crate::help::run_suite_topic(&args) {
+    if let Some(topic) = crate::help::run_suite_topic(argv.get(1..).unwrap_or_default()) {
         return Ok(help(Some(&topic)));
     }
-    let cli = match Cli::try_parse() {
+    let cli = match Cli::try_parse_from(&argv) {
         Ok(c) => c,
         Err(e) => {
             use clap::error::ErrorKind;
@@ -438,15 +443,15 @@ fn finalize_limit(code: i32) {
 /// The command line as the plan records it: under IMB-MPI1's name (or an
 /// OSU program's) the arguments are that program's, without a subcommand.
 pub(crate) fn command_line() -> Vec<String> {
-    let argv0 = std::env::args().next().unwrap_or_default();
+    // (main has checked that every argument is UTF-8.)
+    let mut args = std::env::args_os().map(|a| a.to_string_lossy().into_owned());
+    let argv0 = args.next().unwrap_or_default();
     let osu = frontend::osu::personality(&argv0);
     let name = match frontend::imb::personality(&argv0) {
         Some(f) => f.program,
         None => osu.as_deref().unwrap_or("mpibench"),
     };
-    std::iter::once(name.to_string())
-        .chain(std::env::args().skip(1))
-        .collect()
+    std::iter::once(name.to_string()).chain(args).collect()
 }
 
 /// Rank 0 builds the plan and broadcasts it (or the usage error) to everyone.

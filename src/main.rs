@@ -11,6 +11,7 @@ mod cli;
 mod clock;
 mod comm;
 mod engine;
+mod environ;
 mod frontend;
 mod help;
 mod input;
