@@ -31,17 +31,39 @@ fn check_outputs(outputs: &[Output], inputs: &[PathBuf]) -> Result<(), i32> {
     })
 }
 
-/// Loads every file, or prints why one cannot be read (exit code 2).
+/// Loads every file and checks it (`validate::check_report`: the one
+/// validator of `report`, `plot` and `compare`), or prints why one cannot
+/// be used (exit code 2); a file's doubts are one warning line each.
 fn load_all(paths: &[PathBuf]) -> Result<Vec<(String, Report)>, i32> {
-    paths
-        .iter()
-        .map(|p| {
-            load(p).map(|r| (name(p), r)).map_err(|e| {
-                eprintln!("error: {e:#}");
-                EXIT_USAGE
-            })
-        })
-        .collect()
+    let refuse = |msg: String| {
+        eprintln!("error: {msg}");
+        EXIT_USAGE
+    };
+    if let Some(second) = paths.iter().filter(|p| p.as_os_str() == "-").nth(1) {
+        return Err(refuse(format!(
+            "'{}' (standard input) is named twice: it can be read once",
+            second.display()
+        )));
+    }
+    let mut out = Vec::new();
+    for p in paths {
+        let r = load(p).map_err(|e| refuse(format!("{e:#}")))?;
+        let shown = if p.as_os_str() == "-" {
+            "(stdin)".to_string()
+        } else {
+            format!("'{}'", p.display())
+        };
+        match validate::check_report(&r) {
+            Ok(warnings) => {
+                for w in warnings {
+                    eprintln!("warning: {shown}: {w}");
+                }
+            }
+            Err(e) => return Err(refuse(format!("{shown}: {e}"))),
+        }
+        out.push((name(p), r));
+    }
+    Ok(out)
 }
 
 pub fn report(args: &ReportArgs) -> Result<i32> {
@@ -129,20 +151,6 @@ pub fn compare(args: &CompareArgs) -> Result<i32> {
         Ok(l) => l,
         Err(code) => return Ok(code),
     };
-    // Times that cannot be times refuse a file; doubts are one line each.
-    for (name, r) in &loaded {
-        match validate::check_report(r) {
-            Ok(warnings) => {
-                for w in warnings {
-                    eprintln!("warning: '{name}': {w}");
-                }
-            }
-            Err(e) => {
-                eprintln!("error: '{name}': {e}");
-                return Ok(EXIT_USAGE);
-            }
-        }
-    }
     let (a, b) = (&loaded[0], &loaded[1]);
     let opt = Options {
         alpha: args.alpha,

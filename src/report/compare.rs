@@ -493,7 +493,11 @@ fn compare_row(
         _ => "median (A or B: t_avg)",
     };
     let ratio = match (va, vb) {
-        (Some(x), Some(y)) if x > 0.0 && y >= 0.0 => Some(y / x).filter(|r| r.is_finite()),
+        // Two finite times always have a ratio: one that overflows is the
+        // largest there is, not "no finite ratio".
+        (Some(x), Some(y)) if x > 0.0 && y >= 0.0 && x.is_finite() && y.is_finite() => {
+            Some((y / x).min(f64::MAX))
+        }
         _ => None,
     };
     let mut c = RowComparison {

@@ -61,9 +61,19 @@ pub fn parse(text: &str) -> Result<Report, ParseError> {
     }
 }
 
-/// The times of a row, by field name (the samples as one).
-fn times(row: &Row) -> impl Iterator<Item = (&'static str, f64)> + '_ {
-    [
+/// The largest time a results file may hold: 10^12 µs (11.6 days) for one
+/// repetition is no measurement, and a ratio of two times within these
+/// bounds cannot overflow.
+pub const MAX_TIME_US: f64 = 1e12;
+
+/// The largest throughput (MB/s or messages per second) a file may hold.
+pub const MAX_RATE: f64 = 1e12;
+
+/// The times of a row, by field name (the samples and the launch medians
+/// as one each). None of them may be negative but in a row of a difference
+/// of times (`below_resolution`), whose own figures may be.
+fn times(row: &Row) -> impl Iterator<Item = (&'static str, f64, bool)> + '_ {
+    let own = [
         ("t_min_us", Some(row.t_min_us)),
         ("t_max_us", Some(row.t_max_us)),
         ("t_avg_us", Some(row.t_avg_us)),
@@ -72,10 +82,72 @@ fn times(row: &Row) -> impl Iterator<Item = (&'static str, f64)> + '_ {
         ("t_p95_us", row.t_p95_us),
         ("ci95_lo_us", row.ci95_lo_us),
         ("ci95_hi_us", row.ci95_hi_us),
+        ("t_median_min_us", row.t_median_min_us),
+        ("t_median_max_us", row.t_median_max_us),
+        ("t_median_avg_us", row.t_median_avg_us),
+        ("between_ci95_lo_us", row.between_ci95_lo_us),
+        ("between_ci95_hi_us", row.between_ci95_hi_us),
+    ];
+    // Spreads are never negative, whatever the row.
+    let spreads = [
+        ("t_stddev_us", row.t_stddev_us),
+        ("within_spread_us", row.within_spread_us),
+        ("between_spread_us", row.between_spread_us),
+        ("t_global_us", row.t_global_us),
+    ];
+    own.into_iter()
+        .filter_map(|(n, v)| v.map(|v| (n, v, true)))
+        .chain(
+            spreads
+                .into_iter()
+                .filter_map(|(n, v)| v.map(|v| (n, v, false))),
+        )
+        .chain(
+            row.samples_us
+                .iter()
+                .flatten()
+                .map(|&v| ("samples_us", v, true)),
+        )
+        .chain(
+            row.launch_medians_us
+                .iter()
+                .flatten()
+                .map(|&v| ("launch_medians_us", v, true)),
+        )
+}
+
+/// The throughputs of a row, by field name.
+fn rates(row: &Row) -> impl Iterator<Item = (&'static str, f64)> {
+    [
+        ("mbytes_per_sec", row.mbytes_per_sec),
+        ("msg_per_sec", row.msg_per_sec),
     ]
     .into_iter()
     .filter_map(|(n, v)| v.map(|v| (n, v)))
-    .chain(row.samples_us.iter().flatten().map(|&v| ("samples_us", v)))
+}
+
+/// A value as a line shows it: 1e308, not 309 digits.
+fn shown(v: f64) -> String {
+    if v != 0.0 && v.is_finite() && !(1e-4..1e15).contains(&v.abs()) {
+        format!("{v:e}")
+    } else {
+        format!("{v}")
+    }
+}
+
+/// Why a value of a row cannot be what its field says (None: it can).
+fn not_a_value(v: f64, max: f64, may_be_negative: bool) -> Option<&'static str> {
+    if v.is_nan() {
+        None // no valid sample: null in the file
+    } else if v.is_infinite() {
+        Some("not finite")
+    } else if v < 0.0 && !may_be_negative {
+        Some("negative")
+    } else if v.abs() > max {
+        Some("beyond any measurement")
+    } else {
+        None
+    }
 }
 
 /// Checks a parsed report. `Err`: one line why it cannot be used (a schema
@@ -91,9 +163,22 @@ pub fn check_report(r: &Report) -> Result<Vec<String>, String> {
     let rows = keyed_rows(r);
     for (k, _, row) in &rows {
         let difference = row.below_resolution.is_some();
-        for (field, v) in times(row) {
-            if v.is_infinite() || (v < 0.0 && !difference) {
-                return Err(format!("{field} is {v} in {}: not a time", key_text(k)));
+        for (field, v, own) in times(row) {
+            if let Some(why) = not_a_value(v, MAX_TIME_US, own && difference) {
+                return Err(format!(
+                    "{field} is {} in {}: not a time ({why})",
+                    shown(v),
+                    key_text(k)
+                ));
+            }
+        }
+        for (field, v) in rates(row) {
+            if let Some(why) = not_a_value(v, MAX_RATE, false) {
+                return Err(format!(
+                    "{field} is {} in {}: not a throughput ({why})",
+                    shown(v),
+                    key_text(k)
+                ));
             }
         }
     }
@@ -190,6 +275,39 @@ mod tests {
         r.results[0].rows[1].t_avg_us = -0.1;
         r.results[0].rows[1].below_resolution = Some(true);
         assert!(check_report(&r).unwrap().is_empty());
+    }
+
+    #[test]
+    fn absurd_times_throughputs_and_launch_medians_are_refused() {
+        let mut r = one(vec![row(8, 1.0)]);
+        r.results[0].rows[0].t_avg_us = 1e308;
+        let e = check_report(&r).unwrap_err();
+        assert!(
+            e.contains("t_avg_us is 1e308") && e.contains("beyond"),
+            "{e}"
+        );
+        r.results[0].rows[0].t_avg_us = 1.0;
+        r.results[0].rows[0].launch_medians_us = Some(vec![-1.0, -2.0, -3.0]);
+        let e = check_report(&r).unwrap_err();
+        assert!(
+            e.contains("launch_medians_us is -1") && e.contains("negative"),
+            "{e}"
+        );
+        r.results[0].rows[0].launch_medians_us = Some(vec![1.0, 2.0]);
+        assert!(check_report(&r).unwrap().is_empty());
+        r.results[0].rows[0].mbytes_per_sec = Some(-5.0);
+        assert!(check_report(&r).unwrap_err().contains("not a throughput"));
+        r.results[0].rows[0].mbytes_per_sec = Some(f64::INFINITY);
+        assert!(check_report(&r)
+            .unwrap_err()
+            .contains("mbytes_per_sec is inf"));
+        r.results[0].rows[0].mbytes_per_sec = Some(1e4);
+        // A difference row may be negative, its spread never.
+        r.results[0].rows[0].below_resolution = Some(true);
+        r.results[0].rows[0].t_avg_us = -0.5;
+        assert!(check_report(&r).unwrap().is_empty());
+        r.results[0].rows[0].t_stddev_us = Some(-1.0);
+        assert!(check_report(&r).unwrap_err().contains("t_stddev_us is -1"));
     }
 
     #[test]

@@ -10,13 +10,16 @@
 # per-call), scale (times multiplied), status, complete (true|false), rows
 # (how many sizes), bench, bom (1: a UTF-8 byte order mark first), schema,
 # negative (1: a negative t_avg_us on the first row), dup (1: the first row
-# again with other figures).
+# again with other figures), huge (1: a t_avg_us of 1e308 on the first row),
+# tiny (1: the first row's times 1e-300 us), medians (1: launch medians of
+# -1, -2, -3 us on the first row).
 make_run() {
     python3 - "$@" <<'EOF'
 import json, sys
 path = sys.argv[1]
 o = dict(timing="loop", scale="1", status="ok", complete="true", rows="4",
-         bench="PingPong", bom="0", schema="mpibench/1", negative="0", dup="0")
+         bench="PingPong", bom="0", schema="mpibench/1", negative="0", dup="0",
+         huge="0", tiny="0", medians="0")
 o.update(a.split("=", 1) for a in sys.argv[2:])
 f = float(o["scale"])
 def row(k, t):
@@ -33,6 +36,12 @@ def row(k, t):
 rows = [row(k, (1.0 + k) * f) for k in range(int(o["rows"]))]
 if o["negative"] == "1":
     rows[0]["t_avg_us"] = -1.5
+if o["huge"] == "1":
+    rows[0]["t_avg_us"] = 1e308
+if o["tiny"] == "1":
+    rows[0].update(t_min_us=1e-300, t_max_us=1e-300, t_avg_us=1e-300)
+if o["medians"] == "1":
+    rows[0]["launch_medians_us"] = [-1.0, -2.0, -3.0]
 if o["dup"] == "1":
     rows.append(row(0, 7.0 * f))
 d = {"schema": o["schema"], "mpibench_version": "0.1.0", "command": ["mpibench", "run"],
@@ -126,10 +135,53 @@ case_compare "a schema of another major version is refused: exit 2" 2 \
     "^error: 'b.json': its schema is 'mpibench/2', this mpibench reads mpibench/1" \
     "timing=loop" "timing=loop schema=mpibench/2"
 case_compare "a negative time is refused: exit 2" 2 \
-    "^error: 'b.json': t_avg_us is -1.5 in imb PingPong P=2 1 B: not a time$" \
+    "^error: 'b.json': t_avg_us is -1.5 in imb PingPong P=2 1 B: not a time \(negative\)$" \
     "timing=loop" "timing=loop negative=1"
 case_compare "a row repeated with other figures is one warning: exit 0" 0 \
     "^warning: 'b.json': 1 rows appear again with different figures \(first: imb PingPong P=2 1 B\)" \
     "timing=loop" "timing=loop dup=1"
 case_compare "a UTF-8 byte order mark is accepted: exit 0" 0 "" \
     "timing=loop bom=1" "timing=loop bom=1"
+
+# Issue 36, item 5: one validator for report, plot and compare.
+case_compare "a time of 1e308 us is refused, not 'without figures': exit 2" 2 \
+    "^error: 'b.json': t_avg_us is 1e308 in imb PingPong P=2 1 B: not a time \(beyond any measurement\)$" \
+    "timing=loop" "timing=loop huge=1"
+case_compare "negative launch medians are refused: exit 2" 2 \
+    "^error: 'b.json': launch_medians_us is -1 in imb PingPong P=2 1 B: not a time \(negative\)$" \
+    "timing=loop" "timing=loop medians=1"
+case_compare "a ratio beyond the largest number is slower, not unjudged: exit 1" 1 \
+    "^mpibench: 4 rows are slower by more than 5% \(--fail-if-slower\)" \
+    "timing=loop tiny=1" "timing=loop scale=1e11"
+
+# case_reader NAME RC LINE-REGEX "A-KEYS" ARGS...: `mpibench ARGS` with a.json
+# made from A-KEYS (stdin from a.json); exit code RC, one stderr line
+# matching LINE, nothing written but a.json when RC is 2.
+case_reader() {
+    local name="$1" rc=$2 line=$3 akeys=$4
+    shift 4
+    new_case_dir
+    # shellcheck disable=SC2086  # the keys are words
+    make_run a.json $akeys || {
+        check "$name" "could not make the input file"
+        return
+    }
+    T0=$(date +%s%N)
+    MPIBENCH_ROBUSTNESS_CASE=$CASE_DIR timeout -k 5 "$CASE_TIMEOUT" \
+        "$BIN" "$@" >"$CASE_DIR.out" 2>"$CASE_DIR.err" <a.json
+    RC=$?
+    finished "$T0"
+    check "$name" "$(expect_rc "$rc")" "$(expect_one_line "$line")" \
+        "$(if [[ $rc == 2 ]]; then expect_files a.json; fi)" "$(no_leftovers)"
+}
+case_reader "report: a negative time is refused as compare refuses it: exit 2" 2 \
+    "^error: 'a.json': t_avg_us is -1.5 in imb PingPong P=2 1 B: not a time \(negative\)$" \
+    "timing=loop negative=1" report a.json -o r.html
+case_reader "plot: a time of 1e308 us is refused: exit 2" 2 \
+    "^error: 'a.json': t_avg_us is 1e308 in imb PingPong P=2 1 B: not a time" \
+    "timing=loop huge=1" plot a.json -o plots
+case_reader "report - -: the second '-' is named: exit 2" 2 \
+    "^error: '-' \(standard input\) is named twice: it can be read once$" \
+    "timing=loop" report - - -o r.html
+case_reader "report -: stdin is read once: exit 0" 0 \
+    "^mpibench: wrote r.html" "timing=loop" report - -o r.html
