@@ -169,7 +169,14 @@ pub fn combine(done: Vec<Report>) -> Option<Report> {
     let first = done.first()?.clone();
     let results: Vec<&[crate::results::BenchResult]> =
         done.iter().map(|r| r.results.as_slice()).collect();
-    let combined = crate::engine::launches::combine(&results);
+    let mut combined = crate::engine::launches::combine(&results);
+    // What a benchmark judges again over the launches (the guidelines'
+    // verdicts from the launch medians).
+    for r in &mut combined {
+        if let Some(b) = crate::suite::bench_of(&r.suite, &r.benchmark) {
+            b.derive_combined(r);
+        }
+    }
     let last = done.last()?;
     Some(Report {
         results: combined,

@@ -516,6 +516,17 @@ pub fn suite(name: &str) -> Option<&'static Suite> {
     SUITES.iter().find(|s| s.name.eq_ignore_ascii_case(name))
 }
 
+/// The benchmark of a result: by its suite and name (a `-multi` result by
+/// the name it was run under).
+pub fn bench_of(suite_name: &str, name: &str) -> Option<&'static dyn Benchmark> {
+    let su = suite(suite_name)?;
+    let plain = strip_multi(name).unwrap_or(name);
+    (su.entries)().into_iter().find_map(|e| match e {
+        Entry::Bench(b) if b.info().name == plain => Some(b),
+        _ => None,
+    })
+}
+
 /// The suite a benchmark belongs to.
 pub fn suite_of(info: &Info) -> &'static Suite {
     suite(info.suite).unwrap_or(&SUITES[0])

@@ -153,3 +153,67 @@ fn the_suite_is_a_command_of_its_own() {
     let help = String::from_utf8_lossy(&help.get_output().stdout).into_owned();
     assert!(help.starts_with("Usage: mpibench guidelines"), "{help}");
 }
+
+/// Issue 36, item 8: `guidelines --launches N` judges over the launches, and
+/// its summary line counts the verdicts the JSON's combined results hold.
+#[test]
+fn over_launches_the_summary_counts_the_combined_verdicts() {
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("g.json");
+    let out = self_launched(&[
+        "guidelines",
+        "-n",
+        "2",
+        "Scatter_Bcast",
+        "Allreduce_Reduce_Bcast",
+        "--sizes",
+        "8,1K",
+        "--iter",
+        "20",
+        "--launches",
+        "2",
+        "--json",
+        json.to_str().unwrap(),
+    ])
+    .assert()
+    .success();
+    let text = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+    let v = read_json(&json);
+    let verdicts: Vec<serde_json::Value> = v["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|r| r["aggregate"] != true)
+        .flat_map(|r| r["guidelines"].as_array().cloned().unwrap_or_default())
+        .collect();
+    // Two guidelines at two sizes, and monotony over them: at least 4.
+    assert!(verdicts.len() >= 4, "{verdicts:?}");
+    let count = |w: &str| verdicts.iter().filter(|x| x["verdict"] == w).count();
+    let line = format!(
+        "# {} verdicts: {} hold, {} violated, {} inconclusive",
+        verdicts.len(),
+        count("holds"),
+        count("violated"),
+        count("inconclusive")
+    );
+    assert!(text.contains(&line), "{line} not in:\n{text}");
+    // Two launches cannot violate a guideline over the launches.
+    assert_eq!(count("violated"), 0, "{verdicts:?}");
+    for x in &verdicts {
+        assert!(VERDICTS.contains(&x["verdict"].as_str().unwrap()), "{x}");
+        assert!(x["p_value"].is_null(), "2 launches give no test: {x}");
+    }
+    // Each launch keeps its own verdicts.
+    let launches = v["launches"].as_array().unwrap();
+    assert_eq!(launches.len(), 2);
+    for l in launches {
+        let n: usize = l["results"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|r| r["aggregate"] != true)
+            .map(|r| r["guidelines"].as_array().map_or(0, |g| g.len()))
+            .sum();
+        assert_eq!(n, verdicts.len());
+    }
+}

@@ -347,6 +347,12 @@ pub trait Benchmark: Sync {
     /// packet sweep). Formatting stays with the reporters.
     fn derive(&self, _r: &mut crate::results::BenchResult) {}
 
+    /// After `--launches N`, on the combined result (each row made from the
+    /// same row of every launch, with `launch_medians_us`): the figures the
+    /// benchmark can judge again over the launches. Default: none (each
+    /// launch's figures stay with that launch).
+    fn derive_combined(&self, _r: &mut crate::results::BenchResult) {}
+
     /// The same benchmark over another declaration of itself: `info` is its
     /// own with the element type and derived datatype a run chose
     /// ([`datatype::retype`]); `None` where its element type is fixed.

@@ -118,6 +118,12 @@ impl Benchmark for Guideline {
         }
         r.figures.guidelines = v;
     }
+
+    /// Over launches the rows carry each launch's median: the verdicts are
+    /// judged again from them (`verdict_row`).
+    fn derive_combined(&self, r: &mut BenchResult) {
+        self.derive(r);
+    }
 }
 
 /// The time a verdict compares: the median of the per-repetition values
@@ -138,12 +144,17 @@ fn verdict_row(
     a: &Row,
     b: &Row,
 ) -> GuidelineVerdict {
-    let j = verdict::judge(
-        time(a),
-        time(b),
-        a.samples_us.as_deref(),
-        b.samples_us.as_deref(),
-    );
+    // A row combined over launches: the launch medians are the replicates
+    // (one launch's samples overstate the precision); else the samples.
+    let j = match (&a.launch_medians_us, &b.launch_medians_us) {
+        (Some(la), Some(lb)) => verdict::judge_launches(time(a), time(b), la, lb),
+        _ => verdict::judge(
+            time(a),
+            time(b),
+            a.samples_us.as_deref(),
+            b.samples_us.as_deref(),
+        ),
+    };
     GuidelineVerdict {
         guideline: name.to_string(),
         rule: rule.to_string(),

@@ -14,6 +14,12 @@
 //!   significantly, or without per-repetition values (loop timing) or
 //!   with fewer than [`MIN_SAMPLES`] on a side.
 //!
+//! Over launches (`--launches N`), each side's values are its launch
+//! medians, and the same rule holds with [`MIN_LAUNCHES`] in place of
+//! [`MIN_SAMPLES`]: a guideline is violated over the launches only when the
+//! launch medians of the collective are significantly larger than the
+//! mock-up's (with 4 launches, all four above: p = 1/70).
+//!
 //! The tolerance keeps differences the size of launch-to-launch noise
 //! (3–6 % here) from being reported as bugs; the test keeps a lucky median
 //! from being one.
@@ -28,6 +34,10 @@ pub const TOLERANCE: f64 = 0.05;
 
 /// Fewer values than this on either side cannot violate a guideline.
 pub const MIN_SAMPLES: usize = 5;
+
+/// Fewer launches than this cannot violate a guideline over launches (with
+/// 3, the smallest one-sided p is 1/20, not below [`ALPHA`]).
+pub const MIN_LAUNCHES: usize = 4;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Verdict {
@@ -63,10 +73,37 @@ pub fn judge(
     collective: Option<&[f64]>,
     mockup: Option<&[f64]>,
 ) -> Judged {
+    judge_with(t_collective, t_mockup, collective, mockup, MIN_SAMPLES)
+}
+
+/// The verdict over launches: the medians of the launch medians, and the
+/// launch medians as each side's values.
+pub fn judge_launches(
+    t_collective: f64,
+    t_mockup: f64,
+    collective: &[f64],
+    mockup: &[f64],
+) -> Judged {
+    judge_with(
+        t_collective,
+        t_mockup,
+        Some(collective),
+        Some(mockup),
+        MIN_LAUNCHES,
+    )
+}
+
+fn judge_with(
+    t_collective: f64,
+    t_mockup: f64,
+    collective: Option<&[f64]>,
+    mockup: Option<&[f64]>,
+    min: usize,
+) -> Judged {
     let ratio = t_collective / t_mockup;
     let p_value = match (
-        collective.filter(|v| v.len() >= MIN_SAMPLES),
-        mockup.filter(|v| v.len() >= MIN_SAMPLES),
+        collective.filter(|v| v.len() >= min),
+        mockup.filter(|v| v.len() >= min),
     ) {
         (Some(a), Some(b)) => stats_test::greater(a, b),
         _ => None,
@@ -114,6 +151,37 @@ mod tests {
 
     fn judged(a: &[f64], b: &[f64]) -> Judged {
         judge(median(a), median(b), Some(a), Some(b))
+    }
+
+    #[test]
+    fn over_launches_the_launch_medians_decide() {
+        // Two launches, each VIOLATED on its own: two replicates cannot
+        // tell a violation from launch-to-launch noise.
+        let j = judge_launches(13.0, 10.0, &[12.9, 13.1], &[10.0, 10.1]);
+        assert_eq!(j.verdict, Verdict::Inconclusive, "{j:?}");
+        assert_eq!(j.p_value, None);
+        // Four launches, every collective median above every mock-up's.
+        let j = judge_launches(
+            13.0,
+            10.0,
+            &[12.9, 13.1, 13.0, 12.8],
+            &[10.0, 10.1, 9.9, 10.2],
+        );
+        assert_eq!(j.verdict, Verdict::Violated, "{j:?}");
+        assert!((j.p_value.unwrap() - 1.0 / 70.0).abs() < 1e-3, "{j:?}");
+        // Interleaved launch medians: slower by the ratio, not significantly.
+        let j = judge_launches(
+            11.0,
+            10.0,
+            &[9.0, 12.0, 10.5, 13.0],
+            &[10.0, 11.0, 9.5, 12.5],
+        );
+        assert_eq!(j.verdict, Verdict::Inconclusive, "{j:?}");
+        // Within the tolerance: holds, whatever the count.
+        assert_eq!(
+            judge_launches(10.2, 10.0, &[10.2], &[10.0]).verdict,
+            Verdict::Holds
+        );
     }
 
     #[test]
