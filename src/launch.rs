@@ -212,10 +212,10 @@ pub fn launch_args(
     binding: &Binding,
 ) -> Vec<String> {
     let mut a = vec!["-n".to_string(), np.to_string()];
-    if f == Flavour::OpenMpi {
-        // Keeps Open MPI's multi-line "job aborted" banners off stderr: our own one-line errors suffice.
-        a.push("--quiet".into());
-    }
+    // Not Open MPI's --quiet: it also drops the library's own explanation
+    // when MPI cannot start ("A requested component was not found ...");
+    // the stderr relay drops the "job aborted" banners of a failing job
+    // instead, and keeps the explanation (`mpi_words`).
     if let Some(h) = hosts {
         let list = h
             .iter()
@@ -818,11 +818,11 @@ mod tests {
     fn launcher_flags() {
         assert_eq!(
             launcher_args(Flavour::OpenMpi, 4, 2),
-            vec!["-n", "4", "--quiet", "--oversubscribe"]
+            vec!["-n", "4", "--oversubscribe"]
         );
         assert_eq!(
             launcher_args(Flavour::OpenMpi, 2, 2),
-            vec!["-n", "2", "--quiet", "--bind-to", "core"]
+            vec!["-n", "2", "--bind-to", "core"]
         );
         assert_eq!(
             launcher_args(Flavour::Mpich, 2, 4),
@@ -843,15 +843,7 @@ mod tests {
         let d = Binding::Default;
         assert_eq!(
             launch_args(Flavour::OpenMpi, 4, 2, Some(&h), &d),
-            vec![
-                "-n",
-                "4",
-                "--quiet",
-                "--host",
-                "node1:2,node2:2",
-                "--bind-to",
-                "core"
-            ]
+            vec!["-n", "4", "--host", "node1:2,node2:2", "--bind-to", "core"]
         );
         assert_eq!(
             launch_args(Flavour::Mpich, 4, 2, Some(&h), &d),
@@ -870,7 +862,7 @@ mod tests {
         assert_eq!(env, Binding::Environment);
         assert_eq!(
             launch_args(Flavour::OpenMpi, 4, 2, Some(&h), &env),
-            vec!["-n", "4", "--quiet", "--host", "node1:2,node2:2"]
+            vec!["-n", "4", "--host", "node1:2,node2:2"]
         );
         let env = Binding::choose(None, Flavour::Mpich, |v| {
             (v == "HYDRA_BINDING").then(|| "none".into())
@@ -884,7 +876,7 @@ mod tests {
         );
         assert_eq!(
             launch_args(Flavour::OpenMpi, 4, 2, None, &Binding::Given("none".into())),
-            vec!["-n", "4", "--quiet", "--bind-to", "none", "--oversubscribe"]
+            vec!["-n", "4", "--bind-to", "none", "--oversubscribe"]
         );
     }
 

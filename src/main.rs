@@ -20,6 +20,7 @@ mod launches;
 #[cfg(test)]
 mod layers;
 mod method;
+mod mpi_words;
 mod outcome;
 mod output;
 mod plan;

@@ -311,6 +311,9 @@ struct Shared {
     relay_done: std::sync::atomic::AtomicBool,
     /// The stderr relay has seen the end of mpiexec's error output.
     stderr_done: std::sync::atomic::AtomicBool,
+    /// The library's lines the relay dropped (the first [`mpi_words::KEPT`]):
+    /// its own words when it could not start.
+    dropped: Mutex<Vec<Vec<u8>>>,
     /// The job wrote something on stdout (ranks run somewhere, maybe on
     /// another host whose ranks cannot connect).
     output_seen: std::sync::atomic::AtomicBool,
@@ -557,6 +560,7 @@ pub fn run(mut cmd: Command, l: &Launcher) -> i32 {
         stdout_error: Mutex::new(None),
         relay_done: std::sync::atomic::AtomicBool::new(false),
         stderr_done: std::sync::atomic::AtomicBool::new(false),
+        dropped: Mutex::new(Vec::new()),
         output_seen: std::sync::atomic::AtomicBool::new(false),
         pgid: AtomicI32::new(0),
         start_timed_out: std::sync::atomic::AtomicBool::new(false),
@@ -678,6 +682,11 @@ pub fn run(mut cmd: Command, l: &Launcher) -> i32 {
         outside,
         l,
     );
+    // MPI could not start: the library's own words, under mpibench's line.
+    if code == signals::EXIT_MPI_START {
+        let kept = shared.dropped.lock().unwrap_or_else(|e| e.into_inner());
+        eprint!("{}", crate::mpi_words::block(&kept));
+    }
     // A file the ranks left "running" says how the launcher or MPI failed.
     let failure = [Outcome::LauncherFailed, Outcome::MpiStartFailed]
         .into_iter()
@@ -796,13 +805,17 @@ fn own_line(line: &[u8]) -> bool {
 }
 
 impl Shared {
-    /// The job is ending badly (a rank died or crashed, a stall, a signal):
+    /// The job is ending badly (a rank died or crashed, a rank ended with a
+    /// code of its own or was stopped, a stall, a signal):
     /// the MPI library's own reaction on the surviving ranks (a transport's
     /// backtrace, a banner) says nothing the one line does not.
     fn failing(&self) -> bool {
         let seen = self.seen();
         !seen.vanished.is_empty()
             || !seen.crashed.is_empty()
+            || seen.said.iter().any(|&(_, c)| c != 0)
+            || seen.ended.iter().any(|&(_, c)| c != 0)
+            || seen.stopped.is_some()
             || seen.stalled
             || self.signal.load(Ordering::SeqCst) != 0
     }
@@ -849,6 +862,11 @@ fn relay_stderr(from: std::process::ChildStderr, sh: &Arc<Shared>) {
             };
             if !sh.failing() {
                 write(&line);
+            } else {
+                let mut kept = sh.dropped.lock().unwrap_or_else(|e| e.into_inner());
+                if kept.len() < crate::mpi_words::KEPT {
+                    kept.push(line);
+                }
             }
         }
     };
