@@ -15,6 +15,7 @@ mod table;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicI32, Ordering};
 
 use anyhow::Result;
 use clap::Parser;
@@ -142,13 +143,145 @@ pub fn main(params: &[String]) -> Result<i32> {
     if let Some(json) = &args.json {
         outputs.push(crate::output::Output::file("--json", json));
     }
-    if let Err(msg) = crate::output::validate(&outputs, &[]) {
+    let exe = std::env::current_exe().unwrap_or_default();
+    if let Err(msg) = crate::output::validate(&outputs, &[("running program", exe.as_path())]) {
         return usage(&msg);
     }
-    match tune(&args, &lib, &colls) {
-        Ok(()) => Ok(EXIT_OK),
-        Err(msg) => Ok(Outcome::Error.say(&msg)),
+    if let Err(msg) = rules_file_ok(&rules) {
+        return usage(&msg);
     }
+    if let Err(msg) = selectable(&lib.kind, std::env::var("OMPI_MCA_coll").ok().as_deref()) {
+        return usage(&msg);
+    }
+    // A closed stdout ends it before anything runs, quietly (141), as `run`.
+    if stdout_gone() {
+        return Ok(Outcome::Interrupted {
+            signal: libc::SIGPIPE,
+        }
+        .say(""));
+    }
+    let dir = match tempfile::Builder::new()
+        .prefix("mpibench-tune-")
+        .tempdir_in(std::env::temp_dir())
+    {
+        Ok(d) => d,
+        Err(e) => {
+            return Ok(Outcome::MpiStartFailed.say(&format!(
+                "cannot create a temporary directory in '{}' (TMPDIR): {e}",
+                std::env::temp_dir().display()
+            )))
+        }
+    };
+    let watcher = watch_signals();
+    let result = tune(&args, &lib, &colls, dir.path());
+    drop(dir);
+    drop(watcher);
+    let sig = SIGNAL.load(Ordering::SeqCst);
+    if sig != 0 {
+        // The running launch ended itself (it got the signal); nothing was
+        // written: the old rules file and JSON stay as they were.
+        return Ok(Outcome::Interrupted { signal: sig }
+            .say(": nothing written (the rules file and the JSON are as they were)"));
+    }
+    match result {
+        Ok(()) => Ok(EXIT_OK),
+        Err(Stop { code, msg }) => Ok(match code {
+            crate::outcome::EXIT_USAGE => Outcome::Usage.say(&msg),
+            crate::outcome::EXIT_LAUNCHER => Outcome::LauncherFailed.say(&msg),
+            crate::outcome::EXIT_MPI_START => Outcome::MpiStartFailed.say(&msg),
+            _ => Outcome::Error.say(&msg),
+        }),
+    }
+}
+
+/// Why tune stopped: the exit code it ends with (a launch's own code where
+/// it is one of the launcher's, MPI's or a usage error) and the line.
+#[derive(Debug)]
+struct Stop {
+    code: i32,
+    msg: String,
+}
+
+impl From<String> for Stop {
+    fn from(msg: String) -> Stop {
+        Stop {
+            code: crate::outcome::EXIT_ABORTED,
+            msg,
+        }
+    }
+}
+
+/// The first signal tune received (0: none), and the launch running then.
+static SIGNAL: AtomicI32 = AtomicI32::new(0);
+static CHILD: AtomicI32 = AtomicI32::new(0);
+
+/// SIGINT, SIGTERM and SIGHUP (unless ignored, as under nohup) reach the
+/// running launch, which ends its launcher and ranks itself; tune then
+/// ends with 128+N. The returned handle stops watching when dropped.
+fn watch_signals() -> Option<signal_hook::iterator::Handle> {
+    use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+    let wanted = crate::signals::not_ignored(&[SIGINT, SIGTERM, SIGHUP]);
+    let mut signals = signal_hook::iterator::Signals::new(wanted).ok()?;
+    let handle = signals.handle();
+    crate::signals::spawn(move || {
+        for sig in signals.forever() {
+            let _ = SIGNAL.compare_exchange(0, sig, Ordering::SeqCst, Ordering::SeqCst);
+            let child = CHILD.load(Ordering::SeqCst);
+            if child > 0 {
+                crate::sys::kill(child, sig);
+            }
+        }
+    });
+    Some(handle)
+}
+
+/// Stdout is closed, or a pipe whose reader has gone (`| head` that ended):
+/// the table could not be printed.
+fn stdout_gone() -> bool {
+    let (n, revents) = crate::sys::poll_fd(1, libc::POLLOUT, 0);
+    crate::signals::stdout_closed_at_start()
+        || (n > 0 && revents & (libc::POLLERR | libc::POLLNVAL) != 0)
+}
+
+/// `--rules` must be a file the library can read back: not stdout, and
+/// where it exists, a regular file (a FIFO, a device or a directory is
+/// refused before the first launch).
+fn rules_file_ok(path: &Path) -> Result<(), String> {
+    if path.as_os_str() == "-" || crate::output::is_stdout(path) {
+        return Err(format!(
+            "--rules '{}': the rules file must be a file the library can read, not stdout",
+            path.display()
+        ));
+    }
+    match std::fs::metadata(path) {
+        Ok(m) if !m.is_file() => Err(format!(
+            "--rules '{}' is not a regular file: the library reads the rules from it",
+            path.display()
+        )),
+        _ => Ok(()),
+    }
+}
+
+/// Whether the library can select the algorithms tune measures: Open MPI's
+/// coll_tuned must not be left out by `OMPI_MCA_coll`.
+fn selectable(kind: &Kind, coll: Option<&str>) -> Result<(), String> {
+    let (Kind::OpenMpi, Some(list)) = (kind, coll.map(str::trim)) else {
+        return Ok(());
+    };
+    if list.is_empty() {
+        return Ok(());
+    }
+    let (excluding, names) = match list.strip_prefix('^') {
+        Some(rest) => (true, rest),
+        None => (false, list),
+    };
+    let has = names.split(',').any(|n| n.trim() == "tuned");
+    if has == excluding {
+        return Err(format!(
+            "OMPI_MCA_coll='{list}' leaves out coll_tuned, whose algorithms mpibench tune chooses: unset it, or include tuned"
+        ));
+    }
+    Ok(())
 }
 
 fn names() -> String {
@@ -186,16 +319,19 @@ struct Launches<'a> {
 impl Launches<'_> {
     /// One launch of the collectives' IMB benchmarks, with `rules` loaded
     /// (None: the library's defaults): the samples of its `--raw` file.
-    fn run(
-        &mut self,
-        colls: &[&Coll],
-        rules: Option<&Path>,
-        what: &str,
-    ) -> Result<Samples, String> {
+    fn run(&mut self, colls: &[&Coll], rules: Option<&Path>, what: &str) -> Result<Samples, Stop> {
+        if SIGNAL.load(Ordering::SeqCst) != 0 {
+            return Err(format!("{what}: interrupted").into());
+        }
+        if stdout_gone() {
+            let _ = SIGNAL.compare_exchange(0, libc::SIGPIPE, Ordering::SeqCst, Ordering::SeqCst);
+            return Err(format!("{what}: stdout is closed").into());
+        }
         self.count += 1;
         let raw = self.dir.join(format!("launch{}.csv", self.count));
         eprintln!("mpibench tune: launch {}: {what}", self.count);
-        let exe = std::env::current_exe().map_err(|e| format!("cannot find this program: {e}"))?;
+        let exe = std::env::current_exe()
+            .map_err(|e| Stop::from(format!("cannot find this program: {e}")))?;
         let mut cmd = Command::new(exe);
         cmd.args(["run", "--suite", "imb"])
             .args(colls.iter().map(|c| c.name))
@@ -217,9 +353,21 @@ impl Launches<'_> {
         if let Some(file) = rules {
             cmd.envs(load_env(&self.lib.kind, file));
         }
-        let out = cmd
-            .output()
-            .map_err(|e| format!("cannot start mpibench run: {e}"))?;
+        // Its own process group (a Ctrl-C reaches it through tune), and
+        // SIGTERM if tune dies: a launch never outlives tune.
+        crate::sys::launch_as_child(&mut cmd, std::process::id() as i32, libc::SIGTERM, 143);
+        let child = cmd
+            .spawn()
+            .map_err(|e| Stop::from(format!("cannot start mpibench run: {e}")))?;
+        CHILD.store(child.id() as i32, Ordering::SeqCst);
+        // A signal that came while it started.
+        let sig = SIGNAL.load(Ordering::SeqCst);
+        if sig != 0 {
+            crate::sys::kill(child.id() as i32, sig);
+        }
+        let out = child.wait_with_output();
+        CHILD.store(0, Ordering::SeqCst);
+        let out = out.map_err(|e| Stop::from(format!("{what}: {e}")))?;
         if !out.status.success() {
             let err = String::from_utf8_lossy(&out.stderr);
             let last = err
@@ -227,11 +375,20 @@ impl Launches<'_> {
                 .map(str::trim)
                 .rfind(|l| !l.is_empty() && !l.starts_with("mpibench: ["))
                 .unwrap_or("no message");
-            return Err(format!("{what}: the launch failed: {last}"));
+            let last = last.strip_prefix("error: ").unwrap_or(last);
+            // The launcher's, MPI's and usage failures keep their codes.
+            let code = match out.status.code() {
+                Some(c @ (2 | 4 | 5)) => c,
+                _ => crate::outcome::EXIT_ABORTED,
+            };
+            return Err(Stop {
+                code,
+                msg: format!("{what}: the launch failed: {last}"),
+            });
         }
         let text = std::fs::read_to_string(&raw)
-            .map_err(|e| format!("{what}: cannot read '{}': {e}", raw.display()))?;
-        select::read_raw(&text).map_err(|e| format!("{what}: {e}"))
+            .map_err(|e| Stop::from(format!("{what}: cannot read '{}': {e}", raw.display())))?;
+        Ok(select::read_raw(&text).map_err(|e| format!("{what}: {e}"))?)
     }
 }
 
@@ -259,18 +416,31 @@ fn rules_of(
         .collect()
 }
 
-/// Writes the library's rules file.
+/// The library's rules file.
+fn rules_text(lib: &Library, rules: &[CollRules], header: &str) -> Result<String, String> {
+    Ok(match &lib.kind {
+        Kind::OpenMpi => rules::open_mpi(rules, header),
+        Kind::Mpich { defaults, .. } => rules::mpich(rules, defaults)?,
+    })
+}
+
+/// Writes a rules file into tune's own temporary directory (the launches
+/// read it there).
 fn write_rules(
     lib: &Library,
     rules: &[CollRules],
     path: &Path,
     header: &str,
-) -> Result<(), String> {
-    let text = match &lib.kind {
-        Kind::OpenMpi => rules::open_mpi(rules, header),
-        Kind::Mpich { defaults, .. } => rules::mpich(rules, defaults)?,
-    };
-    std::fs::write(path, text).map_err(|e| format!("cannot write '{}': {e}", path.display()))
+) -> Result<String, String> {
+    let text = rules_text(lib, rules, header)?;
+    std::fs::write(path, &text).map_err(|e| format!("cannot write '{}': {e}", path.display()))?;
+    Ok(text)
+}
+
+/// Writes an output through the safe writer (atomic replace, `-` for
+/// stdout, special files in place).
+fn install(path: &Path, bytes: &[u8]) -> Result<(), String> {
+    crate::output::write_file(path, bytes, true).map_err(|e| format!("{e:#}"))
 }
 
 /// The rules file to write: `--rules`, or the library's default name.
@@ -284,39 +454,46 @@ fn rules_path(args: &Args, lib: &Library) -> PathBuf {
         .unwrap_or_else(|| PathBuf::from(default_name))
 }
 
-fn tune(args: &Args, lib: &Library, colls: &[&'static Coll]) -> Result<(), String> {
+fn tune(args: &Args, lib: &Library, colls: &[&'static Coll], dir: &Path) -> Result<(), Stop> {
     let vars = comm::mpit::control_variables()?;
     let mut algs: Vec<Vec<Algorithm>> = Vec::new();
     for c in colls {
         let a = library::algorithms(&lib.kind, &vars, c)?;
         if a.is_empty() {
-            return Err(format!(
-                "the library offers no algorithm of {} to choose",
-                c.name
-            ));
+            return Err(format!("the library offers no algorithm of {} to choose", c.name).into());
         }
         algs.push(a);
     }
     let path = rules_path(args, lib);
     let path = std::path::absolute(&path)
-        .map_err(|e| format!("cannot resolve '{}': {e}", path.display()))?;
-    let dir = std::env::temp_dir().join(format!("mpibench-tune-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).map_err(|e| format!("cannot create '{}': {e}", dir.display()))?;
+        .map_err(|e| Stop::from(format!("cannot resolve '{}': {e}", path.display())))?;
     let mut launches = Launches {
         args,
         lib,
-        dir: dir.clone(),
+        dir: dir.to_path_buf(),
         count: 0,
     };
-    let result = measure(&mut launches, lib, colls, &algs, &path);
-    let _ = std::fs::remove_dir_all(&dir);
-    let outcome = result?;
-    print!("{}", table::render(lib, colls, &algs, &outcome, &path));
-    if let Some(json) = &args.json {
-        let text = serde_json::to_string_pretty(&table::json(lib, colls, &algs, &outcome, &path))
-            .map_err(|e| e.to_string())?;
-        std::fs::write(json, text + "\n")
-            .map_err(|e| format!("cannot write '{}': {e}", json.display()))?;
+    // The rules are checked from a candidate in the temporary directory;
+    // the file at --rules is replaced (atomically) only once they passed,
+    // and the JSON after it: an interruption or a failure leaves both as
+    // they were.
+    let (outcome, text) = measure(&mut launches, lib, colls, &algs, &path)?;
+    let json = match &args.json {
+        Some(_) => Some(
+            serde_json::to_string_pretty(&table::json(lib, colls, &algs, &outcome, &path))
+                .map_err(|e| e.to_string())?
+                + "\n",
+        ),
+        None => None,
+    };
+    install(&path, text.as_bytes())?;
+    if let (Some(p), Some(j)) = (&args.json, &json) {
+        install(p, j.as_bytes())?;
+    }
+    // Stdout carries one format: the JSON when it goes there.
+    if !args.json.as_deref().is_some_and(crate::output::is_stdout) {
+        crate::output::print(&table::render(lib, colls, &algs, &outcome, &path))
+            .map_err(|e| format!("{e:#}"))?;
     }
     Ok(())
 }
@@ -340,9 +517,18 @@ fn measure(
     colls: &[&'static Coll],
     algs: &[Vec<Algorithm>],
     path: &Path,
-) -> Result<Tuning, String> {
+) -> Result<(Tuning, String), Stop> {
     let first = launches.run(colls, None, "the library's defaults")?;
     let points: Vec<Point> = first.keys().cloned().collect();
+    if points.is_empty() {
+        return Err(format!(
+            "the library's defaults gave no measurement at --sizes {} (a size above the memory limit is skipped: see mpibench run --suite imb {} --sizes {})",
+            launches.args.sizes,
+            colls.iter().map(|c| c.name).collect::<Vec<_>>().join(" "),
+            launches.args.sizes
+        )
+        .into());
+    }
     let mut per_alg = Vec::new();
     for (c, list) in colls.iter().zip(algs) {
         let mut v = Vec::new();
@@ -352,9 +538,13 @@ fn measure(
             write_rules(lib, &forced, &file, "mpibench tune: one algorithm")?;
             let what = format!("{} algorithm {} {}", c.name, a.id, a.name);
             let r = launches.run(&[c], Some(&file), &what);
-            if let Err(e) = &r {
-                eprintln!("mpibench tune: {e} (the algorithm is left out)");
+            if SIGNAL.load(Ordering::SeqCst) != 0 {
+                return Err(format!("{what}: interrupted").into());
             }
+            let r = r.map_err(|e| {
+                eprintln!("mpibench tune: {} (the algorithm is left out)", e.msg);
+                e.msg
+            });
             v.push(r);
         }
         per_alg.push(v);
@@ -402,12 +592,23 @@ fn measure(
             .join(",")
     );
     let mut reverted = BTreeMap::new();
+    let candidate = launches.dir.join(
+        path.file_name()
+            .map_or_else(|| "rules".into(), |n| n.to_os_string()),
+    );
     loop {
         let rules = rules_of(colls, &points, |pt| chosen(pt, &reverted));
-        write_rules(lib, &rules, path, &header)?;
+        let text = write_rules(lib, &rules, &candidate, &header)?;
         let after = launches
-            .run(colls, Some(path), "with the rules file")
-            .map_err(|e| format!("the library did not accept '{}': {e}", path.display()))?;
+            .run(colls, Some(&candidate), "with the rules file")
+            .map_err(|e| Stop {
+                code: e.code,
+                msg: format!(
+                    "the library did not accept the rules for '{}': {}",
+                    path.display(),
+                    e.msg
+                ),
+            })?;
         let mut more = false;
         for pt in &points {
             if chosen(pt, &reverted).is_none() {
@@ -423,14 +624,17 @@ fn measure(
             }
         }
         if !more {
-            return Ok(Tuning {
-                before,
-                per_alg,
-                picks,
-                reverted,
-                after,
-                load: load_env(&lib.kind, path),
-            });
+            return Ok((
+                Tuning {
+                    before,
+                    per_alg,
+                    picks,
+                    reverted,
+                    after,
+                    load: load_env(&lib.kind, path),
+                },
+                text,
+            ));
         }
     }
 }
