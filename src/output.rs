@@ -196,6 +196,70 @@ fn parent_dir(p: &Path) -> &Path {
     }
 }
 
+/// Writes a set of files into the directory `dir` as a whole: each is
+/// written into a temporary directory beside `dir` first, then `dir` is
+/// that directory (where it did not exist) or each file is renamed into
+/// it. A failure (a full disk) leaves `dir` as it was and nothing behind.
+/// A symbolic link as `dir` is followed (a dangling one: its target is
+/// created).
+pub fn write_set(dir: &Path, files: &[(String, Vec<u8>)]) -> Result<()> {
+    let cannot = |e: io::Error| anyhow::anyhow!("cannot write into '{}': {e}", dir.display());
+    let target = follow(dir).map_err(cannot)?;
+    let parent = parent_dir(&target).to_path_buf();
+    std::fs::create_dir_all(&parent).map_err(cannot)?;
+    let tmp = tempfile::Builder::new()
+        .prefix(".mpibench-set-")
+        .tempdir_in(&parent)
+        .map_err(cannot)?;
+    for (name, bytes) in files {
+        let p = tmp.path().join(name);
+        OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .mode(0o666)
+            .open(&p)
+            .and_then(|mut f| f.write_all(bytes).and_then(|_| f.sync_all()))
+            .map_err(|e| anyhow::anyhow!("cannot write '{}': {e}", target.join(name).display()))?;
+    }
+    match std::fs::symlink_metadata(&target) {
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {
+            let kept = tmp.keep();
+            std::fs::set_permissions(&kept, std::fs::Permissions::from_mode(0o755))
+                .and_then(|_| std::fs::rename(&kept, &target))
+                .map_err(|e| {
+                    let _ = std::fs::remove_dir_all(&kept);
+                    cannot(e)
+                })?;
+        }
+        Ok(m) if m.is_dir() => {
+            for (name, _) in files {
+                std::fs::rename(tmp.path().join(name), target.join(name)).map_err(cannot)?;
+            }
+        }
+        Ok(_) => return Err(cannot(io::Error::other("not a directory"))),
+        Err(e) => return Err(cannot(e)),
+    }
+    Ok(())
+}
+
+/// The files a set in `dir` would replace that are `inputs` (symbolic
+/// links followed): the first, as (input, file name).
+pub fn set_overwrites<'a>(
+    dir: &Path,
+    names: impl IntoIterator<Item = &'a str>,
+    inputs: &'a [std::path::PathBuf],
+) -> Option<(&'a Path, &'a str)> {
+    let ids: Vec<(Identity, &Path)> = inputs
+        .iter()
+        .filter(|p| p.as_os_str() != "-")
+        .map(|p| (input_identity(p), p.as_path()))
+        .collect();
+    names.into_iter().find_map(|n| {
+        let id = input_identity(&dir.join(n));
+        ids.iter().find(|(i, _)| *i == id).map(|(_, p)| (*p, n))
+    })
+}
+
 /// One output of a command line, for [`validate`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Output<'a> {

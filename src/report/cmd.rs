@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 
 use super::compare::{self, Options};
 use super::view::{self, load};
@@ -97,7 +97,25 @@ pub fn plot(args: &PlotArgs) -> Result<i32> {
         Err(code) => return Ok(code),
     };
     let reports: Vec<(String, &Report)> = loaded.iter().map(|(n, r)| (n.clone(), r)).collect();
-    let written = write_plots(reports, &args.output, args.gnuplot)?;
+    let files = plot_files(reports, args.gnuplot)?;
+    if let Some((input, name)) = crate::output::set_overwrites(
+        &args.output,
+        files.iter().map(|(n, _)| n.as_str()),
+        &args.files,
+    ) {
+        eprintln!(
+            "error: -o '{}' would overwrite the input '{}' with its {name}; give the plots another directory",
+            args.output.display(),
+            input.display()
+        );
+        return Ok(EXIT_USAGE);
+    }
+    crate::output::write_set(&args.output, &files)?;
+    let written = if args.gnuplot {
+        files.len() / 2
+    } else {
+        files.len()
+    };
     eprintln!(
         "mpibench: wrote {written} {} to {}",
         if args.gnuplot {
@@ -110,31 +128,35 @@ pub fn plot(args: &PlotArgs) -> Result<i32> {
     Ok(EXIT_OK)
 }
 
-/// Writes one plot per figure of these runs into `dir` (created if
-/// missing): SVG, or gnuplot data and scripts. Returns how many figures.
-/// `mpibench plot` and a run's `--plots DIR` share it.
-pub fn write_plots(reports: Vec<(String, &Report)>, dir: &Path, gnuplot: bool) -> Result<usize> {
+/// The files of one plot per figure of these runs: SVG, or gnuplot data
+/// and scripts, as (file name, contents).
+fn plot_files(reports: Vec<(String, &Report)>, gnuplot: bool) -> Result<Vec<(String, Vec<u8>)>> {
     let runs = view::runs(reports);
-    std::fs::create_dir_all(dir).with_context(|| format!("cannot create '{}'", dir.display()))?;
-    let mut written = 0;
+    let mut files = Vec::new();
     for s in view::sections(&runs) {
         for f in &s.figures {
             if gnuplot {
-                write_atomic(
-                    &dir.join(format!("{}.dat", f.id)),
-                    gnuplot::dat(f).as_bytes(),
-                )?;
-                write_atomic(
-                    &dir.join(format!("{}.gp", f.id)),
-                    gnuplot::script(f).as_bytes(),
-                )?;
+                files.push((format!("{}.dat", f.id), gnuplot::dat(f).into_bytes()));
+                files.push((format!("{}.gp", f.id), gnuplot::script(f).into_bytes()));
             } else {
-                write_atomic(&dir.join(format!("{}.svg", f.id)), plot::svg(f)?.as_bytes())?;
+                files.push((format!("{}.svg", f.id), plot::svg(f)?.into_bytes()));
             }
-            written += 1;
         }
     }
-    Ok(written)
+    Ok(files)
+}
+
+/// Writes one plot per figure of these runs into `dir` (created if
+/// missing), as a whole (`output::write_set`): SVG, or gnuplot data and
+/// scripts. Returns how many figures. A run's `--plots DIR` uses it.
+pub fn write_plots(reports: Vec<(String, &Report)>, dir: &Path, gnuplot: bool) -> Result<usize> {
+    let files = plot_files(reports, gnuplot)?;
+    crate::output::write_set(dir, &files)?;
+    Ok(if gnuplot {
+        files.len() / 2
+    } else {
+        files.len()
+    })
 }
 
 pub fn compare(args: &CompareArgs) -> Result<i32> {

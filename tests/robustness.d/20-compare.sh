@@ -185,3 +185,59 @@ case_reader "report - -: the second '-' is named: exit 2" 2 \
     "timing=loop" report - - -o r.html
 case_reader "report -: stdin is read once: exit 0" 0 \
     "^mpibench: wrote r.html" "timing=loop" report - -o r.html
+
+# Issue 36, item 1: plot writes its files as a set, never over an input.
+case_plot_set() { # MODE(input-inside|dangling|full)
+    local name="plot: $1"
+    new_case_dir
+    make_run a.json "timing=loop" || {
+        check "$name" "could not make the input file"
+        return
+    }
+    T0=$(date +%s%N)
+    case $1 in
+    "an input inside -o with a figure's name is refused: exit 2")
+        mkdir P && cp a.json P/imb-pingpong-primary-latency.svg
+        MPIBENCH_ROBUSTNESS_CASE=$CASE_DIR timeout -k 5 "$CASE_TIMEOUT" "$BIN" plot \
+            P/imb-pingpong-primary-latency.svg -o P >"$CASE_DIR.out" 2>"$CASE_DIR.err" </dev/null
+        RC=$?
+        finished "$T0"
+        check "$name" "$(expect_rc 2)" \
+            "$(expect_one_line "^error: -o 'P' would overwrite the input 'P/imb-pingpong-primary-latency.svg'")" \
+            "$(cmp -s a.json P/imb-pingpong-primary-latency.svg || echo "the input was changed")" \
+            "$([[ $(ls -A P) == imb-pingpong-primary-latency.svg ]] || echo "P holds: $(ls -A P | tr '\n' ' ')")" \
+            "$(expect_files a.json P)" "$(no_leftovers)"
+        ;;
+    "a dangling symbolic link as -o is followed: exit 0")
+        ln -s made/here L
+        MPIBENCH_ROBUSTNESS_CASE=$CASE_DIR timeout -k 5 "$CASE_TIMEOUT" "$BIN" plot a.json -o L \
+            >"$CASE_DIR.out" 2>"$CASE_DIR.err" </dev/null
+        RC=$?
+        finished "$T0"
+        check "$name" "$(expect_rc 0)" "$(expect_one_line "^mpibench: wrote [0-9]+ SVG plots to L$")" \
+            "$(ls made/here/*.svg >/dev/null 2>&1 || echo "no SVG in made/here")" \
+            "$([[ -z $(ls -A made | grep -v '^here$') ]] || echo "left in made/: $(ls -A made)")" \
+            "$(expect_files a.json L made)" "$(no_leftovers)"
+        ;;
+    "a full disk leaves the old plots whole: exit 3")
+        need_unshare "$name" || return
+        mkdir res
+        MPIBENCH_ROBUSTNESS_CASE=$CASE_DIR timeout -k 5 "$CASE_TIMEOUT" \
+            unshare -m bash -c 'mount -t tmpfs -o size=64k tmpfs res || exit 99
+                mkdir res/P && echo old >res/P/imb-pingpong-primary-latency.svg && echo old >res/P/x.svg
+                head -c 1M /dev/zero >res/filler 2>/dev/null
+                "$@"; rc=$?; (cd res && find . | sort; cat P/imb-pingpong-primary-latency.svg) >listing; exit $rc' _ \
+            "$BIN" plot a.json -o res/P >"$CASE_DIR.out" 2>"$CASE_DIR.err" </dev/null
+        RC=$?
+        finished "$T0"
+        check "$name" "$(expect_rc 3)" \
+            "$(expect_one_line "No space left on device")" \
+            "$(printf '.\n./P\n./P/imb-pingpong-primary-latency.svg\n./P/x.svg\n./filler\nold\n' | cmp -s - listing ||
+                echo "the tmpfs held: $(tr '\n' ' ' <listing)")" \
+            "$(expect_files a.json listing res)" "$(no_leftovers)"
+        ;;
+    esac
+}
+case_plot_set "an input inside -o with a figure's name is refused: exit 2"
+case_plot_set "a dangling symbolic link as -o is followed: exit 0"
+case_plot_set "a full disk leaves the old plots whole: exit 3"
