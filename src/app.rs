@@ -367,6 +367,11 @@ fn run(mut args: RunArgs) -> Result<i32> {
         if args.launches.is_some_and(|n| n > 1) && !args.dry_run {
             return crate::launches::parent(&args, &relaunch);
         }
+        if let Some(n) = args.launches.filter(|&n| n > 1) {
+            println!(
+                "# --launches {n}: mpibench runs this command {n} times and combines the launches' results"
+            );
+        }
         return launch::relaunch(&relaunch);
     }
     // One launch of `--launches N`: its outputs are the parent's to write.

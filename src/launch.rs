@@ -448,7 +448,22 @@ pub fn relaunch_with(r: &Relaunch, extra_env: &[(&str, &str)]) -> Result<i32> {
         words.push(launcher.clone());
         words.extend(args);
         words.push(exe.to_string_lossy().into_owned());
-        words.extend(forwarded.iter().map(|a| a.to_string_lossy().into_owned()));
+        // One launch of `--launches N` is the run without it (the parent
+        // runs it N times and combines them).
+        let mut skip = false;
+        for a in forwarded.iter().map(|a| a.to_string_lossy().into_owned()) {
+            if std::mem::take(&mut skip) {
+                continue;
+            }
+            if a == "--launches" {
+                skip = true;
+                continue;
+            }
+            if a.starts_with("--launches=") {
+                continue;
+            }
+            words.push(a);
+        }
         println!("{}", shell_words(&words));
         return Ok(0);
     }

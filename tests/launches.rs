@@ -227,3 +227,49 @@ fn a_failed_launch_fails_the_run_in_one_line_and_keeps_the_launches_before_it() 
     let left: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
     assert_eq!(left.len(), 1, "the launches' private files are gone");
 }
+
+/// Issue 36: `--dry-run` with `--launches N` says so, and prints one
+/// launch's command, which runs as it is printed.
+#[test]
+fn a_dry_run_of_launches_prints_a_command_that_runs() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = self_launched(&[
+        "run",
+        "-n",
+        "2",
+        "--launches",
+        "3",
+        "--dry-run",
+        "PingPong",
+        "--sizes",
+        "8",
+        "--iter",
+        "10",
+        "-q",
+    ])
+    .current_dir(dir.path())
+    .assert()
+    .success();
+    let text = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 2, "{text}");
+    assert!(lines[0].starts_with("# --launches 3: "), "{text}");
+    assert!(!lines[1].contains("--launches"), "{text}");
+    assert!(!lines[1].contains("--dry-run"), "{text}");
+    let run = std::process::Command::new("bash")
+        .args(["-c", lines[1]])
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    assert!(
+        run.status.success(),
+        "{}: {}",
+        lines[1],
+        String::from_utf8_lossy(&run.stderr)
+    );
+    assert!(
+        String::from_utf8_lossy(&run.stdout).contains("PingPong"),
+        "{}",
+        String::from_utf8_lossy(&run.stdout)
+    );
+}
