@@ -1607,7 +1607,7 @@ case_final_plots() {
     fi
     echo keep >d
     wait_bounded "$CASE_TIMEOUT"
-    check "$name" "$(expect_rc 3)" "$(expect_one_line "^error: cannot create 'd'")" \
+    check "$name" "$(expect_rc 3)" "$(expect_one_line "^error: cannot write into 'd': not a directory$")" \
         "$(expect_json o.json "$JSON_ABORTED")" \
         "$( [[ $(cat d) == keep ]] || echo 'd was changed')" \
         "$(expect_files o.json d)" "$(no_leftovers)"
