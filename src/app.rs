@@ -429,8 +429,8 @@ const FINALIZE_LIMIT: std::time::Duration = std::time::Duration::from_secs(5);
 fn finalize_limit(code: i32) {
     // The outcome is decided: the parent knows it even if the launcher
     // ends this rank while another rank leaves a stuck finalize.
-    crate::supervise::tell(&format!("end {} {code}", signals::rank()));
-    signals::spawn(move || {
+    crate::link::tell(&format!("end {} {code}", signals::rank()));
+    crate::sys::spawn(move || {
         std::thread::sleep(FINALIZE_LIMIT);
         // A usage error stays one line: there are no results to speak of.
         if code != EXIT_USAGE {

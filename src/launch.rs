@@ -5,6 +5,9 @@ use std::process::Command;
 
 use anyhow::{Context, Result};
 
+/// Where app asks (the rank's side of its launch lives in `link`).
+pub use crate::link::{env_rank, self_launched};
+
 /// Environment variables that MPI launchers set in every process they start.
 const LAUNCHER_VARS: &[&str] = &[
     "OMPI_COMM_WORLD_SIZE", // Open MPI mpirun/mpiexec
@@ -19,24 +22,6 @@ const LAUNCHER_VARS: &[&str] = &[
 pub fn launched() -> bool {
     LAUNCHER_VARS.iter().any(|v| std::env::var_os(v).is_some())
         || crate::slurm::task_step().is_some()
-}
-
-/// This process's rank according to the launcher's environment (before MPI_Init).
-pub fn env_rank() -> usize {
-    [
-        "OMPI_COMM_WORLD_RANK",
-        "PMI_RANK",
-        "PMIX_RANK",
-        "SLURM_PROCID",
-    ]
-    .iter()
-    .find_map(|v| std::env::var(v).ok()?.parse().ok())
-    .unwrap_or(0)
-}
-
-/// True when this process was started by mpibench's own self-launch.
-pub fn self_launched() -> bool {
-    std::env::var_os("MPIBENCH_LAUNCHED").is_some()
 }
 
 /// What identifies the machine (the running kernel) whose cores this
@@ -427,7 +412,7 @@ pub fn relaunch_with(r: &Relaunch, extra_env: &[(&str, &str)]) -> Result<i32> {
     if f == Flavour::OpenMpi {
         if let Err(msg) = check_tmpdir() {
             eprintln!("error: {msg}");
-            return Ok(crate::signals::EXIT_MPI_START);
+            return Ok(crate::outcome::EXIT_MPI_START);
         }
     }
     let binding = Binding::choose(r.bind_to, f, |v| std::env::var(v).ok());
@@ -512,45 +497,6 @@ fn launcher_stack() {
             };
             libc::setrlimit(libc::RLIMIT_STACK, &r);
         }
-    }
-}
-
-/// The soft limit of a resource (`ulimit`), as the shell prints it.
-fn soft_limit(resource: libc::__rlimit_resource_t) -> String {
-    let mut r = libc::rlimit {
-        rlim_cur: 0,
-        rlim_max: 0,
-    };
-    // SAFETY: getrlimit(2) fills the struct we own.
-    if unsafe { libc::getrlimit(resource, &mut r) } != 0 || r.rlim_cur == libc::RLIM_INFINITY {
-        return "unlimited".into();
-    }
-    r.rlim_cur.to_string()
-}
-
-/// The line for a launcher that could not be started: a resource that ran
-/// out is named as such (open files, processes, memory); only a launcher
-/// that is not there is blamed on the installation.
-pub fn spawn_error(launcher: &str, e: &std::io::Error) -> String {
-    match e.raw_os_error() {
-        Some(libc::EMFILE) => format!(
-            "error: too many open files (ulimit -n {}) to start the launcher '{launcher}': raise the limit",
-            soft_limit(libc::RLIMIT_NOFILE)
-        ),
-        Some(libc::ENFILE) => format!(
-            "error: too many open files in the system to start the launcher '{launcher}' ({e})"
-        ),
-        Some(libc::EAGAIN) => format!(
-            "error: too many processes (ulimit -u {}) to start the launcher '{launcher}': raise the limit",
-            soft_limit(libc::RLIMIT_NPROC)
-        ),
-        Some(libc::ENOMEM) => format!(
-            "error: not enough memory to start the launcher '{launcher}' (ulimit -v {})",
-            soft_limit(libc::RLIMIT_AS)
-        ),
-        _ => format!(
-            "error: cannot start the launcher '{launcher}': {e} (install an MPI launcher or pass --mpiexec)"
-        ),
     }
 }
 
@@ -720,17 +666,6 @@ fn launcher_size() -> Option<(&'static str, usize)> {
     None
 }
 
-/// True under Open MPI's mpiexec, where a rank that exits with a non-zero
-/// code ends the whole job: ending with `_exit` there does not race the
-/// launcher's own shutdown (an MPI_Abort that arrives while mpiexec is
-/// ending the job can make it crash). Hydra passes MPI_Abort's code on
-/// reliably but not an exit code after it was signalled, and srun lets the
-/// other tasks run on: there MPI_Abort it is.
-pub fn exit_ends_job() -> bool {
-    std::env::var_os("OMPI_COMM_WORLD_SIZE").is_some()
-        && std::env::var_os("SLURM_STEP_ID").is_none()
-}
-
 #[cfg(test)]
 mod tests {
     #[test]
@@ -805,29 +740,6 @@ mod tests {
     }
 
     use super::*;
-
-    #[test]
-    fn a_resource_that_ran_out_is_named() {
-        let e = |n| std::io::Error::from_raw_os_error(n);
-        let l = spawn_error("mpiexec", &e(libc::EMFILE));
-        assert!(
-            l.starts_with("error: too many open files (ulimit -n "),
-            "{l}"
-        );
-        let l = spawn_error("mpiexec", &e(libc::EAGAIN));
-        assert!(
-            l.starts_with("error: too many processes (ulimit -u "),
-            "{l}"
-        );
-        let l = spawn_error("/x/mpiexec", &e(libc::ENOENT));
-        assert!(
-            l.starts_with("error: cannot start the launcher '/x/mpiexec': No such file"),
-            "{l}"
-        );
-        for l in [l, spawn_error("m", &e(libc::ENOMEM))] {
-            assert!(!l.contains('\n'), "{l}");
-        }
-    }
 
     #[test]
     fn launcher_flags() {

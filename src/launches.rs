@@ -35,7 +35,7 @@ const TEST_FAIL: &str = "MPIBENCH_TEST_FAIL_LAUNCH";
 /// self-launching parent asked for them: a launcher of the user's started
 /// the ranks, and they cannot relaunch.
 pub fn redirect(args: &mut RunArgs) -> bool {
-    let Some(prefix) = std::env::var_os(ENV).filter(|_| launch::self_launched()) else {
+    let Some(prefix) = std::env::var_os(ENV).filter(|_| crate::link::self_launched()) else {
         return false;
     };
     let prefix = PathBuf::from(prefix);

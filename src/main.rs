@@ -19,6 +19,7 @@ mod launch;
 mod launches;
 #[cfg(test)]
 mod layers;
+mod link;
 mod method;
 mod mpi_words;
 mod outcome;
@@ -72,10 +73,10 @@ fn run() {
     let code = match app::main() {
         Ok(code) => code,
         // A closed stdout pipe ends quietly, as Unix tools do.
-        Err(e) if e.is::<output::StdoutClosed>() => signals::exit_code(libc::SIGPIPE),
+        Err(e) if e.is::<output::StdoutClosed>() => outcome::exit_code(libc::SIGPIPE),
         Err(e) => outcome::Outcome::Error.say(&format!("{e:#}")),
     };
     // A self-launching parent learns how this rank ended (nothing otherwise).
-    supervise::tell(&format!("end {} {code}", signals::rank()));
+    link::tell(&format!("end {} {code}", signals::rank()));
     std::process::exit(code);
 }

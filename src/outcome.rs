@@ -21,8 +21,6 @@
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use crate::signals::{self, signal_name};
-
 pub const EXIT_OK: i32 = 0;
 pub const EXIT_VALIDATION: i32 = 1;
 pub const EXIT_USAGE: i32 = 2;
@@ -30,6 +28,51 @@ pub const EXIT_ABORTED: i32 = 3;
 pub const EXIT_LAUNCHER: i32 = 4;
 pub const EXIT_MPI_START: i32 = 5;
 pub const EXIT_OUTLIERS: i32 = 6;
+
+/// Pseudo-signal for "the self-launching parent died" (its exit code is
+/// SIGHUP's: what ran it went away; nobody waits for it anyway).
+pub const PARENT_DIED: i32 = -1;
+
+/// The name of signal `sig` (or of [`PARENT_DIED`]) in lines and JSON.
+pub fn signal_name(sig: i32) -> &'static str {
+    match sig {
+        libc::SIGHUP => "SIGHUP",
+        libc::SIGINT => "SIGINT",
+        libc::SIGQUIT => "SIGQUIT",
+        libc::SIGILL => "SIGILL",
+        libc::SIGABRT => "SIGABRT",
+        libc::SIGBUS => "SIGBUS",
+        libc::SIGFPE => "SIGFPE",
+        libc::SIGKILL => "SIGKILL",
+        libc::SIGSEGV => "SIGSEGV",
+        libc::SIGPIPE => "SIGPIPE",
+        libc::SIGTERM => "SIGTERM",
+        PARENT_DIED => "parent-exit",
+        _ => "a signal",
+    }
+}
+
+/// Signal number of a name such as "SIGTERM" (the parent's stop message).
+pub fn signal_number(name: &str) -> Option<i32> {
+    [
+        libc::SIGHUP,
+        libc::SIGINT,
+        libc::SIGTERM,
+        libc::SIGPIPE,
+        libc::SIGKILL,
+    ]
+    .into_iter()
+    .find(|&s| signal_name(s) == name)
+}
+
+/// Exit code of a run ended by `sig` (the shell's convention).
+pub fn exit_code(sig: i32) -> i32 {
+    128 + if sig == PARENT_DIED {
+        libc::SIGHUP
+    } else {
+        sig
+    }
+}
 
 /// The one way a run ends.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -100,7 +143,7 @@ impl Outcome {
             Outcome::LauncherFailed => EXIT_LAUNCHER,
             Outcome::MpiStartFailed => EXIT_MPI_START,
             Outcome::Outliers => EXIT_OUTLIERS,
-            Outcome::Interrupted { signal } => signals::exit_code(*signal),
+            Outcome::Interrupted { signal } => exit_code(*signal),
         }
     }
 
@@ -286,7 +329,7 @@ mod tests {
         );
         assert_eq!(int.interrupted_by(), Some("SIGTERM"));
         let gone = Outcome::Interrupted {
-            signal: signals::PARENT_DIED,
+            signal: PARENT_DIED,
         };
         assert_eq!(gone.exit_code(), 129);
         assert_eq!(gone.interrupted_by(), Some("parent-exit"));

@@ -5,7 +5,7 @@
 //! Rank 0 never touches the terminal itself under a bar: its stderr goes
 //! through mpiexec, which is no terminal for it. The parent sets
 //! [`ENV`] when its own stderr is a terminal; rank 0 then sends each event
-//! over the parent link (`supervise::tell`) instead of printing its line.
+//! over the parent link (`link::tell`) instead of printing its line.
 //! Under a launcher (`mpirun mpibench ...`, `srun`), in a pipe, or when
 //! rank 0 has no link (another host), the plain lines stay.
 
@@ -69,8 +69,8 @@ impl Event {
 
 /// Rank 0: reports one step, to the parent's bar or as a line on stderr.
 pub fn report(e: &Event, elapsed: Duration) {
-    if std::env::var_os(ENV).is_some() && crate::supervise::parent_speaks() {
-        crate::supervise::tell(&e.message());
+    if std::env::var_os(ENV).is_some() && crate::link::parent_speaks() {
+        crate::link::tell(&e.message());
     } else {
         eprintln!("{}", e.line(elapsed));
     }

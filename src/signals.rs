@@ -20,17 +20,11 @@ use std::time::{Duration, Instant};
 
 use signal_hook::consts::{SIGHUP, SIGINT, SIGPIPE, SIGTERM};
 
-use crate::outcome::Outcome;
-use crate::{comm, launch, output, supervise, sys};
+use crate::outcome::{signal_name, Outcome, EXIT_MPI_START, PARENT_DIED};
+use crate::{comm, link, output, sys};
 
-/// MPI could not start on this rank (a crash or an abort inside `MPI_Init`).
-pub const EXIT_MPI_START: i32 = 5;
 /// A rank failed (same as `--timeout` and allocation failures).
-const EXIT_ABORTED: i32 = crate::watchdog::EXIT_ABORTED;
-
-/// Pseudo-signal for "the self-launching parent died" (its exit code is
-/// SIGHUP's: what ran it went away; nobody waits for it anyway).
-pub const PARENT_DIED: i32 = -1;
+const EXIT_ABORTED: i32 = crate::outcome::EXIT_ABORTED;
 
 /// Another rank announced its failure (SIGUSR2 from its panic hook or crash
 /// handler): a SIGTERM that follows is the launcher ending the job because
@@ -57,7 +51,7 @@ static RANK: AtomicU32 = AtomicU32::new(0);
 static RANK0_PID: AtomicI32 = AtomicI32::new(0);
 /// Rank 0: the (rank, pid) of the other ranks on its host.
 static PEERS: OnceLock<Vec<(u32, i32)>> = OnceLock::new();
-/// Ending with `_exit` ends the whole job (see `launch::exit_ends_job`).
+/// Ending with `_exit` ends the whole job (see `link::exit_ends_job`).
 static EXIT_ENDS_JOB: AtomicBool = AtomicBool::new(false);
 
 /// How long a signal waits for the link to the parent to tell that the
@@ -69,24 +63,6 @@ const RANK0_GRACE: Duration = Duration::from_secs(3);
 const LINE_DRAIN: Duration = Duration::from_millis(300);
 /// If MPI_Abort itself hangs (its daemon is gone), the process still ends.
 const ABORT_DEADLINE: Duration = Duration::from_secs(3);
-
-pub fn signal_name(sig: i32) -> &'static str {
-    match sig {
-        libc::SIGHUP => "SIGHUP",
-        libc::SIGINT => "SIGINT",
-        libc::SIGQUIT => "SIGQUIT",
-        libc::SIGILL => "SIGILL",
-        libc::SIGABRT => "SIGABRT",
-        libc::SIGBUS => "SIGBUS",
-        libc::SIGFPE => "SIGFPE",
-        libc::SIGKILL => "SIGKILL",
-        libc::SIGSEGV => "SIGSEGV",
-        libc::SIGPIPE => "SIGPIPE",
-        libc::SIGTERM => "SIGTERM",
-        PARENT_DIED => "parent-exit",
-        _ => "a signal",
-    }
-}
 
 /// The signals (bit `sig`) that were ignored when the process started,
 /// recorded before any library's constructor ran (see [`RECORD_INHERITED`]).
@@ -153,24 +129,12 @@ pub fn not_ignored(sigs: &[i32]) -> Vec<i32> {
         .collect()
 }
 
-/// Signal number of a name such as "SIGTERM" (the parent's stop message).
-pub fn signal_number(name: &str) -> Option<i32> {
-    [SIGHUP, SIGINT, SIGTERM, SIGPIPE, libc::SIGKILL]
-        .into_iter()
-        .find(|&s| signal_name(s) == name)
-}
-
-/// Exit code of a run ended by `sig` (the shell's convention).
-pub fn exit_code(sig: i32) -> i32 {
-    128 + if sig == PARENT_DIED { SIGHUP } else { sig }
-}
-
 /// Installs the panic hook, the fatal-signal handlers and the stop thread,
 /// connects to a self-launching parent and marks the start of `MPI_Init`.
 /// Call on every rank right before `MPI_Init`.
 pub fn before_mpi_init() {
-    RANK.store(launch::env_rank() as u32, Ordering::Relaxed);
-    EXIT_ENDS_JOB.store(launch::exit_ends_job(), Ordering::Relaxed);
+    RANK.store(link::env_rank() as u32, Ordering::Relaxed);
+    EXIT_ENDS_JOB.store(link::exit_ends_job(), Ordering::Relaxed);
     install_panic_hook();
     // An MPI error ends the job as every other fatal error on a rank.
     comm::error::on_end_job(said_and_end);
@@ -185,7 +149,7 @@ pub fn before_mpi_init() {
     sys::record_queued_value(PEER_FAILED_SIGNAL, &PEER_SIGNAL);
     match signal_hook::iterator::Signals::new(wanted) {
         Ok(mut signals) => {
-            spawn(move || {
+            sys::spawn(move || {
                 for sig in signals.forever() {
                     if sig == PEER_FAILED_SIGNAL {
                         PEER_FAILED.store(true, Ordering::SeqCst);
@@ -206,7 +170,7 @@ pub fn before_mpi_init() {
         }
         Err(e) => eprintln!("warning: cannot handle SIGINT/SIGTERM/SIGHUP: {e}"),
     }
-    supervise::connect(launch::env_rank());
+    link::connect(link::env_rank(), stop_with);
     limit_malloc_arenas();
     IN_INIT.store(true, Ordering::SeqCst);
 }
@@ -257,7 +221,7 @@ pub fn mpi_started(world: &comm::Comm) {
             .collect();
         let _ = PEERS.set(peers);
     }
-    supervise::tell(&format!("up {}", world.rank));
+    link::tell(&format!("up {}", world.rank));
     // Test hook (robustness tests): a panic on this rank must end the job.
     if std::env::var("MPIBENCH_TEST_PANIC_RANK")
         .ok()
@@ -293,7 +257,7 @@ pub fn stop(sig: i32) {
     // can overtake the link's end of file (a parent-death signal follows
     // the end of the thread that started mpiexec, the link closes with the
     // last thread): the link gets a moment to say so.
-    let sig = if sig == SIGTERM && supervise::parent_gone(PARENT_GONE_WAIT) {
+    let sig = if sig == SIGTERM && link::parent_gone(PARENT_GONE_WAIT) {
         PARENT_DIED
     } else {
         sig
@@ -359,7 +323,7 @@ pub fn stop_with(outcome: Outcome) {
     let ended = ENDED_WITH.load(Ordering::SeqCst);
     if ended != ENDED_NOT_YET {
         // The run's outcome is decided: the parent learns it, not a signal.
-        supervise::tell(&format!("end {} {ended}", RANK.load(Ordering::Relaxed)));
+        link::tell(&format!("end {} {ended}", RANK.load(Ordering::Relaxed)));
         sys::exit_now(ended)
     }
     if !crate::outcome::claim() {
@@ -382,13 +346,13 @@ pub fn stop_with(outcome: Outcome) {
         _ => SIGTERM,
     };
     if let Outcome::Interrupted { .. } = outcome {
-        supervise::tell(&format!("stopped {rank} {}", signal_name(sig)));
+        link::tell(&format!("stopped {rank} {}", signal_name(sig)));
     }
     if rank == 0 {
         // The results first: the launcher may end this process any moment.
         let saved = output::interrupt(outcome);
         stop_peers(sig);
-        if !supervise::parent_speaks() {
+        if !link::parent_speaks() {
             if let Some(line) = outcome.line(&saved_detail(outcome, saved)) {
                 eprintln!("{line}");
             }
@@ -433,16 +397,6 @@ fn stop_peers(sig: i32) {
     }
 }
 
-/// Spawns a helper thread with a small stack; under a tight address-space
-/// limit (`ulimit -v`) a thread may not be possible at all, which must not
-/// become a panic. Returns whether it runs.
-pub fn spawn(f: impl FnOnce() + Send + 'static) -> bool {
-    std::thread::Builder::new()
-        .stack_size(256 << 10)
-        .spawn(f)
-        .is_ok()
-}
-
 /// Points stderr at /dev/null (the one line has been said).
 fn mute_stderr() {
     mute_stderr_raw()
@@ -482,7 +436,7 @@ pub fn end_job(code: i32) -> ! {
     }
     mute_stderr();
     if MPI_UP.load(Ordering::SeqCst) && !EXIT_ENDS_JOB.load(Ordering::Relaxed) {
-        spawn(move || {
+        sys::spawn(move || {
             std::thread::sleep(ABORT_DEADLINE);
             // Without running destructors.
             sys::exit_now(code)
@@ -497,7 +451,7 @@ pub fn end_job(code: i32) -> ! {
 pub fn said_and_end(code: i32) -> ! {
     tell_rank0_failed(0);
     tell_peers_failed();
-    supervise::tell(&format!("said {} {code}", RANK.load(Ordering::Relaxed)));
+    link::tell(&format!("said {} {code}", RANK.load(Ordering::Relaxed)));
     end_job(code)
 }
 
@@ -506,7 +460,7 @@ pub fn said_and_end(code: i32) -> ! {
 /// the daemon on this host, or Open MPI's mpiexec when it is the parent),
 /// so that nothing outlives the job on any host.
 pub fn stalled_end(code: i32) -> ! {
-    crate::sys::teardown::end_stuck_launcher();
+    crate::sys::teardown::end_stuck_launcher(link::self_launched());
     said_and_end(code)
 }
 
@@ -687,7 +641,7 @@ mod fatal {
         // Under a parent it speaks for every rank: a rank that crashes
         // because a peer vanished (a transport aborting on the dead peer)
         // must not tell a story the parent knows better.
-        let speak = !supervise::parent_speaks();
+        let speak = !link::parent_speaks();
         if speak {
             put(PREFIX.get().map(Vec::as_slice).unwrap_or(b"error: "));
             put(name);
@@ -699,7 +653,7 @@ mod fatal {
         } else {
             mute_stderr_raw();
         }
-        supervise::tell_from_signal(code, speak, sig);
+        link::tell_from_signal(code, speak, sig);
         tell_rank0_failed(if in_init { 0 } else { sig });
         if RANK.load(Ordering::Relaxed) != 0 && RANK0_PID.load(Ordering::Relaxed) > 0 && !in_init {
             // Rank 0 (told above) writes "aborted" before this exit makes

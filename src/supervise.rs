@@ -1,4 +1,4 @@
-//! The self-launching parent and its link with the ranks.
+//! The self-launching parent: it supervises mpiexec and the ranks.
 //!
 //! `mpibench run -n N` without a launcher starts mpiexec and supervises it:
 //!
@@ -19,152 +19,31 @@
 //!   exits with 128 + the signal it received, after one line.
 //! * A closed stdout pipe (`| head`) stops the run in the same way, quietly.
 //!
-//! The link is an abstract Unix socket (no file anywhere) whose name the
-//! ranks find in `MPIBENCH_PARENT`. Each local rank connects before
-//! `MPI_Init` and reports what the parent cannot see from mpiexec's exit
-//! status: that it started, that `MPI_Init` returned, that it printed its
-//! own one-line message and with which exit code it ends. A rank whose link
-//! reaches end-of-file knows that the parent died and stops. Ranks that
-//! cannot connect (another host) run on without the link.
+//! The ranks report over the link described in `link` (the rank's side):
+//! that they started, that `MPI_Init` returned, that they printed their own
+//! one-line message and with which exit code they end.
 
 use std::collections::BTreeSet;
 use std::io::{BufRead, BufReader, Write};
-use std::os::fd::AsRawFd;
 use std::os::linux::net::SocketAddrExt;
 use std::os::unix::net::{SocketAddr, UnixListener, UnixStream};
 use std::os::unix::process::ExitStatusExt;
 use std::process::{Command, ExitStatus, Stdio};
 use std::sync::atomic::{AtomicI32, Ordering};
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use signal_hook::consts::{SIGHUP, SIGINT, SIGPIPE, SIGTERM};
 
 use crate::outcome::Outcome;
-use crate::signals::{self, signal_name};
+use crate::outcome::{signal_name, signal_number, EXIT_MPI_START};
+use crate::{link, signals};
 
 /// The launcher could not be started, failed, or started no rank.
 pub const EXIT_LAUNCHER: i32 = crate::outcome::EXIT_LAUNCHER;
 
-const ENV: &str = "MPIBENCH_PARENT";
-
-/// The parent's message to the ranks: its stdout failed (not a closed
-/// pipe); the run ends with a failed write, and the parent says so.
-const FAIL_WRITE: &str = "fail write";
-
 /// How long the parent waits for ranks to disconnect after mpiexec ended.
 const RANK_EXIT_GRACE: Duration = Duration::from_secs(5);
-
-// ---------------------------------------------------------------------------
-// Rank side
-// ---------------------------------------------------------------------------
-
-static LINK: OnceLock<Mutex<UnixStream>> = OnceLock::new();
-/// The link's descriptor, for the fatal-signal handler (-1 without a link).
-static LINK_FD: AtomicI32 = AtomicI32::new(-1);
-/// Pre-formatted lines for the fatal-signal handler: "said" (it printed its
-/// line) or "crashed" (silent), with codes 3 and 5, without the signal and
-/// the newline that [`tell_from_signal`] appends.
-static FATAL_LINES: OnceLock<[Vec<u8>; 4]> = OnceLock::new();
-
-/// Rank side: connects to the self-launching parent, if there is one here,
-/// and watches it. Call before `MPI_Init`.
-pub fn connect(rank: usize) {
-    let Some(name) = std::env::var_os(ENV) else {
-        return;
-    };
-    let Ok(addr) = SocketAddr::from_abstract_name(name.as_encoded_bytes()) else {
-        return;
-    };
-    let Ok(stream) = UnixStream::connect_addr(&addr) else {
-        return; // another host, or the parent is gone: run without the link
-    };
-    let Ok(reader) = stream.try_clone() else {
-        return;
-    };
-    LINK_FD.store(stream.as_raw_fd(), Ordering::SeqCst);
-    let m = signals::EXIT_MPI_START;
-    let _ = FATAL_LINES.set([
-        format!("said {rank} 3").into_bytes(),
-        format!("said {rank} {m}").into_bytes(),
-        format!("crashed {rank} 3").into_bytes(),
-        format!("crashed {rank} {m}").into_bytes(),
-    ]);
-    let _ = LINK.set(Mutex::new(stream));
-    tell(&format!("start {rank} {}", std::process::id()));
-    signals::spawn(move || {
-        for line in BufReader::new(reader).lines() {
-            let Ok(line) = line else { break };
-            if let Some(sig) = line.strip_prefix("stop ").and_then(signals::signal_number) {
-                signals::stop_as(sig);
-            }
-            if line == FAIL_WRITE {
-                signals::stop_with(Outcome::WriteFailed);
-            }
-        }
-        // End of file: the parent died (it never closes the link first).
-        signals::stop_as(signals::PARENT_DIED);
-    });
-}
-
-/// True when a parent will report how the run ended (ranks then stay quiet
-/// about interruptions).
-pub fn parent_speaks() -> bool {
-    LINK.get().is_some()
-}
-
-/// True when the link to the parent exists and the parent closed it (died),
-/// now or within `wait`.
-pub fn parent_gone(wait: Duration) -> bool {
-    let fd = LINK_FD.load(Ordering::SeqCst);
-    if fd < 0 {
-        return false;
-    }
-    let (n, revents) = crate::sys::poll_fd(fd, libc::POLLRDHUP, wait.as_millis() as i32);
-    n == 1 && revents & (libc::POLLRDHUP | libc::POLLHUP) != 0
-}
-
-/// Sends one line to the parent (nothing without a link).
-pub fn tell(msg: &str) {
-    if let Some(l) = LINK.get() {
-        let mut s = l.lock().unwrap_or_else(|e| e.into_inner());
-        let _ = s.write_all(format!("{msg}\n").as_bytes());
-    }
-}
-
-/// From a fatal-signal handler: "I exit with `code`, having printed my
-/// line" (`said`) or not. Async-signal-safe (one write(2) of a prepared
-/// buffer).
-pub fn tell_from_signal(code: i32, said: bool, sig: i32) {
-    let fd = LINK_FD.load(Ordering::SeqCst);
-    let i = usize::from(code == signals::EXIT_MPI_START) + if said { 0 } else { 2 };
-    let msg = FATAL_LINES.get().map(|l| &l[i]);
-    if let (true, Some(m)) = (fd >= 0, msg) {
-        // One write of "<line> <signal>\n", formatted on the stack.
-        let mut buf = [0u8; 96];
-        let n = m.len().min(buf.len() - 8);
-        buf[..n].copy_from_slice(&m[..n]);
-        let mut end = n;
-        buf[end] = b' ';
-        end += 1;
-        let s = sig.clamp(0, 999) as u32;
-        for d in [s / 100, s / 10 % 10, s % 10]
-            .into_iter()
-            .skip_while(|&d| d == 0)
-            .chain((s == 0).then_some(0))
-        {
-            buf[end] = b'0' + d as u8;
-            end += 1;
-        }
-        buf[end] = b'\n';
-        end += 1;
-        crate::sys::write_fd(fd, &buf[..end]);
-    }
-}
-
-// ---------------------------------------------------------------------------
-// Parent side
-// ---------------------------------------------------------------------------
 
 /// What the ranks reported.
 #[derive(Default, Debug)]
@@ -287,7 +166,7 @@ impl Seen {
                 }
             }
             "stopped" => {
-                if let Some(sig) = f.get(2).and_then(|s| signals::signal_number(s)) {
+                if let Some(sig) = f.get(2).and_then(|s| signal_number(s)) {
                     self.stopped.get_or_insert((rank, sig));
                 }
             }
@@ -415,7 +294,7 @@ impl Shared {
         let linked = {
             let mut conns = self.conns.lock().unwrap_or_else(|e| e.into_inner());
             for c in conns.iter_mut() {
-                let _ = c.write_all(format!("{FAIL_WRITE}\n").as_bytes());
+                let _ = c.write_all(format!("{}\n", link::FAIL_WRITE).as_bytes());
             }
             !conns.is_empty()
         };
@@ -430,7 +309,7 @@ impl Shared {
     /// then crashes on SIGTERM, with a page of backtrace).
     fn end_child(self: &Arc<Self>, grace: bool) {
         let sh = Arc::clone(self);
-        signals::spawn(move || {
+        crate::sys::spawn(move || {
             if grace {
                 sh.wait_child_gone(STOP_GRACE);
             }
@@ -471,7 +350,7 @@ impl Shared {
     /// the job would otherwise keep the parent waiting forever.
     fn watch_start(self: &Arc<Self>, deadline: Duration) {
         let sh = Arc::clone(self);
-        signals::spawn(move || {
+        crate::sys::spawn(move || {
             let end = Instant::now() + deadline;
             while Instant::now() < end {
                 if sh.child.load(Ordering::SeqCst) == 0 {
@@ -571,7 +450,7 @@ pub fn run(mut cmd: Command, l: &Launcher) -> i32 {
         cmd.env(crate::progress::ENV, "bar");
     }
     if let Some(name) = listen(&shared) {
-        cmd.env(ENV, name);
+        cmd.env(link::ENV, name);
     }
     // The ranks' stdout is our relay pipe: they learn what ours is, so that
     // an output on the file stdout is redirected to counts as stdout.
@@ -596,7 +475,7 @@ pub fn run(mut cmd: Command, l: &Launcher) -> i32 {
     let mut child = match cmd.spawn() {
         Ok(c) => c,
         Err(e) => {
-            eprintln!("{}", crate::launch::spawn_error(l.name, &e));
+            eprintln!("{}", spawn_error(l.name, &e));
             return EXIT_LAUNCHER;
         }
     };
@@ -607,7 +486,7 @@ pub fn run(mut cmd: Command, l: &Launcher) -> i32 {
     // The relays of the job's stdout and stderr; a relay that cannot start
     // counts as done.
     let relay = |pipe: Option<Box<dyn FnOnce() + Send>>, done: &std::sync::atomic::AtomicBool| {
-        if !pipe.is_some_and(signals::spawn) {
+        if !pipe.is_some_and(crate::sys::spawn) {
             done.store(true, Ordering::SeqCst);
         }
     };
@@ -683,7 +562,7 @@ pub fn run(mut cmd: Command, l: &Launcher) -> i32 {
         l,
     );
     // MPI could not start: the library's own words, under mpibench's line.
-    if code == signals::EXIT_MPI_START {
+    if code == EXIT_MPI_START {
         let kept = shared.dropped.lock().unwrap_or_else(|e| e.into_inner());
         eprint!("{}", crate::mpi_words::block(&kept));
     }
@@ -695,6 +574,45 @@ pub fn run(mut cmd: Command, l: &Launcher) -> i32 {
         mark_json(p, o);
     }
     code
+}
+
+/// The line for a launcher that could not be started: a resource that ran
+/// out is named as such (open files, processes, memory); only a launcher
+/// that is not there is blamed on the installation.
+pub fn spawn_error(launcher: &str, e: &std::io::Error) -> String {
+    match e.raw_os_error() {
+        Some(libc::EMFILE) => format!(
+            "error: too many open files (ulimit -n {}) to start the launcher '{launcher}': raise the limit",
+            soft_limit(libc::RLIMIT_NOFILE)
+        ),
+        Some(libc::ENFILE) => format!(
+            "error: too many open files in the system to start the launcher '{launcher}' ({e})"
+        ),
+        Some(libc::EAGAIN) => format!(
+            "error: too many processes (ulimit -u {}) to start the launcher '{launcher}': raise the limit",
+            soft_limit(libc::RLIMIT_NPROC)
+        ),
+        Some(libc::ENOMEM) => format!(
+            "error: not enough memory to start the launcher '{launcher}' (ulimit -v {})",
+            soft_limit(libc::RLIMIT_AS)
+        ),
+        _ => format!(
+            "error: cannot start the launcher '{launcher}': {e} (install an MPI launcher or pass --mpiexec)"
+        ),
+    }
+}
+
+/// The soft limit of a resource (`ulimit`), as the shell prints it.
+fn soft_limit(resource: libc::__rlimit_resource_t) -> String {
+    let mut r = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    // SAFETY: getrlimit(2) fills the struct we own.
+    if unsafe { libc::getrlimit(resource, &mut r) } != 0 || r.rlim_cur == libc::RLIM_INFINITY {
+        return "unlimited".into();
+    }
+    r.rlim_cur.to_string()
 }
 
 /// The signal a vanished rank died of, from the launcher's exit status:
@@ -827,7 +745,7 @@ impl Shared {
 fn relay_stderr(from: std::process::ChildStderr, sh: &Arc<Shared>) {
     use std::sync::mpsc::{channel, RecvTimeoutError};
     let (tx, rx) = channel::<Vec<u8>>();
-    signals::spawn(move || {
+    crate::sys::spawn(move || {
         let mut r = BufReader::new(from);
         loop {
             let mut line = Vec::new();
@@ -906,7 +824,7 @@ fn listen(shared: &Arc<Shared>) -> Option<String> {
     let addr = SocketAddr::from_abstract_name(name.as_bytes()).ok()?;
     let listener = UnixListener::bind_addr(&addr).ok()?;
     let sh = Arc::clone(shared);
-    signals::spawn(move || {
+    crate::sys::spawn(move || {
         for (id, conn) in listener.incoming().enumerate() {
             let id = id as u64;
             let Ok(conn) = conn else { continue };
@@ -926,7 +844,7 @@ fn listen(shared: &Arc<Shared>) -> Option<String> {
             sh.hangups.watch(id, std::os::fd::AsRawFd::as_raw_fd(&conn));
             sh.seen().open += 1;
             let sh2 = Arc::clone(&sh);
-            signals::spawn(move || {
+            crate::sys::spawn(move || {
                 let mut rank: Option<u32> = None;
                 for line in BufReader::new(conn).lines() {
                     let Ok(line) = line else { break };
@@ -969,7 +887,7 @@ fn watch_signals(shared: &Arc<Shared>) {
         return;
     };
     let sh = Arc::clone(shared);
-    signals::spawn(move || {
+    crate::sys::spawn(move || {
         for sig in signals.forever() {
             sh.interrupt(sig);
         }
@@ -986,7 +904,7 @@ fn watch_stdout(shared: &Arc<Shared>) {
         return;
     }
     let sh = Arc::clone(shared);
-    signals::spawn(move || loop {
+    crate::sys::spawn(move || loop {
         let (n, revents) = crate::sys::poll_fd(1, 0, -1);
         if n > 0 && revents & (libc::POLLERR | libc::POLLHUP) != 0 {
             sh.interrupt(SIGPIPE);
@@ -1206,7 +1124,7 @@ fn verdict(
             .find_map(|&(r, s)| s.filter(|_| r == rank))
             .map(|s| (rank, s));
         let what = match sig {
-            _ if code == signals::EXIT_MPI_START => {
+            _ if code == EXIT_MPI_START => {
                 "inside MPI_Init: the MPI library could not start here".to_string()
             }
             Some((_, sig)) => format!("of {}; the job was ended", signal_name(sig)),
@@ -1253,6 +1171,29 @@ mod tests {
             json: None,
             death_signal: libc::SIGKILL,
             start_deadline: START_DEADLINE_MIN,
+        }
+    }
+
+    #[test]
+    fn a_resource_that_ran_out_is_named() {
+        let e = |n| std::io::Error::from_raw_os_error(n);
+        let l = spawn_error("mpiexec", &e(libc::EMFILE));
+        assert!(
+            l.starts_with("error: too many open files (ulimit -n "),
+            "{l}"
+        );
+        let l = spawn_error("mpiexec", &e(libc::EAGAIN));
+        assert!(
+            l.starts_with("error: too many processes (ulimit -u "),
+            "{l}"
+        );
+        let l = spawn_error("/x/mpiexec", &e(libc::ENOENT));
+        assert!(
+            l.starts_with("error: cannot start the launcher '/x/mpiexec': No such file"),
+            "{l}"
+        );
+        for l in [l, spawn_error("m", &e(libc::ENOMEM))] {
+            assert!(!l.contains('\n'), "{l}");
         }
     }
 
@@ -1524,10 +1465,7 @@ mod tests {
         let mut s = Seen::default();
         s.record("start 0 1");
         s.record("start 1 2");
-        assert_eq!(
-            verdict(&s, 0, exited(1), false, &l),
-            signals::EXIT_MPI_START
-        );
+        assert_eq!(verdict(&s, 0, exited(1), false, &l), EXIT_MPI_START);
         s.record("up 0");
         s.record("up 1");
         s.record("end 0 2");

@@ -205,7 +205,7 @@ impl Watchdog {
             WATCHING.store(stall.is_some(), Relaxed);
             let period = Duration::from_millis(if limit.is_some() { 20 } else { 50 });
             let mut tracker = Tracker::new(Instant::now());
-            crate::signals::spawn(move || loop {
+            crate::sys::spawn(move || loop {
                 std::thread::sleep(period);
                 let now = Instant::now();
                 let (due, what, hosts) = {
@@ -296,9 +296,9 @@ fn end(outcome: Outcome, rank: usize, detail: &str) {
         return;
     }
     if outcome == Outcome::Stall {
-        crate::supervise::tell(&format!("stalled {rank}"));
+        crate::link::tell(&format!("stalled {rank}"));
     }
-    crate::supervise::tell(&format!("reason {rank} {}", outcome.reason()));
+    crate::link::tell(&format!("reason {rank} {}", outcome.reason()));
     let saved = (rank == 0)
         .then(|| crate::output::interrupt(outcome))
         .flatten();

@@ -388,3 +388,13 @@ impl Drop for Hangups {
         }
     }
 }
+
+/// Spawns a helper thread with a small stack; under a tight address-space
+/// limit (`ulimit -v`) a thread may not be possible at all, which must not
+/// become a panic. Returns whether it runs.
+pub fn spawn(f: impl FnOnce() + Send + 'static) -> bool {
+    std::thread::Builder::new()
+        .stack_size(256 << 10)
+        .spawn(f)
+        .is_ok()
+}

@@ -51,8 +51,9 @@ fn parent_kind(comm: &str) -> Option<Parent> {
 const MAX_CHILDREN: usize = 64;
 
 /// Called once by a stalled rank, before it ends the job: leaves the helper
-/// described above when the parent is a launcher or daemon.
-pub fn end_stuck_launcher() {
+/// described above when the parent is a launcher or daemon (`self_launched`:
+/// the rank runs under mpibench's own self-launch, whose parent ends it).
+pub fn end_stuck_launcher(self_launched: bool) {
     // SAFETY: getppid and getpid cannot fail.
     let (ppid, me) = unsafe { (libc::getppid(), libc::getpid()) };
     if ppid <= 1 {
@@ -61,7 +62,7 @@ pub fn end_stuck_launcher() {
     let comm = std::fs::read_to_string(format!("/proc/{ppid}/comm")).unwrap_or_default();
     let comm = comm.trim();
     let kind = match parent_kind(comm) {
-        Some(Parent::Launcher) if crate::launch::self_launched() => return,
+        Some(Parent::Launcher) if self_launched => return,
         Some(k) => k,
         None => return,
     };

@@ -76,7 +76,7 @@ struct Args {
 
 /// A usage error: one line (once, under a launcher that started several).
 fn usage(msg: &str) -> Result<i32> {
-    Ok(if launch::env_rank() == 0 {
+    Ok(if crate::link::env_rank() == 0 {
         Outcome::Usage.say(msg)
     } else {
         Outcome::Usage.exit_code()
@@ -94,7 +94,7 @@ pub fn main(params: &[String]) -> Result<i32> {
         }
     };
     if args.help {
-        if launch::env_rank() == 0 {
+        if crate::link::env_rank() == 0 {
             println!("Usage: {USAGE}\n\n{HELP}");
         }
         return Ok(EXIT_OK);
@@ -223,7 +223,7 @@ fn watch_signals() -> Option<signal_hook::iterator::Handle> {
     let wanted = crate::signals::not_ignored(&[SIGINT, SIGTERM, SIGHUP]);
     let mut signals = signal_hook::iterator::Signals::new(wanted).ok()?;
     let handle = signals.handle();
-    crate::signals::spawn(move || {
+    crate::sys::spawn(move || {
         for sig in signals.forever() {
             let _ = SIGNAL.compare_exchange(0, sig, Ordering::SeqCst, Ordering::SeqCst);
             let child = CHILD.load(Ordering::SeqCst);
