@@ -10,6 +10,7 @@ use crate::cli::{Cli, Command, RunArgs};
 use crate::comm::{self, Comm};
 use crate::engine::{self, Abort, Engine, RawSink};
 use crate::frontend;
+use crate::launches::{command_line, ending_of, format_for};
 use crate::output::{self, Format};
 use crate::plan::Plan;
 use crate::report::raw::RawCsv;
@@ -17,7 +18,7 @@ use crate::report::table::SectionCx;
 use crate::results::{BenchResult, MpiInfo, Report, Settings, SCHEMA};
 use crate::suite::{self, Entry};
 use crate::watchdog::Watchdog;
-use crate::{launch, report, signals};
+use crate::{files, launch, report, signals};
 
 use crate::outcome::Outcome;
 pub use crate::outcome::{EXIT_ABORTED, EXIT_OK, EXIT_USAGE};
@@ -344,7 +345,7 @@ fn run(mut args: RunArgs) -> Result<i32> {
             // The parent relays the job's stdout and sees a closed pipe itself.
             signals::ignore_sigpipe();
             // The parent holds the output locks for the whole job.
-            if let Err(msg) = output::lock(&args.outputs()) {
+            if let Err(msg) = files::lock(&args.outputs()) {
                 return Ok(usage(&msg));
             }
         }
@@ -445,20 +446,6 @@ fn finalize_limit(code: i32) {
     });
 }
 
-/// The command line as the plan records it: under IMB-MPI1's name (or an
-/// OSU program's) the arguments are that program's, without a subcommand.
-pub(crate) fn command_line() -> Vec<String> {
-    // (main has checked that every argument is UTF-8.)
-    let mut args = std::env::args_os().map(|a| a.to_string_lossy().into_owned());
-    let argv0 = args.next().unwrap_or_default();
-    let osu = frontend::osu::personality(&argv0);
-    let name = match frontend::imb::personality(&argv0) {
-        Some(f) => f.program,
-        None => osu.as_deref().unwrap_or("mpibench"),
-    };
-    std::iter::once(name.to_string()).chain(args).collect()
-}
-
 /// Rank 0 builds the plan and broadcasts it (or the usage error) to everyone.
 fn agree_on_plan(world: &Comm, args: &RunArgs, ranks_per_node: usize) -> Result<Plan, String> {
     let mut bytes = if world.rank == 0 {
@@ -470,7 +457,7 @@ fn agree_on_plan(world: &Comm, args: &RunArgs, ranks_per_node: usize) -> Result<
                 if launch::self_launched() {
                     Ok(p)
                 } else {
-                    output::lock(&args.outputs()).map(|_| p)
+                    files::lock(&args.outputs()).map(|_| p)
                 }
             });
         serde_json::to_vec(&r).expect("plan serialises")
@@ -596,7 +583,7 @@ impl Tables {
 
     fn save(&self, plan: &Plan, last: bool) -> Result<()> {
         match &plan.output {
-            Some(p) if self.to_file => output::write_file(p, self.text.as_bytes(), last),
+            Some(p) if self.to_file => files::write_file(p, self.text.as_bytes(), last),
             _ => Ok(()),
         }
     }
@@ -623,35 +610,6 @@ fn warn_launch(world: &Comm, args: &RunArgs) {
     }
 }
 
-/// The table format of a suite's results (a front end may choose another:
-/// mpibench imb prints IMB-MPI1 2021's).
-pub(crate) fn format_for(plan: &Plan, suite: &str) -> &'static dyn crate::report::table::Format {
-    suite::format(plan.table.as_deref().unwrap_or(suite))
-}
-
-/// How a complete run ends: validation errors first, else what a suite
-/// says of its results (mpiGraph's outliers), else ok; with its line.
-pub(crate) fn ending_of(report: &Report, fail_on_outlier: bool) -> (Outcome, String) {
-    let errors: u64 = report
-        .results
-        .iter()
-        .filter(|r| !r.aggregate)
-        .flat_map(|r| &r.rows)
-        .filter_map(|r| r.errors)
-        .sum();
-    if errors > 0 {
-        return (
-            Outcome::ValidationErrors,
-            format!("validation found {errors} errors (see the errors column)"),
-        );
-    }
-    suite::SUITES
-        .iter()
-        .filter_map(|s| s.ending)
-        .find_map(|hook| hook(report, fail_on_outlier))
-        .unwrap_or((Outcome::Ok, String::new()))
-}
-
 /// A run's outputs on rank 0 as it goes: the report (saved after each
 /// entry), the tables, and the first write failure, which every rank
 /// agrees on after each step (`output::agree`) so that none waits alone.
@@ -669,8 +627,7 @@ struct Session<'p> {
 impl<'p> Session<'p> {
     fn new(world: &Comm, plan: &'p Plan, names: &[String]) -> Session<'p> {
         let root = world.rank == 0;
-        let to_stdout =
-            |p: &Option<std::path::PathBuf>| p.as_deref().is_some_and(output::is_stdout);
+        let to_stdout = |p: &Option<std::path::PathBuf>| p.as_deref().is_some_and(files::is_stdout);
         let show_table = root
             && (plan.output.is_some()
                 || ![&plan.json, &plan.csv, &plan.raw, &plan.report, &plan.plot]

@@ -644,8 +644,8 @@ impl RunArgs {
     /// Every option that names an output: the one list that the same-file
     /// and writability checks go through. A new output option joins them by
     /// adding its entry here.
-    pub fn outputs(&self) -> Vec<crate::output::Output<'_>> {
-        use crate::output::Output;
+    pub fn outputs(&self) -> Vec<crate::files::Output<'_>> {
+        use crate::files::Output;
         let files = [
             ("--json", &self.json),
             ("--csv", &self.csv),

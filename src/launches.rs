@@ -16,6 +16,7 @@ use std::path::PathBuf;
 use anyhow::{Context, Result};
 
 use crate::cli::RunArgs;
+use crate::files;
 use crate::launch::{self, Relaunch};
 use crate::outcome::{Outcome, EXIT_OK};
 use crate::output::{self, Format};
@@ -152,7 +153,7 @@ pub fn parent(args: &RunArgs, r: &Relaunch) -> Result<i32> {
         }
         return Ok(code);
     }
-    let (ending, line) = crate::app::ending_of(&report, args.fail_on_outlier);
+    let (ending, line) = ending_of(&report, args.fail_on_outlier);
     ending.stamp(&mut report);
     if let Err(e) = write_outputs(args, &report) {
         // Best effort: the output that failed will likely fail again.
@@ -202,13 +203,7 @@ pub fn combine(done: Vec<Report>) -> Option<Report> {
 /// The plan the tables are formatted with (the launches built the same).
 fn plan_of(args: &RunArgs, report: &Report) -> Option<Plan> {
     let per_node = report.ranks_per_host.iter().copied().max().unwrap_or(1);
-    Plan::build(
-        args,
-        crate::app::command_line(),
-        report.world_size,
-        per_node.max(1),
-    )
-    .ok()
+    Plan::build(args, command_line(), report.world_size, per_node.max(1)).ok()
 }
 
 /// Every output of the run from the combined report: the files, the
@@ -234,7 +229,7 @@ fn write_outputs(args: &RunArgs, report: &Report) -> Result<()> {
             dir.display()
         );
     }
-    let on_stdout = |p: &Option<PathBuf>| p.as_deref().is_some_and(output::is_stdout);
+    let on_stdout = |p: &Option<PathBuf>| p.as_deref().is_some_and(files::is_stdout);
     let show_table = args.output.is_some()
         || ![&args.json, &args.csv, &args.report, &args.plot]
             .into_iter()
@@ -242,7 +237,7 @@ fn write_outputs(args: &RunArgs, report: &Report) -> Result<()> {
     if let (true, Some(plan)) = (show_table, &plan) {
         let text = tables(report, plan);
         match &args.output {
-            Some(p) => output::write_file(p, text.as_bytes(), true)?,
+            Some(p) => files::write_file(p, text.as_bytes(), true)?,
             None => output::print(&text)?,
         }
     }
@@ -258,11 +253,11 @@ fn tables(report: &Report, plan: &Plan) -> String {
         stats: plan.stats,
         repeats: plan.repeats,
     };
-    let home = crate::app::format_for(plan, &plan.suite);
+    let home = format_for(plan, &plan.suite);
     let mut text = home.header(report, plan);
     let mut prev = None;
     for r in &report.results {
-        let f = crate::app::format_for(plan, &r.suite);
+        let f = format_for(plan, &r.suite);
         text.push_str(&f.between(prev, r));
         text.push_str(&f.section(r, &cx));
         text.push_str(&crate::report::launches::part(r, report.launches.len()));
@@ -270,6 +265,49 @@ fn tables(report: &Report, plan: &Plan) -> String {
     }
     text.push_str(&home.summary(report, &cx));
     text
+}
+
+/// The command line as the plan records it: under IMB-MPI1's name (or an
+/// OSU program's) the arguments are that program's, without a subcommand.
+pub fn command_line() -> Vec<String> {
+    // (main has checked that every argument is UTF-8.)
+    let mut args = std::env::args_os().map(|a| a.to_string_lossy().into_owned());
+    let argv0 = args.next().unwrap_or_default();
+    let osu = crate::frontend::osu::personality(&argv0);
+    let name = match crate::frontend::imb::personality(&argv0) {
+        Some(f) => f.program,
+        None => osu.as_deref().unwrap_or("mpibench"),
+    };
+    std::iter::once(name.to_string()).chain(args).collect()
+}
+
+/// The table format of a suite's results (a front end may choose another:
+/// mpibench imb prints IMB-MPI1 2021's).
+pub fn format_for(plan: &Plan, suite: &str) -> &'static dyn crate::report::table::Format {
+    crate::suite::format(plan.table.as_deref().unwrap_or(suite))
+}
+
+/// How a complete run ends: validation errors first, else what a suite
+/// says of its results (mpiGraph's outliers), else ok; with its line.
+pub fn ending_of(report: &Report, fail_on_outlier: bool) -> (Outcome, String) {
+    let errors: u64 = report
+        .results
+        .iter()
+        .filter(|r| !r.aggregate)
+        .flat_map(|r| &r.rows)
+        .filter_map(|r| r.errors)
+        .sum();
+    if errors > 0 {
+        return (
+            Outcome::ValidationErrors,
+            format!("validation found {errors} errors (see the errors column)"),
+        );
+    }
+    crate::suite::SUITES
+        .iter()
+        .filter_map(|s| s.ending)
+        .find_map(|hook| hook(report, fail_on_outlier))
+        .unwrap_or((Outcome::Ok, String::new()))
 }
 
 #[cfg(test)]

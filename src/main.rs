@@ -12,6 +12,7 @@ mod clock;
 mod comm;
 mod engine;
 mod environ;
+mod files;
 mod frontend;
 mod help;
 mod input;
@@ -65,7 +66,7 @@ fn run() {
     signals::default_sigpipe();
     signals::ignore_sigxfsz();
     // A closed stdout (`>&-`) must fail the writes, not lose them.
-    output::guard_closed_stdout();
+    files::guard_closed_stdout();
     // Test hook (robustness tests): a panic outside any rank.
     if std::env::var_os("MPIBENCH_TEST_PANIC_MAIN").is_some() {
         panic!("test panic requested by MPIBENCH_TEST_PANIC_MAIN");
@@ -73,7 +74,7 @@ fn run() {
     let code = match app::main() {
         Ok(code) => code,
         // A closed stdout pipe ends quietly, as Unix tools do.
-        Err(e) if e.is::<output::StdoutClosed>() => outcome::exit_code(libc::SIGPIPE),
+        Err(e) if e.is::<files::StdoutClosed>() => outcome::exit_code(libc::SIGPIPE),
         Err(e) => outcome::Outcome::Error.say(&format!("{e:#}")),
     };
     // A self-launching parent learns how this rank ended (nothing otherwise).

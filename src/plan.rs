@@ -886,7 +886,7 @@ fn resources(
 
 /// The output files can be written, and `--plot` has a suite figure to draw.
 fn outputs(args: &RunArgs, home: &suite::Suite) -> Result<(), PlanError> {
-    crate::output::validate(&args.outputs(), &args.inputs()).map_err(PlanError::Invalid)?;
+    crate::files::validate(&args.outputs(), &args.inputs()).map_err(PlanError::Invalid)?;
     if args.plot.is_some() && home.figure.is_none() {
         let with: Vec<String> = suite::SUITES
             .iter()

@@ -21,7 +21,7 @@ use std::time::{Duration, Instant};
 use signal_hook::consts::{SIGHUP, SIGINT, SIGPIPE, SIGTERM};
 
 use crate::outcome::{signal_name, Outcome, EXIT_MPI_START, PARENT_DIED};
-use crate::{comm, link, output, sys};
+use crate::{comm, files, link, output, sys};
 
 /// A rank failed (same as `--timeout` and allocation failures).
 const EXIT_ABORTED: i32 = crate::outcome::EXIT_ABORTED;
@@ -68,15 +68,6 @@ const ABORT_DEADLINE: Duration = Duration::from_secs(3);
 /// recorded before any library's constructor ran (see [`RECORD_INHERITED`]).
 static INHERITED_IGNORED: AtomicU64 = AtomicU64::new(0);
 
-/// Stdout was closed when the process started (`>&-`).
-static STDOUT_CLOSED_AT_START: AtomicBool = AtomicBool::new(false);
-
-/// True when the process started with stdout closed (`>&-`): the standard
-/// library has pointed it at /dev/null since.
-pub fn stdout_closed_at_start() -> bool {
-    STDOUT_CLOSED_AT_START.load(Ordering::Relaxed)
-}
-
 /// Runs before the shared libraries' constructors: UCX's (MPICH) installs a
 /// SIGHUP handler when it is loaded, over an inherited SIG_IGN.
 #[used]
@@ -84,10 +75,6 @@ pub fn stdout_closed_at_start() -> bool {
 static RECORD_INHERITED: extern "C" fn() = record_inherited;
 
 extern "C" fn record_inherited() {
-    // Before the standard library points a closed stdout at /dev/null.
-    if !sys::fd_is_open(1) {
-        STDOUT_CLOSED_AT_START.store(true, Ordering::Relaxed);
-    }
     let mut bits = 0u64;
     for sig in 1..64 {
         if disposition_ignored(sig) {
@@ -554,7 +541,7 @@ pub fn install_process_panic_hook() {
         // `println!` fails on a closed or failing stdout: a failed write.
         if let Some(e) = msg.strip_prefix("failed printing to stdout: ") {
             let e = std::io::Error::other(e.to_string());
-            let code = Outcome::WriteFailed.say(&output::stdout_error(e));
+            let code = Outcome::WriteFailed.say(&files::stdout_error(e));
             sys::exit_now(code)
         }
         eprintln!(

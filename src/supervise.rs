@@ -454,9 +454,9 @@ pub fn run(mut cmd: Command, l: &Launcher) -> i32 {
     }
     // The ranks' stdout is our relay pipe: they learn what ours is, so that
     // an output on the file stdout is redirected to counts as stdout.
-    match crate::output::stdout_id() {
-        Some(id) => cmd.env(crate::output::STDOUT_ID_ENV, id),
-        None => cmd.env_remove(crate::output::STDOUT_ID_ENV),
+    match crate::files::stdout_id() {
+        Some(id) => cmd.env(crate::files::STDOUT_ID_ENV, id),
+        None => cmd.env_remove(crate::files::STDOUT_ID_ENV),
     };
     watch_signals(&shared);
     watch_stdout(&shared);
@@ -546,7 +546,7 @@ pub fn run(mut cmd: Command, l: &Launcher) -> i32 {
         if let Some(p) = l.json {
             mark_json(p, Outcome::WriteFailed);
         }
-        return Outcome::WriteFailed.say(&crate::output::stdout_error(e));
+        return Outcome::WriteFailed.say(&crate::files::stdout_error(e));
     }
     if shared.start_timed_out.load(Ordering::SeqCst) {
         return Outcome::LauncherFailed.say(&start_deadline_line(l.name, l.start_deadline));
@@ -604,15 +604,7 @@ pub fn spawn_error(launcher: &str, e: &std::io::Error) -> String {
 
 /// The soft limit of a resource (`ulimit`), as the shell prints it.
 fn soft_limit(resource: libc::__rlimit_resource_t) -> String {
-    let mut r = libc::rlimit {
-        rlim_cur: 0,
-        rlim_max: 0,
-    };
-    // SAFETY: getrlimit(2) fills the struct we own.
-    if unsafe { libc::getrlimit(resource, &mut r) } != 0 || r.rlim_cur == libc::RLIM_INFINITY {
-        return "unlimited".into();
-    }
-    r.rlim_cur.to_string()
+    crate::sys::soft_limit(resource).map_or("unlimited".into(), |n| n.to_string())
 }
 
 /// The signal a vanished rank died of, from the launcher's exit status:
@@ -631,7 +623,7 @@ fn died_of(status: ExitStatus) -> i32 {
 /// before it could write), or the reason of a rank that ended the run.
 /// Only a regular file whose run did not end "ok" is touched.
 fn mark_json(path: &std::path::Path, outcome: Outcome) {
-    use crate::output::{resolve, write_whole, Target};
+    use crate::files::{resolve, write_whole, Target};
     let Ok(t @ Target::Replace(_)) = resolve(path) else {
         return;
     };

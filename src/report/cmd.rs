@@ -9,7 +9,7 @@ use super::compare::{self, Options};
 use super::view::{self, load};
 use super::{gnuplot, html, plot, validate, write_atomic};
 use crate::cli::{CompareArgs, PlotArgs, ReportArgs};
-use crate::output::{is_stdout, Output};
+use crate::files::{is_stdout, Output};
 use crate::results::Report;
 
 const EXIT_OK: i32 = 0;
@@ -25,7 +25,7 @@ fn name(p: &Path) -> String {
 /// written or that would overwrite an input (exit code 2).
 fn check_outputs(outputs: &[Output], inputs: &[PathBuf]) -> Result<(), i32> {
     let inputs: Vec<(&str, &Path)> = inputs.iter().map(|p| ("", p.as_path())).collect();
-    crate::output::validate(outputs, &inputs).map_err(|msg| {
+    crate::files::validate(outputs, &inputs).map_err(|msg| {
         eprintln!("error: {msg}");
         EXIT_USAGE
     })
@@ -98,7 +98,7 @@ pub fn plot(args: &PlotArgs) -> Result<i32> {
     };
     let reports: Vec<(String, &Report)> = loaded.iter().map(|(n, r)| (n.clone(), r)).collect();
     let files = plot_files(reports, args.gnuplot)?;
-    if let Some((input, name)) = crate::output::set_overwrites(
+    if let Some((input, name)) = crate::files::set_overwrites(
         &args.output,
         files.iter().map(|(n, _)| n.as_str()),
         &args.files,
@@ -110,7 +110,7 @@ pub fn plot(args: &PlotArgs) -> Result<i32> {
         );
         return Ok(EXIT_USAGE);
     }
-    crate::output::write_set(&args.output, &files)?;
+    crate::files::write_set(&args.output, &files)?;
     let written = if args.gnuplot {
         files.len() / 2
     } else {
@@ -147,11 +147,11 @@ fn plot_files(reports: Vec<(String, &Report)>, gnuplot: bool) -> Result<Vec<(Str
 }
 
 /// Writes one plot per figure of these runs into `dir` (created if
-/// missing), as a whole (`output::write_set`): SVG, or gnuplot data and
+/// missing), as a whole (`files::write_set`): SVG, or gnuplot data and
 /// scripts. Returns how many figures. A run's `--plots DIR` uses it.
 pub fn write_plots(reports: Vec<(String, &Report)>, dir: &Path, gnuplot: bool) -> Result<usize> {
     let files = plot_files(reports, gnuplot)?;
-    crate::output::write_set(dir, &files)?;
+    crate::files::write_set(dir, &files)?;
     Ok(if gnuplot {
         files.len() / 2
     } else {

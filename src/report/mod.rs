@@ -50,5 +50,5 @@ pub trait Exporter {
 /// Writes a whole file that no user input can turn into damage (see
 /// `crate::output`): a regular file atomically, stdout and special files in place.
 pub fn write_atomic(path: &std::path::Path, bytes: &[u8]) -> Result<()> {
-    crate::output::write_file(path, bytes, true)
+    crate::files::write_file(path, bytes, true)
 }

@@ -6,7 +6,7 @@ use anyhow::{anyhow, Context, Result};
 
 use crate::engine::RawSink;
 
-/// Streams samples into the `--raw` file as CSV (see `output::open_stream`
+/// Streams samples into the `--raw` file as CSV (see `files::open_stream`
 /// for which files are created, which written in place). A write error is
 /// kept (`engine::RawSink`), not left to keep the other ranks waiting in
 /// the next collective.
@@ -19,7 +19,7 @@ pub struct RawCsv {
 impl RawCsv {
     /// `clock` names the time base of the start/end columns ("global" or "local").
     pub fn create(path: &Path) -> Result<RawCsv> {
-        let out = crate::output::open_stream(path)?;
+        let out = crate::files::open_stream(path)?;
         let mut w = csv::Writer::from_writer(out);
         w.write_record([
             "rank",

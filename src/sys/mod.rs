@@ -31,13 +31,17 @@ pub fn physical_memory() -> u64 {
 
 /// `ulimit -v` in bytes (None: unlimited, or unreadable).
 pub fn address_space_limit() -> Option<u64> {
+    soft_limit(libc::RLIMIT_AS)
+}
+
+/// The soft limit of a resource (`ulimit`; None: unlimited, or unreadable).
+pub fn soft_limit(resource: libc::__rlimit_resource_t) -> Option<u64> {
     let mut r = libc::rlimit {
         rlim_cur: 0,
         rlim_max: 0,
     };
     // SAFETY: getrlimit(2) fills the struct we own.
-    if unsafe { libc::getrlimit(libc::RLIMIT_AS, &mut r) } != 0 || r.rlim_cur == libc::RLIM_INFINITY
-    {
+    if unsafe { libc::getrlimit(resource, &mut r) } != 0 || r.rlim_cur == libc::RLIM_INFINITY {
         return None;
     }
     Some(r.rlim_cur)

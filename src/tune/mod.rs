@@ -139,12 +139,12 @@ pub fn main(params: &[String]) -> Result<i32> {
     };
     // The outputs are checked before the first launch, as `mpibench run`'s.
     let rules = rules_path(&args, &lib);
-    let mut outputs = vec![crate::output::Output::file("--rules", &rules)];
+    let mut outputs = vec![crate::files::Output::file("--rules", &rules)];
     if let Some(json) = &args.json {
-        outputs.push(crate::output::Output::file("--json", json));
+        outputs.push(crate::files::Output::file("--json", json));
     }
     let exe = std::env::current_exe().unwrap_or_default();
-    if let Err(msg) = crate::output::validate(&outputs, &[("running program", exe.as_path())]) {
+    if let Err(msg) = crate::files::validate(&outputs, &[("running program", exe.as_path())]) {
         return usage(&msg);
     }
     if let Err(msg) = rules_file_ok(&rules) {
@@ -239,7 +239,7 @@ fn watch_signals() -> Option<signal_hook::iterator::Handle> {
 /// the table could not be printed.
 fn stdout_gone() -> bool {
     let (n, revents) = crate::sys::poll_fd(1, libc::POLLOUT, 0);
-    crate::signals::stdout_closed_at_start()
+    crate::files::stdout_closed_at_start()
         || (n > 0 && revents & (libc::POLLERR | libc::POLLNVAL) != 0)
 }
 
@@ -247,7 +247,7 @@ fn stdout_gone() -> bool {
 /// where it exists, a regular file (a FIFO, a device or a directory is
 /// refused before the first launch).
 fn rules_file_ok(path: &Path) -> Result<(), String> {
-    if path.as_os_str() == "-" || crate::output::is_stdout(path) {
+    if path.as_os_str() == "-" || crate::files::is_stdout(path) {
         return Err(format!(
             "--rules '{}': the rules file must be a file the library can read, not stdout",
             path.display()
@@ -440,7 +440,7 @@ fn write_rules(
 /// Writes an output through the safe writer (atomic replace, `-` for
 /// stdout, special files in place).
 fn install(path: &Path, bytes: &[u8]) -> Result<(), String> {
-    crate::output::write_file(path, bytes, true).map_err(|e| format!("{e:#}"))
+    crate::files::write_file(path, bytes, true).map_err(|e| format!("{e:#}"))
 }
 
 /// The rules file to write: `--rules`, or the library's default name.
@@ -491,7 +491,7 @@ fn tune(args: &Args, lib: &Library, colls: &[&'static Coll], dir: &Path) -> Resu
         install(p, j.as_bytes())?;
     }
     // Stdout carries one format: the JSON when it goes there.
-    if !args.json.as_deref().is_some_and(crate::output::is_stdout) {
+    if !args.json.as_deref().is_some_and(crate::files::is_stdout) {
         crate::output::print(&table::render(lib, colls, &algs, &outcome, &path))
             .map_err(|e| format!("{e:#}"))?;
     }
