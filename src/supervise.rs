@@ -252,6 +252,26 @@ impl Hangups {
 }
 
 impl Shared {
+    /// The state of one supervised launch, before it starts.
+    fn new() -> Shared {
+        Shared {
+            seen: Mutex::new(Seen::default()),
+            conns: Mutex::new(Vec::new()),
+            signal: AtomicI32::new(0),
+            child: AtomicI32::new(0),
+            signalled: std::sync::atomic::AtomicBool::new(false),
+            stdout_error: Mutex::new(None),
+            relay_done: std::sync::atomic::AtomicBool::new(false),
+            stderr_done: std::sync::atomic::AtomicBool::new(false),
+            dropped: Mutex::new(Vec::new()),
+            output_seen: std::sync::atomic::AtomicBool::new(false),
+            pgid: AtomicI32::new(0),
+            start_timed_out: std::sync::atomic::AtomicBool::new(false),
+            bar: crate::progress::Bar::wanted().then(crate::progress::Bar::default),
+            hangups: Hangups::new(),
+        }
+    }
+
     fn seen(&self) -> std::sync::MutexGuard<'_, Seen> {
         self.seen.lock().unwrap_or_else(|e| e.into_inner())
     }
@@ -430,22 +450,7 @@ pub struct Launcher<'a> {
 
 /// Runs `cmd` (mpiexec ...) under supervision; returns mpibench's exit code.
 pub fn run(mut cmd: Command, l: &Launcher) -> i32 {
-    let shared = Arc::new(Shared {
-        seen: Mutex::new(Seen::default()),
-        conns: Mutex::new(Vec::new()),
-        signal: AtomicI32::new(0),
-        child: AtomicI32::new(0),
-        signalled: std::sync::atomic::AtomicBool::new(false),
-        stdout_error: Mutex::new(None),
-        relay_done: std::sync::atomic::AtomicBool::new(false),
-        stderr_done: std::sync::atomic::AtomicBool::new(false),
-        dropped: Mutex::new(Vec::new()),
-        output_seen: std::sync::atomic::AtomicBool::new(false),
-        pgid: AtomicI32::new(0),
-        start_timed_out: std::sync::atomic::AtomicBool::new(false),
-        bar: crate::progress::Bar::wanted().then(crate::progress::Bar::default),
-        hangups: Hangups::new(),
-    });
+    let shared = Arc::new(Shared::new());
     if shared.bar.is_some() {
         cmd.env(crate::progress::ENV, "bar");
     }
@@ -483,28 +488,7 @@ pub fn run(mut cmd: Command, l: &Launcher) -> i32 {
     // setpgid(0, 0) ran before exec, which spawn() waited for.
     shared.pgid.store(child.id() as i32, Ordering::SeqCst);
     shared.watch_start(l.start_deadline);
-    // The relays of the job's stdout and stderr; a relay that cannot start
-    // counts as done.
-    let relay = |pipe: Option<Box<dyn FnOnce() + Send>>, done: &std::sync::atomic::AtomicBool| {
-        if !pipe.is_some_and(crate::sys::spawn) {
-            done.store(true, Ordering::SeqCst);
-        }
-    };
-    let (sh_out, sh_err) = (Arc::clone(&shared), Arc::clone(&shared));
-    relay(
-        child
-            .stdout
-            .take()
-            .map(|out| Box::new(move || relay_stdout(out, &sh_out)) as Box<dyn FnOnce() + Send>),
-        &shared.relay_done,
-    );
-    relay(
-        child
-            .stderr
-            .take()
-            .map(|err| Box::new(move || relay_stderr(err, &sh_err)) as Box<dyn FnOnce() + Send>),
-        &shared.stderr_done,
-    );
+    start_relays(&mut child, &shared);
     if shared.signal.load(Ordering::SeqCst) != 0 {
         // A signal arrived before mpiexec existed.
         shared.signalled.store(true, Ordering::SeqCst);
@@ -524,7 +508,38 @@ pub fn run(mut cmd: Command, l: &Launcher) -> i32 {
             }
         }
     };
-    reap_ranks(&shared);
+    conclude(&shared, status, l)
+}
+
+/// Starts the relays of the job's stdout and stderr; a relay that cannot
+/// start counts as done.
+fn start_relays(child: &mut std::process::Child, shared: &Arc<Shared>) {
+    let relay = |pipe: Option<Box<dyn FnOnce() + Send>>, done: &std::sync::atomic::AtomicBool| {
+        if !pipe.is_some_and(crate::sys::spawn) {
+            done.store(true, Ordering::SeqCst);
+        }
+    };
+    let (sh_out, sh_err) = (Arc::clone(shared), Arc::clone(shared));
+    relay(
+        child
+            .stdout
+            .take()
+            .map(|out| Box::new(move || relay_stdout(out, &sh_out)) as Box<dyn FnOnce() + Send>),
+        &shared.relay_done,
+    );
+    relay(
+        child
+            .stderr
+            .take()
+            .map(|err| Box::new(move || relay_stderr(err, &sh_err)) as Box<dyn FnOnce() + Send>),
+        &shared.stderr_done,
+    );
+}
+
+/// After the launcher ended: the ranks and the relays are given time to
+/// end, then the exit code (and the one line) of the run.
+fn conclude(shared: &Shared, status: ExitStatus, l: &Launcher) -> i32 {
+    reap_ranks(shared);
     // What the launcher left in its process group (a launcher script's
     // children) goes with it.
     shared.kill_group(libc::SIGKILL);
@@ -983,6 +998,18 @@ pub fn address_space_hint() -> String {
     }
 }
 
+/// A signal that ends a job when sent from outside (not a crash).
+fn ends_a_job(sig: i32) -> bool {
+    [
+        libc::SIGKILL,
+        libc::SIGTERM,
+        libc::SIGINT,
+        libc::SIGHUP,
+        libc::SIGQUIT,
+    ]
+    .contains(&sig)
+}
+
 /// The exit code (and the one line, when the ranks did not print one).
 ///
 /// `outside`: the launcher died of a signal that we did not send.
@@ -1055,17 +1082,7 @@ fn verdict(
     // ended it, or when the launcher crashed (SIGSEGV, SIGABRT) after the
     // rank's line went through it. A kill from outside does not: the ranks
     // fail because their launcher is gone, and their lines went with it.
-    let killed_outside = outside
-        && status.signal().is_some_and(|s| {
-            [
-                libc::SIGKILL,
-                libc::SIGTERM,
-                libc::SIGINT,
-                libc::SIGHUP,
-                libc::SIGQUIT,
-            ]
-            .contains(&s)
-        });
+    let killed_outside = outside && status.signal().is_some_and(ends_a_job);
     if let (0, Some(sig), false, true) = (
         parent_signal,
         status.signal(),
@@ -1087,6 +1104,19 @@ fn verdict(
             address_space_hint()
         ));
     }
+    from_ranks(seen, failed, rank0_end, status, l)
+}
+
+/// The exit code when neither a signal nor the launcher's own failure
+/// explains the end: what the ranks reported (a failure of their own, a
+/// crash, rank 0's end, MPI that did not start), else an error.
+fn from_ranks(
+    seen: &Seen,
+    failed: Option<i32>,
+    rank0_end: Option<i32>,
+    status: ExitStatus,
+    l: &Launcher,
+) -> i32 {
     if let (Some(&(rank, signal)), Some(p)) = (seen.fatal().as_ref(), l.json) {
         // A rank crashed of a fatal signal: the JSON names it as a death.
         mark_json(
