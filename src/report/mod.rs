@@ -1,5 +1,6 @@
 //! Reporters: formatting only, never MPI. Machine-readable formats share one
-//! small trait; `crate::output` writes what they render.
+//! small trait; `crate::output` decides what is written when, and `crate::files`
+//! writes the files.
 
 use anyhow::Result;
 
@@ -45,10 +46,10 @@ pub trait Exporter {
 }
 
 // Writing the files (atomically where that is safe, in place where it is
-// not) is `crate::output`'s job: a reporter only renders.
+// not) is `crate::files`'s job: a reporter only renders.
 
 /// Writes a whole file that no user input can turn into damage (see
-/// `crate::output`): a regular file atomically, stdout and special files in place.
+/// `crate::files`): a regular file atomically, stdout and special files in place.
 pub fn write_atomic(path: &std::path::Path, bytes: &[u8]) -> Result<()> {
     crate::files::write_file(path, bytes, true)
 }
