@@ -6,6 +6,7 @@ use std::time::SystemTime;
 use anyhow::Result;
 use clap::Parser;
 
+use crate::bench::entry::Entry;
 use crate::cli::{Cli, Command, RunArgs};
 use crate::comm::{self, Comm};
 use crate::engine::{self, Abort, Engine, RawSink};
@@ -15,7 +16,7 @@ use crate::plan::Plan;
 use crate::report::raw::RawCsv;
 use crate::report::table::SectionCx;
 use crate::results::{BenchResult, MpiInfo, Report, Settings, SCHEMA};
-use crate::suite::{self, Entry};
+use crate::suite;
 use crate::watchdog::Watchdog;
 use crate::{launch, report, signals};
 

@@ -9,8 +9,30 @@ use std::path::Path;
 use anyhow::{Context, Result};
 use serde_json::Value;
 
+use super::{ModelPoint, PartTable};
 use crate::engine::axis::Params;
 use crate::results::{BenchResult, Report, Row};
+
+/// A suite's parts of the HTML report.
+#[derive(Clone, Copy)]
+pub struct ReportParts {
+    /// Tables derived from one result (COMMTEST's fits and LogGP).
+    pub tables: Option<fn(&BenchResult) -> Vec<PartTable>>,
+    /// The model fitted to a result's rows, at one row (COMMTEST's fits),
+    /// drawn as a line beside the measured series.
+    pub model: Option<fn(&BenchResult, &Row) -> Option<ModelPoint>>,
+    /// Numeric parameters that name rather than measure (CRESTA's
+    /// scenario): they split series, never an axis of a figure.
+    pub identifiers: &'static [&'static str],
+}
+
+impl ReportParts {
+    pub const NONE: ReportParts = ReportParts {
+        tables: None,
+        model: None,
+        identifiers: &[],
+    };
+}
 
 /// One JSON results file, with the names the report gives it.
 pub struct Run<'a> {
