@@ -96,6 +96,12 @@ pub fn bench_of(suite_name: &str, name: &str) -> Option<&'static dyn Benchmark> 
     })
 }
 
+/// What the suite named `name` adds to the HTML report; nothing for a
+/// suite this build does not know. The commands pass it to the report.
+pub fn report_parts(name: &str) -> ReportParts {
+    suite(name).map_or(ReportParts::NONE, |s| s.report)
+}
+
 /// The suite a benchmark belongs to.
 pub fn suite_of(info: &Info) -> &'static Suite {
     suite(info.suite).unwrap_or(&SUITES[0])

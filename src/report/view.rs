@@ -34,6 +34,12 @@ impl ReportParts {
     };
 }
 
+/// Each suite's parts of the report by the suite's name (of a result):
+/// the registry's answer, which the commands pass down (the report
+/// imports no suite and no registry); [`ReportParts::NONE`] for a suite
+/// the build does not know.
+pub type PartsOf = fn(&str) -> ReportParts;
+
 /// One JSON results file, with the names the report gives it.
 pub struct Run<'a> {
     /// "A", "B", ... (legends, tables).
@@ -390,7 +396,7 @@ pub struct Section<'a> {
 }
 
 /// Groups the results of all runs into sections, in order of first appearance.
-pub fn sections<'a>(runs: &[Run<'a>]) -> Vec<Section<'a>> {
+pub fn sections<'a>(runs: &[Run<'a>], parts: PartsOf) -> Vec<Section<'a>> {
     let mut order: Vec<(String, String, String)> = Vec::new();
     type Key = (String, String, String);
     let mut by_key: BTreeMap<Key, Vec<(usize, &'a BenchResult)>> = BTreeMap::new();
@@ -429,7 +435,7 @@ pub fn sections<'a>(runs: &[Run<'a>]) -> Vec<Section<'a>> {
                 figures: Vec::new(),
                 warnings: Vec::new(),
             };
-            s.figures = figures(&s, runs);
+            s.figures = figures(&s, runs, parts);
             s.warnings = section_warnings(&s, runs);
             s
         })
@@ -653,6 +659,8 @@ fn y_label(its: &[Item<'_>], runs: &[Run]) -> String {
 struct Shape<'a, 'x> {
     s: &'x Section<'a>,
     runs: &'x [Run<'x>],
+    /// The suites' parts of the report (identifiers, fitted models).
+    parts: PartsOf,
     its: Vec<Item<'a>>,
     legend: Vec<(String, String, usize)>,
     /// The process counts and message sizes of the section.
@@ -694,7 +702,7 @@ fn bytes_of(it: &Item<'_>) -> String {
 }
 
 impl<'a, 'x> Shape<'a, 'x> {
-    fn of(s: &'x Section<'a>, runs: &'x [Run<'x>]) -> Shape<'a, 'x> {
+    fn of(s: &'x Section<'a>, runs: &'x [Run<'x>], parts: PartsOf) -> Shape<'a, 'x> {
         let its = items(s, runs);
         let used: BTreeSet<usize> = its.iter().map(|i| i.run).collect();
         let legend = run_legend(runs, &used, runs.len());
@@ -755,10 +763,9 @@ impl<'a, 'x> Shape<'a, 'x> {
             let vs = &values[k];
             let numeric = vs.iter().all(|v| v.is_number());
             let id_like = k.ends_with("rank")
-                || its.iter().any(|it| {
-                    crate::suite::suite(&it.res.suite)
-                        .is_some_and(|x| x.report.identifiers.contains(&k.as_str()))
-                });
+                || its
+                    .iter()
+                    .any(|it| parts(&it.res.suite).identifiers.contains(&k.as_str()));
             if numeric && distinct(vs).len() > 2 && !id_like {
                 let rescaled_size = size_bound.contains(k) && proportional_to_size(&its, k);
                 let same_as_earlier = numeric_axes
@@ -775,6 +782,7 @@ impl<'a, 'x> Shape<'a, 'x> {
         Shape {
             s,
             runs,
+            parts,
             its,
             legend,
             procs,
@@ -958,7 +966,7 @@ impl<'a, 'x> Shape<'a, 'x> {
                     range: None,
                 })
             },
-            |data, members| fit_series(data, members, &at),
+            |data, members| fit_series(data, members, &at, self.parts),
         );
         let xs: Vec<f64> = its.iter().filter_map(at).collect();
         let ys: Vec<f64> = its.iter().map(|i| i.y).collect();
@@ -1117,8 +1125,8 @@ fn heatmaps(s: &Section<'_>, runs: &[Run]) -> Vec<Figure> {
 }
 
 /// The figures of one section (see the module doc of `report::html` for the list).
-fn figures(s: &Section<'_>, runs: &[Run]) -> Vec<Figure> {
-    let sh = Shape::of(s, runs);
+fn figures(s: &Section<'_>, runs: &[Run], parts: PartsOf) -> Vec<Figure> {
+    let sh = Shape::of(s, runs, parts);
     let mut figs = Vec::new();
     if sh.sized {
         figs.push(sh.latency());
@@ -1257,9 +1265,10 @@ fn fit_series(
     data: &Series,
     members: &[&Item<'_>],
     at: &dyn Fn(&Item<'_>) -> Option<f64>,
+    parts: PartsOf,
 ) -> Option<Series> {
     let model = |it: &Item<'_>| {
-        let m = crate::suite::suite(&it.res.suite)?.report.model?;
+        let m = parts(&it.res.suite).model?;
         m(it.res, it.row)
     };
     let label = members.iter().find_map(|it| model(it))?.label;
@@ -1619,7 +1628,7 @@ mod tests {
             vec![result("imb", "PingPong", 2, vec![wide, narrow])],
         );
         let runs = runs(vec![("r.json".to_string(), &r)]);
-        let w: Vec<String> = sections(&runs)
+        let w: Vec<String> = sections(&runs, crate::suite::report_parts)
             .iter()
             .flat_map(|s| s.warnings.iter().map(|w| w.to_string()))
             .collect();
@@ -1637,7 +1646,7 @@ mod tests {
 
     fn figure_ids(reports: &[Report]) -> Vec<String> {
         let runs = runs(reports.iter().map(|r| ("r.json".to_string(), r)).collect());
-        sections(&runs)
+        sections(&runs, crate::suite::report_parts)
             .iter()
             .flat_map(|s| s.figures.iter().map(|f| f.id.clone()))
             .collect()
@@ -1645,7 +1654,7 @@ mod tests {
 
     fn the_figure(reports: &[Report], id: &str) -> Figure {
         let runs = runs(reports.iter().map(|r| ("r.json".to_string(), r)).collect());
-        sections(&runs)
+        sections(&runs, crate::suite::report_parts)
             .into_iter()
             .flat_map(|s| s.figures)
             .find(|f| f.id == id)
