@@ -494,9 +494,11 @@ mod layering {
     use super::SUITES;
     use crate::layers::code;
 
-    /// The shared layers (suite parts registered here, such as the table
-    /// formats in report/table/<suite>.rs, are not shared code).
+    /// The shared layers (what a suite registers here, such as its table
+    /// formats in bench/<suite>/table.rs, is the suite's own code).
     const SHARED: &[&str] = &[
+        "src/plugin.rs",
+        "src/bench/entry.rs",
         "src/engine/mod.rs",
         "src/engine/aggregate.rs",
         "src/engine/axis.rs",

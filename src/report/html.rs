@@ -40,7 +40,9 @@ pub fn esc(s: &str) -> String {
             '&' => o.push_str("&amp;"),
             '<' => o.push_str("&lt;"),
             '>' => o.push_str("&gt;"),
-            '"' => o.push_str("&quot;"),
+            // The double quote, written so that line-based readers pair
+            // the string literals around it.
+            '\u{22}' => o.push_str("&quot;"),
             '\'' => o.push_str("&#39;"),
             // Control characters (terminal escapes from a results file) are
             // not text; tab and line breaks are kept.
@@ -139,8 +141,7 @@ fn header(out: &mut String, runs: &[Run<'_>]) {
     let _ = writeln!(out, "<header><h1>mpibench report</h1>");
     let _ = writeln!(
         out,
-        "<p class=\"sub\">{} run{}; lines are medians of per-repetition times (per-call timing) \
-         or t_avg (loop timing, as PMB); shaded bands are the median's 95% CI, or p5–p95.</p>",
+        "<p class=\"sub\">{} run{}; lines are medians of per-repetition times (per-call timing) or t_avg (loop timing, as PMB); shaded bands are the median's 95% CI, or p5–p95.</p>",
         runs.len(),
         if runs.len() == 1 { "" } else { "s" }
     );
@@ -522,9 +523,7 @@ pub fn render_runs(runs: &[Run<'_>], parts: PartsOf) -> Result<String> {
         .join(" vs ");
     let _ = writeln!(
         out,
-        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\
-         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
-         <title>mpibench report: {}</title><style>{CSS}</style></head><body><main>",
+        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><title>mpibench report: {}</title><style>{CSS}</style></head><body><main>",
         esc(&title)
     );
     header(&mut out, runs);
@@ -586,8 +585,7 @@ pub fn render_runs(runs: &[Run<'_>], parts: PartsOf) -> Result<String> {
     }
     let _ = writeln!(
         out,
-        "<footer>Written by mpibench {} (<code>mpibench report</code>). Self-contained: no scripts, \
-         no fonts or images fetched.</footer></main></body></html>",
+        "<footer>Written by mpibench {} (<code>mpibench report</code>). Self-contained: no scripts, no fonts or images fetched.</footer></main></body></html>",
         env!("CARGO_PKG_VERSION")
     );
     Ok(out)

@@ -973,8 +973,7 @@ impl<'a, 'x> Shape<'a, 'x> {
         let mut notes: Vec<String> = band_note(its).into_iter().collect();
         if series.iter().any(|s| s.style == Style::Fit) {
             notes.push(
-                "Dashed: the fitted model t(k) = k·α + V/β (k packets of the fixed volume V; \
-                 β in MB/s, MB = 2^20 bytes)."
+                "Dashed: the fitted model t(k) = k·α + V/β (k packets of the fixed volume V; β in MB/s, MB = 2^20 bytes)."
                     .into(),
             );
         }
@@ -1376,18 +1375,15 @@ impl fmt::Display for Warning {
         match self {
             Warning::Incomplete { run, status } => write!(
                 f,
-                "Run {run} did not finish (status \"{status}\"): it was killed, timed out or is \
-                 still going. Only the benchmarks finished before that are shown."
+                "Run {run} did not finish (status \"{status}\"): it was killed, timed out or is still going. Only the benchmarks finished before that are shown."
             ),
             Warning::Aborted { run } => write!(
                 f,
-                "Run {run} was aborted (a rank failed or --timeout expired); see its stderr. \
-                 The benchmarks finished before that are shown."
+                "Run {run} was aborted (a rank failed or --timeout expired); see its stderr. The benchmarks finished before that are shown."
             ),
             Warning::ValidationStatus { run } => write!(
                 f,
-                "Run {run} found validation errors: some transfers delivered wrong data, so \
-                 the affected timings do not measure a correct transfer."
+                "Run {run} found validation errors: some transfers delivered wrong data, so the affected timings do not measure a correct transfer."
             ),
             Warning::Skipped {
                 run,
@@ -1410,9 +1406,7 @@ impl fmt::Display for Warning {
                 errors,
             } => write!(
                 f,
-                "{run}, {}: {errors} validation errors in {rows} rows: the \
-                 received data was wrong. Do not trust these timings; rerun with --check --strict \
-                 to find the rank.",
+                "{run}, {}: {errors} validation errors in {rows} rows: the received data was wrong. Do not trust these timings; rerun with --check --strict to find the rank.",
                 procs(*processes)
             ),
             Warning::Invalid {
@@ -1421,8 +1415,7 @@ impl fmt::Display for Warning {
                 samples,
             } => write!(
                 f,
-                "{run}, {}: {samples} samples started late and were left out \
-                 of the statistics. If there are many, widen the window (--window-us).",
+                "{run}, {}: {samples} samples started late and were left out of the statistics. If there are many, widen the window (--window-us).",
                 procs(*processes)
             ),
             Warning::StoppedOnBound {
@@ -1431,8 +1424,7 @@ impl fmt::Display for Warning {
                 rows,
             } => write!(
                 f,
-                "{run}, {}: {rows} rows stopped on a bound (--max-iter or \
-                 --time) before reaching the --precision target; their CIs are wider than asked.",
+                "{run}, {}: {rows} rows stopped on a bound (--max-iter or --time) before reaching the --precision target; their CIs are wider than asked.",
                 procs(*processes)
             ),
             Warning::BelowResolution {
@@ -1441,8 +1433,7 @@ impl fmt::Display for Warning {
                 sizes,
             } => write!(
                 f,
-                "{run}, {}: below the clock's resolution at {sizes}: these \
-                 times are not meaningful; use loop timing or more repetitions.",
+                "{run}, {}: below the clock's resolution at {sizes}: these times are not meaningful; use loop timing or more repetitions.",
                 procs(*processes)
             ),
             Warning::NoValidSample {
@@ -1468,9 +1459,7 @@ impl fmt::Display for Warning {
                 sizes,
             } => write!(
                 f,
-                "{run}, {}: the launches differ by more than one launch's CI is wide at \
-                 {sizes}: a CI from one launch overstates the precision; quote the \
-                 between-launch CI, and compare runs with several launches each.",
+                "{run}, {}: the launches differ by more than one launch's CI is wide at {sizes}: a CI from one launch overstates the precision; quote the between-launch CI, and compare runs with several launches each.",
                 procs(*processes)
             ),
         }

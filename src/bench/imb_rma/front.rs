@@ -1,5 +1,5 @@
-//! IMB-RMA's command line and its entry in the registry (the front-end
-//! layer: the benchmarks import nothing of the front ends).
+//! IMB-RMA's command line (the front-end layer: the benchmarks import
+//! nothing of the front ends).
 
 use super::SUITE;
 use crate::frontend::imb::Family;

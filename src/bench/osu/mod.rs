@@ -1,7 +1,7 @@
 //! The OSU Micro-Benchmarks (OMB 7.4) on the engine: OSU's programs under
 //! their own names (`osu_latency`, `osu_bw`, ...), each with OSU's
 //! definition (pattern, placement, timing, iterations) and its own title
-//! and columns (`report/table/osu.rs`). `mpibench osu PROGRAM [OSU flags]`
+//! and columns (`table.rs`). `mpibench osu PROGRAM [OSU flags]`
 //! (`frontend/osu.rs`) turns OSU's command line into a run of this suite.
 //!
 //! Units: OSU's MB is 10^6 bytes (PMB's is 2^20).
