@@ -6,6 +6,7 @@ use std::time::SystemTime;
 use anyhow::Result;
 use clap::Parser;
 
+use crate::bench::entry::Entry;
 use crate::cli::{Cli, Command, RunArgs};
 use crate::comm::{self, Comm};
 use crate::engine::{self, Abort, Engine, RawSink};
@@ -16,7 +17,7 @@ use crate::plan::Plan;
 use crate::report::raw::RawCsv;
 use crate::report::table::SectionCx;
 use crate::results::{BenchResult, MpiInfo, Report, Settings, SCHEMA};
-use crate::suite::{self, Entry};
+use crate::suite;
 use crate::watchdog::Watchdog;
 use crate::{files, launch, report, signals};
 
@@ -130,8 +131,8 @@ pub fn main() -> Result<i32> {
             )),
         },
         // Plain programs over JSON files: no MPI, no self-launch.
-        Command::Report(a) => report::cmd::report(&a),
-        Command::Plot(a) => report::cmd::plot(&a),
+        Command::Report(a) => report::cmd::report(&a, suite::report_parts),
+        Command::Plot(a) => report::cmd::plot(&a, suite::report_parts),
         Command::Compare(a) => report::cmd::compare(&a),
     }
 }
@@ -665,11 +666,14 @@ impl<'p> Session<'p> {
                 .err();
         }
         if self.root {
-            output::init(&[
-                (plan.json.as_deref(), Format::Json),
-                (plan.csv.as_deref(), Format::Csv),
-                (plan.report.as_deref(), Format::Html),
-            ]);
+            output::init(
+                &[
+                    (plan.json.as_deref(), Format::Json),
+                    (plan.csv.as_deref(), Format::Csv),
+                    (plan.report.as_deref(), Format::Html),
+                ],
+                suite::report_parts,
+            );
             self.report.status = Some("running".into());
             self.failure = self.failure.take().or(save(&self.report).err());
         }
@@ -754,7 +758,12 @@ impl<'p> Session<'p> {
             }
         }
         if let (Some(dir), None) = (&plan.plots, &failure) {
-            match report::cmd::write_plots(vec![("run".into(), &self.report)], dir, false) {
+            match report::cmd::write_plots(
+                vec![("run".into(), &self.report)],
+                dir,
+                false,
+                suite::report_parts,
+            ) {
                 Ok(n) => eprintln!(
                     "mpibench: wrote {n} SVG plot{} to {}",
                     if n == 1 { "" } else { "s" },

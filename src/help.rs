@@ -6,7 +6,8 @@
 use clap::CommandFactory;
 
 use crate::cli::Cli;
-use crate::suite::{self, Suite};
+use crate::plugin::Suite;
+use crate::suite;
 
 /// What `mpibench help TOPIC` prints, or a one-line usage error.
 pub fn text(topic: Option<&str>) -> Result<String, String> {

@@ -209,11 +209,14 @@ fn plan_of(args: &RunArgs, report: &Report) -> Option<Plan> {
 /// Every output of the run from the combined report: the files, the
 /// plots, then the tables (stdout or `--output`), stdout last.
 fn write_outputs(args: &RunArgs, report: &Report) -> Result<()> {
-    output::init(&[
-        (args.json.as_deref(), Format::Json),
-        (args.csv.as_deref(), Format::Csv),
-        (args.report.as_deref(), Format::Html),
-    ]);
+    output::init(
+        &[
+            (args.json.as_deref(), Format::Json),
+            (args.csv.as_deref(), Format::Csv),
+            (args.report.as_deref(), Format::Html),
+        ],
+        crate::suite::report_parts,
+    );
     output::save(report)?;
     let plan = plan_of(args, report);
     if let (Some(p), Some(plan)) = (&args.plot, &plan) {
@@ -222,7 +225,12 @@ fn write_outputs(args: &RunArgs, report: &Report) -> Result<()> {
         }
     }
     if let Some(dir) = &args.plots {
-        let n = crate::report::cmd::write_plots(vec![("run".into(), report)], dir, false)?;
+        let n = crate::report::cmd::write_plots(
+            vec![("run".into(), report)],
+            dir,
+            false,
+            crate::suite::report_parts,
+        )?;
         eprintln!(
             "mpibench: wrote {n} SVG plot{} to {}",
             if n == 1 { "" } else { "s" },

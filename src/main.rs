@@ -26,6 +26,7 @@ mod mpi_words;
 mod outcome;
 mod output;
 mod plan;
+mod plugin;
 mod progress;
 mod report;
 mod results;

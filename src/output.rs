@@ -16,6 +16,7 @@ use anyhow::{Context, Result};
 
 use crate::files::{self, resolve, write_stdout, write_whole, StdoutClosed, Target};
 use crate::outcome::Outcome;
+use crate::report::view::{PartsOf, ReportParts};
 use crate::report::{self, csv::Csv, json::Json};
 use crate::results::Report;
 
@@ -46,6 +47,8 @@ struct State {
     /// An ending that came before the first save (a stop request right
     /// after the header went out): the first save writes it and closes.
     pending: Option<Outcome>,
+    /// The suites' parts of the HTML report (given by [`init`]).
+    parts: Option<PartsOf>,
 }
 
 static STATE: Mutex<Option<State>> = Mutex::new(None);
@@ -54,12 +57,14 @@ fn state() -> std::sync::MutexGuard<'static, Option<State>> {
     STATE.lock().unwrap_or_else(|e| e.into_inner())
 }
 
-/// Rank 0: the report outputs of this run.
-pub fn init(outputs: &[(Option<&Path>, Format)]) {
+/// Rank 0: the report outputs of this run, and the suites' parts of its
+/// HTML report (`parts`).
+pub fn init(outputs: &[(Option<&Path>, Format)], parts: PartsOf) {
     let mut g = state();
     let pending = g.take().and_then(|s| s.pending);
     *g = Some(State {
         pending,
+        parts: Some(parts),
         sinks: outputs
             .iter()
             .filter_map(|(p, f)| {
@@ -74,11 +79,14 @@ pub fn init(outputs: &[(Option<&Path>, Format)]) {
     });
 }
 
-fn render(format: Format, r: &Report) -> Result<Vec<u8>> {
+fn render(format: Format, r: &Report, parts: Option<PartsOf>) -> Result<Vec<u8>> {
     let e: &dyn report::Exporter = match format {
         Format::Json => &Json,
         Format::Csv => &Csv,
-        Format::Html => return Ok(report::html::render(std::slice::from_ref(r))?.into_bytes()),
+        Format::Html => {
+            let parts = parts.unwrap_or(|_| ReportParts::NONE);
+            return Ok(report::html::render(std::slice::from_ref(r), parts)?.into_bytes());
+        }
     };
     e.render(r)
 }
@@ -102,6 +110,7 @@ enum Which {
 /// another output failed. Otherwise every output is attempted.
 fn write_all(st: &mut State, report: &Report, which: Which) -> Result<()> {
     let mut first = Ok(());
+    let parts = st.parts;
     let mut order: Vec<usize> = (0..st.sinks.len()).collect();
     order.sort_by_key(|&i| matches!(st.sinks[i].format, Format::Json));
     for i in order {
@@ -124,7 +133,7 @@ fn write_all(st: &mut State, report: &Report, which: Which) -> Result<()> {
                 if !replaced {
                     s.done = true;
                 }
-                write_whole(&t, &s.path, &render(s.format, report)?)
+                write_whole(&t, &s.path, &render(s.format, report, parts)?)
             });
         if first.is_ok() {
             first = r;
@@ -285,7 +294,10 @@ mod tests {
         if !mknod(&csv, libc::S_IFCHR, (1, 7)) {
             return;
         }
-        init(&[(Some(&json), Format::Json), (Some(&csv), Format::Csv)]);
+        init(
+            &[(Some(&json), Format::Json), (Some(&csv), Format::Csv)],
+            |_| ReportParts::NONE,
+        );
         let mut r = crate::report::table::fixtures::report(2);
         r.complete = true;
         r.status = Some("ok".into());

@@ -8,12 +8,14 @@ use thiserror::Error;
 
 use crate::bench::buf::OffCache;
 use crate::bench::datatype::{self, Datatype, Derived};
+use crate::bench::entry::Entry;
 use crate::bench::{Axis, Class, Definitions, Info, Pace};
 use crate::cli::RunArgs;
 use crate::engine::axis::Axes;
 pub use crate::engine::Split;
 use crate::method::{Method, SyncMode};
-use crate::suite::{self, Defaults, Entry, LookupError, ProcSweep, RepsDefault};
+use crate::plugin::{Defaults, ProcSweep, Suite};
+use crate::suite::{self, LookupError, RepsDefault};
 
 /// A usage error: one line for the user, exit code 2.
 #[derive(Debug, Error, Clone, PartialEq)]
@@ -582,7 +584,7 @@ impl Plan {
 struct Selection {
     benchmarks: Vec<Selected>,
     entries: Vec<Entry>,
-    home: &'static suite::Suite,
+    home: &'static Suite,
     multi: bool,
 }
 
@@ -638,11 +640,7 @@ fn select(args: &RunArgs, definitions: Definitions) -> Result<Selection, PlanErr
 
 /// The message sizes (`--msglog`, `--sizes`, else the home suite's), each a
 /// whole number of elements for benchmarks that count elements.
-fn sizes_of(
-    args: &RunArgs,
-    home: &suite::Suite,
-    entries: &[Entry],
-) -> Result<Vec<usize>, PlanError> {
+fn sizes_of(args: &RunArgs, home: &Suite, entries: &[Entry]) -> Result<Vec<usize>, PlanError> {
     let sizes = match (&args.msglog, &args.sizes) {
         (Some(m), _) => parse_msglog(m)?,
         (None, Some(s)) => parse_sizes(s)?,
@@ -885,7 +883,7 @@ fn resources(
 }
 
 /// The output files can be written, and `--plot` has a suite figure to draw.
-fn outputs(args: &RunArgs, home: &suite::Suite) -> Result<(), PlanError> {
+fn outputs(args: &RunArgs, home: &Suite) -> Result<(), PlanError> {
     crate::files::validate(&args.outputs(), &args.inputs()).map_err(PlanError::Invalid)?;
     if args.plot.is_some() && home.figure.is_none() {
         let with: Vec<String> = suite::SUITES

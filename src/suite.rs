@@ -1,28 +1,17 @@
 //! The registry: suite → benchmarks and methodology defaults, and name
 //! resolution (`imb/Barrier`, `mpitest/BARRIER`, bare names within `--suite`).
+//! Each suite describes itself in its folder (`bench::<suite>::REGISTERED`,
+//! a [`Suite`]); the registry lists them, one line each.
 
-use crate::bench::clock::{self, Tool};
+use crate::bench::clock;
+use crate::bench::entry::Entry;
 use crate::bench::{
-    allreduce, caf, commtest, cresta, guidelines, imb, mpigraph, mpitest, osu, Benchmark,
-    Definitions, Info,
+    allreduce, caf, commtest, cresta, guidelines, imb, imb_ext, imb_mt, imb_nbc, imb_p2p, imb_rma,
+    mpigraph, mpitest, osu, Benchmark, Definitions, Info,
 };
-use crate::cli::RunArgs;
-use crate::engine::axis::Axes;
-use crate::method::{Method, SyncMode};
-use crate::outcome::Outcome;
-use crate::report::table::{self, Format};
-use crate::report::{ModelPoint, PartTable};
-use crate::results::{BenchResult, Report, Row};
-use std::path::Path;
-
-/// Which process counts a suite sweeps.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ProcSweep {
-    /// PMB §5.1.1: single transfers on 2; the others on npmin, 2·npmin, ... < P, then P.
-    Pmb,
-    /// All processes of the run only.
-    World,
-}
+use crate::plugin::{levenshtein, normalise, strip_multi, ProcSweep, Suite, SuiteHelp};
+use crate::report::table::Format;
+use crate::report::view::ReportParts;
 
 /// How many repetitions a suite runs by default.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -37,468 +26,48 @@ pub enum RepsDefault {
     Split(crate::engine::Split),
 }
 
-/// A suite's methodology defaults; every one can be overridden on the command line.
-#[derive(Debug, Clone, Copy)]
-pub struct Defaults {
-    pub method: Method,
-    pub sync: SyncMode,
-    pub reps: RepsDefault,
-    /// Message sizes as an IMB `-msglog` range ("A:B": 0 and 2^A .. 2^B bytes) or a `--sizes` list.
-    pub sizes: &'static str,
-    pub procs: ProcSweep,
-    /// PMB §5.2.5: repetitions at the largest size before the first one.
-    pub warm_largest: usize,
-}
-
-/// A suite and what it runs by default.
-pub struct Suite {
-    pub name: &'static str,
-    pub title: &'static str,
-    pub entries: fn() -> Vec<Entry>,
-    pub defaults: Defaults,
-    /// The suite's own options as plan axes, or a one-line usage error.
-    pub axes: Option<AxesHook>,
-    /// Its table formats by name: the first prints its results; a front
-    /// end may name another (`imb2021`: IMB-MPI1 2021's own tables).
-    pub formats: &'static [(&'static str, &'static dyn Format)],
-    /// The figure `--plot FILE` draws from the suite's results (what it is,
-    /// the writer), when the suite has one (CRESTA's Figure 1).
-    pub figure: Option<Figure>,
-    /// The suite's say in a run's outcome beyond validation errors (the
-    /// mpiGraph matrix's outliers under `--fail-on-outlier`).
-    pub ending: Option<EndingHook>,
-    /// Its entries repeat a fixed number of times, whatever `--iter` says:
-    /// why, for the usage error (the clock tools).
-    pub fixed_repetitions: Option<fn() -> String>,
-    /// What the suite adds to the report beyond the shared tables and figures.
-    pub report: ReportParts,
-    /// What `mpibench help SUITE` says of it beyond its title and defaults.
-    pub help: SuiteHelp,
-    /// Its own command line as a subcommand named after the suite
-    /// (`mpibench guidelines ...`), for suites that have no seed program of
-    /// their own to imitate (the seeds' front ends have their own commands).
-    pub front: Option<&'static crate::frontend::FrontEnd>,
-}
-
-impl Suite {
-    /// For `..Suite::PLAIN` in a registry entry: what most suites do not
-    /// have (own axes, a figure, a say in the outcome, fixed repetitions,
-    /// report parts, an options heading). Name, title, entries, defaults,
-    /// formats and help are each suite's own.
-    pub const PLAIN: Suite = Suite {
-        name: "",
-        title: "",
-        entries: Vec::new,
-        defaults: Defaults {
-            method: Method::Loop,
-            sync: SyncMode::Barrier,
-            reps: RepsDefault::Imb,
-            sizes: "0:22",
-            procs: ProcSweep::Pmb,
-            warm_largest: 0,
-        },
-        axes: None,
-        formats: &[],
-        figure: None,
-        ending: None,
-        fixed_repetitions: None,
-        report: ReportParts::NONE,
-        help: SuiteHelp {
-            heading: None,
-            own: None,
-            example: "",
-        },
-        front: None,
-    };
-}
-
-/// A suite's page of `mpibench help SUITE`.
-#[derive(Clone, Copy)]
-pub struct SuiteHelp {
-    /// The heading its options have in `mpibench run -h`, if it has options.
-    pub heading: Option<&'static str>,
-    /// Its seed's own command line, as mpibench takes it.
-    pub own: Option<&'static str>,
-    /// One `mpibench run` command line that runs it.
-    pub example: &'static str,
-}
-
-/// A suite's parts of the HTML report.
-#[derive(Clone, Copy)]
-pub struct ReportParts {
-    /// Tables derived from one result (COMMTEST's fits and LogGP).
-    pub tables: Option<fn(&BenchResult) -> Vec<PartTable>>,
-    /// The model fitted to a result's rows, at one row (COMMTEST's fits),
-    /// drawn as a line beside the measured series.
-    pub model: Option<fn(&BenchResult, &Row) -> Option<ModelPoint>>,
-    /// Numeric parameters that name rather than measure (CRESTA's
-    /// scenario): they split series, never an axis of a figure.
-    pub identifiers: &'static [&'static str],
-}
-
-impl ReportParts {
-    pub const NONE: ReportParts = ReportParts {
-        tables: None,
-        model: None,
-        identifiers: &[],
-    };
-}
-
-/// A suite's figure: what it is ("CRESTA's Figure 1") and its writer.
-#[derive(Clone, Copy)]
-pub struct Figure {
-    pub what: &'static str,
-    pub write: fn(&Report, &Path) -> anyhow::Result<()>,
-}
-
-/// (the run's results, `--fail-on-outlier`) → the run's outcome and its
-/// line, when the suite's results decide one.
-pub type EndingHook = fn(&Report, bool) -> Option<(Outcome, String)>;
-
-/// A suite's own options → plan axes: (arguments, whether the suite is in
-/// the run, world size, memory limit per rank) → axes, or a one-line usage
-/// error (e.g. the suite's options given when the suite is not in the run).
-pub type AxesHook = fn(&RunArgs, bool, usize, u64) -> Result<Axes, String>;
-
-/// Something `mpibench run` can run: a communication pattern timed by the
-/// engine, or a tool that measures the instruments (clocks) themselves.
-#[derive(Clone, Copy)]
-pub enum Entry {
-    Bench(&'static dyn Benchmark),
-    Tool(&'static dyn Tool),
-}
-
-impl std::fmt::Debug for Entry {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}", self.qualified())
-    }
-}
-
-impl Entry {
-    pub fn info(&self) -> &'static Info {
-        match self {
-            Entry::Bench(b) => b.info(),
-            Entry::Tool(t) => t.info(),
-        }
-    }
-
-    /// `suite/name`.
-    pub fn qualified(&self) -> String {
-        let i = self.info();
-        format!("{}/{}", i.suite, i.name)
-    }
-}
-
-/// A suite's benchmarks as entries of the registry.
-pub fn benches(v: Vec<&'static dyn Benchmark>) -> Vec<Entry> {
-    v.into_iter().map(Entry::Bench).collect()
-}
-
-fn imb_entries() -> Vec<Entry> {
-    benches(imb::benchmarks())
-}
-
-fn mpitest_entries() -> Vec<Entry> {
-    benches(mpitest::benchmarks())
-}
-
-fn allreduce_entries() -> Vec<Entry> {
-    benches(allreduce::benchmarks())
-}
-
-fn cresta_entries() -> Vec<Entry> {
-    benches(cresta::benchmarks())
-}
-
-fn caf_entries() -> Vec<Entry> {
-    benches(caf::benchmarks())
-}
-
-fn osu_entries() -> Vec<Entry> {
-    benches(osu::benchmarks())
-}
-
-fn mpigraph_entries() -> Vec<Entry> {
-    benches(mpigraph::benchmarks())
-}
-
-fn guidelines_entries() -> Vec<Entry> {
-    benches(guidelines::benchmarks())
-}
-
 fn clock_entries() -> Vec<Entry> {
     clock::tools().into_iter().map(Entry::Tool).collect()
 }
 
-const PMB_DEFAULTS: Defaults = Defaults {
-    method: Method::Loop,
-    sync: SyncMode::Barrier,
-    reps: RepsDefault::Imb,
-    sizes: "0:22",
-    procs: ProcSweep::Pmb,
-    warm_largest: 2,
+/// The instruments (`bench/clock.rs`, no folder of its own): PMB's
+/// defaults and table.
+const CLOCK: Suite = Suite {
+    name: clock::SUITE,
+    title: "the instruments: timer resolution and overhead, clock synchronisation",
+    entries: clock_entries,
+    defaults: imb::DEFAULTS,
+    axes: None,
+    formats: &[(clock::SUITE, &imb::table::Pmb)],
+    figure: None,
+    ending: None,
+    fixed_repetitions: Some(clock::fixed_repetitions),
+    report: ReportParts::NONE,
+    help: SuiteHelp {
+        heading: None,
+        own: None,
+        example: "mpibench run -n 2 --suite clock",
+    },
+    front: None,
 };
 
+/// Every suite, the first the default (`imb`), in `mpibench help`'s order.
 pub static SUITES: &[Suite] = &[
-    Suite {
-        name: imb::SUITE,
-        title: "PMB-MPI1 v2.2 (Pallas MPI Benchmarks) and IMB-MPI1 2021 (--definitions imb2021)",
-        entries: imb_entries,
-        defaults: PMB_DEFAULTS,
-        axes: Some(imb::axes),
-        formats: &[("pmb", &table::Pmb), ("imb2021", &table::Imb2021)],
-        figure: None,
-        ending: None,
-        fixed_repetitions: None,
-        report: ReportParts::NONE,
-        help: SuiteHelp {
-            heading: Some(imb::HEADING),
-            own: Some("mpibench imb [-npmin P] [-msglog A:B] [-iter N] [-time S] ... [BENCHMARK ...] (also as a link named IMB-MPI1)"),
-            example: "mpibench run -n 4 --suite imb PingPong Allreduce --sizes 8,1K,64K --json imb.json",
-        },
-        front: None,
-    },
-    Suite {
-        name: mpitest::SUITE,
-        title: "MPITEST (parallel.ru): basic MPI constructs on N integers",
-        entries: mpitest_entries,
-        defaults: Defaults {
-            method: Method::Mpitest,
-            sync: SyncMode::Barrier,
-            reps: RepsDefault::Fixed {
-                normal: 100,
-                fast: 10_000,
-            },
-            sizes: "4,40,400,4000,40000,400000",
-            procs: ProcSweep::World,
-            warm_largest: 0,
-        },
-        axes: None,
-        formats: &[(mpitest::SUITE, &table::Mpitest)],
-        figure: None,
-        ending: None,
-        fixed_repetitions: None,
-        report: ReportParts::NONE,
-        help: SuiteHelp {
-            heading: None,
-            own: Some("mpibench mpitest m1 M100 K10 T100 t100000 R2 otransfer.dat"),
-            example: "mpibench run -n 4 --suite mpitest BARRIER BROADCAST --sizes 4,400,40000",
-        },
-        front: None,
-    },
-    Suite {
-        name: caf::SUITE,
-        title: "EPCC Fortran coarray micro-benchmarks on MPI one-sided communication",
-        entries: caf_entries,
-        defaults: Defaults {
-            method: Method::Loop,
-            sync: SyncMode::Barrier,
-            reps: RepsDefault::TargetTime {
-                target: caf::TARGET_TIME_S,
-            },
-            sizes: "0",
-            procs: ProcSweep::World,
-            warm_largest: 0,
-        },
-        axes: Some(caf::axes),
-        formats: &[(caf::SUITE, &table::Caf)],
-        figure: None,
-        ending: None,
-        fixed_repetitions: None,
-        report: ReportParts::NONE,
-        help: SuiteHelp {
-            heading: Some(caf::HEADING),
-            own: Some("mpibench cafbench [mpibench options] (as cafbench runs, stand-alone)"),
-            example: "mpibench run -n 4 --suite caf --pingpong single --sync-kind global --halo-sizes 10",
-        },
-        front: None,
-    },
-    Suite {
-        name: cresta::SUITE,
-        title: "CRESTA Collectives Microbenchmark Suite (D4.5.2): collectives in scenarios, global time to completion",
-        entries: cresta_entries,
-        defaults: Defaults {
-            method: Method::GlobalCompletion,
-            sync: SyncMode::Window,
-            reps: RepsDefault::Fixed {
-                normal: 100,
-                fast: 100,
-            },
-            sizes: "8,1K,64K,1M",
-            procs: ProcSweep::Pmb,
-            warm_largest: 0,
-        },
-        axes: Some(cresta::axes),
-        formats: &[(cresta::SUITE, &table::Cresta)],
-        figure: Some(Figure {
-            what: "CRESTA's Figure 1",
-            write: crate::report::cresta_plot::write,
-        }),
-        ending: None,
-        fixed_repetitions: None,
-        report: ReportParts {
-            identifiers: &[cresta::SCENARIO],
-            ..ReportParts::NONE
-        },
-        help: SuiteHelp {
-            heading: Some(cresta::HEADING),
-            own: Some("mpibench cresta COLL P_min nreps m_min m_max delay delay_P"),
-            example: "mpibench run -n 4 --suite cresta Bcast --scenarios 1,2 --sizes 8,1K",
-        },
-        front: None,
-    },
-    Suite {
-        name: commtest::SUITE,
-        title: "COMMTEST (ORNL): SWAP and SENDRECV under 21 protocols, fixed volume in 1, 2, 4, ... packets; LogGP",
-        entries: commtest::entries,
-        defaults: Defaults {
-            method: Method::MaxOverProcesses,
-            sync: SyncMode::Barrier,
-            reps: RepsDefault::Fixed {
-                normal: 20,
-                fast: 20,
-            },
-            sizes: "2M",
-            procs: ProcSweep::World,
-            warm_largest: 0,
-        },
-        axes: Some(commtest::axes),
-        formats: &[(commtest::SUITE, &table::Commtest)],
-        figure: None,
-        ending: None,
-        fixed_repetitions: None,
-        report: ReportParts {
-            tables: Some(table::commtest::report_tables),
-            model: Some(table::commtest::fit_at),
-            identifiers: &[],
-        },
-        help: SuiteHelp {
-            heading: Some(commtest::HEADING),
-            own: Some("mpibench commtest volume=2M minpacket=2K iterations=20 protocols=all swap distance=1 all"),
-            example: "mpibench run -n 2 --suite commtest SWAP --volume 1M --min-packet 64K --protocols 0.3,1.0",
-        },
-        front: None,
-    },
-    Suite {
-        name: allreduce::SUITE,
-        title: "ALLREDUCE (ORNL): MPI_Allreduce against recursive doubling, ring, Rabenseifner, binomial",
-        entries: allreduce_entries,
-        defaults: Defaults {
-            method: Method::MaxOverProcesses,
-            sync: SyncMode::Barrier,
-            reps: RepsDefault::Imb,
-            sizes: "3:27",
-            procs: ProcSweep::World,
-            warm_largest: 0,
-        },
-        axes: Some(allreduce::axes),
-        formats: &[(allreduce::SUITE, &table::Allreduce)],
-        figure: None,
-        ending: None,
-        fixed_repetitions: None,
-        report: ReportParts::NONE,
-        help: SuiteHelp {
-            heading: Some(allreduce::HEADING),
-            own: None,
-            example: "mpibench run -n 4 --suite allreduce --algorithms mpi,ring --sizes 8,64K",
-        },
-        front: None,
-    },
-    Suite {
-        name: osu::SUITE,
-        title: "OSU Micro-Benchmarks 7.4: point-to-point, collectives, one-sided (MB = 10^6 bytes)",
-        entries: osu_entries,
-        defaults: osu::DEFAULTS,
-        axes: Some(osu::axes),
-        formats: &[(osu::SUITE, &table::Osu)],
-        figure: None,
-        ending: None,
-        fixed_repetitions: None,
-        report: ReportParts::NONE,
-        help: SuiteHelp {
-            heading: Some(osu::HEADING),
-            own: Some("mpibench osu PROGRAM [OSU flags] (also as a link named osu_latency, osu_bw, ...)"),
-            example: "mpibench run -n 2 --suite osu osu_latency osu_bw --sizes 8,1K,64K",
-        },
-        front: None,
-    },
-    Suite {
-        name: mpigraph::SUITE,
-        title: "LLNL mpiGraph: bandwidth and latency of every pair of ranks, host summary, outliers",
-        entries: mpigraph_entries,
-        defaults: Defaults {
-            method: Method::SplitCompletion,
-            sync: SyncMode::Barrier,
-            reps: RepsDefault::Fixed {
-                normal: mpigraph::DEFAULT_ITERS,
-                fast: mpigraph::DEFAULT_ITERS,
-            },
-            sizes: "16384",
-            procs: ProcSweep::World,
-            warm_largest: 0,
-        },
-        axes: Some(mpigraph::axes),
-        formats: &[(mpigraph::SUITE, &table::Mpigraph)],
-        figure: None,
-        ending: Some(crate::frontend::mpigraph::outliers_ending),
-        fixed_repetitions: None,
-        report: ReportParts::NONE,
-        help: SuiteHelp {
-            heading: Some(mpigraph::HEADING),
-            own: Some("mpibench mpigraph [SIZE [ITERS [WINDOW]]]"),
-            example: "mpibench run -n 4 --suite mpigraph Bandwidth --json graph.json",
-        },
-        front: None,
-    },
-    Suite {
-        name: guidelines::SUITE,
-        title: "Self-consistent performance guidelines: collectives against their mock-ups (PGMPI)",
-        entries: guidelines_entries,
-        defaults: Defaults {
-            method: Method::PerCall,
-            sync: SyncMode::Barrier,
-            reps: RepsDefault::Imb,
-            sizes: "4,16,64,256,1K,4K,16K,64K,256K,1M",
-            procs: ProcSweep::World,
-            warm_largest: 0,
-        },
-        formats: &[(guidelines::SUITE, &guidelines::table::Guidelines)],
-        report: ReportParts {
-            tables: Some(guidelines::table::report_tables),
-            model: None,
-            identifiers: &[],
-        },
-        help: SuiteHelp {
-            heading: None,
-            own: Some("mpibench guidelines [GUIDELINE...] [mpibench options]"),
-            example: "mpibench run -n 4 --suite guidelines Allreduce_Reduce_Bcast Scan_Exscan_Reduce_local --sizes 64,4K --check",
-        },
-        front: Some(&guidelines::front::FRONTEND),
-        ..Suite::PLAIN
-    },
-    crate::bench::imb_nbc::REGISTERED,
-    crate::bench::imb_ext::REGISTERED,
-    crate::bench::imb_p2p::REGISTERED,
-    crate::bench::imb_rma::REGISTERED,
-    crate::bench::imb_mt::REGISTERED,
-    Suite {
-        name: clock::SUITE,
-        title: "the instruments: timer resolution and overhead, clock synchronisation",
-        entries: clock_entries,
-        defaults: PMB_DEFAULTS,
-        axes: None,
-        formats: &[(clock::SUITE, &table::Pmb)],
-        figure: None,
-        ending: None,
-        fixed_repetitions: Some(clock::fixed_repetitions),
-        report: ReportParts::NONE,
-        help: SuiteHelp {
-            heading: None,
-            own: None,
-            example: "mpibench run -n 2 --suite clock",
-        },
-        front: None,
-    },
+    imb::REGISTERED,
+    mpitest::REGISTERED,
+    caf::REGISTERED,
+    cresta::REGISTERED,
+    commtest::REGISTERED,
+    allreduce::REGISTERED,
+    osu::REGISTERED,
+    mpigraph::REGISTERED,
+    guidelines::REGISTERED,
+    imb_nbc::REGISTERED,
+    imb_ext::REGISTERED,
+    imb_p2p::REGISTERED,
+    imb_rma::REGISTERED,
+    imb_mt::REGISTERED,
+    CLOCK,
 ];
 
 /// Everything of every suite.
@@ -527,6 +96,12 @@ pub fn bench_of(suite_name: &str, name: &str) -> Option<&'static dyn Benchmark> 
     })
 }
 
+/// What the suite named `name` adds to the HTML report; nothing for a
+/// suite this build does not know. The commands pass it to the report.
+pub fn report_parts(name: &str) -> ReportParts {
+    suite(name).map_or(ReportParts::NONE, |s| s.report)
+}
+
 /// The suite a benchmark belongs to.
 pub fn suite_of(info: &Info) -> &'static Suite {
     suite(info.suite).unwrap_or(&SUITES[0])
@@ -547,25 +122,6 @@ pub fn format(name: &str) -> &'static dyn Format {
                 .map(|(_, f)| *f)
         })
         .unwrap_or(SUITES[0].formats[0].1)
-}
-
-/// A name as users may type it: case-insensitive, `&` read as "and", and
-/// spaces, `-` and `_` ignored ("send-and-recv" finds "SEND & RECV").
-pub fn normalise(name: &str) -> String {
-    name.to_lowercase()
-        .replace('&', "and")
-        .chars()
-        .filter(|c| !matches!(c, ' ' | '-' | '_'))
-        .collect()
-}
-
-/// "Multi-PingPong" → Some("PingPong"); works on any Unicode input.
-pub fn strip_multi(name: &str) -> Option<&str> {
-    let prefix = name.get(..6)?;
-    prefix
-        .eq_ignore_ascii_case("multi-")
-        .then(|| &name[6..])
-        .filter(|rest| !rest.is_empty())
 }
 
 /// Why a name did not resolve (a usage error).
@@ -697,21 +253,6 @@ pub fn suggest(name: &str, pool: &[Entry]) -> Option<String> {
         .map(|(_, n)| n.to_string())
 }
 
-/// Edit distance between two strings.
-pub fn levenshtein(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut prev: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut cur = vec![i + 1];
-        for (j, cb) in b.iter().enumerate() {
-            let sub = prev[j] + usize::from(ca != *cb);
-            cur.push(sub.min(prev[j + 1] + 1).min(cur[j] + 1));
-        }
-        prev = cur;
-    }
-    prev[b.len()]
-}
-
 /// The methodology defaults of every suite, for `mpibench run --help`.
 pub fn defaults_help() -> String {
     let mut s = String::from(
@@ -763,6 +304,7 @@ pub fn defaults_line(su: &Suite) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::plugin::Defaults;
 
     #[test]
     fn a_split_that_does_not_change_is_one_count() {
@@ -952,9 +494,11 @@ mod layering {
     use super::SUITES;
     use crate::layers::code;
 
-    /// The shared layers (suite parts registered here, such as the table
-    /// formats in report/table/<suite>.rs, are not shared code).
+    /// The shared layers (what a suite registers here, such as its table
+    /// formats in bench/<suite>/table.rs, is the suite's own code).
     const SHARED: &[&str] = &[
+        "src/plugin.rs",
+        "src/bench/entry.rs",
         "src/engine/mod.rs",
         "src/engine/aggregate.rs",
         "src/engine/axis.rs",

@@ -27,10 +27,10 @@ use std::sync::Mutex;
 use serde::{Deserialize, Serialize};
 
 use super::Info;
+use crate::bench::entry::Entry;
 pub use crate::comm::Derived;
 use crate::comm::{Elem, Msg};
 use crate::engine::axis::Point;
-use crate::suite::Entry;
 
 /// An element type a run can choose (OSU's -T; IMB's -data_type and
 /// -red_data_type, which also name the types `--datatype` does not offer).

@@ -31,6 +31,7 @@ pub mod commtest;
 pub mod cresta;
 pub mod datatype;
 pub mod definitions;
+pub mod entry;
 pub mod guidelines;
 pub mod imb;
 pub mod imb_ext;

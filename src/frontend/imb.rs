@@ -18,7 +18,8 @@ use crate::cli::{on_off, RunArgs};
 use crate::input::{read_text, Stdin, LIST_CAP};
 use crate::method::SyncMode;
 use crate::plan::IterPolicy;
-use crate::suite::{self, normalise};
+use crate::plugin::normalise;
+use crate::suite;
 
 /// The flags every IMB program takes, for its help text.
 #[macro_export]

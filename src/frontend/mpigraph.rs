@@ -11,9 +11,7 @@
 
 use crate::bench::mpigraph::{self, DEFAULT_ITERS, DEFAULT_SIZE, DEFAULT_WINDOW};
 use crate::cli::RunArgs;
-use crate::outcome::Outcome;
 use crate::plan::parse_size;
-use crate::results::Report;
 
 pub const HELP: &str = "mpiGraph parameters, in this order (all optional, as mpiGraph takes them):
   SIZE     message size in bytes (default 16384)
@@ -26,22 +24,6 @@ source).
 mpibench options may be mixed in: -n N, --hosts h1:1,h2:1, --json FILE, --fail-on-outlier (exit code 6
 when there are outliers), --pairs does not apply (every pair is measured).
 Example: mpibench mpigraph 1M 20 10 --hosts node1:1,node2:1,node3:1,node4:1 --json graph.json";
-
-/// The suite's say in a run's outcome: with `--fail-on-outlier`, outliers
-/// in the bandwidth matrix end the run with exit code 6.
-pub fn outliers_ending(report: &Report, fail_on_outlier: bool) -> Option<(Outcome, String)> {
-    let outliers = report
-        .results
-        .iter()
-        .filter_map(|r| r.outliers.as_ref()?.as_array().map(Vec::len))
-        .sum::<usize>();
-    (fail_on_outlier && outliers > 0).then(|| {
-        (
-            Outcome::Outliers,
-            format!("the bandwidth matrix shows {outliers} outliers (--fail-on-outlier)"),
-        )
-    })
-}
 
 /// SIZE, ITERS, WINDOW.
 pub fn params(own: &[String]) -> Result<(usize, usize, usize), String> {
@@ -97,24 +79,6 @@ mod tests {
 
     fn v(s: &str) -> Vec<String> {
         s.split_whitespace().map(String::from).collect()
-    }
-
-    #[test]
-    fn outliers_end_the_run_only_when_asked() {
-        use crate::report::table::fixtures::{report, result, row};
-        let mut rep = report(4);
-        let mut r = result("Bandwidth", "mpigraph", "pairs", 4, vec![row(16384, 1.0)]);
-        rep.results.push(r.clone());
-        assert_eq!(outliers_ending(&rep, true), None);
-        r.outliers = Some(serde_json::json!([{"host": "node4"}, {"link": "a-b"}]));
-        rep.results.push(r);
-        assert_eq!(outliers_ending(&rep, false), None);
-        let (o, line) = outliers_ending(&rep, true).expect("outliers");
-        assert_eq!(o, Outcome::Outliers);
-        assert_eq!(
-            line,
-            "the bandwidth matrix shows 2 outliers (--fail-on-outlier)"
-        );
     }
 
     #[test]

@@ -20,13 +20,11 @@ use std::path::Path;
 
 use crate::bench::datatype::{Datatype, Derived};
 use crate::bench::osu::rma::{OsuSync, RmaOp};
+use crate::bench::osu::VERSION;
 use crate::bench::osu::{self, Kind};
 use crate::cli::RunArgs;
 use crate::comm::rma::WindowKind;
 use crate::method::Method;
-
-/// OMB's version, printed in every title.
-pub const VERSION: &str = "7.4";
 
 pub const HELP: &str =
     "OSU Micro-Benchmarks 7.4 flags (OSU's own spelling; each program takes those of

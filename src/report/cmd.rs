@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use anyhow::Result;
 
 use super::compare::{self, Options};
-use super::view::{self, load};
+use super::view::{self, load, PartsOf};
 use super::{gnuplot, html, plot, validate, write_atomic};
 use crate::cli::{CompareArgs, PlotArgs, ReportArgs};
 use crate::files::{is_stdout, Output};
@@ -66,7 +66,7 @@ fn load_all(paths: &[PathBuf]) -> Result<Vec<(String, Report)>, i32> {
     Ok(out)
 }
 
-pub fn report(args: &ReportArgs) -> Result<i32> {
+pub fn report(args: &ReportArgs, parts: PartsOf) -> Result<i32> {
     if let Err(code) = check_outputs(&[Output::file("-o", &args.output)], &args.files) {
         return Ok(code);
     }
@@ -75,7 +75,7 @@ pub fn report(args: &ReportArgs) -> Result<i32> {
         Err(code) => return Ok(code),
     };
     let runs = view::runs(loaded.iter().map(|(n, r)| (n.clone(), r)).collect());
-    let page = html::render_runs(&runs)?;
+    let page = html::render_runs(&runs, parts)?;
     write_atomic(&args.output, page.as_bytes())?;
     if !is_stdout(&args.output) {
         eprintln!(
@@ -88,7 +88,7 @@ pub fn report(args: &ReportArgs) -> Result<i32> {
     Ok(EXIT_OK)
 }
 
-pub fn plot(args: &PlotArgs) -> Result<i32> {
+pub fn plot(args: &PlotArgs, parts: PartsOf) -> Result<i32> {
     if let Err(code) = check_outputs(&[Output::dir("-o", &args.output)], &args.files) {
         return Ok(code);
     }
@@ -97,7 +97,7 @@ pub fn plot(args: &PlotArgs) -> Result<i32> {
         Err(code) => return Ok(code),
     };
     let reports: Vec<(String, &Report)> = loaded.iter().map(|(n, r)| (n.clone(), r)).collect();
-    let files = plot_files(reports, args.gnuplot)?;
+    let files = plot_files(reports, args.gnuplot, parts)?;
     if let Some((input, name)) = crate::files::set_overwrites(
         &args.output,
         files.iter().map(|(n, _)| n.as_str()),
@@ -130,10 +130,14 @@ pub fn plot(args: &PlotArgs) -> Result<i32> {
 
 /// The files of one plot per figure of these runs: SVG, or gnuplot data
 /// and scripts, as (file name, contents).
-fn plot_files(reports: Vec<(String, &Report)>, gnuplot: bool) -> Result<Vec<(String, Vec<u8>)>> {
+fn plot_files(
+    reports: Vec<(String, &Report)>,
+    gnuplot: bool,
+    parts: PartsOf,
+) -> Result<Vec<(String, Vec<u8>)>> {
     let runs = view::runs(reports);
     let mut files = Vec::new();
-    for s in view::sections(&runs) {
+    for s in view::sections(&runs, parts) {
         for f in &s.figures {
             if gnuplot {
                 files.push((format!("{}.dat", f.id), gnuplot::dat(f).into_bytes()));
@@ -149,8 +153,13 @@ fn plot_files(reports: Vec<(String, &Report)>, gnuplot: bool) -> Result<Vec<(Str
 /// Writes one plot per figure of these runs into `dir` (created if
 /// missing), as a whole (`files::write_set`): SVG, or gnuplot data and
 /// scripts. Returns how many figures. A run's `--plots DIR` uses it.
-pub fn write_plots(reports: Vec<(String, &Report)>, dir: &Path, gnuplot: bool) -> Result<usize> {
-    let files = plot_files(reports, gnuplot)?;
+pub fn write_plots(
+    reports: Vec<(String, &Report)>,
+    dir: &Path,
+    gnuplot: bool,
+    parts: PartsOf,
+) -> Result<usize> {
+    let files = plot_files(reports, gnuplot, parts)?;
     crate::files::write_set(dir, &files)?;
     Ok(if gnuplot {
         files.len() / 2

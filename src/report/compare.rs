@@ -391,16 +391,12 @@ pub fn compare(a: (&str, &Report), b: (&str, &Report), opt: Options) -> Comparis
         different_library: a.1.mpi.library != b.1.mpi.library,
         different_hosts: a.1.hosts != b.1.hosts,
         test: format!(
-            "two-sided Mann-Whitney U on per-repetition samples (p < {}), else non-overlapping \
-             95% CIs of the medians; a significant difference is faster or slower when B/A is \
-             beyond ±{threshold_pct:.1}% (the larger of --noise {}% and {LAUNCH_Z} x the launch \
-             noise {:.1}%), else faster or slower \"within launch noise\"{}",
+            "two-sided Mann-Whitney U on per-repetition samples (p < {}), else non-overlapping 95% CIs of the medians; a significant difference is faster or slower when B/A is beyond ±{threshold_pct:.1}% (the larger of --noise {}% and {LAUNCH_Z} x the launch noise {:.1}%), else faster or slower \"within launch noise\"{}",
             opt.alpha,
             opt.noise_pct,
             (sigma.exp() - 1.0) * 100.0,
             if summary.ratio_only > 0 {
-                "; rows with nothing to test (loop timing: one figure per rank) are judged by B/A \
-                 against the same threshold (by ratio, no significance test)"
+                "; rows with nothing to test (loop timing: one figure per rank) are judged by B/A against the same threshold (by ratio, no significance test)"
             } else {
                 ""
             }
@@ -578,9 +574,9 @@ fn compare_row(
         return (c, j);
     }
     c.basis = Basis::Ratio;
-    c.reason = "by ratio, no significance test: neither samples nor confidence intervals on \
-                both rows"
-        .into();
+    c.reason =
+        "by ratio, no significance test: neither samples nor confidence intervals on both rows"
+            .into();
     (c, Judgement::Ratio)
 }
 
@@ -706,8 +702,7 @@ pub fn gate(c: &Comparison, pct: f64) -> Gate {
     if slow.is_empty() {
         if not_judged > 0 {
             g.message = format!(
-                "mpibench: --fail-if-slower {pct} passed on {judged} rows; not judged: {} only \
-                 in A, {} only in B, {} without figures to compare",
+                "mpibench: --fail-if-slower {pct} passed on {judged} rows; not judged: {} only in A, {} only in B, {} without figures to compare",
                 c.only_in_a.len(),
                 c.only_in_b.len(),
                 c.rows.len() - judged
@@ -723,14 +718,12 @@ pub fn gate(c: &Comparison, pct: f64) -> Gate {
         .filter(|r| r.verdict == Verdict::SlowerWithinNoise)
         .count();
     g.message = format!(
-        "mpibench: {} rows are slower by more than {pct}% (--fail-if-slower): {} significantly, \
-         {by_ratio} by ratio (no significance test){}",
+        "mpibench: {} rows are slower by more than {pct}% (--fail-if-slower): {} significantly, {by_ratio} by ratio (no significance test){}",
         slow.len(),
         slow.len() - by_ratio,
         if noisy > 0 {
             format!(
-                "; {noisy} significantly slower within the launch noise (±{:.1}%): repeat both \
-                 runs, or gate above that",
+                "; {noisy} significantly slower within the launch noise (±{:.1}%): repeat both runs, or gate above that",
                 c.threshold_pct
             )
         } else {
@@ -860,18 +853,14 @@ pub fn text(c: &Comparison) -> String {
         let _ =
             writeln!(
             s,
-            "\nnote: B is {} on {one_way} of {decided} tested rows (median ratio {:.3}): a change \
-             that moves every row alike can be the machine (load, clock frequency, placement) as \
-             well as the library; repeat both runs to tell them apart.",
+            "\nnote: B is {} on {one_way} of {decided} tested rows (median ratio {:.3}): a change that moves every row alike can be the machine (load, clock frequency, placement) as well as the library; repeat both runs to tell them apart.",
             if m.slower >= m.faster { "slower" } else { "faster" },
             c.median_ratio.unwrap_or(f64::NAN)
         );
     }
     let _ = writeln!(
         s,
-        "\n{} rows compared: {} faster, {} slower, {} faster and {} slower within launch noise, \
-         {} no significant difference, {} by ratio (no significance test: {} slower, {} faster), \
-         {} not judged; {} only in A, {} only in B",
+        "\n{} rows compared: {} faster, {} slower, {} faster and {} slower within launch noise, {} no significant difference, {} by ratio (no significance test: {} slower, {} faster), {} not judged; {} only in A, {} only in B",
         c.rows.len(),
         m.faster,
         m.slower,

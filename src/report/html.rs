@@ -14,14 +14,15 @@ use anyhow::Result;
 
 use super::plot::{self, hex};
 use super::view::{
-    self, bytes_label, headline, loop_timed, num, param_value, Run, Section, Warning,
+    self, bytes_label, headline, loop_timed, num, param_value, PartsOf, Run, Section, Warning,
 };
 use super::PartTable;
 use crate::results::{BenchResult, Report, Row};
 
 /// The report of `reports` (e.g. one run's `Report` after each benchmark:
-/// `html::render(std::slice::from_ref(&report))`).
-pub fn render(reports: &[Report]) -> Result<String> {
+/// `html::render(std::slice::from_ref(&report), parts)`), with the suites'
+/// parts of it (`parts`).
+pub fn render(reports: &[Report], parts: PartsOf) -> Result<String> {
     let runs = view::runs(
         reports
             .iter()
@@ -29,7 +30,7 @@ pub fn render(reports: &[Report]) -> Result<String> {
             .map(|(i, r)| (format!("run {}", i + 1), r))
             .collect(),
     );
-    render_runs(&runs)
+    render_runs(&runs, parts)
 }
 
 pub fn esc(s: &str) -> String {
@@ -39,7 +40,9 @@ pub fn esc(s: &str) -> String {
             '&' => o.push_str("&amp;"),
             '<' => o.push_str("&lt;"),
             '>' => o.push_str("&gt;"),
-            '"' => o.push_str("&quot;"),
+            // The double quote, written so that line-based readers pair
+            // the string literals around it.
+            '\u{22}' => o.push_str("&quot;"),
             '\'' => o.push_str("&#39;"),
             // Control characters (terminal escapes from a results file) are
             // not text; tab and line breaks are kept.
@@ -138,8 +141,7 @@ fn header(out: &mut String, runs: &[Run<'_>]) {
     let _ = writeln!(out, "<header><h1>mpibench report</h1>");
     let _ = writeln!(
         out,
-        "<p class=\"sub\">{} run{}; lines are medians of per-repetition times (per-call timing) \
-         or t_avg (loop timing, as PMB); shaded bands are the median's 95% CI, or p5–p95.</p>",
+        "<p class=\"sub\">{} run{}; lines are medians of per-repetition times (per-call timing) or t_avg (loop timing, as PMB); shaded bands are the median's 95% CI, or p5–p95.</p>",
         runs.len(),
         if runs.len() == 1 { "" } else { "s" }
     );
@@ -473,7 +475,7 @@ fn small_table(out: &mut String, caption: &str, head: &[&str], rows: &[Vec<Strin
 
 /// The tables the results' suites derive from them (COMMTEST's fits and
 /// LogGP parameters), one per caption, with a row per result and entry.
-fn derived(out: &mut String, s: &Section<'_>, runs: &[Run<'_>]) {
+fn derived(out: &mut String, s: &Section<'_>, runs: &[Run<'_>], parts: PartsOf) {
     let who = |i: usize, r: &BenchResult| {
         let p = format!("P={}", r.processes);
         if runs.len() > 1 {
@@ -484,7 +486,7 @@ fn derived(out: &mut String, s: &Section<'_>, runs: &[Run<'_>]) {
     };
     let mut tables: Vec<(PartTable, Vec<Vec<String>>)> = Vec::new();
     for &(i, r) in &s.results {
-        let Some(make) = crate::suite::suite(&r.suite).and_then(|x| x.report.tables) else {
+        let Some(make) = parts(&r.suite).tables else {
             continue;
         };
         for t in make(r) {
@@ -511,8 +513,8 @@ fn derived(out: &mut String, s: &Section<'_>, runs: &[Run<'_>]) {
 }
 
 /// The page for runs that already have names.
-pub fn render_runs(runs: &[Run<'_>]) -> Result<String> {
-    let sections = view::sections(runs);
+pub fn render_runs(runs: &[Run<'_>], parts: PartsOf) -> Result<String> {
+    let sections = view::sections(runs, parts);
     let mut out = String::with_capacity(256 * 1024);
     let title = runs
         .iter()
@@ -521,9 +523,7 @@ pub fn render_runs(runs: &[Run<'_>]) -> Result<String> {
         .join(" vs ");
     let _ = writeln!(
         out,
-        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\
-         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
-         <title>mpibench report: {}</title><style>{CSS}</style></head><body><main>",
+        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><title>mpibench report: {}</title><style>{CSS}</style></head><body><main>",
         esc(&title)
     );
     header(&mut out, runs);
@@ -579,14 +579,13 @@ pub fn render_runs(runs: &[Run<'_>]) -> Result<String> {
                 "<p class=\"sub\">Per-group rows (--multi-detail) of {groups} groups are in the JSON file.</p>"
             );
         }
-        derived(&mut out, s, runs);
+        derived(&mut out, s, runs, parts);
         table(&mut out, s, runs);
         let _ = writeln!(out, "</section>");
     }
     let _ = writeln!(
         out,
-        "<footer>Written by mpibench {} (<code>mpibench report</code>). Self-contained: no scripts, \
-         no fonts or images fetched.</footer></main></body></html>",
+        "<footer>Written by mpibench {} (<code>mpibench report</code>). Self-contained: no scripts, no fonts or images fetched.</footer></main></body></html>",
         env!("CARGO_PKG_VERSION")
     );
     Ok(out)
@@ -625,7 +624,7 @@ mod tests {
         a.results[0].rows[3].disturbed = Some(true);
         a.results[0].rows[3].note =
             Some("disturbed: a stall of 20.1 s, 176000x the pace of 114 us per repetition".into());
-        let html = render(std::slice::from_ref(&a)).unwrap();
+        let html = render(std::slice::from_ref(&a), crate::suite::report_parts).unwrap();
         assert!(html.starts_with("<!DOCTYPE html>"));
         for banned in ["<script", "<link", "@import", "url(", "src="] {
             assert!(!html.contains(banned), "{banned}");
@@ -679,7 +678,11 @@ mod tests {
             beta_mbs: Some(46900.0),
             ..Fit::default()
         }];
-        let html = render(&[report("Open MPI v4.1.4", "per-call", vec![r, s])]).unwrap();
+        let html = render(
+            &[report("Open MPI v4.1.4", "per-call", vec![r, s])],
+            crate::suite::report_parts,
+        )
+        .unwrap();
         for cell in [
             "<td>0.357",
             "<td>0.054",
@@ -714,7 +717,7 @@ mod tests {
             vec![result("imb", "PingPong", 2, rows(2.0))],
         );
         b.hosts = vec!["node02".into()];
-        let html = render(&[a, b]).unwrap();
+        let html = render(&[a, b], crate::suite::report_parts).unwrap();
         assert_eq!(html.matches("<svg").count(), 1);
         assert!(html.contains("A: Open MPI v4.1.4 @ node01"));
         assert!(html.contains("B: MPICH 4.0.2 @ node02"));

@@ -8,7 +8,6 @@ use crate::results::Report;
 
 pub mod cmd;
 pub mod compare;
-pub mod cresta_plot;
 pub mod csv;
 pub mod gnuplot;
 pub mod html;

@@ -325,7 +325,9 @@ fn compact(svg: &str) -> String {
     while let Some(i) = rest.find(KEY) {
         let (head, tail) = rest.split_at(i + KEY.len());
         out.push_str(head);
-        let end = tail.find('"').unwrap_or(0);
+        // The closing double quote (written so that line-based readers
+        // pair the string literals around it).
+        let end = tail.find('\u{22}').unwrap_or(0);
         match tail[..end].parse::<f64>() {
             Ok(v) => out.push_str(&format!("{}", (v * 10.0).round() / 10.0)),
             Err(_) => out.push_str(&tail[..end]),
@@ -951,7 +953,7 @@ pub mod tests {
                 .map(|(i, r)| (format!("run{i}.json"), r))
                 .collect(),
         );
-        let secs = view::sections(&runs);
+        let secs = view::sections(&runs, crate::suite::report_parts);
         secs.iter()
             .flat_map(|s| s.figures.iter())
             .find(|f| f.id.ends_with(id_suffix))

@@ -9,8 +9,36 @@ use std::path::Path;
 use anyhow::{Context, Result};
 use serde_json::Value;
 
+use super::{ModelPoint, PartTable};
 use crate::engine::axis::Params;
 use crate::results::{BenchResult, Report, Row};
+
+/// A suite's parts of the HTML report.
+#[derive(Clone, Copy)]
+pub struct ReportParts {
+    /// Tables derived from one result (COMMTEST's fits and LogGP).
+    pub tables: Option<fn(&BenchResult) -> Vec<PartTable>>,
+    /// The model fitted to a result's rows, at one row (COMMTEST's fits),
+    /// drawn as a line beside the measured series.
+    pub model: Option<fn(&BenchResult, &Row) -> Option<ModelPoint>>,
+    /// Numeric parameters that name rather than measure (CRESTA's
+    /// scenario): they split series, never an axis of a figure.
+    pub identifiers: &'static [&'static str],
+}
+
+impl ReportParts {
+    pub const NONE: ReportParts = ReportParts {
+        tables: None,
+        model: None,
+        identifiers: &[],
+    };
+}
+
+/// Each suite's parts of the report by the suite's name (of a result):
+/// the registry's answer, which the commands pass down (the report
+/// imports no suite and no registry); [`ReportParts::NONE`] for a suite
+/// the build does not know.
+pub type PartsOf = fn(&str) -> ReportParts;
 
 /// One JSON results file, with the names the report gives it.
 pub struct Run<'a> {
@@ -368,7 +396,7 @@ pub struct Section<'a> {
 }
 
 /// Groups the results of all runs into sections, in order of first appearance.
-pub fn sections<'a>(runs: &[Run<'a>]) -> Vec<Section<'a>> {
+pub fn sections<'a>(runs: &[Run<'a>], parts: PartsOf) -> Vec<Section<'a>> {
     let mut order: Vec<(String, String, String)> = Vec::new();
     type Key = (String, String, String);
     let mut by_key: BTreeMap<Key, Vec<(usize, &'a BenchResult)>> = BTreeMap::new();
@@ -407,7 +435,7 @@ pub fn sections<'a>(runs: &[Run<'a>]) -> Vec<Section<'a>> {
                 figures: Vec::new(),
                 warnings: Vec::new(),
             };
-            s.figures = figures(&s, runs);
+            s.figures = figures(&s, runs, parts);
             s.warnings = section_warnings(&s, runs);
             s
         })
@@ -631,6 +659,8 @@ fn y_label(its: &[Item<'_>], runs: &[Run]) -> String {
 struct Shape<'a, 'x> {
     s: &'x Section<'a>,
     runs: &'x [Run<'x>],
+    /// The suites' parts of the report (identifiers, fitted models).
+    parts: PartsOf,
     its: Vec<Item<'a>>,
     legend: Vec<(String, String, usize)>,
     /// The process counts and message sizes of the section.
@@ -672,7 +702,7 @@ fn bytes_of(it: &Item<'_>) -> String {
 }
 
 impl<'a, 'x> Shape<'a, 'x> {
-    fn of(s: &'x Section<'a>, runs: &'x [Run<'x>]) -> Shape<'a, 'x> {
+    fn of(s: &'x Section<'a>, runs: &'x [Run<'x>], parts: PartsOf) -> Shape<'a, 'x> {
         let its = items(s, runs);
         let used: BTreeSet<usize> = its.iter().map(|i| i.run).collect();
         let legend = run_legend(runs, &used, runs.len());
@@ -733,10 +763,9 @@ impl<'a, 'x> Shape<'a, 'x> {
             let vs = &values[k];
             let numeric = vs.iter().all(|v| v.is_number());
             let id_like = k.ends_with("rank")
-                || its.iter().any(|it| {
-                    crate::suite::suite(&it.res.suite)
-                        .is_some_and(|x| x.report.identifiers.contains(&k.as_str()))
-                });
+                || its
+                    .iter()
+                    .any(|it| parts(&it.res.suite).identifiers.contains(&k.as_str()));
             if numeric && distinct(vs).len() > 2 && !id_like {
                 let rescaled_size = size_bound.contains(k) && proportional_to_size(&its, k);
                 let same_as_earlier = numeric_axes
@@ -753,6 +782,7 @@ impl<'a, 'x> Shape<'a, 'x> {
         Shape {
             s,
             runs,
+            parts,
             its,
             legend,
             procs,
@@ -936,15 +966,14 @@ impl<'a, 'x> Shape<'a, 'x> {
                     range: None,
                 })
             },
-            |data, members| fit_series(data, members, &at),
+            |data, members| fit_series(data, members, &at, self.parts),
         );
         let xs: Vec<f64> = its.iter().filter_map(at).collect();
         let ys: Vec<f64> = its.iter().map(|i| i.y).collect();
         let mut notes: Vec<String> = band_note(its).into_iter().collect();
         if series.iter().any(|s| s.style == Style::Fit) {
             notes.push(
-                "Dashed: the fitted model t(k) = k·α + V/β (k packets of the fixed volume V; \
-                 β in MB/s, MB = 2^20 bytes)."
+                "Dashed: the fitted model t(k) = k·α + V/β (k packets of the fixed volume V; β in MB/s, MB = 2^20 bytes)."
                     .into(),
             );
         }
@@ -1095,8 +1124,8 @@ fn heatmaps(s: &Section<'_>, runs: &[Run]) -> Vec<Figure> {
 }
 
 /// The figures of one section (see the module doc of `report::html` for the list).
-fn figures(s: &Section<'_>, runs: &[Run]) -> Vec<Figure> {
-    let sh = Shape::of(s, runs);
+fn figures(s: &Section<'_>, runs: &[Run], parts: PartsOf) -> Vec<Figure> {
+    let sh = Shape::of(s, runs, parts);
     let mut figs = Vec::new();
     if sh.sized {
         figs.push(sh.latency());
@@ -1235,9 +1264,10 @@ fn fit_series(
     data: &Series,
     members: &[&Item<'_>],
     at: &dyn Fn(&Item<'_>) -> Option<f64>,
+    parts: PartsOf,
 ) -> Option<Series> {
     let model = |it: &Item<'_>| {
-        let m = crate::suite::suite(&it.res.suite)?.report.model?;
+        let m = parts(&it.res.suite).model?;
         m(it.res, it.row)
     };
     let label = members.iter().find_map(|it| model(it))?.label;
@@ -1345,18 +1375,15 @@ impl fmt::Display for Warning {
         match self {
             Warning::Incomplete { run, status } => write!(
                 f,
-                "Run {run} did not finish (status \"{status}\"): it was killed, timed out or is \
-                 still going. Only the benchmarks finished before that are shown."
+                "Run {run} did not finish (status \"{status}\"): it was killed, timed out or is still going. Only the benchmarks finished before that are shown."
             ),
             Warning::Aborted { run } => write!(
                 f,
-                "Run {run} was aborted (a rank failed or --timeout expired); see its stderr. \
-                 The benchmarks finished before that are shown."
+                "Run {run} was aborted (a rank failed or --timeout expired); see its stderr. The benchmarks finished before that are shown."
             ),
             Warning::ValidationStatus { run } => write!(
                 f,
-                "Run {run} found validation errors: some transfers delivered wrong data, so \
-                 the affected timings do not measure a correct transfer."
+                "Run {run} found validation errors: some transfers delivered wrong data, so the affected timings do not measure a correct transfer."
             ),
             Warning::Skipped {
                 run,
@@ -1379,9 +1406,7 @@ impl fmt::Display for Warning {
                 errors,
             } => write!(
                 f,
-                "{run}, {}: {errors} validation errors in {rows} rows: the \
-                 received data was wrong. Do not trust these timings; rerun with --check --strict \
-                 to find the rank.",
+                "{run}, {}: {errors} validation errors in {rows} rows: the received data was wrong. Do not trust these timings; rerun with --check --strict to find the rank.",
                 procs(*processes)
             ),
             Warning::Invalid {
@@ -1390,8 +1415,7 @@ impl fmt::Display for Warning {
                 samples,
             } => write!(
                 f,
-                "{run}, {}: {samples} samples started late and were left out \
-                 of the statistics. If there are many, widen the window (--window-us).",
+                "{run}, {}: {samples} samples started late and were left out of the statistics. If there are many, widen the window (--window-us).",
                 procs(*processes)
             ),
             Warning::StoppedOnBound {
@@ -1400,8 +1424,7 @@ impl fmt::Display for Warning {
                 rows,
             } => write!(
                 f,
-                "{run}, {}: {rows} rows stopped on a bound (--max-iter or \
-                 --time) before reaching the --precision target; their CIs are wider than asked.",
+                "{run}, {}: {rows} rows stopped on a bound (--max-iter or --time) before reaching the --precision target; their CIs are wider than asked.",
                 procs(*processes)
             ),
             Warning::BelowResolution {
@@ -1410,8 +1433,7 @@ impl fmt::Display for Warning {
                 sizes,
             } => write!(
                 f,
-                "{run}, {}: below the clock's resolution at {sizes}: these \
-                 times are not meaningful; use loop timing or more repetitions.",
+                "{run}, {}: below the clock's resolution at {sizes}: these times are not meaningful; use loop timing or more repetitions.",
                 procs(*processes)
             ),
             Warning::NoValidSample {
@@ -1437,9 +1459,7 @@ impl fmt::Display for Warning {
                 sizes,
             } => write!(
                 f,
-                "{run}, {}: the launches differ by more than one launch's CI is wide at \
-                 {sizes}: a CI from one launch overstates the precision; quote the \
-                 between-launch CI, and compare runs with several launches each.",
+                "{run}, {}: the launches differ by more than one launch's CI is wide at {sizes}: a CI from one launch overstates the precision; quote the between-launch CI, and compare runs with several launches each.",
                 procs(*processes)
             ),
         }
@@ -1597,7 +1617,7 @@ mod tests {
             vec![result("imb", "PingPong", 2, vec![wide, narrow])],
         );
         let runs = runs(vec![("r.json".to_string(), &r)]);
-        let w: Vec<String> = sections(&runs)
+        let w: Vec<String> = sections(&runs, crate::suite::report_parts)
             .iter()
             .flat_map(|s| s.warnings.iter().map(|w| w.to_string()))
             .collect();
@@ -1615,7 +1635,7 @@ mod tests {
 
     fn figure_ids(reports: &[Report]) -> Vec<String> {
         let runs = runs(reports.iter().map(|r| ("r.json".to_string(), r)).collect());
-        sections(&runs)
+        sections(&runs, crate::suite::report_parts)
             .iter()
             .flat_map(|s| s.figures.iter().map(|f| f.id.clone()))
             .collect()
@@ -1623,7 +1643,7 @@ mod tests {
 
     fn the_figure(reports: &[Report], id: &str) -> Figure {
         let runs = runs(reports.iter().map(|r| ("r.json".to_string(), r)).collect());
-        sections(&runs)
+        sections(&runs, crate::suite::report_parts)
             .into_iter()
             .flat_map(|s| s.figures)
             .find(|f| f.id == id)

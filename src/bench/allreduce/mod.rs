@@ -18,13 +18,17 @@ use anyhow::Result;
 use serde_json::json;
 
 use super::{Axis, Benchmark, Class, Info, Kernel, RankRule, Setup};
+use crate::bench::entry::Entry;
 use crate::check::{self, Expect};
 use crate::comm::{Buffer, Comm, Elem, Msg};
 use crate::engine::axis::{Params, Point, SweepCx};
+use crate::method::Method;
+use crate::plugin::{benches, Defaults, ProcSweep, Suite, SuiteHelp};
 use crate::results::{BenchResult, Best};
 
 pub mod args;
 pub mod schedule;
+pub mod table;
 
 pub use args::{axes, AllreduceArgs, HEADING};
 
@@ -378,6 +382,34 @@ impl Kernel for Scheduled<'_> {
 pub fn benchmarks() -> Vec<&'static dyn Benchmark> {
     vec![&ALLREDUCE]
 }
+
+fn entries() -> Vec<Entry> {
+    benches(benchmarks())
+}
+
+/// The suite's entry in the registry.
+pub const REGISTERED: Suite = Suite {
+    name: SUITE,
+    title:
+        "ALLREDUCE (ORNL): MPI_Allreduce against recursive doubling, ring, Rabenseifner, binomial",
+    entries,
+    // The maximum over the processes after a barrier, IMB's repetitions.
+    defaults: Defaults {
+        method: Method::MaxOverProcesses,
+        sizes: "3:27",
+        procs: ProcSweep::World,
+        ..Suite::PLAIN.defaults
+    },
+    axes: Some(axes),
+    formats: &[(SUITE, &table::Allreduce)],
+    help: SuiteHelp {
+        heading: Some(HEADING),
+        own: None,
+        example: "mpibench run -n 4 --suite allreduce --algorithms mpi,ring --sizes 8,64K",
+    },
+    front: None,
+    ..Suite::PLAIN
+};
 
 #[cfg(test)]
 mod tests {

@@ -15,15 +15,20 @@
 //! * 3-D halo swap (`halo/`): put-put and get-get on a periodic grid from
 //!   MPI_Dims_create, always validated.
 
+use crate::bench::entry::Entry;
 use crate::bench::Benchmark;
 use crate::comm::rma::{RmaSync, WindowKind};
 use crate::engine::axis::{Point, SweepCx};
+use crate::method::{Method, SyncMode};
+use crate::plugin::{benches, Defaults, ProcSweep, Suite, SuiteHelp};
+use crate::suite::RepsDefault;
 
 pub mod args;
 pub mod delay;
 pub mod halo;
 pub mod p2p;
 pub mod sync;
+pub mod table;
 
 pub use args::{axes, CafArgs, HEADING};
 
@@ -244,6 +249,37 @@ pub fn benchmarks() -> Vec<&'static dyn Benchmark> {
     v.extend(halo::benchmarks());
     v
 }
+
+fn entries() -> Vec<Entry> {
+    benches(benchmarks())
+}
+
+/// The suite's entry in the registry.
+pub const REGISTERED: Suite = Suite {
+    name: SUITE,
+    title: "EPCC Fortran coarray micro-benchmarks on MPI one-sided communication",
+    entries,
+    defaults: Defaults {
+        method: Method::Loop,
+        sync: SyncMode::Barrier,
+        reps: RepsDefault::TargetTime {
+            target: TARGET_TIME_S,
+        },
+        sizes: "0",
+        procs: ProcSweep::World,
+        warm_largest: 0,
+    },
+    axes: Some(axes),
+    formats: &[(SUITE, &table::Caf)],
+    help: SuiteHelp {
+        heading: Some(HEADING),
+        own: Some("mpibench cafbench [mpibench options] (as cafbench runs, stand-alone)"),
+        example:
+            "mpibench run -n 4 --suite caf --pingpong single --sync-kind global --halo-sizes 10",
+    },
+    front: None,
+    ..Suite::PLAIN
+};
 
 /// A benchmark of this suite by exact name.
 #[cfg(test)]

@@ -19,16 +19,21 @@ use std::sync::LazyLock;
 use anyhow::{anyhow, Result};
 
 use super::{Benchmark, Class, Info, Kernel, RankRule, Setup};
+use crate::bench::entry::Entry;
 use crate::comm::modes::{BsendBuffer, Mode};
 use crate::engine::axis::{Point, SweepCx};
 use crate::engine::placement::Placement;
+use crate::method::{Method, SyncMode};
+use crate::plugin::{Defaults, ProcSweep, Suite, SuiteHelp};
 use crate::results::BenchResult;
+use crate::suite::RepsDefault;
 
 pub mod args;
 pub mod fit;
 pub mod loggp;
 pub mod program;
 pub mod protocol;
+pub mod table;
 
 use program::{compile, cycle_position, plays_first, Exchange, Side};
 use protocol::{Protocol, Step, PROTOCOLS};
@@ -335,14 +340,41 @@ impl Benchmark for Commtest {
 }
 
 /// The benchmarks and tools of the suite, in order.
-pub fn entries() -> Vec<crate::suite::Entry> {
-    use crate::suite::Entry;
+pub fn entries() -> Vec<Entry> {
     vec![
         Entry::Bench(&SWAP),
         Entry::Bench(&SENDRECV),
         Entry::Tool(&loggp::LOGGP),
     ]
 }
+
+/// The suite's entry in the registry.
+pub const REGISTERED: Suite = Suite {
+    name: SUITE,
+    title: "COMMTEST (ORNL): SWAP and SENDRECV under 21 protocols, fixed volume in 1, 2, 4, ... packets; LogGP",
+    entries,
+    defaults: Defaults {
+        method: Method::MaxOverProcesses,
+        sync: SyncMode::Barrier,
+        reps: RepsDefault::Fixed {
+            normal: 20,
+            fast: 20,
+        },
+        sizes: "2M",
+        procs: ProcSweep::World,
+        warm_largest: 0,
+    },
+    axes: Some(axes),
+    formats: &[(SUITE, &table::Commtest)],
+    report: table::PARTS,
+    help: SuiteHelp {
+        heading: Some(HEADING),
+        own: Some("mpibench commtest volume=2M minpacket=2K iterations=20 protocols=all swap distance=1 all"),
+        example: "mpibench run -n 2 --suite commtest SWAP --volume 1M --min-packet 64K --protocols 0.3,1.0",
+    },
+    front: None,
+    ..Suite::PLAIN
+};
 
 #[cfg(test)]
 mod tests {

@@ -27,9 +27,11 @@ pub mod args;
 mod barrier;
 mod bcast;
 mod gather;
+pub mod plot;
 mod reduce;
 mod reduce_scatter_block;
 mod scatter;
+pub mod table;
 pub mod work;
 
 use anyhow::Result;
@@ -40,7 +42,10 @@ use super::{overlap, Benchmark, Combine, Figure, Info, Kernel, Setup};
 use crate::comm;
 use crate::engine::axis::{Point, SweepCx};
 use crate::method::Method;
+use crate::method::SyncMode;
+use crate::plugin::{benches, Defaults, ProcSweep, Suite, SuiteHelp};
 use crate::results::BenchResult;
+use crate::suite::RepsDefault;
 use work::{busy_wait, Calc, Tally};
 
 pub use args::{axes, HEADING};
@@ -78,6 +83,42 @@ pub fn benchmarks() -> Vec<&'static dyn Benchmark> {
         &reduce_scatter_block::IREDUCE_SCATTER_BLOCK,
     ]
 }
+
+fn entries() -> Vec<super::entry::Entry> {
+    benches(benchmarks())
+}
+
+/// The suite's entry in the registry.
+pub const REGISTERED: Suite = Suite {
+    name: SUITE,
+    title: "CRESTA Collectives Microbenchmark Suite (D4.5.2): collectives in scenarios, global time to completion",
+    entries,
+    defaults: Defaults {
+        method: Method::GlobalCompletion,
+        sync: SyncMode::Window,
+        reps: RepsDefault::Fixed {
+            normal: 100,
+            fast: 100,
+        },
+        sizes: "8,1K,64K,1M",
+        procs: ProcSweep::Pmb,
+        warm_largest: 0,
+    },
+    axes: Some(axes),
+    formats: &[(SUITE, &table::Cresta)],
+    figure: Some(crate::plugin::Figure {
+        what: "CRESTA's Figure 1",
+        write: plot::write,
+    }),
+    report: table::PARTS,
+    help: SuiteHelp {
+        heading: Some(HEADING),
+        own: Some("mpibench cresta COLL P_min nreps m_min m_max delay delay_P"),
+        example: "mpibench run -n 4 --suite cresta Bcast --scenarios 1,2 --sizes 8,1K",
+    },
+    front: None,
+    ..Suite::PLAIN
+};
 
 /// The seed's collective names (§5: `make coll=...`) and ours; `i` in
 /// front gives the non-blocking form.
@@ -494,15 +535,15 @@ pub fn derive(r: &mut BenchResult) {
 /// insensitive; `broadcast`, `allGather`, ...; `i` in front for the
 /// non-blocking form) or as this suite names it (`Bcast`, `Ialltoall`).
 pub fn resolve(name: &str) -> Result<&'static str, String> {
-    let norm = crate::suite::normalise(name);
+    let norm = crate::plugin::normalise(name);
     for b in benchmarks() {
         let n = b.info().name;
-        if crate::suite::normalise(n) == norm {
+        if crate::plugin::normalise(n) == norm {
             return Ok(n);
         }
     }
     for (seed, ours) in SEED_NAMES {
-        let s = crate::suite::normalise(seed);
+        let s = crate::plugin::normalise(seed);
         if s == norm {
             return Ok(ours);
         }
@@ -511,7 +552,7 @@ pub fn resolve(name: &str) -> Result<&'static str, String> {
                 .iter()
                 .map(|b| b.info().name)
                 .find(|n| {
-                    crate::suite::normalise(n) == format!("i{}", crate::suite::normalise(ours))
+                    crate::plugin::normalise(n) == format!("i{}", crate::plugin::normalise(ours))
                 })
                 .unwrap_or(ours));
         }
@@ -523,7 +564,7 @@ pub fn resolve(name: &str) -> Result<&'static str, String> {
         .iter()
         .map(|k| {
             (
-                crate::suite::levenshtein(&norm, &crate::suite::normalise(k)),
+                crate::plugin::levenshtein(&norm, &crate::plugin::normalise(k)),
                 k,
             )
         })

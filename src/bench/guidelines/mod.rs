@@ -14,8 +14,11 @@
 use anyhow::Result;
 
 use super::{patterns, Benchmark, Info, Kernel, Setup};
+use crate::bench::entry::Entry;
 use crate::comm::Elem;
 use crate::engine::axis::{Point, SweepCx};
+use crate::method::Method;
+use crate::plugin::{benches, Defaults, ProcSweep, Suite, SuiteHelp};
 use crate::results::{BenchResult, GuidelineVerdict, Row};
 
 pub mod front;
@@ -521,6 +524,33 @@ pub fn benchmarks() -> Vec<&'static dyn Benchmark> {
         .map(|g| g as &'static dyn Benchmark)
         .collect()
 }
+
+fn entries() -> Vec<Entry> {
+    benches(benchmarks())
+}
+
+/// The suite's entry in the registry.
+pub const REGISTERED: Suite = Suite {
+    name: SUITE,
+    title: "Self-consistent performance guidelines: collectives against their mock-ups (PGMPI)",
+    entries,
+    // Per-call timing after a barrier, IMB's repetitions, all processes.
+    defaults: Defaults {
+        method: Method::PerCall,
+        sizes: "4,16,64,256,1K,4K,16K,64K,256K,1M",
+        procs: ProcSweep::World,
+        ..Suite::PLAIN.defaults
+    },
+    formats: &[(SUITE, &table::Guidelines)],
+    report: table::PARTS,
+    help: SuiteHelp {
+        heading: None,
+        own: Some("mpibench guidelines [GUIDELINE...] [mpibench options]"),
+        example: "mpibench run -n 4 --suite guidelines Allreduce_Reduce_Bcast Scan_Exscan_Reduce_local --sizes 64,4K --check",
+    },
+    front: Some(&front::FRONTEND),
+    ..Suite::PLAIN
+};
 
 /// The guideline of a result, by its benchmark name.
 pub fn guideline(name: &str) -> Option<&'static Guideline> {

@@ -9,6 +9,7 @@ use std::fmt::Write;
 use super::verdict::{ALPHA, TOLERANCE};
 use crate::plan::Plan;
 use crate::report::table::{titled_header, Format, SectionCx};
+use crate::report::view::ReportParts;
 use crate::report::PartTable;
 use crate::results::{BenchResult, GuidelineVerdict, Report};
 
@@ -161,6 +162,12 @@ impl Format for Guidelines {
         s
     }
 }
+
+/// The guidelines' part of the HTML report: each result's verdicts as a table.
+pub const PARTS: ReportParts = ReportParts {
+    tables: Some(report_tables),
+    ..ReportParts::NONE
+};
 
 /// The HTML report's table of one result's verdicts.
 pub fn report_tables(r: &BenchResult) -> Vec<PartTable> {

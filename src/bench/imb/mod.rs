@@ -29,9 +29,12 @@ mod scatter;
 mod scatterv;
 mod sendrecv;
 mod sources;
+pub mod table;
 mod uniband;
 
 use super::{patterns, Benchmark, Definitions};
+use crate::bench::entry::Entry;
+use crate::plugin::{benches, Defaults, Suite, SuiteHelp};
 
 pub const SUITE: &str = "imb";
 
@@ -80,6 +83,38 @@ pub fn benchmarks() -> Vec<&'static dyn Benchmark> {
         &sources::PINGPING_ANY,
     ]
 }
+
+fn entries() -> Vec<Entry> {
+    benches(benchmarks())
+}
+
+/// PMB's methodology defaults (the clock tools' too): loop timing after a
+/// barrier, IMB's repetitions and lengths, PMB's process counts, and two
+/// repetitions at the largest size first.
+pub const DEFAULTS: Defaults = Defaults {
+    warm_largest: 2,
+    ..Suite::PLAIN.defaults
+};
+
+/// The suite's entry in the registry.
+pub const REGISTERED: Suite = Suite {
+    name: SUITE,
+    title: "PMB-MPI1 v2.2 (Pallas MPI Benchmarks) and IMB-MPI1 2021 (--definitions imb2021)",
+    entries,
+    defaults: DEFAULTS,
+    axes: Some(axes),
+    formats: &[
+        ("pmb", &table::Pmb),
+        ("imb2021", &table::Imb2021),
+    ],
+    help: SuiteHelp {
+        heading: Some(HEADING),
+        own: Some("mpibench imb [-npmin P] [-msglog A:B] [-iter N] [-time S] ... [BENCHMARK ...] (also as a link named IMB-MPI1)"),
+        example: "mpibench run -n 4 --suite imb PingPong Allreduce --sizes 8,1K,64K --json imb.json",
+    },
+    front: None,
+    ..Suite::PLAIN
+};
 
 /// A benchmark of this suite by exact name (PMB's Reduce_scatter first).
 #[cfg(test)]

@@ -1,9 +1,8 @@
-//! IMB-EXT's command line and its entry in the registry (the front-end
-//! layer: the benchmarks import nothing of the front ends).
+//! IMB-EXT's command line (the front-end layer: the benchmarks import
+//! nothing of the front ends).
 
-use super::{benchmarks, table, SUITE};
+use super::SUITE;
 use crate::frontend::imb::Family;
-use crate::suite::{Suite, SuiteHelp};
 
 /// IMB-EXT's command line.
 pub static FAMILY: Family = Family {
@@ -29,25 +28,4 @@ Example: mpirun -np 2 mpibench imb-ext -msglog 0:12 -iter 200 Unidir_Put Accumul
     parse: crate::frontend::imb::parse,
     list: crate::frontend::imb::list,
     modes: true,
-};
-
-fn entries() -> Vec<crate::suite::Entry> {
-    crate::suite::benches(benchmarks())
-}
-
-/// The suite's entry in the registry.
-pub const REGISTERED: Suite = Suite {
-    name: SUITE,
-    title: "IMB-EXT 2021: MPI-2 one-sided communication in aggregate and non-aggregate modes",
-    entries,
-    // IMB's loop timing after a barrier, IMB's repetitions and lengths, and
-    // PMB's process counts: the plain defaults.
-    defaults: Suite::PLAIN.defaults,
-    formats: &[(SUITE, &table::ImbExt)],
-    help: SuiteHelp {
-        heading: None,
-        own: Some("mpibench imb-ext [-npmin P] [-msglog A:B] [-iter N[,VOL[,NONAGGR]]] ... [BENCHMARK ...] (also as a link named IMB-EXT)"),
-        example: "mpibench run -n 2 --suite imb-ext Unidir_Put Accumulate --sizes 8,1K,64K",
-    },
-    ..Suite::PLAIN
 };

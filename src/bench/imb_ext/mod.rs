@@ -11,12 +11,14 @@ mod front;
 pub mod onesided;
 pub mod table;
 
-pub use front::{FAMILY, REGISTERED};
+pub use front::FAMILY;
 
 use self::onesided::{Access, OneSided, WindowBench};
+use crate::bench::entry::Entry;
 use crate::bench::{Benchmark, Class, Info, RankRule};
 use crate::comm::Elem;
 use crate::method::Method;
+use crate::plugin::{benches, Suite, SuiteHelp};
 
 pub const SUITE: &str = "imb-ext";
 
@@ -111,3 +113,24 @@ pub fn benchmarks() -> Vec<&'static dyn Benchmark> {
         &ACCUMULATE,
     ]
 }
+
+fn entries() -> Vec<Entry> {
+    benches(benchmarks())
+}
+
+/// The suite's entry in the registry.
+pub const REGISTERED: Suite = Suite {
+    name: SUITE,
+    title: "IMB-EXT 2021: MPI-2 one-sided communication in aggregate and non-aggregate modes",
+    entries,
+    // IMB's loop timing after a barrier, IMB's repetitions and lengths, and
+    // PMB's process counts: the plain defaults.
+    defaults: Suite::PLAIN.defaults,
+    formats: &[(SUITE, &self::table::ImbExt)],
+    help: SuiteHelp {
+        heading: None,
+        own: Some("mpibench imb-ext [-npmin P] [-msglog A:B] [-iter N[,VOL[,NONAGGR]]] ... [BENCHMARK ...] (also as a link named IMB-EXT)"),
+        example: "mpibench run -n 2 --suite imb-ext Unidir_Put Accumulate --sizes 8,1K,64K",
+    },
+    ..Suite::PLAIN
+};

@@ -4,8 +4,8 @@
 //! per mode, headed "MODE: AGGREGATE" or "MODE: NON-AGGREGATE".
 
 use super::onesided::MODE_PARAM;
+use crate::bench::imb::table::imb2021::{self, Sys};
 use crate::plan::Plan;
-use crate::report::table::imb2021::{self, Sys};
 use crate::report::table::{Format, SectionCx};
 use crate::results::{BenchResult, Report};
 

@@ -10,11 +10,11 @@ use super::kernel::{
     THREADS_AXIS, WARMUP_AXIS, WINDOW_AXIS,
 };
 use super::table::NOHEADER_AXIS;
-use super::{benchmarks, MT_REPS, SUITE};
+use super::{benchmarks, SUITE};
 use crate::cli::{on_off, RunArgs};
 use crate::engine::axis::Axes;
 use crate::frontend::imb::{self, Action, Family};
-use crate::suite::{self, normalise, Defaults, ProcSweep, Suite, SuiteHelp};
+use crate::plugin::normalise;
 
 /// IMB-MT's flags that take a value.
 const VALUED: &[&str] = &[
@@ -253,8 +253,7 @@ fn benchmark_list(
     include: &[String],
     exclude: &[String],
 ) -> Result<Vec<String>, String> {
-    let s = suite::suite(f.suite).expect("a family's suite is registered");
-    let all: Vec<&'static str> = (s.entries)().iter().map(|e| e.info().name).collect();
+    let all: Vec<&'static str> = benchmarks().iter().map(|b| b.info().name).collect();
     let canonical = |n: &str| -> Result<String, String> {
         all.iter()
             .find(|a| normalise(a) == normalise(n))
@@ -334,13 +333,14 @@ Example: OMP_NUM_THREADS=2 mpirun -np 2 mpibench imb-mt -thread_level multiple -
     modes: false,
 };
 
-fn entries() -> Vec<crate::suite::Entry> {
-    crate::suite::benches(benchmarks())
-}
-
 /// The suite's axes: the threads per rank from OMP_NUM_THREADS where the
 /// front end did not set them, and MPI_THREAD_MULTIPLE or a one-line refusal.
-fn axes(args: &RunArgs, involved: bool, _world: usize, _mem: u64) -> Result<Axes, String> {
+pub(super) fn axes(
+    args: &RunArgs,
+    involved: bool,
+    _world: usize,
+    _mem: u64,
+) -> Result<Axes, String> {
     let mut a = Axes::new();
     if !involved {
         return Ok(a);
@@ -360,29 +360,6 @@ pub(super) fn refusal(level: &str) -> String {
         "IMB-MT: MPI_Init_thread did not give MPI_THREAD_MULTIPLE (this MPI library gave {level}); IMB-MT's threads need it"
     )
 }
-
-/// The suite's entry in the registry.
-pub const REGISTERED: Suite = Suite {
-    name: SUITE,
-    title: "IMB-MT 2021: point-to-point and collectives from several threads per process (MPI_THREAD_MULTIPLE)",
-    entries,
-    // IMB-MT's own loops on the threads (kernel), 1000 repetitions, its
-    // default counts 1, 2, 4, 8 of MPI_INT, on all processes.
-    defaults: Defaults {
-        procs: ProcSweep::World,
-        reps: MT_REPS,
-        sizes: "4,8,16,32",
-        ..Suite::PLAIN.defaults
-    },
-    axes: Some(axes),
-    formats: &[(SUITE, &super::table::ImbMt)],
-    help: SuiteHelp {
-        heading: None,
-        own: Some("mpibench imb-mt [-thread_level multiple] [-count N,...] [-repeat N] ... [BENCHMARK ...] (also as a link named IMB-MT)"),
-        example: "mpibench run -n 2 --suite imb-mt PingPongMT AllReduceMT --sizes 4,256 --check",
-    },
-    ..Suite::PLAIN
-};
 
 #[cfg(test)]
 mod tests {

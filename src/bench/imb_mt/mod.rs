@@ -15,14 +15,16 @@ pub mod kernel;
 pub mod patterns;
 pub mod table;
 
-pub use front::{FAMILY, REGISTERED};
+pub use front::FAMILY;
 
 use self::kernel::MtBench;
 use self::patterns::Op;
+use crate::bench::entry::Entry;
 use crate::bench::{Axis, Benchmark, Class, Info};
 use crate::comm::Elem;
 use crate::engine::Split;
 use crate::method::Method;
+use crate::plugin::{benches, Defaults, ProcSweep, Suite, SuiteHelp};
 use crate::suite::RepsDefault;
 
 pub const SUITE: &str = "imb-mt";
@@ -62,6 +64,33 @@ macro_rules! mt {
         }
     };
 }
+
+fn entries() -> Vec<Entry> {
+    benches(benchmarks())
+}
+
+/// The suite's entry in the registry.
+pub const REGISTERED: Suite = Suite {
+    name: SUITE,
+    title: "IMB-MT 2021: point-to-point and collectives from several threads per process (MPI_THREAD_MULTIPLE)",
+    entries,
+    // IMB-MT's own loops on the threads (kernel), 1000 repetitions, its
+    // default counts 1, 2, 4, 8 of MPI_INT, on all processes.
+    defaults: Defaults {
+        procs: ProcSweep::World,
+        reps: MT_REPS,
+        sizes: "4,8,16,32",
+        ..Suite::PLAIN.defaults
+    },
+    axes: Some(front::axes),
+    formats: &[(SUITE, &self::table::ImbMt)],
+    help: SuiteHelp {
+        heading: None,
+        own: Some("mpibench imb-mt [-thread_level multiple] [-count N,...] [-repeat N] ... [BENCHMARK ...] (also as a link named IMB-MT)"),
+        example: "mpibench run -n 2 --suite imb-mt PingPongMT AllReduceMT --sizes 4,256 --check",
+    },
+    ..Suite::PLAIN
+};
 
 mt! {
     PINGPONG, PINGPONG_INFO, Op::PingPong,

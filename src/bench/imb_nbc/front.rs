@@ -1,10 +1,8 @@
-//! IMB-NBC's command line and its entry in the registry (the front-end
-//! layer: the benchmarks import nothing of the front ends).
+//! IMB-NBC's command line (the front-end layer: the benchmarks import
+//! nothing of the front ends).
 
-use super::{benchmarks, table, SUITE};
+use super::SUITE;
 use crate::frontend::imb::Family;
-use crate::method::{Method, SyncMode};
-use crate::suite::{Defaults, ProcSweep, RepsDefault, Suite, SuiteHelp};
 
 /// IMB-NBC's command line.
 pub static FAMILY: Family = Family {
@@ -28,30 +26,4 @@ Example: mpirun -np 4 mpibench imb-nbc -npmin 4 -msglog 0:10 -iter 100 Ibcast Ia
     parse: crate::frontend::imb::parse,
     list: crate::frontend::imb::list,
     modes: false,
-};
-
-fn entries() -> Vec<crate::suite::Entry> {
-    crate::suite::benches(benchmarks())
-}
-
-/// The suite's entry in the registry.
-pub const REGISTERED: Suite = Suite {
-    name: SUITE,
-    title: "IMB-NBC 2021: non-blocking collectives alone and overlapped with computation",
-    entries,
-    defaults: Defaults {
-        method: Method::PerCall,
-        sync: SyncMode::Barrier,
-        reps: RepsDefault::Imb,
-        sizes: "0:22",
-        procs: ProcSweep::Pmb,
-        warm_largest: 0,
-    },
-    formats: &[(SUITE, &table::ImbNbc)],
-    help: SuiteHelp {
-        heading: None,
-        own: Some("mpibench imb-nbc [-npmin P] [-msglog A:B] [-iter N] [-time S] ... [BENCHMARK ...] (also as a link named IMB-NBC)"),
-        example: "mpibench run -n 4 --suite imb-nbc Ibcast Iallreduce Ibarrier_pure --sizes 8,1K,64K",
-    },
-    ..Suite::PLAIN
 };

@@ -14,11 +14,14 @@ mod front;
 mod overlap;
 pub mod table;
 
-pub use front::{FAMILY, REGISTERED};
+pub use front::FAMILY;
 
 use self::overlap::Nbc;
+use crate::bench::entry::Entry;
 use crate::bench::{patterns, Axis, Benchmark, Info};
 use crate::comm::Elem;
+use crate::method::Method;
+use crate::plugin::{benches, Defaults, Suite, SuiteHelp};
 
 pub const SUITE: &str = "imb-nbc";
 
@@ -52,6 +55,30 @@ macro_rules! collectives {
         }
     };
 }
+
+fn entries() -> Vec<Entry> {
+    benches(benchmarks())
+}
+
+/// The suite's entry in the registry.
+pub const REGISTERED: Suite = Suite {
+    name: SUITE,
+    title: "IMB-NBC 2021: non-blocking collectives alone and overlapped with computation",
+    entries,
+    // Per-call timing after a barrier; IMB's repetitions and lengths, and
+    // PMB's process counts: the plain defaults.
+    defaults: Defaults {
+        method: Method::PerCall,
+        ..Suite::PLAIN.defaults
+    },
+    formats: &[(SUITE, &self::table::ImbNbc)],
+    help: SuiteHelp {
+        heading: None,
+        own: Some("mpibench imb-nbc [-npmin P] [-msglog A:B] [-iter N] [-time S] ... [BENCHMARK ...] (also as a link named IMB-NBC)"),
+        example: "mpibench run -n 4 --suite imb-nbc Ibcast Iallreduce Ibarrier_pure --sizes 8,1K,64K",
+    },
+    ..Suite::PLAIN
+};
 
 const FLOATS: Elem = Elem::Float;
 

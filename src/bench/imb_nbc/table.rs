@@ -4,8 +4,8 @@
 //! t_min, t_max, t_avg; Ibarrier without #bytes), 13-character columns.
 
 use super::overlap::{OVERLAP, T_CPU, T_PURE};
+use crate::bench::imb::table::imb2021::{self, Sys, OW};
 use crate::plan::Plan;
-use crate::report::table::imb2021::{self, Sys, OW};
 use crate::report::table::{fixed, Format, SectionCx};
 use crate::results::{BenchResult, Report, Row};
 
@@ -74,6 +74,7 @@ fn section(r: &BenchResult, cx: &SectionCx) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::bench::imb::table::imb2021::fixtures::sys;
     use crate::report::table::fixtures::*;
 
     fn nbc(name: &str, bytes: &[usize]) -> BenchResult {

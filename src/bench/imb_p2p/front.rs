@@ -6,10 +6,10 @@
 //! ```
 
 use super::kernel::{MSGRD_AXIS, MSGWR_AXIS, PAUSE_AXIS};
-use super::{benchmarks, table, SUITE};
+use super::{benchmarks, SUITE};
 use crate::cli::on_off;
 use crate::frontend::imb::{self, Action, Family};
-use crate::suite::{self, normalise, Defaults, ProcSweep, Suite, SuiteHelp};
+use crate::plugin::normalise;
 
 /// IMB_P2P_MAX_MSG_LOG: the largest -msglog exponent.
 const MAX_LOG: u32 = 47;
@@ -189,8 +189,7 @@ pub fn parse(f: &Family, params: &[String], argv0: &str) -> Result<Action, Strin
 /// The named benchmarks (case-insensitive, separated by spaces or commas),
 /// in IMB-P2P's order of the command line, or all of them.
 fn benchmark_list(f: &Family, requested: &[String]) -> Result<Vec<String>, String> {
-    let s = suite::suite(f.suite).expect("a family's suite is registered");
-    let all: Vec<&'static str> = (s.entries)().iter().map(|e| e.info().name).collect();
+    let all: Vec<&'static str> = benchmarks().iter().map(|b| b.info().name).collect();
     let mut list: Vec<String> = Vec::new();
     for n in requested.iter().flat_map(|n| n.split(',')).map(str::trim) {
         if n.is_empty() {
@@ -217,15 +216,14 @@ fn benchmark_list(f: &Family, requested: &[String]) -> Result<Vec<String>, Strin
 }
 
 /// IMB-P2P's `-list`.
-pub fn list(f: &Family) -> String {
-    let s = suite::suite(f.suite).expect("a family's suite is registered");
+pub fn list(_: &Family) -> String {
     let mut out = format!(
         "{}\n#    Intel(R) MPI Benchmarks 2021.11, IMB-P2P part (mpibench)\n{}\n# List of Benchmarks to run:\n#\n",
         super::table::RULE60,
         super::table::RULE60
     );
-    for e in (s.entries)() {
-        out.push_str(&format!("# {}\n", e.info().name));
+    for b in benchmarks() {
+        out.push_str(&format!("# {}\n", b.info().name));
     }
     out
 }
@@ -261,30 +259,6 @@ Example: mpirun -np 4 mpibench imb-p2p -iter 1000,100 -msglog 0:16 -pause 0 Sten
     parse,
     list,
     modes: false,
-};
-
-fn entries() -> Vec<crate::suite::Entry> {
-    crate::suite::benches(benchmarks())
-}
-
-/// The suite's entry in the registry.
-pub const REGISTERED: Suite = Suite {
-    name: SUITE,
-    title: "IMB-P2P 2021: point-to-point patterns over all processes at once",
-    entries,
-    // Loop timing after a barrier, IMB's repetitions: the plain defaults,
-    // on all processes.
-    defaults: Defaults {
-        procs: ProcSweep::World,
-        ..Suite::PLAIN.defaults
-    },
-    formats: &[(SUITE, &table::ImbP2p)],
-    help: SuiteHelp {
-        heading: None,
-        own: Some("mpibench imb-p2p [-iter MAX[,NUM]] [-msglog K:N] [-pause US] ... [BENCHMARK ...] (also as a link named IMB-P2P)"),
-        example: "mpibench run -n 4 --suite imb-p2p Stencil2D Unirandom --sizes 8,1K,64K",
-    },
-    ..Suite::PLAIN
 };
 
 #[cfg(test)]

@@ -14,11 +14,13 @@ pub mod kernel;
 pub mod patterns;
 pub mod table;
 
-pub use front::{FAMILY, REGISTERED};
+pub use front::FAMILY;
 
 use self::kernel::P2p;
 use self::patterns::*;
+use crate::bench::entry::Entry;
 use crate::bench::{Benchmark, Class, Info};
+use crate::plugin::{benches, Defaults, ProcSweep, Suite, SuiteHelp};
 
 pub const SUITE: &str = "imb-p2p";
 
@@ -44,6 +46,30 @@ macro_rules! p2p {
         }
     };
 }
+
+fn entries() -> Vec<Entry> {
+    benches(benchmarks())
+}
+
+/// The suite's entry in the registry.
+pub const REGISTERED: Suite = Suite {
+    name: SUITE,
+    title: "IMB-P2P 2021: point-to-point patterns over all processes at once",
+    entries,
+    // Loop timing after a barrier, IMB's repetitions: the plain defaults,
+    // on all processes.
+    defaults: Defaults {
+        procs: ProcSweep::World,
+        ..Suite::PLAIN.defaults
+    },
+    formats: &[(SUITE, &self::table::ImbP2p)],
+    help: SuiteHelp {
+        heading: None,
+        own: Some("mpibench imb-p2p [-iter MAX[,NUM]] [-msglog K:N] [-pause US] ... [BENCHMARK ...] (also as a link named IMB-P2P)"),
+        example: "mpibench run -n 4 --suite imb-p2p Stencil2D Unirandom --sizes 8,1K,64K",
+    },
+    ..Suite::PLAIN
+};
 
 p2p! {
     PINGPONG, PINGPONG_INFO, PingPong = Pairs::<true>, "PingPong", 0.5,

@@ -6,8 +6,8 @@
 use std::fmt::Write;
 
 use super::patterns::{grid2, grid3};
+use crate::bench::imb::table::imb2021::{self, Sys};
 use crate::plan::Plan;
-use crate::report::table::imb2021::{self, Sys};
 use crate::report::table::{printable, Format, SectionCx};
 use crate::results::{BenchResult, Report};
 
@@ -129,6 +129,7 @@ fn section(r: &BenchResult) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::bench::imb::table::imb2021::fixtures::sys;
     use crate::report::table::fixtures::*;
 
     fn p2p(name: &str, q: usize, bytes: &[usize]) -> BenchResult {

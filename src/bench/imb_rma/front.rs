@@ -1,9 +1,8 @@
-//! IMB-RMA's command line and its entry in the registry (the front-end
-//! layer: the benchmarks import nothing of the front ends).
+//! IMB-RMA's command line (the front-end layer: the benchmarks import
+//! nothing of the front ends).
 
-use super::{benchmarks, table, SUITE};
+use super::SUITE;
 use crate::frontend::imb::Family;
-use crate::suite::{Suite, SuiteHelp};
 
 /// IMB-RMA's command line.
 pub static FAMILY: Family = Family {
@@ -32,25 +31,4 @@ Example: mpirun -np 2 mpibench imb-rma -msglog 0:12 -iter 200 Unidir_put All_put
     parse: crate::frontend::imb::parse,
     list: crate::frontend::imb::list,
     modes: true,
-};
-
-fn entries() -> Vec<crate::suite::Entry> {
-    crate::suite::benches(benchmarks())
-}
-
-/// The suite's entry in the registry.
-pub const REGISTERED: Suite = Suite {
-    name: SUITE,
-    title: "IMB-RMA 2021: MPI-3 one-sided communication, passive target, in IMB's modes",
-    entries,
-    // IMB's loop timing after a barrier, IMB's repetitions and lengths, and
-    // PMB's process counts: the plain defaults.
-    defaults: Suite::PLAIN.defaults,
-    formats: &[(SUITE, &table::ImbRma)],
-    help: SuiteHelp {
-        heading: None,
-        own: Some("mpibench imb-rma [-npmin P] [-msglog A:B] [-iter N[,VOL[,NONAGGR]]] ... [BENCHMARK ...] (also as a link named IMB-RMA)"),
-        example: "mpibench run -n 2 --suite imb-rma Unidir_put One_put_all --sizes 8,1K,64K",
-    },
-    ..Suite::PLAIN
 };

@@ -14,13 +14,15 @@ pub mod kernel;
 pub mod passive;
 pub mod table;
 
-pub use front::{FAMILY, REGISTERED};
+pub use front::FAMILY;
 
 use self::kernel::{Op, Reach, Rma};
 use self::passive::TrulyPassive;
+use crate::bench::entry::Entry;
 use crate::bench::{Benchmark, Class, Info, RankRule};
 use crate::comm::Elem;
 use crate::method::Method;
+use crate::plugin::{benches, Suite, SuiteHelp};
 
 pub const SUITE: &str = "imb-rma";
 
@@ -145,3 +147,24 @@ pub fn benchmarks() -> Vec<&'static dyn Benchmark> {
         &TRULY_PASSIVE_PUT,
     ]
 }
+
+fn entries() -> Vec<Entry> {
+    benches(benchmarks())
+}
+
+/// The suite's entry in the registry.
+pub const REGISTERED: Suite = Suite {
+    name: SUITE,
+    title: "IMB-RMA 2021: MPI-3 one-sided communication, passive target, in IMB's modes",
+    entries,
+    // IMB's loop timing after a barrier, IMB's repetitions and lengths, and
+    // PMB's process counts: the plain defaults.
+    defaults: Suite::PLAIN.defaults,
+    formats: &[(SUITE, &self::table::ImbRma)],
+    help: SuiteHelp {
+        heading: None,
+        own: Some("mpibench imb-rma [-npmin P] [-msglog A:B] [-iter N[,VOL[,NONAGGR]]] ... [BENCHMARK ...] (also as a link named IMB-RMA)"),
+        example: "mpibench run -n 2 --suite imb-rma Unidir_put One_put_all --sizes 8,1K,64K",
+    },
+    ..Suite::PLAIN
+};

@@ -8,8 +8,8 @@
 
 use super::kernel::MODE_PARAM;
 use super::passive::T_PURE;
+use crate::bench::imb::table::imb2021::{self, Out, Sys, OW};
 use crate::plan::Plan;
-use crate::report::table::imb2021::{self, Out, Sys, OW};
 use crate::report::table::{fixed, Format, SectionCx};
 use crate::results::{BenchResult, Report, Row};
 
@@ -94,6 +94,7 @@ fn passive(r: &BenchResult, cx: &SectionCx) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::bench::imb::table::imb2021::fixtures::sys;
     use crate::report::table::fixtures::*;
 
     fn rma(name: &str, class: &str, q: usize, modes: &[Option<u64>]) -> BenchResult {

@@ -13,17 +13,24 @@ pub mod args;
 pub mod bandwidth;
 pub mod latency;
 pub mod matrix;
+pub mod table;
 
 pub use args::{axes, MpigraphArgs, HEADING};
 
 use anyhow::Result;
 use serde_json::json;
 
+use crate::bench::entry::Entry;
 use crate::bench::{Benchmark, Info, Kernel, Setup, Side};
 use crate::comm::{self, Comm, Msg, Request};
 use crate::engine::axis::{Point, SweepCx};
 use crate::engine::placement::Placement;
+use crate::method::{Method, SyncMode};
+use crate::outcome::Outcome;
+use crate::plugin::{benches, Defaults, ProcSweep, Suite, SuiteHelp};
 use crate::results::BenchResult;
+use crate::results::Report;
+use crate::suite::RepsDefault;
 
 pub const SUITE: &str = "mpigraph";
 
@@ -34,6 +41,54 @@ pub const DEFAULT_WINDOW: usize = 50;
 
 pub fn benchmarks() -> Vec<&'static dyn Benchmark> {
     vec![&bandwidth::BANDWIDTH, &latency::LATENCY]
+}
+
+fn entries() -> Vec<Entry> {
+    benches(benchmarks())
+}
+
+/// The suite's entry in the registry.
+pub const REGISTERED: Suite = Suite {
+    name: SUITE,
+    title: "LLNL mpiGraph: bandwidth and latency of every pair of ranks, host summary, outliers",
+    entries,
+    defaults: Defaults {
+        method: Method::SplitCompletion,
+        sync: SyncMode::Barrier,
+        reps: RepsDefault::Fixed {
+            normal: DEFAULT_ITERS,
+            fast: DEFAULT_ITERS,
+        },
+        sizes: "16384",
+        procs: ProcSweep::World,
+        warm_largest: 0,
+    },
+    axes: Some(axes),
+    formats: &[(SUITE, &table::Mpigraph)],
+    ending: Some(outliers_ending),
+    help: SuiteHelp {
+        heading: Some(HEADING),
+        own: Some("mpibench mpigraph [SIZE [ITERS [WINDOW]]]"),
+        example: "mpibench run -n 4 --suite mpigraph Bandwidth --json graph.json",
+    },
+    front: None,
+    ..Suite::PLAIN
+};
+
+/// The suite's say in a run's outcome: with `--fail-on-outlier`, outliers
+/// in the bandwidth matrix end the run with exit code 6.
+pub fn outliers_ending(report: &Report, fail_on_outlier: bool) -> Option<(Outcome, String)> {
+    let outliers = report
+        .results
+        .iter()
+        .filter_map(|r| r.outliers.as_ref()?.as_array().map(Vec::len))
+        .sum::<usize>();
+    (fail_on_outlier && outliers > 0).then(|| {
+        (
+            Outcome::Outliers,
+            format!("the bandwidth matrix shows {outliers} outliers (--fail-on-outlier)"),
+        )
+    })
 }
 
 /// What one benchmark of the suite measures.
@@ -348,4 +403,27 @@ pub fn derive(kind: Kind, r: &mut BenchResult) {
         }
     }
     r.matrix = Some(m);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn outliers_end_the_run_only_when_asked() {
+        use crate::report::table::fixtures::{report, result, row};
+        let mut rep = report(4);
+        let mut r = result("Bandwidth", "mpigraph", "pairs", 4, vec![row(16384, 1.0)]);
+        rep.results.push(r.clone());
+        assert_eq!(outliers_ending(&rep, true), None);
+        r.outliers = Some(serde_json::json!([{"host": "node4"}, {"link": "a-b"}]));
+        rep.results.push(r);
+        assert_eq!(outliers_ending(&rep, false), None);
+        let (o, line) = outliers_ending(&rep, true).expect("outliers");
+        assert_eq!(o, Outcome::Outliers);
+        assert_eq!(
+            line,
+            "the bandwidth matrix shows 2 outliers (--fail-on-outlier)"
+        );
+    }
 }

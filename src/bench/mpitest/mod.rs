@@ -20,9 +20,14 @@ mod reduce;
 mod send_recv;
 mod sendrecv;
 mod signal;
+pub mod table;
 mod timing;
 
 use super::Benchmark;
+use crate::bench::entry::Entry;
+use crate::method::{Method, SyncMode};
+use crate::plugin::{benches, Defaults, ProcSweep, Suite, SuiteHelp};
+use crate::suite::RepsDefault;
 
 pub const SUITE: &str = "mpitest";
 
@@ -44,6 +49,36 @@ pub fn benchmarks() -> Vec<&'static dyn Benchmark> {
         &signal::SIGNAL_SENDING,
     ]
 }
+
+fn entries() -> Vec<Entry> {
+    benches(benchmarks())
+}
+
+/// The suite's entry in the registry.
+pub const REGISTERED: Suite = Suite {
+    name: SUITE,
+    title: "MPITEST (parallel.ru): basic MPI constructs on N integers",
+    entries,
+    defaults: Defaults {
+        method: Method::Mpitest,
+        sync: SyncMode::Barrier,
+        reps: RepsDefault::Fixed {
+            normal: 100,
+            fast: 10_000,
+        },
+        sizes: "4,40,400,4000,40000,400000",
+        procs: ProcSweep::World,
+        warm_largest: 0,
+    },
+    formats: &[(SUITE, &table::Mpitest)],
+    help: SuiteHelp {
+        heading: None,
+        own: Some("mpibench mpitest m1 M100 K10 T100 t100000 R2 otransfer.dat"),
+        example: "mpibench run -n 4 --suite mpitest BARRIER BROADCAST --sizes 4,400,40000",
+    },
+    front: None,
+    ..Suite::PLAIN
+};
 
 /// A construct by exact name.
 #[cfg(test)]

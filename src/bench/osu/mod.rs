@@ -1,16 +1,18 @@
 //! The OSU Micro-Benchmarks (OMB 7.4) on the engine: OSU's programs under
 //! their own names (`osu_latency`, `osu_bw`, ...), each with OSU's
 //! definition (pattern, placement, timing, iterations) and its own title
-//! and columns (`report/table/osu.rs`). `mpibench osu PROGRAM [OSU flags]`
+//! and columns (`table.rs`). `mpibench osu PROGRAM [OSU flags]`
 //! (`frontend/osu.rs`) turns OSU's command line into a run of this suite.
 //!
 //! Units: OSU's MB is 10^6 bytes (PMB's is 2^20).
 
+use crate::bench::entry::Entry;
 use crate::bench::{Benchmark, Info};
 use crate::engine::axis::Axes;
 use crate::engine::Split;
 use crate::method::{Method, SyncMode};
-use crate::suite::{Defaults, ProcSweep, RepsDefault};
+use crate::plugin::{benches, Defaults, ProcSweep, Suite, SuiteHelp};
+use crate::suite::RepsDefault;
 
 pub mod args;
 pub mod coll;
@@ -22,10 +24,14 @@ pub mod neighbor;
 pub mod p2p;
 pub mod pcoll;
 pub mod rma;
+pub mod table;
 
 pub use args::{axes, OsuArgs, HEADING};
 
 pub const SUITE: &str = "osu";
+
+/// OMB's version, printed in every title.
+pub const VERSION: &str = "7.4";
 
 /// OSU's LARGE_MESSAGE_SIZE: iterations and warm-up change above it.
 pub const LARGE: usize = 8192;
@@ -225,6 +231,29 @@ pub fn benchmarks() -> Vec<&'static dyn Benchmark> {
     v.extend(rma::benchmarks());
     v
 }
+
+fn entries() -> Vec<Entry> {
+    benches(benchmarks())
+}
+
+/// The suite's entry in the registry.
+pub const REGISTERED: Suite = Suite {
+    name: SUITE,
+    title: "OSU Micro-Benchmarks 7.4: point-to-point, collectives, one-sided (MB = 10^6 bytes)",
+    entries,
+    defaults: DEFAULTS,
+    axes: Some(axes),
+    formats: &[(SUITE, &table::Osu)],
+    help: SuiteHelp {
+        heading: Some(HEADING),
+        own: Some(
+            "mpibench osu PROGRAM [OSU flags] (also as a link named osu_latency, osu_bw, ...)",
+        ),
+        example: "mpibench run -n 2 --suite osu osu_latency osu_bw --sizes 8,1K,64K",
+    },
+    front: None,
+    ..Suite::PLAIN
+};
 
 /// OSU's window sizes of `-V` (WINDOW_SIZES).
 pub const VARIED_WINDOWS: [usize; 8] = [1, 2, 4, 8, 16, 32, 64, 128];

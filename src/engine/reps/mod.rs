@@ -5,8 +5,8 @@
 //! the kernel's (`Kernel::measure`), untouched by any policy.
 
 mod fixed;
-mod imb;
 mod multiple_np;
+mod pmb_budget;
 mod precision;
 mod split;
 mod target_time;
@@ -100,7 +100,7 @@ pub trait Policy {
 pub fn policy(reps: Reps) -> Box<dyn Policy> {
     match reps {
         Reps::Fixed(n) => Box::new(fixed::Fixed(n)),
-        Reps::Imb { max, min } => Box::new(imb::Imb { max, min }),
+        Reps::Imb { max, min } => Box::new(pmb_budget::Imb { max, min }),
         Reps::Precision { target, min, max } => Box::new(precision::Precision { target, min, max }),
         Reps::TargetTime { target } => Box::new(target_time::TargetTime { target }),
         Reps::MultipleNp { msgs, largest } => Box::new(multiple_np::MultipleNp { msgs, largest }),

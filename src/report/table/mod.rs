@@ -1,30 +1,11 @@
-//! Tables on stdout, each suite in its own format: PMB/IMB-style (PMB §6)
-//! and MPITEST-style. Formatting only; the numbers come from the results.
+//! Tables on stdout, each suite in its own format: what every format
+//! shares (the [`Format`] trait, [`SectionCx`], header and host lines). Each
+//! suite's formats are in its folder (`bench/<suite>/table.rs`), named by
+//! the suite's registry value, which alone decides which format prints a
+//! result. Formatting only; the numbers come from the results.
 
 use crate::plan::Plan;
 use crate::results::{BenchResult, Report};
-
-mod allreduce;
-mod caf;
-pub mod commtest;
-mod cresta;
-pub mod imb2021;
-mod mpigraph;
-mod mpitest;
-mod osu;
-mod pmb;
-
-// Each suite's format, named in the suite registry (`crate::suite`), which
-// alone decides which format prints a result.
-pub use allreduce::Allreduce;
-pub use caf::Caf;
-pub use commtest::Commtest;
-pub use cresta::Cresta;
-pub use imb2021::Imb2021;
-pub use mpigraph::Mpigraph;
-pub use mpitest::Mpitest;
-pub use osu::Osu;
-pub use pmb::Pmb;
 
 /// One suite's table format.
 pub trait Format: Sync {
@@ -207,17 +188,6 @@ pub(crate) mod fixtures {
     //! Deterministic results for the snapshot tests of every format.
 
     use crate::results::{BenchResult, MpiInfo, Report, Row, Settings};
-
-    /// A fixed machine for the IMB programs' headers.
-    pub fn sys() -> super::imb2021::Sys {
-        super::imb2021::Sys {
-            date: "Mon Nov 23 02:48:17 2026".into(),
-            machine: "x86_64".into(),
-            system: "Linux".into(),
-            release: "6.1.0".into(),
-            version: "#1 SMP".into(),
-        }
-    }
 
     /// The plan of `args` on `world` ranks (a drop-in's header reads it).
     pub fn plan(args: &crate::cli::RunArgs, world: usize) -> crate::plan::Plan {

@@ -7,11 +7,11 @@
 
 use std::fmt::Write;
 
-use super::{run_lines, Format, SectionCx};
 use crate::bench::caf::{section, PingPongKind, Section, Settings, SyncKind};
 use crate::comm::rma::{RmaSync, WindowKind};
 use crate::engine::axis::SweepCx;
 use crate::plan::Plan;
+use crate::report::table::{run_lines, Format, SectionCx};
 use crate::results::{BenchResult, Report, Row};
 
 pub struct Caf;
@@ -98,10 +98,10 @@ impl Format for Caf {
             Some(Section::Halo) => halo(r, &mut s),
             _ => p2p(r, &mut s),
         }
-        if let Some(h) = super::hosts_line_across(r) {
+        if let Some(h) = crate::report::table::hosts_line_across(r) {
             let _ = writeln!(s, " hosts: {h}");
         }
-        if let Some(l) = super::sat_out_line(r) {
+        if let Some(l) = crate::report::table::sat_out_line(r) {
             let _ = writeln!(s, " {l}");
         }
         if let Some(n) = &r.note {
@@ -396,8 +396,8 @@ fn halo(r: &BenchResult, s: &mut String) {
 
 #[cfg(test)]
 mod tests {
-    use super::super::fixtures::*;
     use super::*;
+    use crate::report::table::fixtures::*;
     use serde_json::json;
 
     fn p2p_rows(errors: Option<u64>) -> Vec<Row> {

@@ -216,7 +216,7 @@ where
 /// Draws the report's CRESTA results to `path` (rewritten atomically).
 pub fn write(report: &Report, path: &Path) -> Result<()> {
     let svg = render(&panels(report))?;
-    super::write_atomic(path, svg.as_bytes())
+    crate::report::write_atomic(path, svg.as_bytes())
 }
 
 #[cfg(test)]

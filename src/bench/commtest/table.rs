@@ -6,9 +6,10 @@
 
 use std::fmt::Write;
 
-use super::{fixed, opt, titled_header, total_errors, Format, SectionCx};
 use crate::bench::commtest::fit;
 use crate::plan::Plan;
+use crate::report::table::{fixed, opt, titled_header, total_errors, Format, SectionCx};
+use crate::report::view::ReportParts;
 use crate::report::view::{num, size_label};
 use crate::report::{ModelPoint, PartTable};
 use crate::results::{BenchResult, Fit, LogGp, Report, Row};
@@ -29,6 +30,14 @@ fn param_u(row: &Row, k: &str) -> u64 {
 fn prepost(row: &Row) -> bool {
     row.params.get("prepost").and_then(|v| v.as_bool()) == Some(true)
 }
+
+/// COMMTEST's parts of the HTML report: its fits and LogGP parameters as
+/// tables, and the fitted line beside the measured series.
+pub const PARTS: ReportParts = ReportParts {
+    tables: Some(report_tables),
+    model: Some(fit_at),
+    identifiers: &[],
+};
 
 /// The report's tables of a COMMTEST result: its LogGP parameters and its
 /// fits t(k) = k·α + V/β, one row each.
@@ -183,10 +192,10 @@ impl Format for Commtest {
             let _ = writeln!(s, "# skipped: {why}");
             return s;
         }
-        if let Some(h) = super::hosts_line_across(r) {
+        if let Some(h) = crate::report::table::hosts_line_across(r) {
             let _ = writeln!(s, "# hosts: {h}");
         }
-        if let Some(l) = super::sat_out_line(r) {
+        if let Some(l) = crate::report::table::sat_out_line(r) {
             let _ = writeln!(s, "# {l}");
         }
         if let Some(n) = &r.note {
@@ -424,8 +433,8 @@ fn loggp_section(r: &BenchResult, l: &LogGp) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::super::fixtures::*;
     use super::*;
+    use crate::report::table::fixtures::*;
     use crate::results::LogGp;
     use serde_json::json;
 

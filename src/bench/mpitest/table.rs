@@ -5,8 +5,8 @@
 
 use std::fmt::Write;
 
-use super::{fixed, hosts_line, opt, titled_header, Format, SectionCx};
 use crate::plan::Plan;
+use crate::report::table::{fixed, hosts_line, opt, titled_header, Format, SectionCx};
 use crate::results::{BenchResult, Report, Row};
 
 pub struct Mpitest;
@@ -47,7 +47,7 @@ impl Format for Mpitest {
         if let Some(h) = hosts_line(r) {
             let _ = writeln!(s, "# hosts: {h}");
         }
-        if let Some(l) = super::sat_out_line(r) {
+        if let Some(l) = crate::report::table::sat_out_line(r) {
             let _ = writeln!(s, "# {l}");
         }
         if let (Some(dt), Some(db)) = (r.dt_us, r.db_us) {
@@ -178,8 +178,8 @@ fn line(r: &BenchResult, row: &Row, sized: bool, mb: bool, stats: bool) -> Strin
 
 #[cfg(test)]
 mod tests {
-    use super::super::fixtures::*;
     use super::*;
+    use crate::report::table::fixtures::*;
     use serde_json::json;
 
     fn construct(name: &str, sized: bool) -> BenchResult {

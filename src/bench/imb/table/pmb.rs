@@ -2,8 +2,8 @@
 
 use std::fmt::Write;
 
-use super::{fixed, hosts_line, opt, run_lines, Format, SectionCx};
 use crate::plan::Plan;
+use crate::report::table::{fixed, hosts_line, opt, run_lines, Format, SectionCx};
 use crate::results::{BenchResult, Report, Row};
 
 const RULE: &str = "#----------------------------------------------------------------";
@@ -264,7 +264,7 @@ fn section(r: &BenchResult, cx: &SectionCx) -> String {
             world - grouped
         );
     }
-    if let Some(l) = super::sat_out_line(r) {
+    if let Some(l) = crate::report::table::sat_out_line(r) {
         let _ = writeln!(s, "# {l}");
     }
     if let Some(h) = hosts_line(r) {
@@ -314,8 +314,8 @@ fn footer(report: &Report) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::super::fixtures::*;
     use super::*;
+    use crate::report::table::fixtures::*;
 
     fn cx(stats: bool) -> SectionCx {
         SectionCx {

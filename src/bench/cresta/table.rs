@@ -13,12 +13,20 @@ use std::fmt::Write;
 
 use serde_json::Value;
 
-use super::{opt, run_lines, Format, SectionCx};
 use crate::bench::cresta::{self as c, SUITE};
 use crate::plan::Plan;
+use crate::report::table::{opt, run_lines, Format, SectionCx};
+use crate::report::view::ReportParts;
 use crate::results::{BenchResult, Report, Row};
 
 pub struct Cresta;
+
+/// CRESTA's part of the HTML report: its scenario names a series, it is
+/// never an axis of a figure.
+pub const PARTS: ReportParts = ReportParts {
+    identifiers: &[c::SCENARIO],
+    ..ReportParts::NONE
+};
 
 const RULE: &str = "#------------------------------------------------------------------------";
 pub const HEADER: &str = "Data  ranks  average (us)  min (us)  max (us)  stdDev (us)";
@@ -358,8 +366,8 @@ fn derived(name: &str, title: &str, sc: u64, block: &[(usize, &Row)]) -> String 
 
 #[cfg(test)]
 mod tests {
-    use super::super::fixtures::*;
     use super::*;
+    use crate::report::table::fixtures::*;
     use serde_json::json;
 
     fn cresta_row(sc: u64, bytes: usize, t: f64, extra: &[(&str, Value)]) -> Row {

@@ -7,12 +7,12 @@
 use std::cell::RefCell;
 use std::fmt::Write;
 
-use super::{Format, SectionCx};
 use crate::bench::osu::rma::{self, OsuSync};
+use crate::bench::osu::VERSION;
 use crate::bench::osu::{self, axis, nbc, Kind, Program};
 use crate::comm::rma::WindowKind;
-use crate::frontend::osu::VERSION;
 use crate::plan::Plan;
+use crate::report::table::{Format, SectionCx};
 use crate::results::{BenchResult, Report, Row};
 
 pub struct Osu;
@@ -286,11 +286,11 @@ fn table(r: &BenchResult, cx: &SectionCx, view: &View) -> String {
     }
     // Which ranks on which hosts, only where the ranks span hosts (one host
     // prints OMB's own preamble, line for line).
-    if let Some(h) = super::hosts_line_across(r) {
+    if let Some(h) = crate::report::table::hosts_line_across(r) {
         let _ = writeln!(s, "# Hosts: {h}");
     }
     // Ranks left without a partner (osu_bw on 3): said, never silent.
-    if let Some(l) = super::sat_out_line(r) {
+    if let Some(l) = crate::report::table::sat_out_line(r) {
         let _ = writeln!(s, "# {l}");
     }
     let checked = r.rows.iter().any(|row| row.errors.is_some());
@@ -445,8 +445,8 @@ fn varied(s: &mut String, r: &BenchResult, datatype: &str, windows: &[u64], view
 
 #[cfg(test)]
 mod tests {
-    use super::super::fixtures::{result, row};
     use super::*;
+    use crate::report::table::fixtures::{result, row};
 
     fn cx() -> SectionCx {
         SectionCx {

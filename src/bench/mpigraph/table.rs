@@ -8,8 +8,8 @@ use std::fmt::Write;
 
 use serde_json::Value;
 
-use super::{run_lines, Format, SectionCx};
 use crate::plan::Plan;
+use crate::report::table::{run_lines, Format, SectionCx};
 use crate::results::{BenchResult, Report};
 
 pub struct Mpigraph;
@@ -196,7 +196,7 @@ mod tests {
     fn the_tables_read_as_mpigraphs() {
         let rows = (1..3u64)
             .map(|k| {
-                let mut row = super::super::fixtures::row(1 << 20, 1.0);
+                let mut row = crate::report::table::fixtures::row(1 << 20, 1.0);
                 row.params.insert("step".into(), k.into());
                 row.params.insert("window".into(), 1.into());
                 // 1 MiB in 1000 us = 1000 MB/s everywhere.
@@ -204,8 +204,13 @@ mod tests {
                 row
             })
             .collect();
-        let mut r =
-            super::super::fixtures::result("Bandwidth", "mpigraph", "parallel transfer", 3, rows);
+        let mut r = crate::report::table::fixtures::result(
+            "Bandwidth",
+            "mpigraph",
+            "parallel transfer",
+            3,
+            rows,
+        );
         r.ranks = vec![0, 1, 2];
         r.hosts = vec!["node1".into(), "node2".into(), "node3".into()];
         derive(Kind::Bandwidth, &mut r);
@@ -247,7 +252,7 @@ mod tests {
         // plus 5 µs across hosts.
         let rows = (1..4u64)
             .map(|k| {
-                let mut row = super::super::fixtures::row(8, 1.0);
+                let mut row = crate::report::table::fixtures::row(8, 1.0);
                 row.params.insert("step".into(), k.into());
                 let sides = (0..4usize)
                     .map(|i| {
@@ -260,14 +265,19 @@ mod tests {
                 row
             })
             .collect();
-        let mut r =
-            super::super::fixtures::result("Latency", "mpigraph", "parallel transfer", 4, rows);
+        let mut r = crate::report::table::fixtures::result(
+            "Latency",
+            "mpigraph",
+            "parallel transfer",
+            4,
+            rows,
+        );
         r.ranks = vec![0, 1, 2, 3];
         r.hosts = ["a", "a", "b", "b"].map(String::from).to_vec();
         derive(Kind::Latency, &mut r);
         let mut s = Mpigraph.section(&r, &cx());
         // A bandwidth matrix without a single value: "-", never 0.
-        let mut empty = super::super::fixtures::result(
+        let mut empty = crate::report::table::fixtures::result(
             "Bandwidth",
             "mpigraph",
             "parallel transfer",
@@ -283,7 +293,7 @@ mod tests {
         assert!(e.contains("Send MB/sec min:\t-\n"), "{e}");
         assert!(!e.contains("max\t0.000000"), "{e}");
         s += &e;
-        let mut skipped = super::super::fixtures::result(
+        let mut skipped = crate::report::table::fixtures::result(
             "Bandwidth",
             "mpigraph",
             "parallel transfer",

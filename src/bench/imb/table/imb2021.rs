@@ -6,8 +6,8 @@
 
 use std::fmt::Write;
 
-use super::{fixed, Format, SectionCx};
 use crate::plan::Plan;
+use crate::report::table::{fixed, Format, SectionCx};
 use crate::results::{BenchResult, Report, Row};
 
 /// IMB's column width (`ow_format`).
@@ -88,7 +88,7 @@ pub fn header(report: &Report, plan: &Plan, sys: &Sys, part: &str) -> String {
     let _ = write!(
         s,
         "\n\n# Calling sequence was: \n\n# {} \n\n",
-        super::printable(&calling)
+        crate::report::table::printable(&calling)
     );
     if calling.split_whitespace().any(|t| t == "-msglen") {
         let _ = writeln!(s, "# Message lengths were user defined");
@@ -426,10 +426,25 @@ pub fn section_with(
     s
 }
 
+/// A fixed machine for the IMB programs' headers (their tables' tests).
+#[cfg(test)]
+pub(crate) mod fixtures {
+    pub fn sys() -> super::Sys {
+        super::Sys {
+            date: "Mon Nov 23 02:48:17 2026".into(),
+            machine: "x86_64".into(),
+            system: "Linux".into(),
+            release: "6.1.0".into(),
+            version: "#1 SMP".into(),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
-    use super::super::fixtures::*;
+    use super::fixtures::sys;
     use super::*;
+    use crate::report::table::fixtures::*;
     use crate::results::GroupRows;
 
     fn unchecked(mut rows: Vec<Row>) -> Vec<Row> {

@@ -4,8 +4,8 @@
 
 use std::fmt::Write;
 
-use super::{opt, titled_header, total_errors, Format, SectionCx};
 use crate::plan::Plan;
+use crate::report::table::{opt, titled_header, total_errors, Format, SectionCx};
 use crate::results::{BenchResult, Report, Row};
 
 pub struct Allreduce;
@@ -156,8 +156,8 @@ impl Format for Allreduce {
 
 #[cfg(test)]
 mod tests {
-    use super::super::fixtures::*;
     use super::*;
+    use crate::report::table::fixtures::*;
     use serde_json::json;
 
     #[test]
