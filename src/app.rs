@@ -53,12 +53,12 @@ pub fn main() -> Result<i32> {
     };
     // Called as IMB-MPI1 (a link or a copy), or re-launched from it: IMB's command line.
     let argv0 = argv.first().cloned().unwrap_or_default();
-    if let Some(family) = frontend::imb::personality(&argv0) {
+    if let Some(family) = crate::bench::imb::front::personality(&argv0) {
         let shown = std::env::var("MPIBENCH_ARGV0").unwrap_or(argv0);
         return imb(family, argv[1..].to_vec(), &shown);
     }
     // Called as an OSU program (a link named osu_bw, ...): OSU's command line.
-    if let Some(program) = frontend::osu::personality(&argv0) {
+    if let Some(program) = crate::bench::osu::front::personality(&argv0) {
         let shown = std::env::var("MPIBENCH_ARGV0").unwrap_or(argv0);
         return osu(&program, argv[1..].to_vec(), &shown);
     }
@@ -101,18 +101,22 @@ pub fn main() -> Result<i32> {
         Command::List { suite } => list(suite.as_deref()),
         Command::Help { topic } => Ok(help(topic.as_deref())),
         Command::Run(args) => run(*args),
-        Command::Mpitest { params } => front_end(&frontend::mpitest::FRONTEND, &params),
-        Command::Cresta { params } => front_end(&frontend::cresta::FRONTEND, &params),
-        Command::Mpigraph { params } => front_end(&frontend::mpigraph::FRONTEND, &params),
-        Command::Cafbench { params } => front_end(&frontend::cafbench::FRONTEND, &params),
-        Command::Commtest { params } => front_end(&frontend::commtest::FRONTEND, &params),
-        Command::Imb { params } => imb(&frontend::imb::MPI1, params, "mpibench imb"),
+        Command::Mpitest { params } => front_end(&crate::bench::mpitest::front::FRONTEND, &params),
+        Command::Cresta { params } => front_end(&crate::bench::cresta::front::FRONTEND, &params),
+        Command::Mpigraph { params } => {
+            front_end(&crate::bench::mpigraph::front::FRONTEND, &params)
+        }
+        Command::Cafbench { params } => front_end(&crate::bench::caf::front::FRONTEND, &params),
+        Command::Commtest { params } => {
+            front_end(&crate::bench::commtest::front::FRONTEND, &params)
+        }
+        Command::Imb { params } => imb(&crate::bench::imb::front::MPI1, params, "mpibench imb"),
         // IMB's other programs (mpibench imb-nbc ...), from their registry,
         // and the suites that are commands of their own (mpibench guidelines).
         Command::External(words) => {
             let (name, params) = words.split_first().expect("clap gives the subcommand");
             match (
-                frontend::imb::by_subcommand(name),
+                crate::bench::imb::front::by_subcommand(name),
                 crate::suite::front_end(name),
             ) {
                 (Some(f), _) => imb(f, params.to_vec(), &format!("mpibench {name}")),
@@ -151,12 +155,12 @@ fn front_end(f: &frontend::FrontEnd, params: &[String]) -> Result<i32> {
 
 /// `mpibench imb ...` / `IMB-MPI1 ...` (and IMB's other programs): the
 /// program's command line.
-fn imb(family: &frontend::imb::Family, params: Vec<String>, argv0: &str) -> Result<i32> {
+fn imb(family: &crate::bench::imb::front::Family, params: Vec<String>, argv0: &str) -> Result<i32> {
     let root = launch::env_rank() == 0;
     let sub = format!("mpibench {}", family.subcommand);
     match (family.parse)(family, &params, argv0) {
         Err(msg) => Ok(usage(&msg)),
-        Ok(frontend::imb::Action::Help) => {
+        Ok(crate::bench::imb::front::Action::Help) => {
             if root {
                 println!(
                     "Usage: {argv0} [{} arguments] [mpibench options]\n\n{}",
@@ -165,13 +169,13 @@ fn imb(family: &frontend::imb::Family, params: Vec<String>, argv0: &str) -> Resu
             }
             Ok(EXIT_OK)
         }
-        Ok(frontend::imb::Action::List) => {
+        Ok(crate::bench::imb::front::Action::List) => {
             if root {
                 print!("{}", (family.list)(family));
             }
             Ok(EXIT_OK)
         }
-        Ok(frontend::imb::Action::Run(args, notes)) => {
+        Ok(crate::bench::imb::front::Action::Run(args, notes)) => {
             if launch::launched() {
                 if root {
                     for n in notes {
@@ -190,13 +194,13 @@ fn imb(family: &frontend::imb::Family, params: Vec<String>, argv0: &str) -> Resu
 
 /// `mpibench osu PROGRAM ...` / `osu_bw ...`: OSU's command line.
 fn osu(program: &str, params: Vec<String>, argv0: &str) -> Result<i32> {
-    use frontend::osu::Action;
+    use crate::bench::osu::front::Action;
     let root = launch::env_rank() == 0;
     if program == "-h" || program == "--help" {
         if root {
             println!(
                 "Usage: mpibench osu PROGRAM [OSU flags] [mpibench options]\n\n{}",
-                frontend::osu::HELP
+                crate::bench::osu::front::HELP
             );
         }
         return Ok(EXIT_OK);
@@ -213,7 +217,7 @@ fn osu(program: &str, params: Vec<String>, argv0: &str) -> Result<i32> {
             std::env::set_var("MPIBENCH_ARGV0", a);
         }
     };
-    match frontend::osu::parse(program, &params, &calling) {
+    match crate::bench::osu::front::parse(program, &params, &calling) {
         Err(msg) => Ok(usage(&msg)),
         Ok(Action::Help(text)) => {
             if root {
@@ -232,7 +236,7 @@ fn osu(program: &str, params: Vec<String>, argv0: &str) -> Result<i32> {
             if !launch::launched() {
                 return run(*args);
             }
-            frontend::osu::startup(name)
+            crate::bench::osu::front::startup(name)
         }
         Ok(Action::Run(args, notes)) => {
             if launch::launched() && root {
@@ -451,8 +455,8 @@ pub(crate) fn command_line() -> Vec<String> {
     // (main has checked that every argument is UTF-8.)
     let mut args = std::env::args_os().map(|a| a.to_string_lossy().into_owned());
     let argv0 = args.next().unwrap_or_default();
-    let osu = frontend::osu::personality(&argv0);
-    let name = match frontend::imb::personality(&argv0) {
+    let osu = crate::bench::osu::front::personality(&argv0);
+    let name = match crate::bench::imb::front::personality(&argv0) {
         Some(f) => f.program,
         None => osu.as_deref().unwrap_or("mpibench"),
     };

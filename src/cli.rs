@@ -31,7 +31,7 @@ fn top_help() -> String {
     let mut s = String::from(
         "Run under mpiexec/srun, or let `mpibench run -n N` launch its own local ranks.\n",
     );
-    for f in crate::frontend::imb::FAMILIES.iter().skip(1) {
+    for f in crate::bench::imb::front::FAMILIES.iter().skip(1) {
         s.push_str(&format!(
             "{}: mpibench {} [{} arguments], or a link named {};\n  see mpibench help {}.\n",
             f.program, f.subcommand, f.program, f.program, f.suite
@@ -74,7 +74,7 @@ pub enum Command {
     /// MPITEST's own command line: mpibench mpitest m1 M100 K10 T100 t100000 R2 otransfer.dat
     #[command(
         disable_help_flag = true,
-        after_help = crate::frontend::mpitest::HELP
+        after_help = crate::bench::mpitest::front::HELP
     )]
     Mpitest {
         /// MPITEST parameters (m, M, K, T, t, R, b, o) and mpibench options (-n, --json, --check, ...).
@@ -86,7 +86,7 @@ pub enum Command {
         params: Vec<String>,
     },
     /// IMB-MPI1's own command line and tables (also when the binary is called IMB-MPI1).
-    #[command(disable_help_flag = true, after_help = crate::frontend::imb::HELP)]
+    #[command(disable_help_flag = true, after_help = crate::bench::imb::front::HELP)]
     Imb {
         /// IMB-MPI1 arguments (-npmin, -msglog, -iter, ..., benchmark names) and mpibench options.
         #[arg(
@@ -98,7 +98,7 @@ pub enum Command {
     },
     /// The OSU micro-benchmarks' programs and flags: mpibench osu osu_bw -m 1:65536
     /// (also when the binary is called osu_latency, osu_bw, ...).
-    #[command(disable_help_flag = true, after_help = crate::frontend::osu::HELP)]
+    #[command(disable_help_flag = true, after_help = crate::bench::osu::front::HELP)]
     Osu {
         /// The OSU program (osu_latency, osu_bw, ...), its OSU flags and mpibench options.
         #[arg(
@@ -122,7 +122,7 @@ pub enum Command {
     /// CRESTA's command line: mpibench cresta COLL P_min nreps m_min m_max delay delay_P
     #[command(
         disable_help_flag = true,
-        after_help = crate::frontend::cresta::HELP
+        after_help = crate::bench::cresta::front::HELP
     )]
     Cresta {
         /// The seed's seven parameters and mpibench options (-n, --json, --check, --plot, ...).
@@ -137,7 +137,7 @@ pub enum Command {
     /// pair of ranks, the host summary and its outliers)
     #[command(
         disable_help_flag = true,
-        after_help = crate::frontend::mpigraph::HELP
+        after_help = crate::bench::mpigraph::front::HELP
     )]
     Mpigraph {
         /// mpiGraph's parameters and mpibench options (-n, --hosts, --json, --fail-on-outlier, ...).
@@ -152,7 +152,7 @@ pub enum Command {
     /// point-to-point, synchronisation and 3-D halo swaps (mpibench options may follow).
     #[command(
         disable_help_flag = true,
-        after_help = crate::frontend::cafbench::HELP
+        after_help = crate::bench::caf::front::HELP
     )]
     Cafbench {
         /// mpibench options (-n, --json, --check, --window, --rma-sync, ...).
@@ -172,7 +172,7 @@ pub enum Command {
     /// COMMTEST's inputs by name: mpibench commtest volume=2M minpacket=2K iterations=20 protocols=all swap distance=1 all
     #[command(
         disable_help_flag = true,
-        after_help = crate::frontend::commtest::HELP
+        after_help = crate::bench::commtest::front::HELP
     )]
     Commtest {
         /// COMMTEST inputs (NAME=VALUE and words) and mpibench options (-n, --json, --check, ...).

@@ -1268,8 +1268,10 @@ mod tests {
     /// A plan from `mpibench imb` arguments in a world of 4.
     fn imb_plan(args: &str) -> Result<Plan, PlanError> {
         let argv: Vec<String> = args.split_whitespace().map(String::from).collect();
-        match crate::frontend::imb::parse(&crate::frontend::imb::MPI1, &argv, "IMB-MPI1").unwrap() {
-            crate::frontend::imb::Action::Run(a, _) => Plan::build(&a, vec![], 4, 4),
+        match crate::bench::imb::front::parse(&crate::bench::imb::front::MPI1, &argv, "IMB-MPI1")
+            .unwrap()
+        {
+            crate::bench::imb::front::Action::Run(a, _) => Plan::build(&a, vec![], 4, 4),
             _ => unreachable!(),
         }
     }

@@ -1,14 +1,6 @@
 //! The suites' own command lines, each turned into the same `RunArgs` that
 //! `mpibench run` takes, so that every suite gets everything the engine gives.
 
-pub mod cafbench;
-pub mod commtest;
-pub mod cresta;
-pub mod imb;
-pub mod mpigraph;
-pub mod mpitest;
-pub mod osu;
-
 use clap::{CommandFactory, FromArgMatches, Parser};
 
 use crate::cli::RunArgs;

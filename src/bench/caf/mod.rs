@@ -21,6 +21,7 @@ use crate::engine::axis::{Point, SweepCx};
 
 pub mod args;
 pub mod delay;
+pub mod front;
 pub mod halo;
 pub mod p2p;
 pub mod sync;

@@ -26,6 +26,7 @@ use crate::results::BenchResult;
 
 pub mod args;
 pub mod fit;
+pub mod front;
 pub mod loggp;
 pub mod program;
 pub mod protocol;

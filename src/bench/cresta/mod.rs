@@ -26,6 +26,7 @@ mod alltoall;
 pub mod args;
 mod barrier;
 mod bcast;
+pub mod front;
 mod gather;
 mod reduce;
 mod reduce_scatter_block;

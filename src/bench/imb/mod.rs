@@ -6,6 +6,7 @@
 //! (`bench::patterns`); `Info::default_in` says which definitions list it.
 
 pub mod args;
+pub mod front;
 pub use args::axes;
 mod allgather;
 mod allgatherv;

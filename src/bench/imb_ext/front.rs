@@ -2,7 +2,7 @@
 //! layer: the benchmarks import nothing of the front ends).
 
 use super::{benchmarks, table, SUITE};
-use crate::frontend::imb::Family;
+use crate::bench::imb::front::Family;
 use crate::suite::{Suite, SuiteHelp};
 
 /// IMB-EXT's command line.
@@ -26,8 +26,8 @@ Benchmarks: Window Unidir_Get Unidir_Put Bidir_Get Bidir_Put Accumulate, over a 
 mpibench options may be mixed in: -n N (self-launch), --json FILE, --csv FILE, --check, --stats.
 Example: mpirun -np 2 mpibench imb-ext -msglog 0:12 -iter 200 Unidir_Put Accumulate"
     ),
-    parse: crate::frontend::imb::parse,
-    list: crate::frontend::imb::list,
+    parse: crate::bench::imb::front::parse,
+    list: crate::bench::imb::front::list,
     modes: true,
 };
 

@@ -7,8 +7,8 @@
 
 use super::kernel::{MSGRD_AXIS, MSGWR_AXIS, PAUSE_AXIS};
 use super::{benchmarks, table, SUITE};
+use crate::bench::imb::front::{self as imb, Action, Family};
 use crate::cli::on_off;
-use crate::frontend::imb::{self, Action, Family};
 use crate::suite::{self, normalise, Defaults, ProcSweep, Suite, SuiteHelp};
 
 /// IMB_P2P_MAX_MSG_LOG: the largest -msglog exponent.

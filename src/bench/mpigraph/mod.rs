@@ -11,6 +11,7 @@
 
 pub mod args;
 pub mod bandwidth;
+pub mod front;
 pub mod latency;
 pub mod matrix;
 

@@ -14,6 +14,7 @@ mod alltoall;
 mod barrier;
 mod blocking_send;
 mod broadcast;
+pub mod front;
 mod gather;
 mod isend_wait;
 mod reduce;

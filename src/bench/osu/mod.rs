@@ -15,6 +15,7 @@ use crate::suite::{Defaults, ProcSweep, RepsDefault};
 pub mod args;
 pub mod coll;
 pub mod fan;
+pub mod front;
 pub mod latency_mp;
 pub mod latency_mt;
 pub mod nbc;

@@ -8,10 +8,10 @@ use std::cell::RefCell;
 use std::fmt::Write;
 
 use super::{Format, SectionCx};
+use crate::bench::osu::front::VERSION;
 use crate::bench::osu::rma::{self, OsuSync};
 use crate::bench::osu::{self, axis, nbc, Kind, Program};
 use crate::comm::rma::WindowKind;
-use crate::frontend::osu::VERSION;
 use crate::plan::Plan;
 use crate::results::{BenchResult, Report, Row};
 

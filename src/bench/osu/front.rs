@@ -412,7 +412,7 @@ fn long_of(name: &str, takes: &[(char, Arg)], given: &str) -> Result<Option<(cha
         return Ok(Some((*c, *a)));
     }
     // An mpibench option is not a prefix of OSU's.
-    if super::long_option(given).is_some() {
+    if crate::frontend::long_option(given).is_some() {
         return Ok(None);
     }
     let prefixed: Vec<_> = mine
@@ -583,7 +583,7 @@ fn words(name: &str, params: &[String]) -> Result<Words, String> {
             let Some((c, arg)) = long_of(name, &takes, given)? else {
                 // An mpibench option, with its value when it takes one.
                 rest.push(t.clone());
-                if value.is_none() && super::long_option(given) == Some(true) {
+                if value.is_none() && crate::frontend::long_option(given) == Some(true) {
                     rest.extend(it.next().cloned());
                 }
                 continue;
@@ -678,8 +678,8 @@ pub fn parse(program: &str, params: &[String], argv0: &str) -> Result<Action, St
         Some(Kind::Collective | Kind::NonBlocking) => (1, 1 << 20),
         _ => (1, 1 << 22),
     };
-    let (_, opts) = super::split_options(&rest);
-    let mut args = super::parse_options(&opts)?;
+    let (_, opts) = crate::frontend::split_options(&rest);
+    let mut args = crate::frontend::parse_options(&opts)?;
     args.suite = Some(osu::SUITE.to_string());
     args.table = Some("osu".to_string());
     args.refuse_skips = true;
@@ -864,9 +864,9 @@ pub fn parse(program: &str, params: &[String], argv0: &str) -> Result<Action, St
     if sizes.is_empty() {
         return Err(format!("-m {min}:{max} leaves no message size"));
     }
-    args.sizes = super::sizes_arg(&sizes);
+    args.sizes = crate::frontend::sizes_arg(&sizes);
     args.benchmarks = vec![name.to_string()];
-    args.frontend = super::calling(argv0, params);
+    args.frontend = crate::frontend::calling(argv0, params);
     if osu::STARTUP.contains(&name) {
         return Ok(Action::Startup(name, Box::new(args)));
     }

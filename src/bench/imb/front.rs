@@ -100,7 +100,7 @@ pub use crate::bench::patterns::NONAGGR_AXIS;
 pub static MPI1: Family = Family {
     program: "IMB-MPI1",
     subcommand: "imb",
-    suite: crate::bench::imb::SUITE,
+    suite: super::SUITE,
     table: "imb2021",
     list_heading: "MPI1",
     help: HELP,
@@ -403,8 +403,8 @@ pub fn parse(f: &Family, params: &[String], argv0: &str) -> Result<Action, Strin
     if list {
         return Ok(Action::List);
     }
-    let (requested, opts) = super::split_options(&rest);
-    let mut args = super::parse_options(&opts)?;
+    let (requested, opts) = crate::frontend::split_options(&rest);
+    let mut args = crate::frontend::parse_options(&opts)?;
     let defs = *args.definitions.get_or_insert(Definitions::Imb2021);
     args.suite = Some(f.suite.to_string());
     args.table = Some(f.table.to_string());
@@ -456,7 +456,7 @@ pub fn parse(f: &Family, params: &[String], argv0: &str) -> Result<Action, Strin
                         format!("invalid -iter argument '{v}' (MSGSPERSAMPLE[,OVERALL_VOL[,MSGS_NONAGGR]], positive integers)")
                     })?;
                 args.max_iter = Some(ints[0]);
-                super::spelled(&mut args, "--max-iter", "-iter");
+                crate::frontend::spelled(&mut args, "--max-iter", "-iter");
                 iter_given = Some(ints[0]);
                 if let Some(&vol) = ints.get(1) {
                     // OVERALL_VOL is in MiB; --volume holds bytes.
@@ -569,7 +569,7 @@ pub fn parse(f: &Family, params: &[String], argv0: &str) -> Result<Action, Strin
         return Err("no message lengths left to run (-zero_size off with only length 0)".into());
     }
     args.msglog = None;
-    args.sizes = super::sizes_arg(&sizes);
+    args.sizes = crate::frontend::sizes_arg(&sizes);
     if args.buffer_bytes.is_none() && args.mem.is_none() {
         args.buffer_bytes = Some((mem_gb * (1u64 << 30) as f64) as u64);
     }
@@ -581,7 +581,7 @@ pub fn parse(f: &Family, params: &[String], argv0: &str) -> Result<Action, Strin
         }
     }
     args.benchmarks = benchmark_list(f, &requested, &include, &exclude, defs)?;
-    args.frontend = super::calling(argv0, params);
+    args.frontend = crate::frontend::calling(argv0, params);
     Ok(Action::Run(Box::new(args), notes))
 }
 
@@ -643,7 +643,7 @@ impl Types {
         if self.default_ones() {
             return Ok(());
         }
-        if f.suite != crate::bench::imb::SUITE {
+        if f.suite != super::SUITE {
             return Err(format!(
                 "-data_type, -red_data_type and -contig_type are IMB-MPI1's: {} sends MPI_BYTE and reduces MPI_FLOAT",
                 f.program
