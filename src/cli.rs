@@ -558,7 +558,7 @@ pub struct RunArgs {
 
     /// Set by front ends: how the user spelled the options a front end set
     /// (mpibench's spelling, the user's), so that usage errors speak the
-    /// front end's syntax ([`crate::frontend::speak`]).
+    /// front end's syntax ([`crate::plan::speak`]).
     #[arg(skip)]
     pub spelling: Vec<(String, String)>,
 

@@ -110,59 +110,7 @@ pub fn calling(argv0: &str, params: &[String]) -> Option<String> {
 
 /// Records that the front end set mpibench's `ours` from what the user
 /// typed as `theirs` (e.g. `--iter 100` from MPITEST's `T100`): errors about
-/// it then name `theirs` ([`speak`]). The most specific spellings first.
+/// it then name `theirs` ([`crate::plan::speak`]). The most specific spellings first.
 pub fn spelled(args: &mut RunArgs, ours: impl Into<String>, theirs: impl Into<String>) {
     args.spelling.push((ours.into(), theirs.into()));
-}
-
-/// A usage error in the syntax the user typed: every whole-word occurrence
-/// of an option a front end set (`--npmin 8`, `--npmin`) becomes the user's
-/// spelling (`P_min 8`, `P_min`).
-pub fn speak(msg: &str, spelling: &[(String, String)]) -> String {
-    let word = |c: char| c.is_ascii_alphanumeric() || c == '-' || c == '_';
-    let mut out = msg.to_string();
-    for (ours, theirs) in spelling {
-        let mut done = String::with_capacity(out.len());
-        let mut rest = out.as_str();
-        while let Some(i) = rest.find(ours.as_str()) {
-            let before = if i > 0 {
-                rest[..i].chars().last()
-            } else {
-                done.chars().last()
-            };
-            let after = rest[i + ours.len()..].chars().next();
-            let whole = !before.is_some_and(word) && !after.is_some_and(word);
-            done.push_str(&rest[..i]);
-            done.push_str(if whole { theirs } else { ours });
-            rest = &rest[i + ours.len()..];
-        }
-        done.push_str(rest);
-        out = done;
-    }
-    out
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn errors_speak_the_front_ends_syntax() {
-        let sp = vec![
-            ("--iter 7".to_string(), "T7".to_string()),
-            ("--iter".to_string(), "T".to_string()),
-            ("--npmin".to_string(), "P_min".to_string()),
-        ];
-        assert_eq!(
-            speak("--iter 7: too many (--mem)", &sp),
-            "T7: too many (--mem)"
-        );
-        assert_eq!(speak("--npmin 8 is larger", &sp), "P_min 8 is larger");
-        // Only whole words: --iter-policy and --min-iter stay.
-        assert_eq!(
-            speak("--iter-policy x --min-iter y, --iter", &sp),
-            "--iter-policy x --min-iter y, T"
-        );
-        assert_eq!(speak("nothing here", &sp), "nothing here");
-    }
 }
