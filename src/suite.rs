@@ -74,10 +74,10 @@ pub struct Suite {
     pub report: ReportParts,
     /// What `mpibench help SUITE` says of it beyond its title and defaults.
     pub help: SuiteHelp,
-    /// Its own command line as a subcommand named after the suite
-    /// (`mpibench guidelines ...`), for suites that have no seed program of
-    /// their own to imitate (the seeds' front ends have their own commands).
-    pub front: Option<&'static crate::frontend::FrontEnd>,
+    /// Its own command line: a subcommand (`mpibench mpitest ...`,
+    /// `mpibench guidelines ...`), maybe listed in `mpibench --help`, and
+    /// the programs a link may be named after (IMB-MPI1, osu_bw).
+    pub front: Option<&'static dyn crate::frontend::Front>,
 }
 
 impl Suite {
@@ -256,7 +256,7 @@ pub static SUITES: &[Suite] = &[
             own: Some("mpibench imb [-npmin P] [-msglog A:B] [-iter N] [-time S] ... [BENCHMARK ...] (also as a link named IMB-MPI1)"),
             example: "mpibench run -n 4 --suite imb PingPong Allreduce --sizes 8,1K,64K --json imb.json",
         },
-        front: None,
+        front: Some(&imb::front::MPI1),
     },
     Suite {
         name: mpitest::SUITE,
@@ -284,7 +284,7 @@ pub static SUITES: &[Suite] = &[
             own: Some("mpibench mpitest m1 M100 K10 T100 t100000 R2 otransfer.dat"),
             example: "mpibench run -n 4 --suite mpitest BARRIER BROADCAST --sizes 4,400,40000",
         },
-        front: None,
+        front: Some(&mpitest::front::FRONTEND),
     },
     Suite {
         name: caf::SUITE,
@@ -311,7 +311,7 @@ pub static SUITES: &[Suite] = &[
             own: Some("mpibench cafbench [mpibench options] (as cafbench runs, stand-alone)"),
             example: "mpibench run -n 4 --suite caf --pingpong single --sync-kind global --halo-sizes 10",
         },
-        front: None,
+        front: Some(&caf::front::FRONTEND),
     },
     Suite {
         name: cresta::SUITE,
@@ -345,7 +345,7 @@ pub static SUITES: &[Suite] = &[
             own: Some("mpibench cresta COLL P_min nreps m_min m_max delay delay_P"),
             example: "mpibench run -n 4 --suite cresta Bcast --scenarios 1,2 --sizes 8,1K",
         },
-        front: None,
+        front: Some(&cresta::front::FRONTEND),
     },
     Suite {
         name: commtest::SUITE,
@@ -377,7 +377,7 @@ pub static SUITES: &[Suite] = &[
             own: Some("mpibench commtest volume=2M minpacket=2K iterations=20 protocols=all swap distance=1 all"),
             example: "mpibench run -n 2 --suite commtest SWAP --volume 1M --min-packet 64K --protocols 0.3,1.0",
         },
-        front: None,
+        front: Some(&commtest::front::FRONTEND),
     },
     Suite {
         name: allreduce::SUITE,
@@ -420,7 +420,7 @@ pub static SUITES: &[Suite] = &[
             own: Some("mpibench osu PROGRAM [OSU flags] (also as a link named osu_latency, osu_bw, ...)"),
             example: "mpibench run -n 2 --suite osu osu_latency osu_bw --sizes 8,1K,64K",
         },
-        front: None,
+        front: Some(&osu::front::OSU),
     },
     Suite {
         name: mpigraph::SUITE,
@@ -440,7 +440,7 @@ pub static SUITES: &[Suite] = &[
         axes: Some(mpigraph::axes),
         formats: &[(mpigraph::SUITE, &table::Mpigraph)],
         figure: None,
-        ending: Some(crate::bench::mpigraph::front::outliers_ending),
+        ending: Some(mpigraph::front::outliers_ending),
         fixed_repetitions: None,
         report: ReportParts::NONE,
         help: SuiteHelp {
@@ -448,7 +448,7 @@ pub static SUITES: &[Suite] = &[
             own: Some("mpibench mpigraph [SIZE [ITERS [WINDOW]]]"),
             example: "mpibench run -n 4 --suite mpigraph Bandwidth --json graph.json",
         },
-        front: None,
+        front: Some(&mpigraph::front::FRONTEND),
     },
     Suite {
         name: guidelines::SUITE,
@@ -504,12 +504,6 @@ pub static SUITES: &[Suite] = &[
 /// Everything of every suite.
 pub fn all() -> Vec<Entry> {
     SUITES.iter().flat_map(|s| (s.entries)()).collect()
-}
-
-/// The front end of `mpibench NAME ...` for a suite that is its own
-/// command ([`Suite::front`]).
-pub fn front_end(name: &str) -> Option<&'static crate::frontend::FrontEnd> {
-    SUITES.iter().find(|s| s.name == name)?.front
 }
 
 pub fn suite(name: &str) -> Option<&'static Suite> {
@@ -760,6 +754,37 @@ pub fn defaults_line(su: &Suite) -> String {
     )
 }
 
+/// The front end of `mpibench NAME ...` ([`Suite::front`]).
+pub fn front(name: &str) -> Option<&'static dyn crate::frontend::Front> {
+    SUITES
+        .iter()
+        .filter_map(|s| s.front)
+        .find(|f| f.subcommand() == name)
+}
+
+/// The program whose name the binary runs under (a link or a copy named
+/// IMB-MPI1, osu_bw, ...), or was re-launched from (`MPIBENCH_ARGV0`):
+/// its front end and the program's name.
+pub fn drop_in(argv0: &str) -> Option<(&'static dyn crate::frontend::Front, &'static str)> {
+    let base = |s: &str| {
+        Path::new(s)
+            .file_name()
+            .map(|f| f.to_string_lossy().into_owned())
+            .unwrap_or_default()
+    };
+    let named = |name: String| {
+        SUITES
+            .iter()
+            .filter_map(|s| s.front)
+            .find_map(|f| Some((f, f.program(&name)?)))
+    };
+    named(base(argv0)).or_else(|| {
+        std::env::var("MPIBENCH_ARGV0")
+            .ok()
+            .and_then(|a| named(base(&a)))
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -978,15 +1003,7 @@ mod layering {
     ];
 
     /// (file, suite) pairs still to move behind the registry.
-    const LEFT: &[(&str, &str)] = &[
-        ("src/app.rs", "imb"),
-        ("src/app.rs", "mpitest"),
-        ("src/app.rs", "caf"),
-        ("src/app.rs", "cresta"),
-        ("src/app.rs", "commtest"),
-        ("src/app.rs", "osu"),
-        ("src/app.rs", "mpigraph"),
-    ];
+    const LEFT: &[(&str, &str)] = &[];
 
     fn names_suite(code: &str, suite: &str) -> bool {
         let path = format!("bench::{suite}");

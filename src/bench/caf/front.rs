@@ -33,6 +33,14 @@ pub fn parse(params: &[String]) -> Result<RunArgs, String> {
 
 /// This front end for `mpibench cafbench`.
 pub const FRONTEND: crate::frontend::FrontEnd = crate::frontend::FrontEnd {
+    subcommand: "cafbench",
+    listed: Some(&crate::frontend::Listed {
+        about: "The EPCC coarray suite as cafbench runs it, stand-alone without flags: point-to-point, synchronisation and 3-D halo swaps (mpibench options may follow)",
+        order: 15,
+        value_name: "OPTION",
+        arg_help: "mpibench options (-n, --json, --check, --window, --rma-sync, ...)",
+        after_help: HELP,
+    }),
     usage: "mpibench cafbench [OPTION]...",
     help: HELP,
     parse,

@@ -213,6 +213,14 @@ pub fn parse(params: &[String]) -> Result<RunArgs, String> {
 
 /// This front end for `mpibench commtest`.
 pub const FRONTEND: crate::frontend::FrontEnd = crate::frontend::FrontEnd {
+    subcommand: "commtest",
+    listed: Some(&crate::frontend::Listed {
+        about: "COMMTEST's inputs by name: mpibench commtest volume=2M minpacket=2K iterations=20 protocols=all swap distance=1 all",
+        order: 21,
+        value_name: "INPUT",
+        arg_help: "COMMTEST inputs (NAME=VALUE and words) and mpibench options (-n, --json, --check, ...)",
+        after_help: HELP,
+    }),
     usage: "mpibench commtest [INPUT]...",
     help: HELP,
     parse,

@@ -147,6 +147,15 @@ pub fn parse(params: &[String]) -> Result<RunArgs, String> {
 
 /// This front end for `mpibench cresta`.
 pub const FRONTEND: crate::frontend::FrontEnd = crate::frontend::FrontEnd {
+    subcommand: "cresta",
+    listed: Some(&crate::frontend::Listed {
+        about: "CRESTA's command line: mpibench cresta COLL P_min nreps m_min m_max delay delay_P",
+        order: 13,
+        value_name: "PARAM",
+        arg_help:
+            "The seed's seven parameters and mpibench options (-n, --json, --check, --plot, ...)",
+        after_help: HELP,
+    }),
     usage: "mpibench cresta COLL P_min nreps m_min m_max delay delay_P [OPTIONS]",
     help: HELP,
     parse,

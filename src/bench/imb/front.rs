@@ -15,6 +15,7 @@ use std::path::Path;
 use crate::bench::datatype::Datatype;
 use crate::bench::Definitions;
 use crate::cli::{on_off, RunArgs};
+use crate::frontend::{Action as FrontAction, Front, Listed};
 use crate::input::{read_text, Stdin, LIST_CAP};
 use crate::method::SyncMode;
 use crate::plan::IterPolicy;
@@ -92,6 +93,67 @@ pub struct Family {
     /// Runs IMB's aggregate and non-aggregate modes: the third `-iter`
     /// value (MSGS_NONAGGR) applies, as the plan axis [`NONAGGR_AXIS`].
     pub modes: bool,
+    /// Its entry in `mpibench --help`'s commands (IMB-MPI1's `imb`); the
+    /// others are announced after the options ([`Front::overview`]).
+    pub listed: Option<&'static Listed>,
+}
+
+impl Front for Family {
+    fn subcommand(&self) -> &'static str {
+        self.subcommand
+    }
+
+    fn listed(&self) -> Option<&'static Listed> {
+        self.listed
+    }
+
+    fn call(&self, params: &[String]) -> Result<FrontAction, String> {
+        self.call_as(
+            self.program,
+            &format!("mpibench {}", self.subcommand),
+            params,
+        )
+    }
+
+    fn program(&self, name: &str) -> Option<&'static str> {
+        (name == self.program).then_some(self.program)
+    }
+
+    /// `mpibench imb ...` / `IMB-MPI1 ...` (and IMB's other programs): the
+    /// program's command line; `shown` is how it was called ("mpibench
+    /// imb", "./IMB-MPI1"), for the calling sequence.
+    fn call_as(
+        &self,
+        _program: &str,
+        shown: &str,
+        params: &[String],
+    ) -> Result<FrontAction, String> {
+        let sub = format!("mpibench {}", self.subcommand);
+        Ok(match (self.parse)(self, params, shown)? {
+            Action::Help => FrontAction::Say(format!(
+                "Usage: {shown} [{} arguments] [mpibench options]\n\n{}\n",
+                self.program, self.help
+            )),
+            Action::List => FrontAction::Say((self.list)(self)),
+            Action::Run(args, notes) => FrontAction::Run {
+                args,
+                notes: notes.iter().map(|n| format!("{sub}: {n}")).collect(),
+                // Re-launched ranks see the arguments without a subcommand:
+                // they take IMB's command line from this.
+                argv0: (shown != sub).then(|| shown.to_string()),
+            },
+        })
+    }
+
+    fn overview(&self) -> String {
+        if self.listed.is_some() {
+            return String::new();
+        }
+        format!(
+            "{}: mpibench {} [{} arguments], or a link named {};\n  see mpibench help {}.\n",
+            self.program, self.subcommand, self.program, self.program, self.suite
+        )
+    }
 }
 
 pub use crate::bench::patterns::NONAGGR_AXIS;
@@ -107,22 +169,15 @@ pub static MPI1: Family = Family {
     parse,
     list,
     modes: false,
+    listed: Some(&Listed {
+        about: "IMB-MPI1's own command line and tables (also when the binary is called IMB-MPI1)",
+        order: 3,
+        value_name: "ARG",
+        arg_help:
+            "IMB-MPI1 arguments (-npmin, -msglog, -iter, ..., benchmark names) and mpibench options",
+        after_help: HELP,
+    }),
 };
-
-/// Every IMB program, one line each.
-pub static FAMILIES: &[&Family] = &[
-    &MPI1,
-    &crate::bench::imb_nbc::FAMILY,
-    &crate::bench::imb_ext::FAMILY,
-    &crate::bench::imb_p2p::FAMILY,
-    &crate::bench::imb_rma::FAMILY,
-    &crate::bench::imb_mt::FAMILY,
-];
-
-/// The program of `mpibench SUBCOMMAND`.
-pub fn by_subcommand(name: &str) -> Option<&'static Family> {
-    FAMILIES.iter().copied().find(|f| f.subcommand == name)
-}
 
 /// IMB-MPI1's flags that take a value.
 const VALUED: &[&str] = &[
@@ -712,23 +767,6 @@ fn benchmark_list(
     Ok(list)
 }
 
-/// The IMB program whose name the binary runs under (a link or a copy,
-/// e.g. IMB-MPI1), or was re-launched from (`MPIBENCH_ARGV0`).
-pub fn personality(argv0: &str) -> Option<&'static Family> {
-    let base = |s: &str| {
-        Path::new(s)
-            .file_name()
-            .map(|f| f.to_string_lossy().into_owned())
-            .unwrap_or_default()
-    };
-    let named = |name: &str| FAMILIES.iter().copied().find(|f| f.program == name);
-    named(&base(argv0)).or_else(|| {
-        std::env::var("MPIBENCH_ARGV0")
-            .ok()
-            .and_then(|a| named(&base(&a)))
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -957,10 +995,6 @@ mod tests {
             assert_eq!(a.datatype, [Datatype::Byte], "{v}");
             crate::bench::datatype::Derived::parse(spec).unwrap();
         }
-        // The other IMB programs have no such flags.
-        let e = run_of(&crate::bench::imb_nbc::FAMILY, "-data_type int").unwrap_err();
-        assert!(e.contains("IMB-MPI1's") && !e.contains('\n'), "{e}");
-        assert!(run_of(&crate::bench::imb_nbc::FAMILY, "-data_type byte").is_ok());
     }
 
     #[test]
@@ -993,12 +1027,9 @@ mod tests {
         let l = list(&MPI1);
         assert!(l.contains("    Uniband (non-default)"), "{l}");
         assert!(l.contains("    Reduce_scatter\n"), "{l}");
-        assert!(personality("/usr/local/bin/IMB-MPI1").is_some_and(|f| f.subcommand == "imb"));
-        assert!(personality("IMB-MPI1").is_some());
-        assert!(
-            personality("/usr/bin/mpibench").is_none() || std::env::var("MPIBENCH_ARGV0").is_ok()
-        );
-        assert!(by_subcommand("imb").is_some_and(|f| f.program == "IMB-MPI1"));
-        assert!(by_subcommand("run").is_none());
+        assert_eq!(MPI1.program("IMB-MPI1"), Some("IMB-MPI1"));
+        assert_eq!(MPI1.program("mpibench"), None);
+        assert_eq!(MPI1.subcommand(), "imb");
+        assert!(MPI1.overview().is_empty());
     }
 }

@@ -29,6 +29,7 @@ Example: mpirun -np 2 mpibench imb-ext -msglog 0:12 -iter 200 Unidir_Put Accumul
     parse: crate::bench::imb::front::parse,
     list: crate::bench::imb::front::list,
     modes: true,
+    listed: None,
 };
 
 fn entries() -> Vec<crate::suite::Entry> {
@@ -49,5 +50,6 @@ pub const REGISTERED: Suite = Suite {
         own: Some("mpibench imb-ext [-npmin P] [-msglog A:B] [-iter N[,VOL[,NONAGGR]]] ... [BENCHMARK ...] (also as a link named IMB-EXT)"),
         example: "mpibench run -n 2 --suite imb-ext Unidir_Put Accumulate --sizes 8,1K,64K",
     },
+    front: Some(&FAMILY),
     ..Suite::PLAIN
 };

@@ -11,7 +11,7 @@ mod front;
 pub mod onesided;
 pub mod table;
 
-pub use front::{FAMILY, REGISTERED};
+pub use front::REGISTERED;
 
 use self::onesided::{Access, OneSided, WindowBench};
 use crate::bench::{Benchmark, Class, Info, RankRule};

@@ -332,6 +332,7 @@ Example: OMP_NUM_THREADS=2 mpirun -np 2 mpibench imb-mt -thread_level multiple -
     parse,
     list: crate::bench::imb::front::list,
     modes: false,
+    listed: None,
 };
 
 fn entries() -> Vec<crate::suite::Entry> {
@@ -381,6 +382,7 @@ pub const REGISTERED: Suite = Suite {
         own: Some("mpibench imb-mt [-thread_level multiple] [-count N,...] [-repeat N] ... [BENCHMARK ...] (also as a link named IMB-MT)"),
         example: "mpibench run -n 2 --suite imb-mt PingPongMT AllReduceMT --sizes 4,256 --check",
     },
+    front: Some(&FAMILY),
     ..Suite::PLAIN
 };
 

@@ -15,7 +15,7 @@ pub mod kernel;
 pub mod patterns;
 pub mod table;
 
-pub use front::{FAMILY, REGISTERED};
+pub use front::REGISTERED;
 
 use self::kernel::MtBench;
 use self::patterns::Op;

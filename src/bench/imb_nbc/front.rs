@@ -28,6 +28,7 @@ Example: mpirun -np 4 mpibench imb-nbc -npmin 4 -msglog 0:10 -iter 100 Ibcast Ia
     parse: crate::bench::imb::front::parse,
     list: crate::bench::imb::front::list,
     modes: false,
+    listed: None,
 };
 
 fn entries() -> Vec<crate::suite::Entry> {
@@ -53,5 +54,19 @@ pub const REGISTERED: Suite = Suite {
         own: Some("mpibench imb-nbc [-npmin P] [-msglog A:B] [-iter N] [-time S] ... [BENCHMARK ...] (also as a link named IMB-NBC)"),
         example: "mpibench run -n 4 --suite imb-nbc Ibcast Iallreduce Ibarrier_pure --sizes 8,1K,64K",
     },
+    front: Some(&FAMILY),
     ..Suite::PLAIN
 };
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bench::imb::front::run_of;
+
+    #[test]
+    fn imb_mpi1s_data_type_flags_are_not_imb_nbcs() {
+        let e = run_of(&FAMILY, "-data_type int").unwrap_err();
+        assert!(e.contains("IMB-MPI1's") && !e.contains('\n'), "{e}");
+        assert!(run_of(&FAMILY, "-data_type byte").is_ok());
+    }
+}

@@ -14,7 +14,7 @@ mod front;
 mod overlap;
 pub mod table;
 
-pub use front::{FAMILY, REGISTERED};
+pub use front::REGISTERED;
 
 use self::overlap::Nbc;
 use crate::bench::{patterns, Axis, Benchmark, Info};

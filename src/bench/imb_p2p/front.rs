@@ -261,6 +261,7 @@ Example: mpirun -np 4 mpibench imb-p2p -iter 1000,100 -msglog 0:16 -pause 0 Sten
     parse,
     list,
     modes: false,
+    listed: None,
 };
 
 fn entries() -> Vec<crate::suite::Entry> {
@@ -284,6 +285,7 @@ pub const REGISTERED: Suite = Suite {
         own: Some("mpibench imb-p2p [-iter MAX[,NUM]] [-msglog K:N] [-pause US] ... [BENCHMARK ...] (also as a link named IMB-P2P)"),
         example: "mpibench run -n 4 --suite imb-p2p Stencil2D Unirandom --sizes 8,1K,64K",
     },
+    front: Some(&FAMILY),
     ..Suite::PLAIN
 };
 
@@ -296,7 +298,7 @@ mod tests {
     }
 
     fn run(s: &str) -> Result<crate::cli::RunArgs, String> {
-        match parse(&super::super::FAMILY, &v(s), "IMB-P2P")? {
+        match parse(&super::FAMILY, &v(s), "IMB-P2P")? {
             Action::Run(a, _) => Ok(*a),
             a => Err(format!("{a:?}")),
         }

@@ -14,7 +14,7 @@ pub mod kernel;
 pub mod patterns;
 pub mod table;
 
-pub use front::{FAMILY, REGISTERED};
+pub use front::REGISTERED;
 
 use self::kernel::P2p;
 use self::patterns::*;

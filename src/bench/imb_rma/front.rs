@@ -32,6 +32,7 @@ Example: mpirun -np 2 mpibench imb-rma -msglog 0:12 -iter 200 Unidir_put All_put
     parse: crate::bench::imb::front::parse,
     list: crate::bench::imb::front::list,
     modes: true,
+    listed: None,
 };
 
 fn entries() -> Vec<crate::suite::Entry> {
@@ -52,5 +53,6 @@ pub const REGISTERED: Suite = Suite {
         own: Some("mpibench imb-rma [-npmin P] [-msglog A:B] [-iter N[,VOL[,NONAGGR]]] ... [BENCHMARK ...] (also as a link named IMB-RMA)"),
         example: "mpibench run -n 2 --suite imb-rma Unidir_put One_put_all --sizes 8,1K,64K",
     },
+    front: Some(&FAMILY),
     ..Suite::PLAIN
 };

@@ -14,7 +14,7 @@ pub mod kernel;
 pub mod passive;
 pub mod table;
 
-pub use front::{FAMILY, REGISTERED};
+pub use front::REGISTERED;
 
 use self::kernel::{Op, Reach, Rma};
 use self::passive::TrulyPassive;

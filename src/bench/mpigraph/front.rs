@@ -86,6 +86,14 @@ pub fn parse(params_in: &[String]) -> Result<RunArgs, String> {
 
 /// This front end for `mpibench mpigraph`.
 pub const FRONTEND: crate::frontend::FrontEnd = crate::frontend::FrontEnd {
+    subcommand: "mpigraph",
+    listed: Some(&crate::frontend::Listed {
+        about: "LLNL mpiGraph's command line: mpibench mpigraph [SIZE [ITERS [WINDOW]]] (the bandwidth of every pair of ranks, the host summary and its outliers)",
+        order: 14,
+        value_name: "PARAM",
+        arg_help: "mpiGraph's parameters and mpibench options (-n, --hosts, --json, --fail-on-outlier, ...)",
+        after_help: HELP,
+    }),
     usage: "mpibench mpigraph [SIZE [ITERS [WINDOW]]] [OPTIONS]",
     help: HELP,
     parse,

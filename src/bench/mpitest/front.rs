@@ -156,6 +156,14 @@ pub fn parse(params: &[String]) -> Result<RunArgs, String> {
 
 /// This front end for `mpibench mpitest`.
 pub const FRONTEND: crate::frontend::FrontEnd = crate::frontend::FrontEnd {
+    subcommand: "mpitest",
+    listed: Some(&crate::frontend::Listed {
+        about: "MPITEST's own command line: mpibench mpitest m1 M100 K10 T100 t100000 R2 otransfer.dat",
+        order: 2,
+        value_name: "PARAM",
+        arg_help: "MPITEST parameters (m, M, K, T, t, R, b, o) and mpibench options (-n, --json, --check, ...)",
+        after_help: HELP,
+    }),
     usage: "mpibench mpitest [PARAM]...",
     help: HELP,
     parse,
