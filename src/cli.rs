@@ -35,7 +35,8 @@ pub enum Command {
         suite: Option<String>,
     },
     /// Run benchmarks (default: the whole PMB-MPI1 suite).
-    #[command(display_order = 1, after_help = crate::suite::defaults_help())]
+    // (After its options, `help::command` adds every suite's defaults.)
+    #[command(display_order = 1)]
     Run(Box<RunArgs>),
     /// The suites' commands that `mpibench --help` does not list, from the
     /// registry (IMB's other programs, `mpibench guidelines`), and tune.

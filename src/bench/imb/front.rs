@@ -465,147 +465,34 @@ pub fn parse(f: &Family, params: &[String], argv0: &str) -> Result<Action, Strin
     args.table = Some(f.table.to_string());
     // As IMB-MPI1: no progress lines (scripts often read stdout and stderr as one).
     args.quiet = true;
-    let mut notes = Vec::new();
-    let mut requested = requested;
-    let (mut include, mut exclude) = (Vec::new(), Vec::new());
-    let mut log = (0, 22);
-    let mut lengths: Option<Vec<usize>> = None;
-    let mut zero = true;
-    // IMB-MPI1's -mem default: 1 GB of message buffers per process.
-    let mut mem_gb = 1.0;
-    let mut iter_given: Option<usize> = None;
-    let mut types = Types::default();
+    let mut g = Given {
+        notes: Vec::new(),
+        requested,
+        include: Vec::new(),
+        exclude: Vec::new(),
+        log: (0, 22),
+        lengths: None,
+        zero: true,
+        // IMB-MPI1's -mem default: 1 GB of message buffers per process.
+        mem_gb: 1.0,
+        iter_given: None,
+        types: Types::default(),
+    };
     for (flag, v) in &imb {
-        let v = v.as_str();
-        match flag.as_str() {
-            "-npmin" => {
-                let n = v
-                    .parse::<usize>()
-                    .ok()
-                    .filter(|&n| n >= 1)
-                    .ok_or_else(|| format!("invalid -npmin argument '{v}' (a process count >= 1)"))?;
-                args.npmin = Some(n);
-                // IMB: an npmin above the process count runs on all processes.
-                args.npmin_up_to_world = true;
-            }
-            "-multi" => match v {
-                "0" => args.multi = true,
-                "1" => {
-                    args.multi = true;
-                    args.multi_detail = true;
-                }
-                _ => return Err(format!("invalid -multi argument '{v}' (0 or 1)")),
-            },
-            "-off_cache" => {
-                crate::plan::parse_off_cache(v).map_err(|e| format!("-off_cache: {e}"))?;
-                args.off_cache = Some(v.to_string());
-            }
-            "-iter" => {
-                let parts: Vec<&str> = v.split(',').collect();
-                let ints: Vec<usize> = parts
-                    .iter()
-                    .map(|p| p.trim().parse::<usize>().ok().filter(|&n| n >= 1))
-                    .collect::<Option<_>>()
-                    .filter(|x: &Vec<usize>| (1..=3).contains(&x.len()))
-                    .ok_or_else(|| {
-                        format!("invalid -iter argument '{v}' (MSGSPERSAMPLE[,OVERALL_VOL[,MSGS_NONAGGR]], positive integers)")
-                    })?;
-                args.max_iter = Some(ints[0]);
-                crate::frontend::spelled(&mut args, "--max-iter", "-iter");
-                iter_given = Some(ints[0]);
-                if let Some(&vol) = ints.get(1) {
-                    // OVERALL_VOL is in MiB; --volume holds bytes.
-                    args.volume = Some(vol.checked_mul(1 << 20).ok_or_else(|| {
-                        format!("invalid -iter argument '{v}': OVERALL_VOL {vol} MiB is too large")
-                    })?);
-                }
-                if let (true, Some(&n)) = (f.modes, ints.get(2)) {
-                    args.front_axes.push((NONAGGR_AXIS.into(), n as f64));
-                } else if ints.len() == 3 {
-                    notes.push(
-                        "the third -iter value (MSGS_NONAGGR) applies to IMB-EXT/IMB-IO non-aggregate modes only: no effect here"
-                            .to_string(),
-                    );
-                }
-            }
-            "-iter_policy" => {
-                args.iter_policy = Some(match v {
-                    "dynamic" => IterPolicy::Dynamic,
-                    "off" => IterPolicy::Off,
-                    "multiple_np" => IterPolicy::MultipleNp,
-                    "auto" => IterPolicy::Auto,
-                    _ => {
-                        return Err(format!(
-                            "invalid -iter_policy argument '{v}' (dynamic, off, multiple_np or auto)"
-                        ))
-                    }
-                });
-            }
-            "-time" => args.time = positive_f64(flag, v, "seconds per message length, > 0")?,
-            "-mem" => mem_gb = positive_f64(flag, v, "GB of buffers per process, > 0")?,
-            "-msglen" => {
-                lengths = Some(msglen(v)?);
-                args.read_files.push(("-msglen", v.into()));
-            }
-            "-map" => args.imb_map = Some(map(v)?),
-            "-input" => {
-                requested.extend(input(v)?);
-                args.read_files.push(("-input", v.into()));
-            }
-            "-include" => include.extend(names(flag, v)?),
-            "-exclude" => exclude.extend(names(flag, v)?),
-            "-msglog" => log = msglog(v)?,
-            "-root_shift" => args.root_shift = switch(flag, v)?,
-            "-sync" => {
-                let on = switch(flag, v)?;
-                if defs == Definitions::Imb2021 {
-                    args.imb_sync = Some(on);
-                } else {
-                    notes.push(format!(
-                        "-sync {v} has no effect with --definitions pmb: PMB times collectives in one loop after one barrier"
-                    ));
-                }
-            }
-            "-imb_barrier" => {
-                if switch(flag, v)? {
-                    args.sync = Some(SyncMode::Dissemination);
-                }
-            }
-            "-warm_up" => {
-                if !switch(flag, v)? {
-                    // IMB still times one repetition to size the run.
-                    args.warmup = Some(1);
-                }
-            }
-            "-zero_size" => zero = switch(flag, v)?,
-            "-window_size" => {
-                args.imb_window = Some(crate::cli::window_size(v).map_err(|_| {
-                    format!(
-                        "invalid -window_size argument '{v}' (messages per window of Uniband and Biband, 1 to {})",
-                        crate::cli::MAX_IMB_WINDOW
-                    )
-                })?)
-            }
-            "-msg_pause" => args.msg_pause = switch(flag, v)?,
-            "-thread_level" => match v {
-                "single" => {}
-                "funneled" | "serialized" | "multiple" | "nompiinit" => notes.push(format!(
-                    "-thread_level {v} has no effect here: mpibench initialises MPI with MPI_Init (single)"
-                )),
-                _ => {
-                    return Err(format!(
-                        "invalid -thread_level argument '{v}' (single, funneled, serialized, multiple)"
-                    ))
-                }
-            },
-            "-data_type" | "-red_data_type" | "-contig_type" => types.set(flag, v)?,
-            _ => {
-                return Err(format!(
-                    "{flag} is not supported by mpibench (IMB's YAML configurations)"
-                ))
-            }
-        }
+        imb_flag(f, flag, v, defs, &mut args, &mut g)?;
     }
+    let Given {
+        notes,
+        requested,
+        include,
+        exclude,
+        log,
+        lengths,
+        zero,
+        mem_gb,
+        iter_given,
+        types,
+    } = g;
     types.apply(f, &mut args)?;
     let sizes: Vec<usize> = match lengths {
         Some(mut v) => {
@@ -638,6 +525,180 @@ pub fn parse(f: &Family, params: &[String], argv0: &str) -> Result<Action, Strin
     args.benchmarks = benchmark_list(f, &requested, &include, &exclude, defs)?;
     args.frontend = crate::frontend::calling(argv0, params);
     Ok(Action::Run(Box::new(args), notes))
+}
+
+/// What IMB-MPI1's flags give besides `RunArgs`.
+struct Given {
+    /// One-line remarks on flags that do nothing here.
+    notes: Vec<String>,
+    /// The benchmarks named (and those of `-input`).
+    requested: Vec<String>,
+    include: Vec<String>,
+    exclude: Vec<String>,
+    /// `-msglog A:B`.
+    log: (u32, u32),
+    /// `-msglen`'s lengths.
+    lengths: Option<Vec<usize>>,
+    /// `-zero_size`.
+    zero: bool,
+    mem_gb: f64,
+    /// The first `-iter` value.
+    iter_given: Option<usize>,
+    types: Types,
+}
+
+/// One IMB-MPI1 flag with its value: into `args` or `g`; its lengths,
+/// repetitions, lists and files here, its switches in [`imb_switch`].
+fn imb_flag(
+    f: &Family,
+    flag: &str,
+    v: &str,
+    defs: Definitions,
+    args: &mut RunArgs,
+    g: &mut Given,
+) -> Result<(), String> {
+    match flag {
+        "-npmin" => {
+            let n =
+                v.parse::<usize>().ok().filter(|&n| n >= 1).ok_or_else(|| {
+                    format!("invalid -npmin argument '{v}' (a process count >= 1)")
+                })?;
+            args.npmin = Some(n);
+            // IMB: an npmin above the process count runs on all processes.
+            args.npmin_up_to_world = true;
+        }
+        "-multi" => match v {
+            "0" => args.multi = true,
+            "1" => {
+                args.multi = true;
+                args.multi_detail = true;
+            }
+            _ => return Err(format!("invalid -multi argument '{v}' (0 or 1)")),
+        },
+        "-off_cache" => {
+            crate::plan::parse_off_cache(v).map_err(|e| format!("-off_cache: {e}"))?;
+            args.off_cache = Some(v.to_string());
+        }
+        "-iter" => {
+            let parts: Vec<&str> = v.split(',').collect();
+            let ints: Vec<usize> = parts
+                .iter()
+                .map(|p| p.trim().parse::<usize>().ok().filter(|&n| n >= 1))
+                .collect::<Option<_>>()
+                .filter(|x: &Vec<usize>| (1..=3).contains(&x.len()))
+                .ok_or_else(|| {
+                    format!("invalid -iter argument '{v}' (MSGSPERSAMPLE[,OVERALL_VOL[,MSGS_NONAGGR]], positive integers)")
+                })?;
+            args.max_iter = Some(ints[0]);
+            crate::frontend::spelled(args, "--max-iter", "-iter");
+            g.iter_given = Some(ints[0]);
+            if let Some(&vol) = ints.get(1) {
+                // OVERALL_VOL is in MiB; --volume holds bytes.
+                args.volume = Some(vol.checked_mul(1 << 20).ok_or_else(|| {
+                    format!("invalid -iter argument '{v}': OVERALL_VOL {vol} MiB is too large")
+                })?);
+            }
+            if let (true, Some(&n)) = (f.modes, ints.get(2)) {
+                args.front_axes.push((NONAGGR_AXIS.into(), n as f64));
+            } else if ints.len() == 3 {
+                g.notes.push(
+                    "the third -iter value (MSGS_NONAGGR) applies to IMB-EXT/IMB-IO non-aggregate modes only: no effect here"
+                        .to_string(),
+                );
+            }
+        }
+        "-iter_policy" => {
+            args.iter_policy = Some(match v {
+                "dynamic" => IterPolicy::Dynamic,
+                "off" => IterPolicy::Off,
+                "multiple_np" => IterPolicy::MultipleNp,
+                "auto" => IterPolicy::Auto,
+                _ => {
+                    return Err(format!(
+                        "invalid -iter_policy argument '{v}' (dynamic, off, multiple_np or auto)"
+                    ))
+                }
+            });
+        }
+        "-time" => args.time = positive_f64(flag, v, "seconds per message length, > 0")?,
+        "-mem" => g.mem_gb = positive_f64(flag, v, "GB of buffers per process, > 0")?,
+        "-msglen" => {
+            g.lengths = Some(msglen(v)?);
+            args.read_files.push(("-msglen", v.into()));
+        }
+        "-map" => args.imb_map = Some(map(v)?),
+        "-input" => {
+            g.requested.extend(input(v)?);
+            args.read_files.push(("-input", v.into()));
+        }
+        "-include" => g.include.extend(names(flag, v)?),
+        "-exclude" => g.exclude.extend(names(flag, v)?),
+        "-msglog" => g.log = msglog(v)?,
+        _ => imb_switch(flag, v, defs, args, g)?,
+    }
+    Ok(())
+}
+
+/// [`imb_flag`]'s switches, thread level and data types.
+fn imb_switch(
+    flag: &str,
+    v: &str,
+    defs: Definitions,
+    args: &mut RunArgs,
+    g: &mut Given,
+) -> Result<(), String> {
+    match flag {
+        "-root_shift" => args.root_shift = switch(flag, v)?,
+        "-sync" => {
+            let on = switch(flag, v)?;
+            if defs == Definitions::Imb2021 {
+                args.imb_sync = Some(on);
+            } else {
+                g.notes.push(format!(
+                    "-sync {v} has no effect with --definitions pmb: PMB times collectives in one loop after one barrier"
+                ));
+            }
+        }
+        "-imb_barrier" => {
+            if switch(flag, v)? {
+                args.sync = Some(SyncMode::Dissemination);
+            }
+        }
+        "-warm_up" => {
+            if !switch(flag, v)? {
+                // IMB still times one repetition to size the run.
+                args.warmup = Some(1);
+            }
+        }
+        "-zero_size" => g.zero = switch(flag, v)?,
+        "-window_size" => {
+            args.imb_window = Some(crate::cli::window_size(v).map_err(|_| {
+                format!(
+                    "invalid -window_size argument '{v}' (messages per window of Uniband and Biband, 1 to {})",
+                    crate::cli::MAX_IMB_WINDOW
+                )
+            })?)
+        }
+        "-msg_pause" => args.msg_pause = switch(flag, v)?,
+        "-thread_level" => match v {
+            "single" => {}
+            "funneled" | "serialized" | "multiple" | "nompiinit" => g.notes.push(format!(
+                "-thread_level {v} has no effect here: mpibench initialises MPI with MPI_Init (single)"
+            )),
+            _ => {
+                return Err(format!(
+                    "invalid -thread_level argument '{v}' (single, funneled, serialized, multiple)"
+                ))
+            }
+        },
+        "-data_type" | "-red_data_type" | "-contig_type" => g.types.set(flag, v)?,
+        _ => {
+            return Err(format!(
+                "{flag} is not supported by mpibench (IMB's YAML configurations)"
+            ))
+        }
+    }
+    Ok(())
 }
 
 /// IMB-MPI1's `-data_type`, `-red_data_type` and `-contig_type` (IMB
