@@ -4,7 +4,7 @@ use std::cell::RefCell;
 use std::time::SystemTime;
 
 use anyhow::Result;
-use clap::Parser;
+use clap::FromArgMatches;
 
 use crate::bench::entry::Entry;
 use crate::cli::{Cli, Command, RunArgs};
@@ -53,83 +53,52 @@ pub fn main() -> Result<i32> {
         Ok(a) => a,
         Err(e) => return Ok(usage(&e)),
     };
-    // Called as IMB-MPI1 (a link or a copy), or re-launched from it: IMB's command line.
-    let argv0 = argv.first().cloned().unwrap_or_default();
-    if let Some(family) = frontend::imb::personality(&argv0) {
-        let shown = std::env::var("MPIBENCH_ARGV0").unwrap_or(argv0);
-        return imb(family, argv[1..].to_vec(), &shown);
-    }
-    // Called as an OSU program (a link named osu_bw, ...): OSU's command line.
-    if let Some(program) = frontend::osu::personality(&argv0) {
-        let shown = std::env::var("MPIBENCH_ARGV0").unwrap_or(argv0);
-        return osu(&program, argv[1..].to_vec(), &shown);
+    // Called as a suite's program (a link or a copy named IMB-MPI1,
+    // osu_bw, ...), or re-launched from one: that program's command line.
+    if let Some((f, program)) = suite::drop_in(&argv[0]) {
+        let shown = std::env::var("MPIBENCH_ARGV0").unwrap_or_else(|_| argv[0].clone());
+        return front_end(f.call_as(program, &shown, &argv[1..]));
     }
     // `run --suite SUITE -h`: the suite's page, not all of run's options.
     if let Some(topic) = crate::help::run_suite_topic(argv.get(1..).unwrap_or_default()) {
         return Ok(help(Some(&topic)));
     }
-    let cli = match Cli::try_parse_from(&argv) {
-        Ok(c) => c,
-        Err(e) => {
-            use clap::error::ErrorKind;
-            if matches!(
-                e.kind(),
-                ErrorKind::DisplayHelp
-                    | ErrorKind::DisplayVersion
-                    | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
-            ) {
-                if launch::env_rank() == 0 {
-                    let _ = e.print();
-                }
-                return Ok(
-                    if e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
-                        EXIT_USAGE
-                    } else {
-                        EXIT_OK
-                    },
-                );
-            }
-            if launch::env_rank() == 0 {
-                let msg = e.render().to_string();
-                eprintln!(
-                    "{}",
-                    msg.lines().next().unwrap_or("error: invalid command line")
-                );
-            }
-            return Ok(EXIT_USAGE);
+    let matches = match crate::help::command().try_get_matches_from(&argv) {
+        Ok(m) => m,
+        Err(e) => return Ok(parse_error(&e)),
+    };
+    // A suite's listed subcommand (mpibench mpitest ...): its front end.
+    if let Some((name, sub)) = matches.subcommand() {
+        if let Some(f) = suite::front(name).filter(|f| f.listed().is_some()) {
+            let params: Vec<String> = sub
+                .get_many::<String>("params")
+                .into_iter()
+                .flatten()
+                .cloned()
+                .collect();
+            return front_end(f.call(&params));
         }
+    }
+    let cli = match Cli::from_arg_matches(&matches) {
+        Ok(c) => c,
+        Err(e) => return Ok(parse_error(&e.format(&mut crate::help::command()))),
     };
     match cli.command {
         Command::List { suite } => list(suite.as_deref()),
         Command::Help { topic } => Ok(help(topic.as_deref())),
         Command::Run(args) => run(*args),
-        Command::Mpitest { params } => front_end(&frontend::mpitest::FRONTEND, &params),
-        Command::Cresta { params } => front_end(&frontend::cresta::FRONTEND, &params),
-        Command::Mpigraph { params } => front_end(&frontend::mpigraph::FRONTEND, &params),
-        Command::Cafbench { params } => front_end(&frontend::cafbench::FRONTEND, &params),
-        Command::Commtest { params } => front_end(&frontend::commtest::FRONTEND, &params),
-        Command::Imb { params } => imb(&frontend::imb::MPI1, params, "mpibench imb"),
-        // IMB's other programs (mpibench imb-nbc ...), from their registry,
-        // and the suites that are commands of their own (mpibench guidelines).
+        // The suites' commands not listed in `mpibench --help`, from the
+        // registry (IMB's other programs: mpibench imb-nbc ...; the suites
+        // that are commands of their own: mpibench guidelines), and tune.
         Command::External(words) => {
             let (name, params) = words.split_first().expect("clap gives the subcommand");
-            match (
-                frontend::imb::by_subcommand(name),
-                crate::suite::front_end(name),
-            ) {
-                (Some(f), _) => imb(f, params.to_vec(), &format!("mpibench {name}")),
-                (None, Some(f)) => front_end(f, params),
+            match suite::front(name) {
+                Some(f) => front_end(f.call(params)),
                 // A driver of its own launches (one per algorithm), not a run.
-                (None, None) if name == "tune" => crate::tune::main(params),
-                (None, None) => Ok(usage(&format!("unrecognized subcommand '{name}'"))),
+                None if name == "tune" => crate::tune::main(params),
+                None => Ok(usage(&format!("unrecognized subcommand '{name}'"))),
             }
         }
-        Command::Osu { params } => match params.split_first() {
-            Some((program, rest)) => osu(program, rest.to_vec(), "mpibench osu"),
-            None => Ok(usage(
-                "mpibench osu needs a program, e.g. mpibench osu osu_latency (see mpibench osu -h)",
-            )),
-        },
         // Plain programs over JSON files: no MPI, no self-launch.
         Command::Report(a) => report::cmd::report(&a, suite::report_parts),
         Command::Plot(a) => report::cmd::plot(&a, suite::report_parts),
@@ -137,112 +106,71 @@ pub fn main() -> Result<i32> {
     }
 }
 
-/// A suite's own command line: its help, or the run it asks for.
-fn front_end(f: &frontend::FrontEnd, params: &[String]) -> Result<i32> {
-    if f.wants_help(params) {
+/// A command line clap refused, or its help or version: printed once (on
+/// rank 0), its exit code.
+fn parse_error(e: &clap::Error) -> i32 {
+    use clap::error::ErrorKind;
+    if matches!(
+        e.kind(),
+        ErrorKind::DisplayHelp
+            | ErrorKind::DisplayVersion
+            | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+    ) {
         if launch::env_rank() == 0 {
-            println!("Usage: {}\n\n{}", f.usage, f.help);
+            let _ = e.print();
         }
-        return Ok(EXIT_OK);
+        return if e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
+            EXIT_USAGE
+        } else {
+            EXIT_OK
+        };
     }
-    match (f.parse)(params) {
-        Ok(args) => run(args),
-        Err(msg) => Ok(usage(&msg)),
+    if launch::env_rank() == 0 {
+        let msg = e.render().to_string();
+        eprintln!(
+            "{}",
+            msg.lines().next().unwrap_or("error: invalid command line")
+        );
     }
+    EXIT_USAGE
 }
 
-/// `mpibench imb ...` / `IMB-MPI1 ...` (and IMB's other programs): the
-/// program's command line.
-fn imb(family: &frontend::imb::Family, params: Vec<String>, argv0: &str) -> Result<i32> {
+/// A suite's own command line ([`frontend::Front`]): what it asks for, done.
+fn front_end(asked: Result<frontend::Action, String>) -> Result<i32> {
     let root = launch::env_rank() == 0;
-    let sub = format!("mpibench {}", family.subcommand);
-    match (family.parse)(family, &params, argv0) {
+    match asked {
         Err(msg) => Ok(usage(&msg)),
-        Ok(frontend::imb::Action::Help) => {
+        Ok(frontend::Action::Say(text)) => {
             if root {
-                println!(
-                    "Usage: {argv0} [{} arguments] [mpibench options]\n\n{}",
-                    family.program, family.help
-                );
+                print!("{text}");
             }
             Ok(EXIT_OK)
         }
-        Ok(frontend::imb::Action::List) => {
-            if root {
-                print!("{}", (family.list)(family));
-            }
-            Ok(EXIT_OK)
-        }
-        Ok(frontend::imb::Action::Run(args, notes)) => {
+        Ok(frontend::Action::Run { args, notes, argv0 }) => {
             if launch::launched() {
                 if root {
                     for n in notes {
-                        eprintln!("{sub}: {n}");
+                        eprintln!("{n}");
                     }
                 }
-            } else if argv0 != sub {
+            } else if let Some(a) = argv0 {
                 // Re-launched ranks see the arguments without a subcommand:
-                // they take IMB's command line from this.
-                std::env::set_var("MPIBENCH_ARGV0", argv0);
+                // they take the program's command line from this.
+                std::env::set_var("MPIBENCH_ARGV0", a);
             }
             run(*args)
         }
-    }
-}
-
-/// `mpibench osu PROGRAM ...` / `osu_bw ...`: OSU's command line.
-fn osu(program: &str, params: Vec<String>, argv0: &str) -> Result<i32> {
-    use frontend::osu::Action;
-    let root = launch::env_rank() == 0;
-    if program == "-h" || program == "--help" {
-        if root {
-            println!(
-                "Usage: mpibench osu PROGRAM [OSU flags] [mpibench options]\n\n{}",
-                frontend::osu::HELP
-            );
-        }
-        return Ok(EXIT_OK);
-    }
-    // A link's own name is not repeated in its arguments.
-    let calling = if argv0 == "mpibench osu" {
-        format!("mpibench osu {program}")
-    } else {
-        argv0.to_string()
-    };
-    let remember = |a: &str| {
-        if !launch::launched() && a != "mpibench osu" {
-            // Re-launched ranks see the arguments without a subcommand.
-            std::env::set_var("MPIBENCH_ARGV0", a);
-        }
-    };
-    match frontend::osu::parse(program, &params, &calling) {
-        Err(msg) => Ok(usage(&msg)),
-        Ok(Action::Help(text)) => {
-            if root {
-                println!("{text}");
+        Ok(frontend::Action::Startup {
+            args,
+            argv0,
+            launched,
+        }) => {
+            if launch::launched() {
+                return launched();
             }
-            Ok(EXIT_OK)
-        }
-        Ok(Action::Version(v)) => {
-            if root {
-                println!("{v}");
+            if let Some(a) = argv0 {
+                std::env::set_var("MPIBENCH_ARGV0", a);
             }
-            Ok(EXIT_OK)
-        }
-        Ok(Action::Startup(name, args)) => {
-            remember(argv0);
-            if !launch::launched() {
-                return run(*args);
-            }
-            frontend::osu::startup(name)
-        }
-        Ok(Action::Run(args, notes)) => {
-            if launch::launched() && root {
-                for n in notes {
-                    eprintln!("{program}: {n}");
-                }
-            }
-            remember(argv0);
             run(*args)
         }
     }

@@ -1,7 +1,9 @@
-//! Command-line definitions (clap). Parsing happens on every rank before
-//! MPI starts; only rank 0's plan is used (see `plan`). The suites' own
-//! command lines (MPITEST's letters, ...) are front ends in `frontend/` that
-//! produce the same [`RunArgs`].
+//! Command-line definitions (clap): the common subcommands and options.
+//! Parsing happens on every rank before MPI starts; only rank 0's plan is
+//! used (see `plan`). The suites' own command lines (MPITEST's letters, ...)
+//! are front ends in their folders (`bench/<suite>/front.rs`) that produce
+//! the same [`RunArgs`]; the registry adds them as subcommands
+//! (`help::command`).
 
 use std::path::PathBuf;
 
@@ -16,172 +18,45 @@ pub use crate::method::{Method, SyncMode};
     name = "mpibench",
     version,
     disable_help_subcommand = true,
-    about = "MPI benchmarks: PMB-MPI1, MPITEST and more, with validation, statistics and JSON/CSV output",
-    // Explicit lines of at most 80 columns: clap wraps longer ones mid-sentence.
-    after_help = top_help(),
+    about = "MPI benchmarks: PMB-MPI1, MPITEST and more, with validation, statistics and JSON/CSV output"
 )]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
 }
 
-/// After `mpibench --help`'s options: how to run, IMB's other programs
-/// (from their registry), the exit codes.
-fn top_help() -> String {
-    let mut s = String::from(
-        "Run under mpiexec/srun, or let `mpibench run -n N` launch its own local ranks.\n",
-    );
-    for f in crate::frontend::imb::FAMILIES.iter().skip(1) {
-        s.push_str(&format!(
-            "{}: mpibench {} [{} arguments], or a link named {};\n  see mpibench help {}.\n",
-            f.program, f.subcommand, f.program, f.program, f.suite
-        ));
-    }
-    s.push_str(
-        "Tuning: mpibench tune COLL... [--sizes LIST]: the library's fastest algorithms,\n  \
-         written to its own rules file and checked; see mpibench tune -h.\n",
-    );
-    s + EXIT_CODES
-}
-
-const EXIT_CODES: &str = "\n\
-                  Exit codes (JSON status / reason):\n  \
-                  0      ok (ok / ok)\n  \
-                  1      validation errors (validation_errors / validation_errors);\n         \
-                         compare --fail-if-slower failed\n  \
-                  2      usage errors (no JSON)\n  \
-                  3      aborted: --timeout (aborted / timeout), the stall limit (stall),\n         \
-                         a rank died of a signal (rank_died, + signal), a failed write\n         \
-                         or closed stdout (write_failed), another failure (error)\n  \
-                  4      the launcher failed or started no rank (launcher_failed)\n  \
-                  5      MPI could not start (mpi_start_failed)\n  \
-                  6      outliers, --fail-on-outlier (ok / outliers)\n  \
-                  7      compare --fail-if-slower judged nothing\n  \
-                  128+N  interrupted by signal N (interrupted / interrupted,\n         \
-                         + interrupted_by; 141: stdout pipe closed, quietly)";
-
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// List every benchmark with its suite, minimum ranks and description.
+    #[command(display_order = 0)]
     List {
         /// Only this suite.
         #[arg(long)]
         suite: Option<String>,
     },
     /// Run benchmarks (default: the whole PMB-MPI1 suite).
-    #[command(after_help = crate::suite::defaults_help())]
+    // (After its options, `help::command` adds every suite's defaults.)
+    #[command(display_order = 1)]
     Run(Box<RunArgs>),
-    /// MPITEST's own command line: mpibench mpitest m1 M100 K10 T100 t100000 R2 otransfer.dat
-    #[command(
-        disable_help_flag = true,
-        after_help = crate::frontend::mpitest::HELP
-    )]
-    Mpitest {
-        /// MPITEST parameters (m, M, K, T, t, R, b, o) and mpibench options (-n, --json, --check, ...).
-        #[arg(
-            trailing_var_arg = true,
-            allow_hyphen_values = true,
-            value_name = "PARAM"
-        )]
-        params: Vec<String>,
-    },
-    /// IMB-MPI1's own command line and tables (also when the binary is called IMB-MPI1).
-    #[command(disable_help_flag = true, after_help = crate::frontend::imb::HELP)]
-    Imb {
-        /// IMB-MPI1 arguments (-npmin, -msglog, -iter, ..., benchmark names) and mpibench options.
-        #[arg(
-            trailing_var_arg = true,
-            allow_hyphen_values = true,
-            value_name = "ARG"
-        )]
-        params: Vec<String>,
-    },
-    /// The OSU micro-benchmarks' programs and flags: mpibench osu osu_bw -m 1:65536
-    /// (also when the binary is called osu_latency, osu_bw, ...).
-    #[command(disable_help_flag = true, after_help = crate::frontend::osu::HELP)]
-    Osu {
-        /// The OSU program (osu_latency, osu_bw, ...), its OSU flags and mpibench options.
-        #[arg(
-            trailing_var_arg = true,
-            allow_hyphen_values = true,
-            value_name = "ARG"
-        )]
-        params: Vec<String>,
-    },
-    /// IMB's other programs by their subcommand (mpibench imb-nbc ...: IMB-NBC's
-    /// command line; see mpibench help SUITE), from the registry of IMB programs.
+    /// The suites' commands that `mpibench --help` does not list, from the
+    /// registry (IMB's other programs, `mpibench guidelines`), and tune.
     #[command(external_subcommand)]
     External(Vec<String>),
     /// Write a self-contained HTML report (inline SVG, no scripts) from JSON results.
+    #[command(display_order = 10)]
     Report(ReportArgs),
     /// Write one SVG plot per figure (or gnuplot .dat/.gp files) from JSON results.
+    #[command(display_order = 11)]
     Plot(PlotArgs),
     /// Compare two runs row by row: ratio B/A and a significance-tested verdict.
-    #[command(after_help = COMPARE_HELP)]
+    #[command(display_order = 12, after_help = COMPARE_HELP)]
     Compare(CompareArgs),
-    /// CRESTA's command line: mpibench cresta COLL P_min nreps m_min m_max delay delay_P
-    #[command(
-        disable_help_flag = true,
-        after_help = crate::frontend::cresta::HELP
-    )]
-    Cresta {
-        /// The seed's seven parameters and mpibench options (-n, --json, --check, --plot, ...).
-        #[arg(
-            trailing_var_arg = true,
-            allow_hyphen_values = true,
-            value_name = "PARAM"
-        )]
-        params: Vec<String>,
-    },
-    /// LLNL mpiGraph's command line: mpibench mpigraph [SIZE [ITERS [WINDOW]]] (the bandwidth of every
-    /// pair of ranks, the host summary and its outliers)
-    #[command(
-        disable_help_flag = true,
-        after_help = crate::frontend::mpigraph::HELP
-    )]
-    Mpigraph {
-        /// mpiGraph's parameters and mpibench options (-n, --hosts, --json, --fail-on-outlier, ...).
-        #[arg(
-            trailing_var_arg = true,
-            allow_hyphen_values = true,
-            value_name = "PARAM"
-        )]
-        params: Vec<String>,
-    },
-    /// The EPCC coarray suite as cafbench runs it, stand-alone without flags:
-    /// point-to-point, synchronisation and 3-D halo swaps (mpibench options may follow).
-    #[command(
-        disable_help_flag = true,
-        after_help = crate::frontend::cafbench::HELP
-    )]
-    Cafbench {
-        /// mpibench options (-n, --json, --check, --window, --rma-sync, ...).
-        #[arg(
-            trailing_var_arg = true,
-            allow_hyphen_values = true,
-            value_name = "OPTION"
-        )]
-        params: Vec<String>,
-    },
     /// This overview, a subcommand's help, or a suite's: its options, its own command line and
     /// an example (mpibench help osu)
+    #[command(display_order = 20)]
     Help {
         /// A subcommand or a suite.
         topic: Option<String>,
-    },
-    /// COMMTEST's inputs by name: mpibench commtest volume=2M minpacket=2K iterations=20 protocols=all swap distance=1 all
-    #[command(
-        disable_help_flag = true,
-        after_help = crate::frontend::commtest::HELP
-    )]
-    Commtest {
-        /// COMMTEST inputs (NAME=VALUE and words) and mpibench options (-n, --json, --check, ...).
-        #[arg(
-            trailing_var_arg = true,
-            allow_hyphen_values = true,
-            value_name = "INPUT"
-        )]
-        params: Vec<String>,
     },
 }
 
@@ -558,7 +433,7 @@ pub struct RunArgs {
 
     /// Set by front ends: how the user spelled the options a front end set
     /// (mpibench's spelling, the user's), so that usage errors speak the
-    /// front end's syntax ([`crate::frontend::speak`]).
+    /// front end's syntax ([`crate::plan::speak`]).
     #[arg(skip)]
     pub spelling: Vec<(String, String)>,
 

@@ -9,9 +9,25 @@ use crate::cli::Cli;
 use crate::plugin::Suite;
 use crate::suite;
 
+/// mpibench's command line: the common subcommands (`cli`), each suite's
+/// own that `mpibench --help` lists (from the registry, each at its place
+/// in the list), and after the options [`top_help`] (and after `run`'s,
+/// every suite's defaults).
+pub fn command() -> clap::Command {
+    let mut cmd = Cli::command()
+        .after_help(top_help())
+        .mut_subcommand("run", |run| run.after_help(suite::defaults_help()));
+    for f in suite::SUITES.iter().filter_map(|s| s.front) {
+        if let Some(l) = f.listed() {
+            cmd = cmd.subcommand(l.command(f.subcommand()));
+        }
+    }
+    cmd
+}
+
 /// What `mpibench help TOPIC` prints, or a one-line usage error.
 pub fn text(topic: Option<&str>) -> Result<String, String> {
-    let mut cli = Cli::command().bin_name("mpibench");
+    let mut cli = command().bin_name("mpibench");
     cli.build();
     let Some(t) = topic else {
         return Ok(cli.render_help().to_string());
@@ -22,13 +38,50 @@ pub fn text(topic: Option<&str>) -> Result<String, String> {
     if let Some(sub) = cli.find_subcommand_mut(t) {
         return Ok(sub.render_help().to_string());
     }
-    let subcommands: Vec<&str> = cli.get_subcommands().map(|c| c.get_name()).collect();
+    let mut listed: Vec<&clap::Command> = cli.get_subcommands().collect();
+    listed.sort_by_key(|c| c.get_display_order());
+    let subcommands: Vec<&str> = listed.iter().map(|c| c.get_name()).collect();
     Err(format!(
         "no subcommand or suite '{t}' (subcommands: {}; suites: {})",
         subcommands.join(", "),
         suite::suite_names()
     ))
 }
+
+/// After `mpibench --help`'s options: how to run, the suites' programs
+/// that are not listed among the commands (from the registry: IMB's other
+/// programs), tuning, the exit codes. Explicit lines of at most 80 columns:
+/// clap wraps longer ones mid-sentence.
+fn top_help() -> String {
+    let mut s = String::from(
+        "Run under mpiexec/srun, or let `mpibench run -n N` launch its own local ranks.\n",
+    );
+    for f in suite::SUITES.iter().filter_map(|s| s.front) {
+        s.push_str(&f.overview());
+    }
+    s.push_str(
+        "Tuning: mpibench tune COLL... [--sizes LIST]: the library's fastest algorithms,\n  written to its own rules file and checked; see mpibench tune -h.\n",
+    );
+    s + EXIT_CODES
+}
+
+const EXIT_CODES: &str = concat!(
+    "\n",
+    "Exit codes (JSON status / reason):\n",
+    "  0      ok (ok / ok)\n",
+    "  1      validation errors (validation_errors / validation_errors);\n",
+    "         compare --fail-if-slower failed\n",
+    "  2      usage errors (no JSON)\n",
+    "  3      aborted: --timeout (aborted / timeout), the stall limit (stall),\n",
+    "         a rank died of a signal (rank_died, + signal), a failed write\n",
+    "         or closed stdout (write_failed), another failure (error)\n",
+    "  4      the launcher failed or started no rank (launcher_failed)\n",
+    "  5      MPI could not start (mpi_start_failed)\n",
+    "  6      outliers, --fail-on-outlier (ok / outliers)\n",
+    "  7      compare --fail-if-slower judged nothing\n",
+    "  128+N  interrupted by signal N (interrupted / interrupted,\n",
+    "         + interrupted_by; 141: stdout pipe closed, quietly)"
+);
 
 /// The suite `mpibench run ARGS` asks help for (`run --suite X -h`), if
 /// it asks for help and names a suite.

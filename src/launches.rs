@@ -281,11 +281,7 @@ pub fn command_line() -> Vec<String> {
     // (main has checked that every argument is UTF-8.)
     let mut args = std::env::args_os().map(|a| a.to_string_lossy().into_owned());
     let argv0 = args.next().unwrap_or_default();
-    let osu = crate::frontend::osu::personality(&argv0);
-    let name = match crate::frontend::imb::personality(&argv0) {
-        Some(f) => f.program,
-        None => osu.as_deref().unwrap_or("mpibench"),
-    };
+    let name = crate::suite::drop_in(&argv0).map_or("mpibench", |(_, program)| program);
     std::iter::once(name.to_string()).chain(args).collect()
 }
 

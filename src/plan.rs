@@ -286,7 +286,7 @@ impl Plan {
             if args.spelling.is_empty() {
                 e
             } else {
-                invalid(crate::frontend::speak(&e.to_string(), &args.spelling))
+                invalid(speak(&e.to_string(), &args.spelling))
             }
         })
     }
@@ -1082,6 +1082,33 @@ pub fn process_counts(
     v
 }
 
+/// A usage error in the syntax the user typed: every whole-word occurrence
+/// of an option a front end set (`--npmin 8`, `--npmin`) becomes the user's
+/// spelling (`P_min 8`, `P_min`).
+pub fn speak(msg: &str, spelling: &[(String, String)]) -> String {
+    let word = |c: char| c.is_ascii_alphanumeric() || c == '-' || c == '_';
+    let mut out = msg.to_string();
+    for (ours, theirs) in spelling {
+        let mut done = String::with_capacity(out.len());
+        let mut rest = out.as_str();
+        while let Some(i) = rest.find(ours.as_str()) {
+            let before = if i > 0 {
+                rest[..i].chars().last()
+            } else {
+                done.chars().last()
+            };
+            let after = rest[i + ours.len()..].chars().next();
+            let whole = !before.is_some_and(word) && !after.is_some_and(word);
+            done.push_str(&rest[..i]);
+            done.push_str(if whole { theirs } else { ours });
+            rest = &rest[i + ours.len()..];
+        }
+        done.push_str(rest);
+        out = done;
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1266,8 +1293,10 @@ mod tests {
     /// A plan from `mpibench imb` arguments in a world of 4.
     fn imb_plan(args: &str) -> Result<Plan, PlanError> {
         let argv: Vec<String> = args.split_whitespace().map(String::from).collect();
-        match crate::frontend::imb::parse(&crate::frontend::imb::MPI1, &argv, "IMB-MPI1").unwrap() {
-            crate::frontend::imb::Action::Run(a, _) => Plan::build(&a, vec![], 4, 4),
+        match crate::bench::imb::front::parse(&crate::bench::imb::front::MPI1, &argv, "IMB-MPI1")
+            .unwrap()
+        {
+            crate::bench::imb::front::Action::Run(a, _) => Plan::build(&a, vec![], 4, 4),
             _ => unreachable!(),
         }
     }
@@ -1434,5 +1463,30 @@ mod tests {
             process_counts(Class::SingleTransfer, 2, 1, None),
             Vec::<usize>::new()
         );
+    }
+}
+
+#[cfg(test)]
+mod speak_tests {
+    use super::*;
+
+    #[test]
+    fn errors_speak_the_front_ends_syntax() {
+        let sp = vec![
+            ("--iter 7".to_string(), "T7".to_string()),
+            ("--iter".to_string(), "T".to_string()),
+            ("--npmin".to_string(), "P_min".to_string()),
+        ];
+        assert_eq!(
+            speak("--iter 7: too many (--mem)", &sp),
+            "T7: too many (--mem)"
+        );
+        assert_eq!(speak("--npmin 8 is larger", &sp), "P_min 8 is larger");
+        // Only whole words: --iter-policy and --min-iter stay.
+        assert_eq!(
+            speak("--iter-policy x --min-iter y, --iter", &sp),
+            "--iter-policy x --min-iter y, T"
+        );
+        assert_eq!(speak("nothing here", &sp), "nothing here");
     }
 }

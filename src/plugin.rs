@@ -63,10 +63,10 @@ pub struct Suite {
     pub report: ReportParts,
     /// What `mpibench help SUITE` says of it beyond its title and defaults.
     pub help: SuiteHelp,
-    /// Its own command line as a subcommand named after the suite
-    /// (`mpibench guidelines ...`), for suites that have no seed program of
-    /// their own to imitate (the seeds' front ends have their own commands).
-    pub front: Option<&'static crate::frontend::FrontEnd>,
+    /// Its own command line: a subcommand (`mpibench mpitest ...`,
+    /// `mpibench guidelines ...`), maybe listed in `mpibench --help`, and
+    /// the programs a link may be named after (IMB-MPI1, osu_bw).
+    pub front: Option<&'static dyn crate::frontend::Front>,
 }
 
 impl Suite {

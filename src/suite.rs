@@ -75,12 +75,6 @@ pub fn all() -> Vec<Entry> {
     SUITES.iter().flat_map(|s| (s.entries)()).collect()
 }
 
-/// The front end of `mpibench NAME ...` for a suite that is its own
-/// command ([`Suite::front`]).
-pub fn front_end(name: &str) -> Option<&'static crate::frontend::FrontEnd> {
-    SUITES.iter().find(|s| s.name == name)?.front
-}
-
 pub fn suite(name: &str) -> Option<&'static Suite> {
     SUITES.iter().find(|s| s.name.eq_ignore_ascii_case(name))
 }
@@ -299,6 +293,37 @@ pub fn defaults_line(su: &Suite) -> String {
         d.sync.name(),
         d.sizes
     )
+}
+
+/// The front end of `mpibench NAME ...` ([`Suite::front`]).
+pub fn front(name: &str) -> Option<&'static dyn crate::frontend::Front> {
+    SUITES
+        .iter()
+        .filter_map(|s| s.front)
+        .find(|f| f.subcommand() == name)
+}
+
+/// The program whose name the binary runs under (a link or a copy named
+/// IMB-MPI1, osu_bw, ...), or was re-launched from (`MPIBENCH_ARGV0`):
+/// its front end and the program's name.
+pub fn drop_in(argv0: &str) -> Option<(&'static dyn crate::frontend::Front, &'static str)> {
+    let base = |s: &str| {
+        std::path::Path::new(s)
+            .file_name()
+            .map(|f| f.to_string_lossy().into_owned())
+            .unwrap_or_default()
+    };
+    let named = |name: String| {
+        SUITES
+            .iter()
+            .filter_map(|s| s.front)
+            .find_map(|f| Some((f, f.program(&name)?)))
+    };
+    named(base(argv0)).or_else(|| {
+        std::env::var("MPIBENCH_ARGV0")
+            .ok()
+            .and_then(|a| named(base(&a)))
+    })
 }
 
 #[cfg(test)]

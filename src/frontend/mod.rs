@@ -1,20 +1,109 @@
-//! The suites' own command lines, each turned into the same `RunArgs` that
-//! `mpibench run` takes, so that every suite gets everything the engine gives.
-
-pub mod cafbench;
-pub mod commtest;
-pub mod cresta;
-pub mod imb;
-pub mod mpigraph;
-pub mod mpitest;
-pub mod osu;
+//! What every suite's own command line shares: each front end (in its
+//! suite's folder, `bench/<suite>/front.rs`) turns the seed's command line
+//! into the same `RunArgs` that `mpibench run` takes, so that every suite
+//! gets everything the engine gives. The registry carries each suite's
+//! front end ([`Front`]); the app asks it and names no suite.
 
 use clap::{CommandFactory, FromArgMatches, Parser};
 
 use crate::cli::RunArgs;
 
-/// A suite's own command line.
+/// What a suite's own command line asks of mpibench.
+pub enum Action {
+    /// Print this (help, a list, a version) once, on rank 0, and end (exit 0).
+    Say(String),
+    /// Run this. Once launched, rank 0 prints the `notes` (whole lines) on
+    /// stderr; before a self-launch, `argv0` (how the program was called,
+    /// when the ranks must take its command line again) goes to the ranks
+    /// as `MPIBENCH_ARGV0`.
+    Run {
+        args: Box<RunArgs>,
+        notes: Vec<String>,
+        argv0: Option<String>,
+    },
+    /// A program of its own lines (osu_init): self-launch `args` (`argv0`
+    /// as for [`Action::Run`]); a launched rank calls `launched` instead.
+    Startup {
+        args: Box<RunArgs>,
+        argv0: Option<String>,
+        launched: Box<dyn FnOnce() -> anyhow::Result<i32>>,
+    },
+}
+
+/// A suite's own command line as mpibench takes it: a subcommand
+/// (`mpibench imb ...`), maybe listed in `mpibench --help`, and maybe the
+/// programs a link or a copy of the binary may be named after (`IMB-MPI1`,
+/// `osu_bw`). Each suite's registry entry carries its own ([`Suite::front`]).
+///
+/// [`Suite::front`]: crate::suite::Suite::front
+pub trait Front: Sync {
+    /// `mpibench NAME ...`.
+    fn subcommand(&self) -> &'static str;
+    /// Its entry in `mpibench --help`'s list of commands, if it has one
+    /// (else it is reached as an external subcommand and not listed).
+    fn listed(&self) -> Option<&'static Listed> {
+        None
+    }
+    /// The arguments after `mpibench NAME` → what they ask for, or a
+    /// one-line usage error.
+    fn call(&self, params: &[String]) -> Result<Action, String>;
+    /// The program's own name if `name` (a file name) is one of its
+    /// programs (`IMB-NBC`, `osu_bw`).
+    fn program(&self, _name: &str) -> Option<&'static str> {
+        None
+    }
+    /// Called as `program` (a link, or re-launched from one; [`Front::program`]),
+    /// `shown` being how: the arguments → what they ask for.
+    fn call_as(&self, _program: &str, _shown: &str, params: &[String]) -> Result<Action, String> {
+        self.call(params)
+    }
+    /// What it adds to `mpibench --help` after the options (a line per program).
+    fn overview(&self) -> String {
+        String::new()
+    }
+}
+
+/// A suite's subcommand as `mpibench --help` lists it: one argument list,
+/// the suite's own words and mpibench options, and its help after them.
+pub struct Listed {
+    /// Its line in the list of commands.
+    pub about: &'static str,
+    /// Its place in that list (the common commands are 0, 1, 10, 11, 12, 20).
+    pub order: usize,
+    /// The argument list's name (`PARAM`) and help.
+    pub value_name: &'static str,
+    pub arg_help: &'static str,
+    /// What its help shows after the arguments (the seed's command line).
+    pub after_help: &'static str,
+}
+
+impl Listed {
+    /// The clap subcommand `name` (its arguments as `params`).
+    pub fn command(&self, name: &'static str) -> clap::Command {
+        clap::Command::new(name)
+            .about(self.about)
+            .display_order(self.order)
+            .disable_help_flag(true)
+            .after_help(self.after_help)
+            .arg(
+                clap::Arg::new("params")
+                    .help(self.arg_help)
+                    .value_name(self.value_name)
+                    .action(clap::ArgAction::Append)
+                    .value_parser(clap::value_parser!(String))
+                    .num_args(1..)
+                    .trailing_var_arg(true)
+                    .allow_hyphen_values(true),
+            )
+    }
+}
+
+/// A suite's own command line that is a run and nothing else (or its help).
 pub struct FrontEnd {
+    /// `mpibench NAME ...`.
+    pub subcommand: &'static str,
+    /// Its entry in `mpibench --help`, if listed there.
+    pub listed: Option<&'static Listed>,
     /// The usage line.
     pub usage: &'static str,
     /// What `-h` prints after the usage line.
@@ -27,6 +116,30 @@ impl FrontEnd {
     /// Whether the arguments ask for help.
     pub fn wants_help(&self, params: &[String]) -> bool {
         params.iter().any(|p| p == "-h" || p == "--help")
+    }
+}
+
+impl Front for FrontEnd {
+    fn subcommand(&self) -> &'static str {
+        self.subcommand
+    }
+
+    fn listed(&self) -> Option<&'static Listed> {
+        self.listed
+    }
+
+    fn call(&self, params: &[String]) -> Result<Action, String> {
+        if self.wants_help(params) {
+            return Ok(Action::Say(format!(
+                "Usage: {}\n\n{}\n",
+                self.usage, self.help
+            )));
+        }
+        Ok(Action::Run {
+            args: Box::new((self.parse)(params)?),
+            notes: Vec::new(),
+            argv0: None,
+        })
     }
 }
 
@@ -118,59 +231,7 @@ pub fn calling(argv0: &str, params: &[String]) -> Option<String> {
 
 /// Records that the front end set mpibench's `ours` from what the user
 /// typed as `theirs` (e.g. `--iter 100` from MPITEST's `T100`): errors about
-/// it then name `theirs` ([`speak`]). The most specific spellings first.
+/// it then name `theirs` ([`crate::plan::speak`]). The most specific spellings first.
 pub fn spelled(args: &mut RunArgs, ours: impl Into<String>, theirs: impl Into<String>) {
     args.spelling.push((ours.into(), theirs.into()));
-}
-
-/// A usage error in the syntax the user typed: every whole-word occurrence
-/// of an option a front end set (`--npmin 8`, `--npmin`) becomes the user's
-/// spelling (`P_min 8`, `P_min`).
-pub fn speak(msg: &str, spelling: &[(String, String)]) -> String {
-    let word = |c: char| c.is_ascii_alphanumeric() || c == '-' || c == '_';
-    let mut out = msg.to_string();
-    for (ours, theirs) in spelling {
-        let mut done = String::with_capacity(out.len());
-        let mut rest = out.as_str();
-        while let Some(i) = rest.find(ours.as_str()) {
-            let before = if i > 0 {
-                rest[..i].chars().last()
-            } else {
-                done.chars().last()
-            };
-            let after = rest[i + ours.len()..].chars().next();
-            let whole = !before.is_some_and(word) && !after.is_some_and(word);
-            done.push_str(&rest[..i]);
-            done.push_str(if whole { theirs } else { ours });
-            rest = &rest[i + ours.len()..];
-        }
-        done.push_str(rest);
-        out = done;
-    }
-    out
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn errors_speak_the_front_ends_syntax() {
-        let sp = vec![
-            ("--iter 7".to_string(), "T7".to_string()),
-            ("--iter".to_string(), "T".to_string()),
-            ("--npmin".to_string(), "P_min".to_string()),
-        ];
-        assert_eq!(
-            speak("--iter 7: too many (--mem)", &sp),
-            "T7: too many (--mem)"
-        );
-        assert_eq!(speak("--npmin 8 is larger", &sp), "P_min 8 is larger");
-        // Only whole words: --iter-policy and --min-iter stay.
-        assert_eq!(
-            speak("--iter-policy x --min-iter y, --iter", &sp),
-            "--iter-policy x --min-iter y, T"
-        );
-        assert_eq!(speak("nothing here", &sp), "nothing here");
-    }
 }

@@ -25,6 +25,7 @@ use crate::suite::RepsDefault;
 
 pub mod args;
 pub mod delay;
+pub mod front;
 pub mod halo;
 pub mod p2p;
 pub mod sync;
@@ -277,7 +278,7 @@ pub const REGISTERED: Suite = Suite {
         example:
             "mpibench run -n 4 --suite caf --pingpong single --sync-kind global --halo-sizes 10",
     },
-    front: None,
+    front: Some(&front::FRONTEND),
     ..Suite::PLAIN
 };
 

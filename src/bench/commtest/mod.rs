@@ -30,6 +30,7 @@ use crate::suite::RepsDefault;
 
 pub mod args;
 pub mod fit;
+pub mod front;
 pub mod loggp;
 pub mod program;
 pub mod protocol;
@@ -372,7 +373,7 @@ pub const REGISTERED: Suite = Suite {
         own: Some("mpibench commtest volume=2M minpacket=2K iterations=20 protocols=all swap distance=1 all"),
         example: "mpibench run -n 2 --suite commtest SWAP --volume 1M --min-packet 64K --protocols 0.3,1.0",
     },
-    front: None,
+    front: Some(&front::FRONTEND),
     ..Suite::PLAIN
 };
 

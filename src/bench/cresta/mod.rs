@@ -26,6 +26,7 @@ mod alltoall;
 pub mod args;
 mod barrier;
 mod bcast;
+pub mod front;
 mod gather;
 pub mod plot;
 mod reduce;
@@ -116,7 +117,7 @@ pub const REGISTERED: Suite = Suite {
         own: Some("mpibench cresta COLL P_min nreps m_min m_max delay delay_P"),
         example: "mpibench run -n 4 --suite cresta Bcast --scenarios 1,2 --sizes 8,1K",
     },
-    front: None,
+    front: Some(&front::FRONTEND),
     ..Suite::PLAIN
 };
 

@@ -5,6 +5,8 @@ use crate::cli::RunArgs;
 use crate::frontend::{self, FrontEnd};
 
 pub const FRONTEND: FrontEnd = FrontEnd {
+    subcommand: "guidelines",
+    listed: None,
     usage: "mpibench guidelines [GUIDELINE...] [mpibench options]",
     help:
         "Checks the MPI library's self-consistent performance guidelines: each collective against a

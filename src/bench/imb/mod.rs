@@ -6,6 +6,7 @@
 //! (`bench::patterns`); `Info::default_in` says which definitions list it.
 
 pub mod args;
+pub mod front;
 pub use args::axes;
 mod allgather;
 mod allgatherv;
@@ -112,7 +113,7 @@ pub const REGISTERED: Suite = Suite {
         own: Some("mpibench imb [-npmin P] [-msglog A:B] [-iter N] [-time S] ... [BENCHMARK ...] (also as a link named IMB-MPI1)"),
         example: "mpibench run -n 4 --suite imb PingPong Allreduce --sizes 8,1K,64K --json imb.json",
     },
-    front: None,
+    front: Some(&front::MPI1),
     ..Suite::PLAIN
 };
 

@@ -2,7 +2,7 @@
 //! nothing of the front ends).
 
 use super::SUITE;
-use crate::frontend::imb::Family;
+use crate::bench::imb::front::Family;
 
 /// IMB-EXT's command line.
 pub static FAMILY: Family = Family {
@@ -25,7 +25,8 @@ Benchmarks: Window Unidir_Get Unidir_Put Bidir_Get Bidir_Put Accumulate, over a 
 mpibench options may be mixed in: -n N (self-launch), --json FILE, --csv FILE, --check, --stats.
 Example: mpirun -np 2 mpibench imb-ext -msglog 0:12 -iter 200 Unidir_Put Accumulate"
     ),
-    parse: crate::frontend::imb::parse,
-    list: crate::frontend::imb::list,
+    parse: crate::bench::imb::front::parse,
+    list: crate::bench::imb::front::list,
     modes: true,
+    listed: None,
 };

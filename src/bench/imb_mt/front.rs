@@ -11,9 +11,9 @@ use super::kernel::{
 };
 use super::table::NOHEADER_AXIS;
 use super::{benchmarks, SUITE};
+use crate::bench::imb::front::{self as imb, Action, Family};
 use crate::cli::{on_off, RunArgs};
 use crate::engine::axis::Axes;
-use crate::frontend::imb::{self, Action, Family};
 use crate::plugin::normalise;
 
 /// IMB-MT's flags that take a value.
@@ -329,8 +329,9 @@ Benchmarks: PingPongMT PingPingMT SendRecvMT ExchangeMT UniBandMT BiBandMT Barri
 mpibench options may be mixed in: -n N (self-launch), --json FILE, --csv FILE, --check, --stats.
 Example: OMP_NUM_THREADS=2 mpirun -np 2 mpibench imb-mt -thread_level multiple -count 1,64 -repeat 200",
     parse,
-    list: crate::frontend::imb::list,
+    list: crate::bench::imb::front::list,
     modes: false,
+    listed: None,
 };
 
 /// The suite's axes: the threads per rank from OMP_NUM_THREADS where the

@@ -89,6 +89,7 @@ pub const REGISTERED: Suite = Suite {
         own: Some("mpibench imb-mt [-thread_level multiple] [-count N,...] [-repeat N] ... [BENCHMARK ...] (also as a link named IMB-MT)"),
         example: "mpibench run -n 2 --suite imb-mt PingPongMT AllReduceMT --sizes 4,256 --check",
     },
+    front: Some(&FAMILY),
     ..Suite::PLAIN
 };
 

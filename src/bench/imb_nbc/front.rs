@@ -2,7 +2,7 @@
 //! nothing of the front ends).
 
 use super::SUITE;
-use crate::frontend::imb::Family;
+use crate::bench::imb::front::Family;
 
 /// IMB-NBC's command line.
 pub static FAMILY: Family = Family {
@@ -23,7 +23,8 @@ pub static FAMILY: Family = Family {
 mpibench options may be mixed in: -n N (self-launch), --json FILE, --csv FILE, --check, --stats.
 Example: mpirun -np 4 mpibench imb-nbc -npmin 4 -msglog 0:10 -iter 100 Ibcast Iallreduce"
     ),
-    parse: crate::frontend::imb::parse,
-    list: crate::frontend::imb::list,
+    parse: crate::bench::imb::front::parse,
+    list: crate::bench::imb::front::list,
     modes: false,
+    listed: None,
 };

@@ -7,8 +7,8 @@
 
 use super::kernel::{MSGRD_AXIS, MSGWR_AXIS, PAUSE_AXIS};
 use super::{benchmarks, SUITE};
+use crate::bench::imb::front::{self as imb, Action, Family};
 use crate::cli::on_off;
-use crate::frontend::imb::{self, Action, Family};
 use crate::plugin::normalise;
 
 /// IMB_P2P_MAX_MSG_LOG: the largest -msglog exponent.
@@ -259,6 +259,7 @@ Example: mpirun -np 4 mpibench imb-p2p -iter 1000,100 -msglog 0:16 -pause 0 Sten
     parse,
     list,
     modes: false,
+    listed: None,
 };
 
 #[cfg(test)]
@@ -270,7 +271,7 @@ mod tests {
     }
 
     fn run(s: &str) -> Result<crate::cli::RunArgs, String> {
-        match parse(&super::super::FAMILY, &v(s), "IMB-P2P")? {
+        match parse(&super::FAMILY, &v(s), "IMB-P2P")? {
             Action::Run(a, _) => Ok(*a),
             a => Err(format!("{a:?}")),
         }

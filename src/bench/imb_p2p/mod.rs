@@ -68,6 +68,7 @@ pub const REGISTERED: Suite = Suite {
         own: Some("mpibench imb-p2p [-iter MAX[,NUM]] [-msglog K:N] [-pause US] ... [BENCHMARK ...] (also as a link named IMB-P2P)"),
         example: "mpibench run -n 4 --suite imb-p2p Stencil2D Unirandom --sizes 8,1K,64K",
     },
+    front: Some(&FAMILY),
     ..Suite::PLAIN
 };
 

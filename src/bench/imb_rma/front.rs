@@ -2,7 +2,7 @@
 //! nothing of the front ends).
 
 use super::SUITE;
-use crate::frontend::imb::Family;
+use crate::bench::imb::front::Family;
 
 /// IMB-RMA's command line.
 pub static FAMILY: Family = Family {
@@ -28,7 +28,8 @@ Benchmarks: Unidir_put Bidir_put Unidir_get Bidir_get Put_local Put_all_local On
 mpibench options may be mixed in: -n N (self-launch), --json FILE, --csv FILE, --check, --stats.
 Example: mpirun -np 2 mpibench imb-rma -msglog 0:12 -iter 200 Unidir_put All_put_all"
     ),
-    parse: crate::frontend::imb::parse,
-    list: crate::frontend::imb::list,
+    parse: crate::bench::imb::front::parse,
+    list: crate::bench::imb::front::list,
     modes: true,
+    listed: None,
 };

@@ -166,5 +166,6 @@ pub const REGISTERED: Suite = Suite {
         own: Some("mpibench imb-rma [-npmin P] [-msglog A:B] [-iter N[,VOL[,NONAGGR]]] ... [BENCHMARK ...] (also as a link named IMB-RMA)"),
         example: "mpibench run -n 2 --suite imb-rma Unidir_put One_put_all --sizes 8,1K,64K",
     },
+    front: Some(&FAMILY),
     ..Suite::PLAIN
 };

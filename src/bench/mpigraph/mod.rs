@@ -11,6 +11,7 @@
 
 pub mod args;
 pub mod bandwidth;
+pub mod front;
 pub mod latency;
 pub mod matrix;
 pub mod table;
@@ -71,7 +72,7 @@ pub const REGISTERED: Suite = Suite {
         own: Some("mpibench mpigraph [SIZE [ITERS [WINDOW]]]"),
         example: "mpibench run -n 4 --suite mpigraph Bandwidth --json graph.json",
     },
-    front: None,
+    front: Some(&front::FRONTEND),
     ..Suite::PLAIN
 };
 

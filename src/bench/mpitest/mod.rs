@@ -14,6 +14,7 @@ mod alltoall;
 mod barrier;
 mod blocking_send;
 mod broadcast;
+pub mod front;
 mod gather;
 mod isend_wait;
 mod reduce;
@@ -76,7 +77,7 @@ pub const REGISTERED: Suite = Suite {
         own: Some("mpibench mpitest m1 M100 K10 T100 t100000 R2 otransfer.dat"),
         example: "mpibench run -n 4 --suite mpitest BARRIER BROADCAST --sizes 4,400,40000",
     },
-    front: None,
+    front: Some(&front::FRONTEND),
     ..Suite::PLAIN
 };
 

@@ -227,7 +227,7 @@ mod tests {
             .split(' ')
             .map(String::from)
             .collect();
-        let args = crate::frontend::mpitest::parse(&seed).unwrap();
+        let args = crate::bench::mpitest::front::parse(&seed).unwrap();
         let plan = Plan::build(&args, vec!["mpibench".into()], 4, 4).unwrap();
         let mut report = report(4);
         let mut a = construct("BLOCKING SEND", true);

@@ -2,7 +2,7 @@
 //! their own names (`osu_latency`, `osu_bw`, ...), each with OSU's
 //! definition (pattern, placement, timing, iterations) and its own title
 //! and columns (`table.rs`). `mpibench osu PROGRAM [OSU flags]`
-//! (`frontend/osu.rs`) turns OSU's command line into a run of this suite.
+//! (`front.rs`) turns OSU's command line into a run of this suite.
 //!
 //! Units: OSU's MB is 10^6 bytes (PMB's is 2^20).
 
@@ -17,6 +17,7 @@ use crate::suite::RepsDefault;
 pub mod args;
 pub mod coll;
 pub mod fan;
+pub mod front;
 pub mod latency_mp;
 pub mod latency_mt;
 pub mod nbc;
@@ -251,7 +252,7 @@ pub const REGISTERED: Suite = Suite {
         ),
         example: "mpibench run -n 2 --suite osu osu_latency osu_bw --sizes 8,1K,64K",
     },
-    front: None,
+    front: Some(&front::OSU),
     ..Suite::PLAIN
 };
 

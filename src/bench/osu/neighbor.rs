@@ -620,7 +620,7 @@ pub fn benchmarks() -> Vec<&'static dyn Benchmark> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::frontend::osu::{parse, Action};
+    use crate::bench::osu::front::{parse, Action};
 
     #[test]
     fn specs_parse_as_omb_spells_them() {

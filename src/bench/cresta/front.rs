@@ -67,7 +67,7 @@ impl Params {
                 own.len()
             ));
         }
-        let coll = crate::bench::cresta::resolve(&own[0])?;
+        let coll = super::resolve(&own[0])?;
         let size = |name: &str, v: &str| {
             parse_size(v)
                 .map_err(|_| format!("{name} must be a size in bytes (e.g. 512, 4K), not '{v}'"))
@@ -87,7 +87,7 @@ impl Params {
             ));
         }
         // Its upper end, P_max, is the world: checked with the plan.
-        crate::bench::cresta::Delayed::from_seed(&own[6], usize::MAX)?;
+        super::Delayed::from_seed(&own[6], usize::MAX)?;
         Ok(Params {
             coll,
             p_min: positive("P_min", &own[1])?,
@@ -107,10 +107,10 @@ impl Params {
 
 /// The run that CRESTA's command line asks for.
 pub fn parse(params: &[String]) -> Result<RunArgs, String> {
-    let (own, opts) = super::split_options(params);
+    let (own, opts) = crate::frontend::split_options(params);
     let p = Params::parse(&own)?;
-    let mut args = super::parse_options(&opts)?;
-    args.suite = Some(crate::bench::cresta::SUITE.to_string());
+    let mut args = crate::frontend::parse_options(&opts)?;
+    args.suite = Some(super::SUITE.to_string());
     args.benchmarks = vec![p.coll.to_string()];
     args.npmin = Some(p.p_min);
     args.iter = Some(p.nreps);
@@ -129,8 +129,8 @@ pub fn parse(params: &[String]) -> Result<RunArgs, String> {
     args.delay_p = Some(p.delay_p.clone());
     // Errors name the positional parameters (P_min 8, not --npmin 8); the
     // delay's options only where the delay stands for them.
-    super::spelled(&mut args, "--npmin", "P_min");
-    super::spelled(&mut args, "--iter", "nreps");
+    crate::frontend::spelled(&mut args, "--npmin", "P_min");
+    crate::frontend::spelled(&mut args, "--iter", "nreps");
     for (flag, given) in [
         ("--delay-min", delay_min_given),
         ("--delay-max", delay_max_given),
@@ -138,7 +138,7 @@ pub fn parse(params: &[String]) -> Result<RunArgs, String> {
         ("--calc-max", calc_max_given),
     ] {
         if !given {
-            super::spelled(&mut args, flag, "delay");
+            crate::frontend::spelled(&mut args, flag, "delay");
         }
     }
     args.frontend = Some(own.join(" "));
@@ -146,7 +146,16 @@ pub fn parse(params: &[String]) -> Result<RunArgs, String> {
 }
 
 /// This front end for `mpibench cresta`.
-pub const FRONTEND: super::FrontEnd = super::FrontEnd {
+pub const FRONTEND: crate::frontend::FrontEnd = crate::frontend::FrontEnd {
+    subcommand: "cresta",
+    listed: Some(&crate::frontend::Listed {
+        about: "CRESTA's command line: mpibench cresta COLL P_min nreps m_min m_max delay delay_P",
+        order: 13,
+        value_name: "PARAM",
+        arg_help:
+            "The seed's seven parameters and mpibench options (-n, --json, --check, --plot, ...)",
+        after_help: HELP,
+    }),
     usage: "mpibench cresta COLL P_min nreps m_min m_max delay delay_P [OPTIONS]",
     help: HELP,
     parse,

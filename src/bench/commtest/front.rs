@@ -173,9 +173,9 @@ impl Inputs {
 
 /// The run that COMMTEST's inputs ask for.
 pub fn parse(params: &[String]) -> Result<RunArgs, String> {
-    let (own, opts) = super::split_options(params);
+    let (own, opts) = crate::frontend::split_options(params);
     let p = Inputs::parse(&own)?;
-    let mut args = super::parse_options(&opts)?;
+    let mut args = crate::frontend::parse_options(&opts)?;
     args.suite = Some(commtest::SUITE.to_string());
     let mut names = Vec::new();
     if p.swap {
@@ -205,14 +205,22 @@ pub fn parse(params: &[String]) -> Result<RunArgs, String> {
         ("--iter", iterations, p.iterations),
         ("--distance", &"distance".to_string(), p.distance),
     ] {
-        super::spelled(&mut args, format!("{ours} {v}"), format!("{theirs}={v}"));
-        super::spelled(&mut args, ours, format!("{theirs}="));
+        crate::frontend::spelled(&mut args, format!("{ours} {v}"), format!("{theirs}={v}"));
+        crate::frontend::spelled(&mut args, ours, format!("{theirs}="));
     }
     Ok(args)
 }
 
 /// This front end for `mpibench commtest`.
-pub const FRONTEND: super::FrontEnd = super::FrontEnd {
+pub const FRONTEND: crate::frontend::FrontEnd = crate::frontend::FrontEnd {
+    subcommand: "commtest",
+    listed: Some(&crate::frontend::Listed {
+        about: "COMMTEST's inputs by name: mpibench commtest volume=2M minpacket=2K iterations=20 protocols=all swap distance=1 all",
+        order: 21,
+        value_name: "INPUT",
+        arg_help: "COMMTEST inputs (NAME=VALUE and words) and mpibench options (-n, --json, --check, ...)",
+        after_help: HELP,
+    }),
     usage: "mpibench commtest [INPUT]...",
     help: HELP,
     parse,

@@ -15,6 +15,7 @@ use std::path::Path;
 use crate::bench::datatype::Datatype;
 use crate::bench::Definitions;
 use crate::cli::{on_off, RunArgs};
+use crate::frontend::{Action as FrontAction, Front, Listed};
 use crate::input::{read_text, Stdin, LIST_CAP};
 use crate::method::SyncMode;
 use crate::plan::IterPolicy;
@@ -93,6 +94,67 @@ pub struct Family {
     /// Runs IMB's aggregate and non-aggregate modes: the third `-iter`
     /// value (MSGS_NONAGGR) applies, as the plan axis [`NONAGGR_AXIS`].
     pub modes: bool,
+    /// Its entry in `mpibench --help`'s commands (IMB-MPI1's `imb`); the
+    /// others are announced after the options ([`Front::overview`]).
+    pub listed: Option<&'static Listed>,
+}
+
+impl Front for Family {
+    fn subcommand(&self) -> &'static str {
+        self.subcommand
+    }
+
+    fn listed(&self) -> Option<&'static Listed> {
+        self.listed
+    }
+
+    fn call(&self, params: &[String]) -> Result<FrontAction, String> {
+        self.call_as(
+            self.program,
+            &format!("mpibench {}", self.subcommand),
+            params,
+        )
+    }
+
+    fn program(&self, name: &str) -> Option<&'static str> {
+        (name == self.program).then_some(self.program)
+    }
+
+    /// `mpibench imb ...` / `IMB-MPI1 ...` (and IMB's other programs): the
+    /// program's command line; `shown` is how it was called ("mpibench
+    /// imb", "./IMB-MPI1"), for the calling sequence.
+    fn call_as(
+        &self,
+        _program: &str,
+        shown: &str,
+        params: &[String],
+    ) -> Result<FrontAction, String> {
+        let sub = format!("mpibench {}", self.subcommand);
+        Ok(match (self.parse)(self, params, shown)? {
+            Action::Help => FrontAction::Say(format!(
+                "Usage: {shown} [{} arguments] [mpibench options]\n\n{}\n",
+                self.program, self.help
+            )),
+            Action::List => FrontAction::Say((self.list)(self)),
+            Action::Run(args, notes) => FrontAction::Run {
+                args,
+                notes: notes.iter().map(|n| format!("{sub}: {n}")).collect(),
+                // Re-launched ranks see the arguments without a subcommand:
+                // they take IMB's command line from this.
+                argv0: (shown != sub).then(|| shown.to_string()),
+            },
+        })
+    }
+
+    fn overview(&self) -> String {
+        if self.listed.is_some() {
+            return String::new();
+        }
+        format!(
+            "{}: mpibench {} [{} arguments], or a link named {};\n  see mpibench help {}.\n",
+            self.program, self.subcommand, self.program, self.program, self.suite
+        )
+    }
 }
 
 pub use crate::bench::patterns::NONAGGR_AXIS;
@@ -101,29 +163,22 @@ pub use crate::bench::patterns::NONAGGR_AXIS;
 pub static MPI1: Family = Family {
     program: "IMB-MPI1",
     subcommand: "imb",
-    suite: crate::bench::imb::SUITE,
+    suite: super::SUITE,
     table: "imb2021",
     list_heading: "MPI1",
     help: HELP,
     parse,
     list,
     modes: false,
+    listed: Some(&Listed {
+        about: "IMB-MPI1's own command line and tables (also when the binary is called IMB-MPI1)",
+        order: 3,
+        value_name: "ARG",
+        arg_help:
+            "IMB-MPI1 arguments (-npmin, -msglog, -iter, ..., benchmark names) and mpibench options",
+        after_help: HELP,
+    }),
 };
-
-/// Every IMB program, one line each.
-pub static FAMILIES: &[&Family] = &[
-    &MPI1,
-    &crate::bench::imb_nbc::FAMILY,
-    &crate::bench::imb_ext::FAMILY,
-    &crate::bench::imb_p2p::FAMILY,
-    &crate::bench::imb_rma::FAMILY,
-    &crate::bench::imb_mt::FAMILY,
-];
-
-/// The program of `mpibench SUBCOMMAND`.
-pub fn by_subcommand(name: &str) -> Option<&'static Family> {
-    FAMILIES.iter().copied().find(|f| f.subcommand == name)
-}
 
 /// IMB-MPI1's flags that take a value.
 const VALUED: &[&str] = &[
@@ -404,154 +459,41 @@ pub fn parse(f: &Family, params: &[String], argv0: &str) -> Result<Action, Strin
     if list {
         return Ok(Action::List);
     }
-    let (requested, opts) = super::split_options(&rest);
-    let mut args = super::parse_options(&opts)?;
+    let (requested, opts) = crate::frontend::split_options(&rest);
+    let mut args = crate::frontend::parse_options(&opts)?;
     let defs = *args.definitions.get_or_insert(Definitions::Imb2021);
     args.suite = Some(f.suite.to_string());
     args.table = Some(f.table.to_string());
     // As IMB-MPI1: no progress lines (scripts often read stdout and stderr as one).
     args.quiet = true;
-    let mut notes = Vec::new();
-    let mut requested = requested;
-    let (mut include, mut exclude) = (Vec::new(), Vec::new());
-    let mut log = (0, 22);
-    let mut lengths: Option<Vec<usize>> = None;
-    let mut zero = true;
-    // IMB-MPI1's -mem default: 1 GB of message buffers per process.
-    let mut mem_gb = 1.0;
-    let mut iter_given: Option<usize> = None;
-    let mut types = Types::default();
+    let mut g = Given {
+        notes: Vec::new(),
+        requested,
+        include: Vec::new(),
+        exclude: Vec::new(),
+        log: (0, 22),
+        lengths: None,
+        zero: true,
+        // IMB-MPI1's -mem default: 1 GB of message buffers per process.
+        mem_gb: 1.0,
+        iter_given: None,
+        types: Types::default(),
+    };
     for (flag, v) in &imb {
-        let v = v.as_str();
-        match flag.as_str() {
-            "-npmin" => {
-                let n = v
-                    .parse::<usize>()
-                    .ok()
-                    .filter(|&n| n >= 1)
-                    .ok_or_else(|| format!("invalid -npmin argument '{v}' (a process count >= 1)"))?;
-                args.npmin = Some(n);
-                // IMB: an npmin above the process count runs on all processes.
-                args.npmin_up_to_world = true;
-            }
-            "-multi" => match v {
-                "0" => args.multi = true,
-                "1" => {
-                    args.multi = true;
-                    args.multi_detail = true;
-                }
-                _ => return Err(format!("invalid -multi argument '{v}' (0 or 1)")),
-            },
-            "-off_cache" => {
-                crate::plan::parse_off_cache(v).map_err(|e| format!("-off_cache: {e}"))?;
-                args.off_cache = Some(v.to_string());
-            }
-            "-iter" => {
-                let parts: Vec<&str> = v.split(',').collect();
-                let ints: Vec<usize> = parts
-                    .iter()
-                    .map(|p| p.trim().parse::<usize>().ok().filter(|&n| n >= 1))
-                    .collect::<Option<_>>()
-                    .filter(|x: &Vec<usize>| (1..=3).contains(&x.len()))
-                    .ok_or_else(|| {
-                        format!("invalid -iter argument '{v}' (MSGSPERSAMPLE[,OVERALL_VOL[,MSGS_NONAGGR]], positive integers)")
-                    })?;
-                args.max_iter = Some(ints[0]);
-                super::spelled(&mut args, "--max-iter", "-iter");
-                iter_given = Some(ints[0]);
-                if let Some(&vol) = ints.get(1) {
-                    // OVERALL_VOL is in MiB; --volume holds bytes.
-                    args.volume = Some(vol.checked_mul(1 << 20).ok_or_else(|| {
-                        format!("invalid -iter argument '{v}': OVERALL_VOL {vol} MiB is too large")
-                    })?);
-                }
-                if let (true, Some(&n)) = (f.modes, ints.get(2)) {
-                    args.front_axes.push((NONAGGR_AXIS.into(), n as f64));
-                } else if ints.len() == 3 {
-                    notes.push(
-                        "the third -iter value (MSGS_NONAGGR) applies to IMB-EXT/IMB-IO non-aggregate modes only: no effect here"
-                            .to_string(),
-                    );
-                }
-            }
-            "-iter_policy" => {
-                args.iter_policy = Some(match v {
-                    "dynamic" => IterPolicy::Dynamic,
-                    "off" => IterPolicy::Off,
-                    "multiple_np" => IterPolicy::MultipleNp,
-                    "auto" => IterPolicy::Auto,
-                    _ => {
-                        return Err(format!(
-                            "invalid -iter_policy argument '{v}' (dynamic, off, multiple_np or auto)"
-                        ))
-                    }
-                });
-            }
-            "-time" => args.time = positive_f64(flag, v, "seconds per message length, > 0")?,
-            "-mem" => mem_gb = positive_f64(flag, v, "GB of buffers per process, > 0")?,
-            "-msglen" => {
-                lengths = Some(msglen(v)?);
-                args.read_files.push(("-msglen", v.into()));
-            }
-            "-map" => args.imb_map = Some(map(v)?),
-            "-input" => {
-                requested.extend(input(v)?);
-                args.read_files.push(("-input", v.into()));
-            }
-            "-include" => include.extend(names(flag, v)?),
-            "-exclude" => exclude.extend(names(flag, v)?),
-            "-msglog" => log = msglog(v)?,
-            "-root_shift" => args.root_shift = switch(flag, v)?,
-            "-sync" => {
-                let on = switch(flag, v)?;
-                if defs == Definitions::Imb2021 {
-                    args.imb_sync = Some(on);
-                } else {
-                    notes.push(format!(
-                        "-sync {v} has no effect with --definitions pmb: PMB times collectives in one loop after one barrier"
-                    ));
-                }
-            }
-            "-imb_barrier" => {
-                if switch(flag, v)? {
-                    args.sync = Some(SyncMode::Dissemination);
-                }
-            }
-            "-warm_up" => {
-                if !switch(flag, v)? {
-                    // IMB still times one repetition to size the run.
-                    args.warmup = Some(1);
-                }
-            }
-            "-zero_size" => zero = switch(flag, v)?,
-            "-window_size" => {
-                args.imb_window = Some(crate::cli::window_size(v).map_err(|_| {
-                    format!(
-                        "invalid -window_size argument '{v}' (messages per window of Uniband and Biband, 1 to {})",
-                        crate::cli::MAX_IMB_WINDOW
-                    )
-                })?)
-            }
-            "-msg_pause" => args.msg_pause = switch(flag, v)?,
-            "-thread_level" => match v {
-                "single" => {}
-                "funneled" | "serialized" | "multiple" | "nompiinit" => notes.push(format!(
-                    "-thread_level {v} has no effect here: mpibench initialises MPI with MPI_Init (single)"
-                )),
-                _ => {
-                    return Err(format!(
-                        "invalid -thread_level argument '{v}' (single, funneled, serialized, multiple)"
-                    ))
-                }
-            },
-            "-data_type" | "-red_data_type" | "-contig_type" => types.set(flag, v)?,
-            _ => {
-                return Err(format!(
-                    "{flag} is not supported by mpibench (IMB's YAML configurations)"
-                ))
-            }
-        }
+        imb_flag(f, flag, v, defs, &mut args, &mut g)?;
     }
+    let Given {
+        notes,
+        requested,
+        include,
+        exclude,
+        log,
+        lengths,
+        zero,
+        mem_gb,
+        iter_given,
+        types,
+    } = g;
     types.apply(f, &mut args)?;
     let sizes: Vec<usize> = match lengths {
         Some(mut v) => {
@@ -570,7 +512,7 @@ pub fn parse(f: &Family, params: &[String], argv0: &str) -> Result<Action, Strin
         return Err("no message lengths left to run (-zero_size off with only length 0)".into());
     }
     args.msglog = None;
-    args.sizes = super::sizes_arg(&sizes);
+    args.sizes = crate::frontend::sizes_arg(&sizes);
     if args.buffer_bytes.is_none() && args.mem.is_none() {
         args.buffer_bytes = Some((mem_gb * (1u64 << 30) as f64) as u64);
     }
@@ -582,8 +524,182 @@ pub fn parse(f: &Family, params: &[String], argv0: &str) -> Result<Action, Strin
         }
     }
     args.benchmarks = benchmark_list(f, &requested, &include, &exclude, defs)?;
-    args.frontend = super::calling(argv0, params);
+    args.frontend = crate::frontend::calling(argv0, params);
     Ok(Action::Run(Box::new(args), notes))
+}
+
+/// What IMB-MPI1's flags give besides `RunArgs`.
+struct Given {
+    /// One-line remarks on flags that do nothing here.
+    notes: Vec<String>,
+    /// The benchmarks named (and those of `-input`).
+    requested: Vec<String>,
+    include: Vec<String>,
+    exclude: Vec<String>,
+    /// `-msglog A:B`.
+    log: (u32, u32),
+    /// `-msglen`'s lengths.
+    lengths: Option<Vec<usize>>,
+    /// `-zero_size`.
+    zero: bool,
+    mem_gb: f64,
+    /// The first `-iter` value.
+    iter_given: Option<usize>,
+    types: Types,
+}
+
+/// One IMB-MPI1 flag with its value: into `args` or `g`; its lengths,
+/// repetitions, lists and files here, its switches in [`imb_switch`].
+fn imb_flag(
+    f: &Family,
+    flag: &str,
+    v: &str,
+    defs: Definitions,
+    args: &mut RunArgs,
+    g: &mut Given,
+) -> Result<(), String> {
+    match flag {
+        "-npmin" => {
+            let n =
+                v.parse::<usize>().ok().filter(|&n| n >= 1).ok_or_else(|| {
+                    format!("invalid -npmin argument '{v}' (a process count >= 1)")
+                })?;
+            args.npmin = Some(n);
+            // IMB: an npmin above the process count runs on all processes.
+            args.npmin_up_to_world = true;
+        }
+        "-multi" => match v {
+            "0" => args.multi = true,
+            "1" => {
+                args.multi = true;
+                args.multi_detail = true;
+            }
+            _ => return Err(format!("invalid -multi argument '{v}' (0 or 1)")),
+        },
+        "-off_cache" => {
+            crate::plan::parse_off_cache(v).map_err(|e| format!("-off_cache: {e}"))?;
+            args.off_cache = Some(v.to_string());
+        }
+        "-iter" => {
+            let parts: Vec<&str> = v.split(',').collect();
+            let ints: Vec<usize> = parts
+                .iter()
+                .map(|p| p.trim().parse::<usize>().ok().filter(|&n| n >= 1))
+                .collect::<Option<_>>()
+                .filter(|x: &Vec<usize>| (1..=3).contains(&x.len()))
+                .ok_or_else(|| {
+                    format!("invalid -iter argument '{v}' (MSGSPERSAMPLE[,OVERALL_VOL[,MSGS_NONAGGR]], positive integers)")
+                })?;
+            args.max_iter = Some(ints[0]);
+            crate::frontend::spelled(args, "--max-iter", "-iter");
+            g.iter_given = Some(ints[0]);
+            if let Some(&vol) = ints.get(1) {
+                // OVERALL_VOL is in MiB; --volume holds bytes.
+                args.volume = Some(vol.checked_mul(1 << 20).ok_or_else(|| {
+                    format!("invalid -iter argument '{v}': OVERALL_VOL {vol} MiB is too large")
+                })?);
+            }
+            if let (true, Some(&n)) = (f.modes, ints.get(2)) {
+                args.front_axes.push((NONAGGR_AXIS.into(), n as f64));
+            } else if ints.len() == 3 {
+                g.notes.push(
+                    "the third -iter value (MSGS_NONAGGR) applies to IMB-EXT/IMB-IO non-aggregate modes only: no effect here"
+                        .to_string(),
+                );
+            }
+        }
+        "-iter_policy" => {
+            args.iter_policy = Some(match v {
+                "dynamic" => IterPolicy::Dynamic,
+                "off" => IterPolicy::Off,
+                "multiple_np" => IterPolicy::MultipleNp,
+                "auto" => IterPolicy::Auto,
+                _ => {
+                    return Err(format!(
+                        "invalid -iter_policy argument '{v}' (dynamic, off, multiple_np or auto)"
+                    ))
+                }
+            });
+        }
+        "-time" => args.time = positive_f64(flag, v, "seconds per message length, > 0")?,
+        "-mem" => g.mem_gb = positive_f64(flag, v, "GB of buffers per process, > 0")?,
+        "-msglen" => {
+            g.lengths = Some(msglen(v)?);
+            args.read_files.push(("-msglen", v.into()));
+        }
+        "-map" => args.imb_map = Some(map(v)?),
+        "-input" => {
+            g.requested.extend(input(v)?);
+            args.read_files.push(("-input", v.into()));
+        }
+        "-include" => g.include.extend(names(flag, v)?),
+        "-exclude" => g.exclude.extend(names(flag, v)?),
+        "-msglog" => g.log = msglog(v)?,
+        _ => imb_switch(flag, v, defs, args, g)?,
+    }
+    Ok(())
+}
+
+/// [`imb_flag`]'s switches, thread level and data types.
+fn imb_switch(
+    flag: &str,
+    v: &str,
+    defs: Definitions,
+    args: &mut RunArgs,
+    g: &mut Given,
+) -> Result<(), String> {
+    match flag {
+        "-root_shift" => args.root_shift = switch(flag, v)?,
+        "-sync" => {
+            let on = switch(flag, v)?;
+            if defs == Definitions::Imb2021 {
+                args.imb_sync = Some(on);
+            } else {
+                g.notes.push(format!(
+                    "-sync {v} has no effect with --definitions pmb: PMB times collectives in one loop after one barrier"
+                ));
+            }
+        }
+        "-imb_barrier" => {
+            if switch(flag, v)? {
+                args.sync = Some(SyncMode::Dissemination);
+            }
+        }
+        "-warm_up" => {
+            if !switch(flag, v)? {
+                // IMB still times one repetition to size the run.
+                args.warmup = Some(1);
+            }
+        }
+        "-zero_size" => g.zero = switch(flag, v)?,
+        "-window_size" => {
+            args.imb_window = Some(crate::cli::window_size(v).map_err(|_| {
+                format!(
+                    "invalid -window_size argument '{v}' (messages per window of Uniband and Biband, 1 to {})",
+                    crate::cli::MAX_IMB_WINDOW
+                )
+            })?)
+        }
+        "-msg_pause" => args.msg_pause = switch(flag, v)?,
+        "-thread_level" => match v {
+            "single" => {}
+            "funneled" | "serialized" | "multiple" | "nompiinit" => g.notes.push(format!(
+                "-thread_level {v} has no effect here: mpibench initialises MPI with MPI_Init (single)"
+            )),
+            _ => {
+                return Err(format!(
+                    "invalid -thread_level argument '{v}' (single, funneled, serialized, multiple)"
+                ))
+            }
+        },
+        "-data_type" | "-red_data_type" | "-contig_type" => g.types.set(flag, v)?,
+        _ => {
+            return Err(format!(
+                "{flag} is not supported by mpibench (IMB's YAML configurations)"
+            ))
+        }
+    }
+    Ok(())
 }
 
 /// IMB-MPI1's `-data_type`, `-red_data_type` and `-contig_type` (IMB
@@ -644,7 +760,7 @@ impl Types {
         if self.default_ones() {
             return Ok(());
         }
-        if f.suite != crate::bench::imb::SUITE {
+        if f.suite != super::SUITE {
             return Err(format!(
                 "-data_type, -red_data_type and -contig_type are IMB-MPI1's: {} sends MPI_BYTE and reduces MPI_FLOAT",
                 f.program
@@ -711,23 +827,6 @@ fn benchmark_list(
         return Err("-exclude leaves no benchmark to run".into());
     }
     Ok(list)
-}
-
-/// The IMB program whose name the binary runs under (a link or a copy,
-/// e.g. IMB-MPI1), or was re-launched from (`MPIBENCH_ARGV0`).
-pub fn personality(argv0: &str) -> Option<&'static Family> {
-    let base = |s: &str| {
-        Path::new(s)
-            .file_name()
-            .map(|f| f.to_string_lossy().into_owned())
-            .unwrap_or_default()
-    };
-    let named = |name: &str| FAMILIES.iter().copied().find(|f| f.program == name);
-    named(&base(argv0)).or_else(|| {
-        std::env::var("MPIBENCH_ARGV0")
-            .ok()
-            .and_then(|a| named(&base(&a)))
-    })
 }
 
 #[cfg(test)]
@@ -958,10 +1057,6 @@ mod tests {
             assert_eq!(a.datatype, [Datatype::Byte], "{v}");
             crate::bench::datatype::Derived::parse(spec).unwrap();
         }
-        // The other IMB programs have no such flags.
-        let e = run_of(&crate::bench::imb_nbc::FAMILY, "-data_type int").unwrap_err();
-        assert!(e.contains("IMB-MPI1's") && !e.contains('\n'), "{e}");
-        assert!(run_of(&crate::bench::imb_nbc::FAMILY, "-data_type byte").is_ok());
     }
 
     #[test]
@@ -994,12 +1089,9 @@ mod tests {
         let l = list(&MPI1);
         assert!(l.contains("    Uniband (non-default)"), "{l}");
         assert!(l.contains("    Reduce_scatter\n"), "{l}");
-        assert!(personality("/usr/local/bin/IMB-MPI1").is_some_and(|f| f.subcommand == "imb"));
-        assert!(personality("IMB-MPI1").is_some());
-        assert!(
-            personality("/usr/bin/mpibench").is_none() || std::env::var("MPIBENCH_ARGV0").is_ok()
-        );
-        assert!(by_subcommand("imb").is_some_and(|f| f.program == "IMB-MPI1"));
-        assert!(by_subcommand("run").is_none());
+        assert_eq!(MPI1.program("IMB-MPI1"), Some("IMB-MPI1"));
+        assert_eq!(MPI1.program("mpibench"), None);
+        assert_eq!(MPI1.subcommand(), "imb");
+        assert!(MPI1.overview().is_empty());
     }
 }

@@ -16,14 +16,13 @@
 //! mpibench options (`-n`, `--json`, `--csv`, `--stats`, `--report`, ...)
 //! may be mixed in.
 
-use std::path::Path;
-
 use crate::bench::datatype::{Datatype, Derived};
 use crate::bench::osu::rma::{OsuSync, RmaOp};
 use crate::bench::osu::VERSION;
 use crate::bench::osu::{self, Kind};
 use crate::cli::RunArgs;
 use crate::comm::rma::WindowKind;
+use crate::frontend::{Action as FrontAction, Front, Listed};
 use crate::method::Method;
 
 pub const HELP: &str =
@@ -109,23 +108,6 @@ pub enum Action {
     Help(String),
     /// OMB's print_version_message: the program's title line.
     Version(String),
-}
-
-/// The program named by how the binary was called (a link named
-/// `osu_bw`), or by a re-launch from one (`MPIBENCH_ARGV0`).
-pub fn personality(argv0: &str) -> Option<String> {
-    let base = |s: &str| {
-        Path::new(s)
-            .file_name()
-            .map(|f| f.to_string_lossy().into_owned())
-            .unwrap_or_default()
-    };
-    let known = |n: String| known_program(&n).map(|_| n);
-    known(base(argv0)).or_else(|| {
-        std::env::var("MPIBENCH_ARGV0")
-            .ok()
-            .and_then(|a| known(base(&a)))
-    })
 }
 
 /// A program mpibench runs: its canonical name.
@@ -410,7 +392,7 @@ fn long_of(name: &str, takes: &[(char, Arg)], given: &str) -> Result<Option<(cha
         return Ok(Some((*c, *a)));
     }
     // An mpibench option is not a prefix of OSU's.
-    if super::long_option(given).is_some() {
+    if crate::frontend::long_option(given).is_some() {
         return Ok(None);
     }
     let prefixed: Vec<_> = mine
@@ -581,7 +563,7 @@ fn words(name: &str, params: &[String]) -> Result<Words, String> {
             let Some((c, arg)) = long_of(name, &takes, given)? else {
                 // An mpibench option, with its value when it takes one.
                 rest.push(t.clone());
-                if value.is_none() && super::long_option(given) == Some(true) {
+                if value.is_none() && crate::frontend::long_option(given) == Some(true) {
                     rest.extend(it.next().cloned());
                 }
                 continue;
@@ -647,6 +629,202 @@ fn loop_timed(name: &str) -> bool {
         .is_some_and(|b| b.info().method.unwrap_or(osu::DEFAULTS.method) == Method::Loop)
 }
 
+/// The program a command line is for, as its flags need it.
+struct Program {
+    name: &'static str,
+    kind: Option<Kind>,
+    one_sided: Option<&'static osu::rma::OneSided>,
+    /// Its default size range (`-m`).
+    dmin: usize,
+    dmax: usize,
+}
+
+/// What the flags give besides `RunArgs`: the size range, the types
+/// (`-T`) and the derived datatype (`-D`).
+struct Given {
+    min: usize,
+    max: usize,
+    types: Vec<Datatype>,
+    derived: Option<String>,
+}
+
+/// A flag's "not in this build" error.
+fn not_here<T>(what: &str) -> Result<T, String> {
+    Err(format!("{what} is not supported by this build of mpibench"))
+}
+
+/// One OSU flag `-c v` of program `p`: into `args`, a remark into `notes`,
+/// or what it gives into `g`; sizes, counts and run options here, the rest
+/// in [`other_flag`].
+fn flag(
+    c: char,
+    v: &str,
+    p: &Program,
+    args: &mut RunArgs,
+    notes: &mut Vec<String>,
+    g: &mut Given,
+) -> Result<(), String> {
+    let (name, kind) = (p.name, p.kind);
+    let flag = format!("-{c}");
+    match c {
+        'm' => (g.min, g.max) = sizes(v, p.dmin, p.dmax)?,
+        'i' => args.iter = Some(number::<usize>(&flag, v, 1, "iterations >= 1")?),
+        'x' => args.warmup = Some(number::<usize>(&flag, v, 0, "warm-up iterations >= 0")?),
+        'W' => args.osu.osu_window = Some(number::<usize>(&flag, v, 1, "window size >= 1")?),
+        'M' => args.buffer_bytes = Some(number::<u64>(&flag, v, 1, "bytes per process")?),
+        'b' => match v.to_ascii_lowercase().as_str() {
+            "single" => {}
+            "multiple" => args.osu.osu_multiple_buffers = true,
+            _ => {
+                return Err(format!(
+                    "invalid argument '{v}' for -b (single or multiple)"
+                ))
+            }
+        },
+        'f' => args.osu.osu_full = true,
+        // OMB's -c[log:DIR] writes its validation logs to DIR; other values do nothing.
+        'c' if v.starts_with("log") => return not_here(&format!("-c{v} (validation logs)")),
+        'c' => args.check = true,
+        'z' => {
+            args.osu.osu_tail = if v.is_empty() {
+                vec![50.0, 90.0, 99.0]
+            } else {
+                percentiles(v)?
+            };
+        }
+        // osu_latency_mt: sender and receiver threads; elsewhere MPI_Test calls.
+        't' if name == "osu_latency_mt" => {
+            osu::latency_mt::parse_threads(v)
+                .map_err(|e| format!("invalid argument for -t: {e}"))?;
+            args.osu.osu_threads = Some(v.to_string());
+        }
+        // osu_latency_mp: the sender's and the receiver's forked processes.
+        't' if name == "osu_latency_mp" => {
+            let sr = osu::latency_mp::processes(v)
+                .map_err(|e| format!("invalid argument for -t: {e}"))?;
+            args.osu.osu_threads = Some(sr);
+        }
+        't' if kind == Some(Kind::NonBlocking) => {
+            args.osu.osu_tests = Some(number::<usize>(&flag, v, 0, "MPI_Test calls >= 0")?)
+        }
+        't' => {
+            number::<usize>(&flag, v, 0, "a count >= 0")?;
+            notes.push(format!("-t {v} has no effect on {name} (as OMB)"));
+        }
+        'k' => {
+            let lower = v.to_ascii_lowercase();
+            let fixed = lower.strip_prefix("fixed:").map(|n| n.parse::<usize>());
+            match (lower.as_str(), fixed) {
+                ("rotate", _) => args.root_shift = true,
+                (_, Some(Ok(n))) => args.root = Some(n),
+                _ => {
+                    return Err(format!(
+                        "invalid argument '{v}' for -k (fixed:N, N a rank, or rotate)"
+                    ))
+                }
+            }
+        }
+        'R' => match v {
+            "1" => {}
+            "0" => args.osu.osu_no_rate = true,
+            _ => return Err(format!("invalid argument '{v}' for -R (0 or 1)")),
+        },
+        _ => other_flag(c, v, p, args, notes, g)?,
+    }
+    Ok(())
+}
+
+/// [`flag`]'s types, topologies, one-sided options and accepted ones.
+fn other_flag(
+    c: char,
+    v: &str,
+    p: &Program,
+    args: &mut RunArgs,
+    notes: &mut Vec<String>,
+    g: &mut Given,
+) -> Result<(), String> {
+    let (name, one_sided) = (p.name, p.one_sided);
+    let flag = format!("-{c}");
+    match c {
+        'T' => {
+            let list = Datatype::from_osu(v).ok_or_else(|| {
+                format!("invalid argument '{v}' for -T (mpi_char, mpi_int, mpi_float or all)")
+            })?;
+            g.types.extend(list);
+        }
+        'D' if !takes_derived(name) => return not_here(&format!("-D {v} for {name}")),
+        'D' => {
+            // cont and vect are checked here; rank 0 reads an index file.
+            let indx = v.len() > 5 && v.get(..5).is_some_and(|p| p.eq_ignore_ascii_case("indx:"));
+            if !indx {
+                Derived::parse(v)?;
+            }
+            g.derived = Some(v.to_string());
+        }
+        'd' => {
+            return not_here(&format!(
+                "-d {v} (accelerator buffers: this build has no CUDA, OpenACC or ROCm)"
+            ))
+        }
+        'I' => return not_here("-I (MPI-4 sessions: mpibench initialises MPI with MPI_Init)"),
+        'P' => return not_here("-P (PAPI counters: this build has no PAPI)"),
+        'N' => {
+            osu::neighbor::Spec::parse(v)?;
+            args.osu.osu_topology = Some(v.to_string());
+        }
+        // OMB 7.4's osu_mbw_mr parses -p, then runs P/2 pairs whatever it said.
+        'p' => {
+            let n = number::<usize>(&flag, v, 1, "pairs >= 1")?;
+            notes.push(format!(
+                "-p {n} has no effect: osu_mbw_mr runs P/2 pairs, as OMB 7.4 (mpibench run --suite osu --osu-pairs {n} runs {n})"
+            ));
+        }
+        // OMB declares --vary-window with a value, which it ignores.
+        'V' => args.osu.osu_vary_window = true,
+        'G' => {
+            graph_types(v)?;
+            args.plots = Some(".".into());
+        }
+        'u' => {
+            let n = number::<usize>(&flag, v, 0, "validation warm-up iterations, 0 to 10")?;
+            if n > 10 {
+                return Err(format!(
+                    "invalid argument '{v}' for -u (validation warm-up iterations, 0 to 10)"
+                ));
+            }
+            notes.push(format!(
+                "-u {n}: every iteration is validated here; no extra warm-up is needed"
+            ));
+        }
+        'a' => {
+            number::<usize>(&flag, v, 1, "device array size >= 1")?;
+            notes.push(format!(
+                "-a {v} has no effect: this build has no device buffers"
+            ));
+        }
+        'w' => {
+            let lower = v.to_ascii_lowercase();
+            args.osu.osu_win = Some(WindowKind::from_name(&lower).ok_or_else(|| {
+                format!("invalid argument '{v}' for -w (create, allocate or dynamic)")
+            })?)
+        }
+        's' => {
+            let s = OsuSync::from_name(&v.to_ascii_lowercase()).ok_or_else(|| {
+                format!("invalid argument '{v}' for -s (pscw, fence, lock, flush, flush_local or lock_all)")
+            })?;
+            if one_sided.is_some_and(|p| !p.allows(s)) {
+                return Err(format!("-s {v} does not apply to {name} (fence or pscw)"));
+            }
+            args.osu.osu_sync = Some(s);
+        }
+        'l' => notes.push(
+            "-l: MPI_IN_PLACE is not used here; send and receive buffers stay separate".to_string(),
+        ),
+        _ => return Err(format!("invalid option -- '{c}' (see {name} -h)")),
+    }
+    Ok(())
+}
+
 /// The run OSU's command line asks for. `params` starts with the program
 /// when called as `mpibench osu`; `argv0` is how the program was called.
 pub fn parse(program: &str, params: &[String], argv0: &str) -> Result<Action, String> {
@@ -676,163 +854,43 @@ pub fn parse(program: &str, params: &[String], argv0: &str) -> Result<Action, St
         Some(Kind::Collective | Kind::NonBlocking) => (1, 1 << 20),
         _ => (1, 1 << 22),
     };
-    let (_, opts) = super::split_options(&rest);
-    let mut args = super::parse_options(&opts)?;
+    let (_, opts) = crate::frontend::split_options(&rest);
+    let mut args = crate::frontend::parse_options(&opts)?;
     args.suite = Some(osu::SUITE.to_string());
     args.table = Some("osu".to_string());
     args.refuse_skips = true;
     args.quiet = true;
     let mut notes = Vec::new();
-    let (mut min, mut max) = (dmin, dmax);
-    let one_sided = osu::rma::find(name);
-    let not_here = |what: &str| Err(format!("{what} is not supported by this build of mpibench"));
-    let mut types: Vec<Datatype> = Vec::new();
-    let mut derived: Option<String> = None;
+    let p = Program {
+        name,
+        kind,
+        one_sided: osu::rma::find(name),
+        dmin,
+        dmax,
+    };
+    let mut g = Given {
+        min: dmin,
+        max: dmax,
+        types: Vec::new(),
+        derived: None,
+    };
     for (c, v) in &flags {
-        let v = v.as_deref().unwrap_or("");
-        let flag = format!("-{c}");
-        match c {
-            'm' => (min, max) = sizes(v, dmin, dmax)?,
-            'i' => args.iter = Some(number::<usize>(&flag, v, 1, "iterations >= 1")?),
-            'x' => args.warmup = Some(number::<usize>(&flag, v, 0, "warm-up iterations >= 0")?),
-            'W' => args.osu.osu_window = Some(number::<usize>(&flag, v, 1, "window size >= 1")?),
-            'M' => args.buffer_bytes = Some(number::<u64>(&flag, v, 1, "bytes per process")?),
-            'b' => match v.to_ascii_lowercase().as_str() {
-                "single" => {}
-                "multiple" => args.osu.osu_multiple_buffers = true,
-                _ => {
-                    return Err(format!(
-                        "invalid argument '{v}' for -b (single or multiple)"
-                    ))
-                }
-            },
-            'f' => args.osu.osu_full = true,
-            // OMB's -c[log:DIR] writes its validation logs to DIR; other values do nothing.
-            'c' if v.starts_with("log") => return not_here(&format!("-c{v} (validation logs)")),
-            'c' => args.check = true,
-            'z' => {
-                args.osu.osu_tail = if v.is_empty() {
-                    vec![50.0, 90.0, 99.0]
-                } else {
-                    percentiles(v)?
-                };
-            }
-            // osu_latency_mt: sender and receiver threads; elsewhere MPI_Test calls.
-            't' if name == "osu_latency_mt" => {
-                osu::latency_mt::parse_threads(v)
-                    .map_err(|e| format!("invalid argument for -t: {e}"))?;
-                args.osu.osu_threads = Some(v.to_string());
-            }
-            // osu_latency_mp: the sender's and the receiver's forked processes.
-            't' if name == "osu_latency_mp" => {
-                let sr = osu::latency_mp::processes(v)
-                    .map_err(|e| format!("invalid argument for -t: {e}"))?;
-                args.osu.osu_threads = Some(sr);
-            }
-            't' if kind == Some(Kind::NonBlocking) => {
-                args.osu.osu_tests = Some(number::<usize>(&flag, v, 0, "MPI_Test calls >= 0")?)
-            }
-            't' => {
-                number::<usize>(&flag, v, 0, "a count >= 0")?;
-                notes.push(format!("-t {v} has no effect on {name} (as OMB)"));
-            }
-            'k' => {
-                let lower = v.to_ascii_lowercase();
-                let fixed = lower.strip_prefix("fixed:").map(|n| n.parse::<usize>());
-                match (lower.as_str(), fixed) {
-                    ("rotate", _) => args.root_shift = true,
-                    (_, Some(Ok(n))) => args.root = Some(n),
-                    _ => {
-                        return Err(format!(
-                            "invalid argument '{v}' for -k (fixed:N, N a rank, or rotate)"
-                        ))
-                    }
-                }
-            }
-            'R' => match v {
-                "1" => {}
-                "0" => args.osu.osu_no_rate = true,
-                _ => return Err(format!("invalid argument '{v}' for -R (0 or 1)")),
-            },
-            'T' => {
-                let list = Datatype::from_osu(v).ok_or_else(|| {
-                    format!("invalid argument '{v}' for -T (mpi_char, mpi_int, mpi_float or all)")
-                })?;
-                types.extend(list);
-            }
-            'D' if !takes_derived(name) => return not_here(&format!("-D {v} for {name}")),
-            'D' => {
-                // cont and vect are checked here; rank 0 reads an index file.
-                let indx =
-                    v.len() > 5 && v.get(..5).is_some_and(|p| p.eq_ignore_ascii_case("indx:"));
-                if !indx {
-                    Derived::parse(v)?;
-                }
-                derived = Some(v.to_string());
-            }
-            'd' => {
-                return not_here(&format!(
-                    "-d {v} (accelerator buffers: this build has no CUDA, OpenACC or ROCm)"
-                ))
-            }
-            'I' => return not_here("-I (MPI-4 sessions: mpibench initialises MPI with MPI_Init)"),
-            'P' => return not_here("-P (PAPI counters: this build has no PAPI)"),
-            'N' => {
-                osu::neighbor::Spec::parse(v)?;
-                args.osu.osu_topology = Some(v.to_string());
-            }
-            // OMB 7.4's osu_mbw_mr parses -p, then runs P/2 pairs whatever it said.
-            'p' => {
-                let n = number::<usize>(&flag, v, 1, "pairs >= 1")?;
-                notes.push(format!(
-                    "-p {n} has no effect: osu_mbw_mr runs P/2 pairs, as OMB 7.4 (mpibench run --suite osu --osu-pairs {n} runs {n})"
-                ));
-            }
-            // OMB declares --vary-window with a value, which it ignores.
-            'V' => args.osu.osu_vary_window = true,
-            'G' => {
-                graph_types(v)?;
-                args.plots = Some(".".into());
-            }
-            'u' => {
-                let n = number::<usize>(&flag, v, 0, "validation warm-up iterations, 0 to 10")?;
-                if n > 10 {
-                    return Err(format!(
-                        "invalid argument '{v}' for -u (validation warm-up iterations, 0 to 10)"
-                    ));
-                }
-                notes.push(format!(
-                    "-u {n}: every iteration is validated here; no extra warm-up is needed"
-                ));
-            }
-            'a' => {
-                number::<usize>(&flag, v, 1, "device array size >= 1")?;
-                notes.push(format!(
-                    "-a {v} has no effect: this build has no device buffers"
-                ));
-            }
-            'w' => {
-                let lower = v.to_ascii_lowercase();
-                args.osu.osu_win = Some(WindowKind::from_name(&lower).ok_or_else(|| {
-                    format!("invalid argument '{v}' for -w (create, allocate or dynamic)")
-                })?)
-            }
-            's' => {
-                let s = OsuSync::from_name(&v.to_ascii_lowercase()).ok_or_else(|| {
-                    format!("invalid argument '{v}' for -s (pscw, fence, lock, flush, flush_local or lock_all)")
-                })?;
-                if one_sided.is_some_and(|p| !p.allows(s)) {
-                    return Err(format!("-s {v} does not apply to {name} (fence or pscw)"));
-                }
-                args.osu.osu_sync = Some(s);
-            }
-            'l' => notes.push(
-                "-l: MPI_IN_PLACE is not used here; send and receive buffers stay separate"
-                    .to_string(),
-            ),
-            _ => return Err(format!("invalid option -- '{c}' (see {name} -h)")),
-        }
+        flag(
+            *c,
+            v.as_deref().unwrap_or(""),
+            &p,
+            &mut args,
+            &mut notes,
+            &mut g,
+        )?;
     }
+    let Given {
+        min,
+        max,
+        types,
+        derived,
+    } = g;
+    let one_sided = p.one_sided;
     if derived.is_some() && args.check {
         // OMB: "Derived data type does not support validation".
         return Err(
@@ -862,9 +920,9 @@ pub fn parse(program: &str, params: &[String], argv0: &str) -> Result<Action, St
     if sizes.is_empty() {
         return Err(format!("-m {min}:{max} leaves no message size"));
     }
-    args.sizes = super::sizes_arg(&sizes);
+    args.sizes = crate::frontend::sizes_arg(&sizes);
     args.benchmarks = vec![name.to_string()];
-    args.frontend = super::calling(argv0, params);
+    args.frontend = crate::frontend::calling(argv0, params);
     if osu::STARTUP.contains(&name) {
         return Ok(Action::Startup(name, Box::new(args)));
     }
@@ -907,6 +965,83 @@ pub fn startup(name: &str) -> anyhow::Result<i32> {
     drop(world);
     drop(universe);
     Ok(0)
+}
+
+/// OSU's programs as a front end: `mpibench osu PROGRAM ...`, or the
+/// binary linked or copied under a program's name (`osu_bw ...`).
+pub struct Osu;
+
+/// The suite's front end in the registry.
+pub static OSU: Osu = Osu;
+
+const SUBCOMMAND: &str = "mpibench osu";
+
+impl Front for Osu {
+    fn subcommand(&self) -> &'static str {
+        "osu"
+    }
+
+    fn listed(&self) -> Option<&'static Listed> {
+        Some(&Listed {
+            about: "The OSU micro-benchmarks' programs and flags: mpibench osu osu_bw -m 1:65536 (also when the binary is called osu_latency, osu_bw, ...)",
+            order: 4,
+            value_name: "ARG",
+            arg_help: "The OSU program (osu_latency, osu_bw, ...), its OSU flags and mpibench options",
+            after_help: HELP,
+        })
+    }
+
+    fn call(&self, params: &[String]) -> Result<FrontAction, String> {
+        match params.split_first() {
+            Some((program, rest)) => self.call_as(program, SUBCOMMAND, rest),
+            None => Err(
+                "mpibench osu needs a program, e.g. mpibench osu osu_latency (see mpibench osu -h)"
+                    .into(),
+            ),
+        }
+    }
+
+    /// The program named by how the binary was called (a link named
+    /// `osu_bw`, or a re-launch from one).
+    fn program(&self, name: &str) -> Option<&'static str> {
+        known_program(name)
+    }
+
+    /// OSU's command line of `program`; `shown` is how it was called
+    /// ("mpibench osu", "./osu_bw").
+    fn call_as(
+        &self,
+        program: &str,
+        shown: &str,
+        params: &[String],
+    ) -> Result<FrontAction, String> {
+        if program == "-h" || program == "--help" {
+            return Ok(FrontAction::Say(format!(
+                "Usage: mpibench osu PROGRAM [OSU flags] [mpibench options]\n\n{HELP}\n"
+            )));
+        }
+        // A link's own name is not repeated in its arguments.
+        let calling = if shown == SUBCOMMAND {
+            format!("mpibench osu {program}")
+        } else {
+            shown.to_string()
+        };
+        // Re-launched ranks see the arguments without a subcommand.
+        let argv0 = (shown != SUBCOMMAND).then(|| shown.to_string());
+        Ok(match parse(program, params, &calling)? {
+            Action::Help(text) | Action::Version(text) => FrontAction::Say(format!("{text}\n")),
+            Action::Startup(name, args) => FrontAction::Startup {
+                args,
+                argv0,
+                launched: Box::new(move || startup(name)),
+            },
+            Action::Run(args, notes) => FrontAction::Run {
+                args,
+                notes: notes.iter().map(|n| format!("{program}: {n}")).collect(),
+                argv0,
+            },
+        })
+    }
 }
 
 #[cfg(test)]
@@ -1317,7 +1452,7 @@ mod tests {
             parse("osu_init", &v(""), "x").unwrap(),
             Action::Startup("osu_init", _)
         ));
-        assert_eq!(personality("/usr/bin/osu_bw").as_deref(), Some("osu_bw"));
+        assert_eq!(OSU.program("osu_bw"), Some("osu_bw"));
         assert_eq!(known_program("osu_hello"), Some("osu_hello"));
         assert_eq!(known_program("IMB-MPI1"), None);
     }

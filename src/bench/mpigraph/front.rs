@@ -55,9 +55,9 @@ pub fn params(own: &[String]) -> Result<(usize, usize, usize), String> {
 
 /// The run that mpiGraph's command line asks for.
 pub fn parse(params_in: &[String]) -> Result<RunArgs, String> {
-    let (own, opts) = super::split_options(params_in);
+    let (own, opts) = crate::frontend::split_options(params_in);
     let (size, iters, window) = params(&own)?;
-    let mut args = super::parse_options(&opts)?;
+    let mut args = crate::frontend::parse_options(&opts)?;
     args.suite = Some(mpigraph::SUITE.to_string());
     args.iter = args.iter.or(Some(iters));
     args.sizes = args.sizes.or(Some(size.to_string()));
@@ -67,7 +67,15 @@ pub fn parse(params_in: &[String]) -> Result<RunArgs, String> {
 }
 
 /// This front end for `mpibench mpigraph`.
-pub const FRONTEND: super::FrontEnd = super::FrontEnd {
+pub const FRONTEND: crate::frontend::FrontEnd = crate::frontend::FrontEnd {
+    subcommand: "mpigraph",
+    listed: Some(&crate::frontend::Listed {
+        about: "LLNL mpiGraph's command line: mpibench mpigraph [SIZE [ITERS [WINDOW]]] (the bandwidth of every pair of ranks, the host summary and its outliers)",
+        order: 14,
+        value_name: "PARAM",
+        arg_help: "mpiGraph's parameters and mpibench options (-n, --hosts, --json, --fail-on-outlier, ...)",
+        after_help: HELP,
+    }),
     usage: "mpibench mpigraph [SIZE [ITERS [WINDOW]]] [OPTIONS]",
     help: HELP,
     parse,

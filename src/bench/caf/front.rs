@@ -19,20 +19,28 @@ Example: mpiexec -n 4 mpibench cafbench";
 
 /// The run that `mpibench cafbench [options]` asks for.
 pub fn parse(params: &[String]) -> Result<RunArgs, String> {
-    let (own, opts) = super::split_options(params);
+    let (own, opts) = crate::frontend::split_options(params);
     if let Some(x) = own.first() {
         return Err(format!(
             "cafbench takes no parameters, not '{x}' (it runs stand-alone; mpibench options may follow, see mpibench cafbench --help)"
         ));
     }
-    let mut args = super::parse_options(&opts)?;
-    args.suite = Some(crate::bench::caf::SUITE.to_string());
+    let mut args = crate::frontend::parse_options(&opts)?;
+    args.suite = Some(super::SUITE.to_string());
     args.frontend = Some("cafbench".to_string());
     Ok(args)
 }
 
 /// This front end for `mpibench cafbench`.
-pub const FRONTEND: super::FrontEnd = super::FrontEnd {
+pub const FRONTEND: crate::frontend::FrontEnd = crate::frontend::FrontEnd {
+    subcommand: "cafbench",
+    listed: Some(&crate::frontend::Listed {
+        about: "The EPCC coarray suite as cafbench runs it, stand-alone without flags: point-to-point, synchronisation and 3-D halo swaps (mpibench options may follow)",
+        order: 15,
+        value_name: "OPTION",
+        arg_help: "mpibench options (-n, --json, --check, --window, --rma-sync, ...)",
+        after_help: HELP,
+    }),
     usage: "mpibench cafbench [OPTION]...",
     help: HELP,
     parse,

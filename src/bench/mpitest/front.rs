@@ -123,16 +123,16 @@ impl Params {
 
 /// The run that MPITEST's command line asks for.
 pub fn parse(params: &[String]) -> Result<RunArgs, String> {
-    let (own, opts) = super::split_options(params);
+    let (own, opts) = crate::frontend::split_options(params);
     let p = Params::parse(&own)?;
-    let mut args = super::parse_options(&opts)?;
+    let mut args = crate::frontend::parse_options(&opts)?;
     let sizes: Vec<String> = p
         .lengths()
         .iter()
         .map(|&n| n.checked_mul(4).map(|b| b.to_string()))
         .collect::<Option<_>>()
         .ok_or("M is too large")?;
-    args.suite = Some(crate::bench::mpitest::SUITE.to_string());
+    args.suite = Some(super::SUITE.to_string());
     args.sizes = Some(sizes.join(","));
     args.iter = Some(p.big_t as usize);
     args.fast_iter = Some(p.t as usize);
@@ -148,14 +148,22 @@ pub fn parse(params: &[String]) -> Result<RunArgs, String> {
         ("--fast-iter", 't', p.t),
         ("--repeats", 'R', p.r),
     ] {
-        super::spelled(&mut args, format!("{ours} {v}"), format!("{letter}{v}"));
-        super::spelled(&mut args, ours, letter.to_string());
+        crate::frontend::spelled(&mut args, format!("{ours} {v}"), format!("{letter}{v}"));
+        crate::frontend::spelled(&mut args, ours, letter.to_string());
     }
     Ok(args)
 }
 
 /// This front end for `mpibench mpitest`.
-pub const FRONTEND: super::FrontEnd = super::FrontEnd {
+pub const FRONTEND: crate::frontend::FrontEnd = crate::frontend::FrontEnd {
+    subcommand: "mpitest",
+    listed: Some(&crate::frontend::Listed {
+        about: "MPITEST's own command line: mpibench mpitest m1 M100 K10 T100 t100000 R2 otransfer.dat",
+        order: 2,
+        value_name: "PARAM",
+        arg_help: "MPITEST parameters (m, M, K, T, t, R, b, o) and mpibench options (-n, --json, --check, ...)",
+        after_help: HELP,
+    }),
     usage: "mpibench mpitest [PARAM]...",
     help: HELP,
     parse,
