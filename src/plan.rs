@@ -6,14 +6,12 @@ use std::path::PathBuf;
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
-use crate::bench::buf::OffCache;
 use crate::bench::datatype::{self, Datatype, Derived};
-use crate::bench::{Axis, Class, Definitions, Info, Pace};
 use crate::cli::RunArgs;
-use crate::engine::axis::Axes;
-pub use crate::engine::Split;
-use crate::method::{Method, SyncMode};
-use crate::suite::{self, Defaults, Entry, LookupError, ProcSweep, RepsDefault};
+use crate::contract::{Axes, Axis, Class, Definitions, Info, Method, Pace, RepsDefault, Split};
+use crate::method::SyncMode;
+use crate::results::OffCache;
+use crate::suite::{self, Defaults, Entry, LookupError, ProcSweep};
 
 /// A usage error: one line for the user, exit code 2.
 #[derive(Debug, Error, Clone, PartialEq)]

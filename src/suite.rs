@@ -2,13 +2,10 @@
 //! resolution (`imb/Barrier`, `mpitest/BARRIER`, bare names within `--suite`).
 
 use crate::bench::clock::{self, Tool};
-use crate::bench::{
-    allreduce, caf, commtest, cresta, guidelines, imb, mpigraph, mpitest, osu, Benchmark,
-    Definitions, Info,
-};
+use crate::bench::{allreduce, caf, commtest, cresta, guidelines, imb, mpigraph, mpitest, osu};
 use crate::cli::RunArgs;
-use crate::engine::axis::Axes;
-use crate::method::{Method, SyncMode};
+use crate::contract::{Axes, Benchmark, Definitions, Info, Method, RepsDefault};
+use crate::method::SyncMode;
 use crate::outcome::Outcome;
 use crate::report::table::{self, Format};
 use crate::report::{ModelPoint, PartTable};
@@ -22,19 +19,6 @@ pub enum ProcSweep {
     Pmb,
     /// All processes of the run only.
     World,
-}
-
-/// How many repetitions a suite runs by default.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub enum RepsDefault {
-    /// IMB: at most 1000 repetitions and 40 MiB per size, within `--time`.
-    Imb,
-    /// A fixed count for normal and for fast constructs (MPITEST's T and t).
-    Fixed { normal: usize, fast: usize },
-    /// Double until a run takes 2/3 .. 4/3 of `target` seconds (the coarray suite).
-    TargetTime { target: f64 },
-    /// Repetitions and warm-up that change above a size (OSU).
-    Split(crate::engine::Split),
 }
 
 /// A suite's methodology defaults; every one can be overridden on the command line.
@@ -768,7 +752,7 @@ mod tests {
     fn a_split_that_does_not_change_is_one_count() {
         let su = |small, large| Suite {
             defaults: Defaults {
-                reps: RepsDefault::Split(crate::plan::Split {
+                reps: RepsDefault::Split(crate::contract::Split {
                     small,
                     large,
                     warm_small: 5,
@@ -957,10 +941,11 @@ mod layering {
     const SHARED: &[&str] = &[
         "src/engine/mod.rs",
         "src/engine/aggregate.rs",
-        "src/engine/axis.rs",
         "src/engine/disturb.rs",
         "src/engine/placement.rs",
         "src/engine/record.rs",
+        "src/contract/axis.rs",
+        "src/contract/placement.rs",
         "src/plan.rs",
         "src/app.rs",
         "src/output.rs",

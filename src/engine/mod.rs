@@ -21,17 +21,17 @@ use std::collections::HashMap;
 
 use anyhow::{anyhow, Result};
 
-use crate::bench::{Arena, Benchmark, Info, Setup};
 use crate::clock::model::ClockModel;
 use crate::clock::sync::{synchronize, SyncParams};
 use crate::comm::{self, Comm, Msg};
-use crate::method::{Consts, Method, MpiCtx, Samples, SyncMode};
+use crate::contract::Method;
+use crate::contract::{Arena, Benchmark, Info, Setup};
+use crate::method::{Consts, MpiCtx, Samples, SyncMode};
 use crate::plan::Plan;
 use crate::results::{BenchResult, GroupRows, Row};
 use crate::watchdog::{self, Watchdog};
 
 pub mod aggregate;
-pub mod axis;
 pub mod disturb;
 pub mod launches;
 pub mod placement;
@@ -39,11 +39,10 @@ mod point;
 pub mod record;
 mod reps;
 
-pub use reps::Split;
-
-use axis::{Point, SweepCx};
+use crate::contract::{Placement, Role};
+use crate::contract::{Point, SweepCx};
 use disturb::Disturbance;
-use placement::{Links, Pairs, Placement, Role};
+use placement::{Links, Pairs};
 use record::{PointRecord, RankRecord, RowCx};
 
 /// Why a run stopped early; every rank returns the same kind.
@@ -877,7 +876,7 @@ impl<'a> Engine<'a> {
 }
 
 /// The keys of the rows' params that no point chose: the figures the
-/// kernels measured ([`crate::bench::Kernel::figures`]) and those
+/// kernels measured ([`crate::contract::Kernel::figures`]) and those
 /// [`Benchmark::derive`] added (CRESTA's t_sc1_us, overlaps).
 fn measured_params(points: &[Point], rows: &[Row]) -> Vec<String> {
     let chosen: std::collections::BTreeSet<&String> =

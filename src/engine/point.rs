@@ -18,12 +18,12 @@ use super::disturb::{self, Disturbance};
 use super::record::{Combined, PointRecord};
 use super::reps::{self, Policy};
 use super::{Combo, Engine, Runner, DELAY_INNER};
-use crate::bench::{Class, Info, Kernel};
 use crate::clock::model::ClockModel;
 use crate::comm::{self, Comm};
-use crate::engine::axis::Point;
-use crate::engine::placement::Role;
-use crate::method::{Consts, Method, MpiCtx, RepBatch, Samples, SyncMode};
+use crate::contract::axis::Point;
+use crate::contract::placement::Role;
+use crate::contract::{Class, Info, Kernel, Method};
+use crate::method::{Consts, MpiCtx, RepBatch, Samples, SyncMode};
 use crate::stats;
 use crate::watchdog;
 

@@ -3,10 +3,10 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::bench::{mbytes_per_sec, Combine, Figure, Info};
 use crate::comm::Comm;
-use crate::engine::axis::Point;
-use crate::method::{Method, Spread};
+use crate::contract::axis::Point;
+use crate::contract::{mbytes_per_sec, Combine, Figure, Info, Method};
+use crate::method::Spread;
 use crate::results::Row;
 use crate::stats::{self, Summary};
 
@@ -103,7 +103,7 @@ pub struct PointRecord {
     /// Own median per repetition (µs, scaled), for per-repetition methods.
     pub rank_median_us: Option<f64>,
     pub combined: Option<Combined>,
-    /// Figures the kernel measured besides the times ([`crate::bench::Kernel::figures`]).
+    /// Figures the kernel measured besides the times ([`crate::contract::Kernel::figures`]).
     #[serde(default)]
     pub figures: Vec<Figure>,
     /// This rank's place in its group (the group's order can differ from

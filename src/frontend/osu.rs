@@ -23,7 +23,7 @@ use crate::bench::osu::rma::{OsuSync, RmaOp};
 use crate::bench::osu::{self, Kind};
 use crate::cli::RunArgs;
 use crate::comm::rma::WindowKind;
-use crate::method::Method;
+use crate::contract::Method;
 
 /// OMB's version, printed in every title.
 pub const VERSION: &str = "7.4";

@@ -9,7 +9,7 @@ use std::path::Path;
 use anyhow::{Context, Result};
 use serde_json::Value;
 
-use crate::engine::axis::Params;
+use crate::results::Params;
 use crate::results::{BenchResult, Report, Row};
 
 /// One JSON results file, with the names the report gives it.

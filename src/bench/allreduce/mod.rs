@@ -20,7 +20,8 @@ use serde_json::json;
 use super::{Axis, Benchmark, Class, Info, Kernel, RankRule, Setup};
 use crate::check::{self, Expect};
 use crate::comm::{Buffer, Comm, Elem, Msg};
-use crate::engine::axis::{Params, Point, SweepCx};
+use crate::contract::{Point, SweepCx};
+use crate::results::Params;
 use crate::results::{BenchResult, Best};
 
 pub mod args;
@@ -382,7 +383,7 @@ pub fn benchmarks() -> Vec<&'static dyn Benchmark> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::axis::Axes;
+    use crate::contract::axis::Axes;
 
     #[test]
     fn points_pair_every_length_with_every_algorithm() {

@@ -17,7 +17,7 @@
 
 use crate::bench::Benchmark;
 use crate::comm::rma::{RmaSync, WindowKind};
-use crate::engine::axis::{Point, SweepCx};
+use crate::contract::axis::{Point, SweepCx};
 
 pub mod args;
 pub mod delay;

@@ -20,8 +20,8 @@ use anyhow::{anyhow, Result};
 
 use super::{Benchmark, Class, Info, Kernel, RankRule, Setup};
 use crate::comm::modes::{BsendBuffer, Mode};
-use crate::engine::axis::{Point, SweepCx};
-use crate::engine::placement::Placement;
+use crate::contract::axis::{Point, SweepCx};
+use crate::contract::placement::Placement;
 use crate::results::BenchResult;
 
 pub mod args;
@@ -347,7 +347,7 @@ pub fn entries() -> Vec<crate::suite::Entry> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::axis::Axes;
+    use crate::contract::axis::Axes;
 
     #[test]
     fn packet_counts_halve_down_to_the_minimum() {

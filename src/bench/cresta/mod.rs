@@ -38,7 +38,7 @@ use serde_json::Value;
 use super::buf::{BufKernel, Pattern, Phased};
 use super::{overlap, Benchmark, Combine, Figure, Info, Kernel, Setup};
 use crate::comm;
-use crate::engine::axis::{Point, SweepCx};
+use crate::contract::axis::{Point, SweepCx};
 use crate::method::Method;
 use crate::results::BenchResult;
 use work::{busy_wait, Calc, Tally};
@@ -540,7 +540,7 @@ pub fn resolve(name: &str) -> Result<&'static str, String> {
 mod tests {
     use super::*;
     use crate::cli::RunArgs;
-    use crate::engine::axis::Axes;
+    use crate::contract::axis::Axes;
     use crate::results::Row;
     use alltoall::ALLTOALL;
     use bcast::BCAST;

@@ -15,7 +15,7 @@ use anyhow::Result;
 
 use super::{patterns, Benchmark, Info, Kernel, Setup};
 use crate::comm::Elem;
-use crate::engine::axis::{Point, SweepCx};
+use crate::contract::axis::{Point, SweepCx};
 use crate::results::{BenchResult, GuidelineVerdict, Row};
 
 pub mod front;
@@ -530,7 +530,7 @@ pub fn guideline(name: &str) -> Option<&'static Guideline> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::axis::Axes;
+    use crate::contract::axis::Axes;
 
     fn points(g: &Guideline, sizes: &[usize], q: usize) -> Vec<(usize, String)> {
         let axes = Axes::new();

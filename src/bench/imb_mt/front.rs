@@ -12,7 +12,7 @@ use super::kernel::{
 use super::table::NOHEADER_AXIS;
 use super::{benchmarks, MT_REPS, SUITE};
 use crate::cli::{on_off, RunArgs};
-use crate::engine::axis::Axes;
+use crate::contract::axis::Axes;
 use crate::frontend::imb::{self, Action, Family};
 use crate::suite::{self, normalise, Defaults, ProcSweep, Suite, SuiteHelp};
 

@@ -21,9 +21,9 @@ use self::kernel::MtBench;
 use self::patterns::Op;
 use crate::bench::{Axis, Benchmark, Class, Info};
 use crate::comm::Elem;
-use crate::engine::Split;
+use crate::contract::RepsDefault;
+use crate::contract::Split;
 use crate::method::Method;
-use crate::suite::RepsDefault;
 
 pub const SUITE: &str = "imb-mt";
 

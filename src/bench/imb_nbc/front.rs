@@ -2,9 +2,10 @@
 //! layer: the benchmarks import nothing of the front ends).
 
 use super::{benchmarks, table, SUITE};
+use crate::contract::RepsDefault;
 use crate::frontend::imb::Family;
 use crate::method::{Method, SyncMode};
-use crate::suite::{Defaults, ProcSweep, RepsDefault, Suite, SuiteHelp};
+use crate::suite::{Defaults, ProcSweep, Suite, SuiteHelp};
 
 /// IMB-NBC's command line.
 pub static FAMILY: Family = Family {

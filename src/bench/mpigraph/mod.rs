@@ -21,8 +21,8 @@ use serde_json::json;
 
 use crate::bench::{Benchmark, Info, Kernel, Setup, Side};
 use crate::comm::{self, Comm, Msg, Request};
-use crate::engine::axis::{Point, SweepCx};
-use crate::engine::placement::Placement;
+use crate::contract::axis::{Point, SweepCx};
+use crate::contract::placement::Placement;
 use crate::results::BenchResult;
 
 pub const SUITE: &str = "mpigraph";

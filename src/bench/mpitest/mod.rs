@@ -56,7 +56,7 @@ mod tests {
     use super::*;
     use crate::bench::{Axis, Pace};
     use crate::comm::Elem;
-    use crate::engine::placement::Placement;
+    use crate::contract::placement::Placement;
 
     #[test]
     fn thirteen_constructs_on_integers() {

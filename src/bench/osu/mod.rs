@@ -7,10 +7,11 @@
 //! Units: OSU's MB is 10^6 bytes (PMB's is 2^20).
 
 use crate::bench::{Benchmark, Info};
-use crate::engine::axis::Axes;
-use crate::engine::Split;
+use crate::contract::axis::Axes;
+use crate::contract::RepsDefault;
+use crate::contract::Split;
 use crate::method::{Method, SyncMode};
-use crate::suite::{Defaults, ProcSweep, RepsDefault};
+use crate::suite::{Defaults, ProcSweep};
 
 pub mod args;
 pub mod coll;

@@ -15,8 +15,6 @@ use super::Combo;
 use crate::method::Samples;
 use crate::plan::Reps;
 
-pub use split::Split;
-
 /// What a policy knows of a point before its warm-up.
 #[derive(Debug, Clone, Copy)]
 pub struct Before {

@@ -10,7 +10,7 @@ use std::fmt::Write;
 use super::{run_lines, Format, SectionCx};
 use crate::bench::caf::{section, PingPongKind, Section, Settings, SyncKind};
 use crate::comm::rma::{RmaSync, WindowKind};
-use crate::engine::axis::SweepCx;
+use crate::contract::axis::SweepCx;
 use crate::plan::Plan;
 use crate::results::{BenchResult, Report, Row};
 
