@@ -941,6 +941,7 @@ mod layering {
     const SHARED: &[&str] = &[
         "src/engine/mod.rs",
         "src/engine/aggregate.rs",
+        "src/engine/config.rs",
         "src/engine/disturb.rs",
         "src/engine/placement.rs",
         "src/engine/record.rs",
