@@ -741,7 +741,8 @@ fn run_world(world: &Comm, args: &RunArgs) -> Result<i32> {
     if polite {
         crate::method::precise_sleep();
     }
-    let engine = Engine::new(world, &plan, &watchdog, raw, polite).with_hosts(&names);
+    let engine =
+        Engine::new(world, plan.engine_config(), &watchdog, raw, polite).with_hosts(&names);
     let entries = plan.entries();
     let started = std::time::Instant::now();
     let total = entries.len() * plan.repeats;

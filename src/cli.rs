@@ -10,8 +10,9 @@ use std::path::PathBuf;
 use clap::{Args, Parser, Subcommand};
 
 pub use crate::comm::rma::{RmaSync, WindowKind};
+pub use crate::contract::Method;
 pub use crate::engine::placement::Pairs;
-pub use crate::method::{Method, SyncMode};
+pub use crate::method::SyncMode;
 
 #[derive(Debug, Parser)]
 #[command(
@@ -234,7 +235,7 @@ pub struct RunArgs {
 
     /// Whose definitions the imb benchmarks follow: PMB-MPI1 v2.2 (pmb) or IMB-MPI1 2021 (imb2021).
     #[arg(help_heading = crate::bench::imb::HEADING, long, value_enum, value_name = "DEFS")]
-    pub definitions: Option<crate::bench::Definitions>,
+    pub definitions: Option<crate::contract::Definitions>,
 
     /// IMB -sync (with --definitions imb2021): synchronise collectives before every call (on) or once (off).
     #[arg(help_heading = crate::bench::imb::HEADING, long, value_name = "on|off", value_parser = on_off)]

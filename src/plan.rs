@@ -6,16 +6,15 @@ use std::path::PathBuf;
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
-use crate::bench::buf::OffCache;
 use crate::bench::datatype::{self, Datatype, Derived};
 use crate::bench::entry::Entry;
-use crate::bench::{Axis, Class, Definitions, Info, Pace};
 use crate::cli::RunArgs;
-use crate::engine::axis::Axes;
-pub use crate::engine::Split;
-use crate::method::{Method, SyncMode};
+use crate::contract::{Axes, Axis, Class, Definitions, Info, Method, Pace, RepsDefault, Split};
+use crate::engine::{self, Reps};
+use crate::method::SyncMode;
 use crate::plugin::{Defaults, ProcSweep, Suite};
-use crate::suite::{self, LookupError, RepsDefault};
+use crate::results::OffCache;
+use crate::suite::{self, LookupError};
 
 /// A usage error: one line for the user, exit code 2.
 #[derive(Debug, Error, Clone, PartialEq)]
@@ -69,35 +68,6 @@ pub enum IterPolicy {
     MultipleNp,
     /// multiple-np for rooted collectives, dynamic for the others.
     Auto,
-}
-
-/// How many repetitions one point runs.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub enum Reps {
-    /// Exactly n.
-    Fixed(usize),
-    /// IMB: at most `max` repetitions and `max_volume` bytes, within the time limit.
-    Imb { max: usize, min: usize },
-    /// Doubling batches until the median's CI is within ±target, bounded.
-    Precision { target: f64, min: usize, max: usize },
-    /// The coarray suite's rule: double while a run takes under 2/3 of
-    /// `target` seconds, accept otherwise (above 4/3 the next point starts at half).
-    TargetTime { target: f64 },
-    /// IMB's multiple_np policy: `msgs` scaled down with the size relative
-    /// to the `largest`, a multiple of the process count (see [`multiple_np`]).
-    MultipleNp { msgs: usize, largest: usize },
-    /// OSU: `small` repetitions and `warm_small` warm-up up to `limit`
-    /// bytes, `large` and `warm_large` above it.
-    Split(Split),
-}
-
-/// IMB -iter_policy multiple_np: round(msgs · L / (Q · max(X, 4) + L)),
-/// made a multiple of Q and at least Q, where L is the largest message size.
-pub fn multiple_np(msgs: usize, largest: usize, q: usize, x: usize) -> usize {
-    let q = q.max(1);
-    let big = largest.max(1) as f64;
-    let n = (msgs as f64 * big / ((q * x.max(4)) as f64 + big) + 0.5) as usize;
-    (n - n % q).max(q)
 }
 
 /// A benchmark selected on the command line.
@@ -575,6 +545,67 @@ impl Plan {
                 }));
         }
         Ok(ok)
+    }
+}
+
+impl Plan {
+    /// What the engine reads of this plan.
+    pub fn engine_config(&self) -> engine::Config<'_> {
+        let p = &self.policy;
+        engine::Config {
+            sizes: self.sizes.clone(),
+            axes: self.axes.clone(),
+            definitions: self.definitions,
+            multi: self.multi,
+            multi_detail: self.multi_detail,
+            root_shift: self.root_shift,
+            root: self.root,
+            check: self.check,
+            corrupt: self.corrupt,
+            raw: self.raw.is_some(),
+            mem_bytes: self.mem_bytes,
+            buffer_limit: self.buffer_limit,
+            strict: self.strict,
+            fail_alloc_rank: self.fail_alloc_rank,
+            fail_mpi_rank: self.fail_mpi_rank,
+            fail_mpi_setup_rank: self.fail_mpi_setup_rank,
+            off_cache: self.off_cache,
+            pairs: self.pairs,
+            rank_order: self.rank_order,
+            stall_limit_s: self.stall_limit_s,
+            disturbance_factor: self.disturbance_factor,
+            msg_pause: self.msg_pause,
+            window_us: self.window_us,
+            fast_iter: p.fast_iter,
+            warmup: p.warmup,
+            inner: p.inner,
+            max_volume: p.max_volume,
+            time_limit_s: p.time_limit_s,
+            choices: self,
+        }
+    }
+}
+
+/// The engine's per-benchmark choices are the plan's.
+impl engine::Choices for Plan {
+    fn method_for(&self, info: &Info) -> Method {
+        Plan::method_for(self, info)
+    }
+
+    fn sync_for(&self, info: &Info) -> SyncMode {
+        Plan::sync_for(self, info)
+    }
+
+    fn check_for(&self, info: &Info) -> bool {
+        Plan::check_for(self, info)
+    }
+
+    fn reps_for(&self, info: &Info) -> Reps {
+        Plan::reps_for(self, info)
+    }
+
+    fn warm_largest(&self, info: &Info) -> usize {
+        Plan::warm_largest(self, info)
     }
 }
 
@@ -1429,19 +1460,6 @@ mod tests {
         for bad in ["", "x", "16,", "16,0", "16,1.5", "nan", "1,2,3"] {
             assert!(parse_off_cache(bad).is_err(), "{bad}");
         }
-    }
-
-    #[test]
-    fn multiple_np_is_imbs_hyperbola() {
-        // At the largest size on Q: round(1000 · L / (Q·L + L)) = 1000 / (Q + 1), a multiple of Q.
-        let l = 1 << 22;
-        assert_eq!(multiple_np(1000, l, 2, l), 332);
-        assert_eq!(multiple_np(1000, l, 4, l), 200);
-        // Small messages: about msgs, a multiple of Q.
-        assert_eq!(multiple_np(1000, l, 4, 0), 1000);
-        assert_eq!(multiple_np(1000, l, 3, 8), 999);
-        // Never below Q.
-        assert_eq!(multiple_np(1, l, 8, l), 8);
     }
 
     #[test]

@@ -8,13 +8,13 @@
 use crate::bench::entry::Entry;
 use crate::bench::Benchmark;
 use crate::cli::RunArgs;
-use crate::engine::axis::Axes;
+use crate::contract::axis::Axes;
+use crate::contract::RepsDefault;
 use crate::method::{Method, SyncMode};
 use crate::outcome::Outcome;
 use crate::report::table::Format;
 use crate::report::view::ReportParts;
 use crate::results::Report;
-use crate::suite::RepsDefault;
 use std::path::Path;
 
 /// Which process counts a suite sweeps.

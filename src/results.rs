@@ -1,9 +1,48 @@
 //! The one serde result type every exporter reads (the JSON contract of
 //! `shared/design.md`: fields may be added, never renamed).
 
-use serde::{Deserialize, Deserializer, Serialize};
+use std::collections::BTreeMap;
 
-use crate::engine::axis::Params;
+use serde::{Deserialize, Deserializer, Serialize};
+use serde_json::Value;
+
+/// Axis values beyond bytes, by name (a JSON object): a row's `params`.
+pub type Params = BTreeMap<String, Value>;
+
+/// IMB's `-off_cache cache_size[,cache_line_size]`: the data of successive
+/// repetitions lie one message (rounded up to cache lines, plus one line)
+/// apart in buffers of about twice the last-level cache, which they march
+/// through before reusing the beginning, so that each repetition touches
+/// data that is not in the cache.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct OffCache {
+    /// Last-level cache size in bytes (IMB: MB of 2^20 bytes).
+    pub cache_bytes: usize,
+    /// Cache line size in bytes.
+    pub line: usize,
+}
+
+impl OffCache {
+    /// IMB_mem_info.h: CACHE_SIZE 8 (MB), CACHE_LINE_SIZE 64, used for `-off_cache -1`.
+    pub const IMB_DEFAULT: OffCache = OffCache {
+        cache_bytes: 8 << 20,
+        line: 64,
+    };
+
+    /// (distance between repetitions, repetitions before the data repeats)
+    /// for `len` bytes per repetition.
+    pub fn stride(&self, len: usize) -> (usize, usize) {
+        let line = self.line.max(1);
+        let offs = (len.div_ceil(line) + 1) * line;
+        (offs, (2 * self.cache_bytes).div_ceil(offs).max(1))
+    }
+
+    /// Bytes a buffer of `len` bytes per repetition needs.
+    pub fn alloc(&self, len: usize) -> usize {
+        let (offs, n) = self.stride(len);
+        len.max(offs * n)
+    }
+}
 
 pub const SCHEMA: &str = "mpibench/1";
 
@@ -104,7 +143,7 @@ pub struct Settings {
     pub warmup: Option<usize>,
     /// `--off-cache` (IMB `-off_cache`): the cache size and line the data avoids.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub off_cache: Option<crate::bench::buf::OffCache>,
+    pub off_cache: Option<OffCache>,
     /// `--msg-pause` (IMB `-msg_pause on`): a pause after every message length.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub msg_pause: bool,
@@ -204,14 +243,8 @@ pub struct BenchResult {
     pub pairs: Option<String>,
 }
 
-impl BenchResult {
-    /// Whether the result measures the instruments themselves (the clock
-    /// tools' class): its rows hold no communication times to compare, plot
-    /// or judge.
-    pub fn measures_instruments(&self) -> bool {
-        self.class == crate::bench::Class::Clock.label()
-    }
-}
+// `BenchResult::measures_instruments` is `crate::contract::info`'s: the
+// classes a result's `class` names are the contract's.
 
 /// Figures combining rows; each absent unless a benchmark derives it.
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]

@@ -1,7 +1,8 @@
 //! Robust summary statistics for timing samples.
 //!
-//! Everything here is pure, allocation-light and dependency-free. All
-//! functions are total: they never panic on any input and never return NaN
+//! Everything here is pure, allocation-light and imports nothing of the
+//! crate ([`Summary`] derives serde only, so that the engine's records carry
+//! it). All functions are total: they never panic on any input and never return NaN
 //! (where there is no figure at all, [`min_max_avg`] says so with `None`).
 //!
 //! Conventions:
@@ -15,6 +16,8 @@
 //!   from order statistics (see [`median_ci95`]).
 //! * Outliers are detected with the robust "modified z-score" rule based on
 //!   the median absolute deviation (see [`Summary::outliers`]).
+
+use serde::{Deserialize, Serialize};
 
 /// Consistency constant turning the MAD into an estimate of the standard
 /// deviation for normally distributed data (`1 / Φ⁻¹(3/4)`).
@@ -39,7 +42,7 @@ const Z95: f64 = 1.96;
 /// Summary of one set of timing samples (microseconds).
 ///
 /// All fields are zero for an empty sample set (`n == 0`); no field is ever NaN.
-#[derive(Debug, Clone, Copy, PartialEq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
 pub struct Summary {
     /// Number of (finite) samples summarised.
     pub n: usize,

@@ -9,22 +9,10 @@ use crate::bench::{
     allreduce, caf, commtest, cresta, guidelines, imb, imb_ext, imb_mt, imb_nbc, imb_p2p, imb_rma,
     mpigraph, mpitest, osu, Benchmark, Definitions, Info,
 };
+use crate::contract::RepsDefault;
 use crate::plugin::{levenshtein, normalise, strip_multi, ProcSweep, Suite, SuiteHelp};
 use crate::report::table::Format;
 use crate::report::view::ReportParts;
-
-/// How many repetitions a suite runs by default.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub enum RepsDefault {
-    /// IMB: at most 1000 repetitions and 40 MiB per size, within `--time`.
-    Imb,
-    /// A fixed count for normal and for fast constructs (MPITEST's T and t).
-    Fixed { normal: usize, fast: usize },
-    /// Double until a run takes 2/3 .. 4/3 of `target` seconds (the coarray suite).
-    TargetTime { target: f64 },
-    /// Repetitions and warm-up that change above a size (OSU).
-    Split(crate::engine::Split),
-}
 
 fn clock_entries() -> Vec<Entry> {
     clock::tools().into_iter().map(Entry::Tool).collect()
@@ -335,7 +323,7 @@ mod tests {
     fn a_split_that_does_not_change_is_one_count() {
         let su = |small, large| Suite {
             defaults: Defaults {
-                reps: RepsDefault::Split(crate::plan::Split {
+                reps: RepsDefault::Split(crate::contract::Split {
                     small,
                     large,
                     warm_small: 5,
@@ -526,10 +514,12 @@ mod layering {
         "src/bench/entry.rs",
         "src/engine/mod.rs",
         "src/engine/aggregate.rs",
-        "src/engine/axis.rs",
+        "src/engine/config.rs",
         "src/engine/disturb.rs",
         "src/engine/placement.rs",
         "src/engine/record.rs",
+        "src/contract/axis.rs",
+        "src/contract/placement.rs",
         "src/plan.rs",
         "src/app.rs",
         "src/output.rs",

@@ -8,13 +8,12 @@
 use std::ffi::c_int;
 
 use anyhow::Result;
-use serde::{Deserialize, Serialize};
 
-use super::{Benchmark, Info, Kernel, Setup};
 use crate::check::{self, Expect};
 use crate::comm::{request_null, Buffer, Comm, Msg, Request};
-use crate::engine::axis::{Point, SweepCx};
-use crate::engine::placement::Role;
+use crate::contract::axis::{Point, SweepCx};
+use crate::contract::placement::Role;
+use crate::contract::{Benchmark, Figure, Info, Kernel, Setup};
 
 /// Buffer needs of one rank for message length X in a group of Q (bytes).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -69,41 +68,6 @@ impl Op<'_> {
     #[inline(always)]
     pub fn rp(&mut self) -> *mut u8 {
         self.rbuf.mut_ptr().wrapping_add(self.roff)
-    }
-}
-
-/// IMB's `-off_cache cache_size[,cache_line_size]`: the data of successive
-/// repetitions lie one message (rounded up to cache lines, plus one line)
-/// apart in buffers of about twice the last-level cache, which they march
-/// through before reusing the beginning, so that each repetition touches
-/// data that is not in the cache.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-pub struct OffCache {
-    /// Last-level cache size in bytes (IMB: MB of 2^20 bytes).
-    pub cache_bytes: usize,
-    /// Cache line size in bytes.
-    pub line: usize,
-}
-
-impl OffCache {
-    /// IMB_mem_info.h: CACHE_SIZE 8 (MB), CACHE_LINE_SIZE 64, used for `-off_cache -1`.
-    pub const IMB_DEFAULT: OffCache = OffCache {
-        cache_bytes: 8 << 20,
-        line: 64,
-    };
-
-    /// (distance between repetitions, repetitions before the data repeats)
-    /// for `len` bytes per repetition.
-    pub fn stride(&self, len: usize) -> (usize, usize) {
-        let line = self.line.max(1);
-        let offs = (len.div_ceil(line) + 1) * line;
-        (offs, (2 * self.cache_bytes).div_ceil(offs).max(1))
-    }
-
-    /// Bytes a buffer of `len` bytes per repetition needs.
-    pub fn alloc(&self, len: usize) -> usize {
-        let (offs, n) = self.stride(len);
-        len.max(offs * n)
     }
 }
 
@@ -168,7 +132,7 @@ pub trait Pattern: Sync {
 
     /// Figures of the point besides the times (see [`Kernel::figures`]),
     /// e.g. what building a topology communicator took.
-    fn figures(&self, _op: &Op) -> Vec<crate::bench::Figure> {
+    fn figures(&self, _op: &Op) -> Vec<Figure> {
         Vec::new()
     }
 
@@ -421,7 +385,7 @@ impl<P: Pattern> Kernel for BufKernel<'_, P> {
         restride(self.op.rbuf, self.recv_len, k, true);
     }
 
-    fn figures(&mut self) -> Vec<crate::bench::Figure> {
+    fn figures(&mut self) -> Vec<Figure> {
         self.pat.figures(&self.op)
     }
 }
@@ -458,6 +422,7 @@ pub fn split_counts(l: usize, q: usize) -> Vec<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::results::OffCache;
 
     #[test]
     fn off_cache_strides_are_imbs() {

@@ -4,9 +4,10 @@
 
 use anyhow::Result;
 
-use super::{Axis, Class, Info, ToolCx};
+use super::ToolCx;
 use crate::clock::sync::{residuals, synchronize, SyncParams};
 use crate::comm::{self, Comm};
+use crate::contract::{Axis, Class, Info};
 use crate::results::{BenchResult, Row};
 
 pub const SUITE: &str = "clock";

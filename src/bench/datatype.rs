@@ -26,11 +26,10 @@ use std::sync::Mutex;
 
 use serde::{Deserialize, Serialize};
 
-use super::Info;
 use crate::bench::entry::Entry;
 pub use crate::comm::Derived;
-use crate::comm::{Elem, Msg};
-use crate::engine::axis::Point;
+use crate::comm::Elem;
+use crate::contract::Info;
 
 /// An element type a run can choose (OSU's -T; IMB's -data_type and
 /// -red_data_type, which also name the types `--datatype` does not offer).
@@ -193,52 +192,6 @@ impl Derived {
     }
 }
 
-impl Info {
-    /// Elements of this benchmark's type in X bytes.
-    pub fn elems(&self, x: usize) -> usize {
-        x / self.elem.size()
-    }
-
-    /// The message of X bytes: its elements, or the derived datatype over them.
-    pub fn msg(&self, x: usize) -> Result<Msg, crate::comm::Error> {
-        Msg::of(self.elem, self.derived, self.elems(x))
-    }
-
-    /// How far apart the elements of its messages lie (2: resized elements).
-    pub fn stretch(&self) -> usize {
-        self.derived.map_or(1, Derived::stretch)
-    }
-
-    /// Bytes one message of X bytes touches in a buffer: X, or more where a
-    /// derived datatype reaches beyond it (an index file, resized elements).
-    pub fn span(&self, x: usize) -> usize {
-        match self.derived {
-            Some(d) => x.max(d.span(self.elems(x)) * self.elem.size()),
-            None => x,
-        }
-    }
-
-    /// A point under the run's datatype: its `datatype` (and derived
-    /// datatype, transmitted bytes) in `params`; `None` where X bytes hold
-    /// no element of a chosen type (OSU skips those sizes).
-    pub fn typed_point(&self, p: Point) -> Option<Point> {
-        let Some(name) = self.datatype else {
-            return Some(p);
-        };
-        if p.bytes > 0 && self.elems(p.bytes) == 0 {
-            return None;
-        }
-        let mut p = p.with("datatype", name);
-        if let Some(d) = self.derived {
-            let n = self.elems(p.bytes);
-            p = p
-                .with("derived", d.label())
-                .with("transmit_bytes", (d.transmit(n) * self.elem.size()) as u64);
-        }
-        Some(p)
-    }
-}
-
 /// Benchmarks re-declared in this process: (key, benchmark), each leaked once.
 static RETYPED: Mutex<Vec<(String, Entry)>> = Mutex::new(Vec::new());
 
@@ -304,6 +257,7 @@ pub fn retype(e: Entry, types: Types, derived: Option<&Derived>) -> Result<Entry
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::contract::Point;
 
     #[test]
     fn osu_type_names() {

@@ -10,11 +10,11 @@
 use std::ffi::c_int;
 
 use crate::bench::buf::{split_counts, Layout, Op, Pattern, Phased};
-use crate::bench::Info;
 use crate::check::{Expect, Segment};
 use crate::comm::{self, Msg};
-use crate::engine::axis::{Point, SweepCx};
-use crate::engine::placement::Role;
+use crate::contract::axis::{Point, SweepCx};
+use crate::contract::placement::Role;
+use crate::contract::Info;
 use crate::results::BenchResult;
 use anyhow::Result;
 

@@ -7,7 +7,8 @@ use std::ffi::{c_int, c_void};
 
 use mpi::ffi;
 
-use super::{check, Comm, Msg};
+use super::error::check;
+use super::{Comm, Msg};
 
 impl Comm {
     /// `MPI_Gatherv` of `m` from every rank to `root`, at `displs` (units of `unit`).

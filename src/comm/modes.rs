@@ -11,7 +11,8 @@ use std::ffi::{c_int, c_void};
 
 use mpi::ffi;
 
-use super::{check, Comm, Msg, Request};
+use super::error::check;
+use super::{Comm, Msg, Request};
 
 extern "C" {
     fn mpibench_bsend_overhead() -> c_int;

@@ -8,7 +8,8 @@ use std::ffi::{c_int, c_void};
 
 use mpi::ffi;
 
-use super::{check, op_sum, Comm, Msg, Request};
+use super::error::check;
+use super::{op_sum, Comm, Msg, Request};
 
 impl Comm {
     /// `MPI_Ibarrier`.

@@ -9,7 +9,8 @@ use std::ffi::{c_int, c_void};
 
 use mpi::ffi;
 
-use super::{check, Comm, Msg, Request};
+use super::error::check;
+use super::{Comm, Msg, Request};
 
 /// A distributed-graph communicator with its adjacency, and everything the
 /// neighbourhood collectives of one point read: per-neighbour counts and

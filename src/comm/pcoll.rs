@@ -16,7 +16,8 @@ use std::ffi::{c_int, c_void};
 
 use mpi::ffi;
 
-use super::{check, checked, op_sum, Comm, Error, Msg, Request};
+use super::error::check;
+use super::{checked, op_sum, Comm, Error, Msg, Request};
 
 type Dt = ffi::MPI_Datatype;
 type Raw = ffi::MPI_Comm;

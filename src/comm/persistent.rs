@@ -6,7 +6,8 @@ use std::ffi::{c_int, c_void};
 
 use mpi::ffi;
 
-use super::{check, check_in_drop, checked, Comm, Error, Msg, Request};
+use super::error::check;
+use super::{check_in_drop, checked, Comm, Error, Msg, Request};
 
 impl Comm {
     /// `MPI_Send_init` of `m` from `buf` to `dest`.

@@ -5,7 +5,8 @@ use std::ffi::c_int;
 
 use mpi::ffi;
 
-use super::{check, Request};
+use super::error::check;
+use super::Request;
 
 /// `MPI_Test` ignoring the status: whether the request has completed
 /// (a completed request becomes MPI_REQUEST_NULL, and tests true again).

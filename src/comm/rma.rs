@@ -24,7 +24,8 @@ use std::ffi::{c_int, c_void};
 use mpi::ffi;
 use serde::{Deserialize, Serialize};
 
-use super::{check, check_in_drop, checked, waitall, Buffer, Comm, Error, Msg, Request};
+use super::error::check;
+use super::{check_in_drop, checked, waitall, Buffer, Comm, Error, Msg, Request};
 
 /// The OSU one-sided programs' calls (shared lock, flush_local, accumulates, atomics).
 mod osu_calls;

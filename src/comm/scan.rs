@@ -5,7 +5,8 @@ use std::ffi::{c_int, c_void};
 
 use mpi::ffi;
 
-use super::{check, op_sum, Comm, Msg};
+use super::error::check;
+use super::{op_sum, Comm, Msg};
 
 /// `MPI_Scan` and `MPI_Exscan` take the same arguments.
 type Prefix = unsafe extern "C" fn(

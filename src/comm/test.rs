@@ -5,7 +5,8 @@ use std::os::raw::c_int;
 
 use mpi::ffi;
 
-use super::{check, Error, Request};
+use super::error::check;
+use super::{Error, Request};
 
 /// `MPI_Testall` ignoring statuses: true when every request has completed
 /// (completed requests become `MPI_REQUEST_NULL`).

@@ -6,7 +6,8 @@ use std::ffi::{c_int, CString};
 
 use mpi::ffi;
 
-use super::{check, checked, request_null, Comm, Msg, Request};
+use super::error::check;
+use super::{checked, request_null, Comm, Msg, Request};
 
 /// What one thread of a rank calls MPI with: a duplicate of a communicator
 /// (`MPI_Comm_dup`, freed on drop) carrying the info hint `thread_id` that

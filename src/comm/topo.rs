@@ -6,7 +6,8 @@ use std::ffi::c_int;
 
 use mpi::ffi;
 
-use super::{check, Comm};
+use super::error::check;
+use super::Comm;
 
 /// `MPI_Dims_create(n, nd)` with no dimension fixed.
 pub fn dims_create(n: usize, nd: usize) -> Vec<usize> {

@@ -14,7 +14,7 @@
 //!   the pooled median contains zero. Such a row has no throughput.
 
 use super::record::{KEEP_SAMPLES, NO_FIGURE};
-use crate::method::Method;
+use crate::contract::Method;
 use crate::results::{BenchResult, Row};
 use crate::stats;
 

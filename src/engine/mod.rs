@@ -21,17 +21,17 @@ use std::collections::HashMap;
 
 use anyhow::{anyhow, Result};
 
-use crate::bench::{Arena, Benchmark, Info, Setup};
 use crate::clock::model::ClockModel;
 use crate::clock::sync::{synchronize, SyncParams};
 use crate::comm::{self, Comm, Msg};
-use crate::method::{Consts, Method, MpiCtx, Samples, SyncMode};
-use crate::plan::Plan;
+use crate::contract::Method;
+use crate::contract::{Arena, Benchmark, Info, Setup};
+use crate::method::{Consts, MpiCtx, Samples, SyncMode};
 use crate::results::{BenchResult, GroupRows, Row};
 use crate::watchdog::{self, Watchdog};
 
 pub mod aggregate;
-pub mod axis;
+mod config;
 pub mod disturb;
 pub mod launches;
 pub mod placement;
@@ -39,11 +39,13 @@ mod point;
 pub mod record;
 mod reps;
 
-pub use reps::Split;
+pub use config::{Choices, Config};
+pub use reps::Reps;
 
-use axis::{Point, SweepCx};
+use crate::contract::{Placement, Role};
+use crate::contract::{Point, SweepCx};
 use disturb::Disturbance;
-use placement::{Links, Pairs, Placement, Role};
+use placement::{Links, Pairs};
 use record::{PointRecord, RankRecord, RowCx};
 
 /// Why a run stopped early; every rank returns the same kind.
@@ -88,7 +90,8 @@ pub trait RawSink {
 
 pub struct Engine<'a> {
     pub world: &'a Comm,
-    pub plan: &'a Plan,
+    /// What the engine reads of the run.
+    pub cfg: Config<'a>,
     pub watchdog: &'a Watchdog,
     /// Rank 0: where `--raw` samples go.
     pub raw: Option<RefCell<Box<dyn RawSink>>>,
@@ -166,14 +169,14 @@ impl<T: Copy> PerRun<T> {
 impl<'a> Engine<'a> {
     pub fn new(
         world: &'a Comm,
-        plan: &'a Plan,
+        cfg: Config<'a>,
         watchdog: &'a Watchdog,
         raw: Option<RefCell<Box<dyn RawSink>>>,
         polite: bool,
     ) -> Engine<'a> {
         Engine {
             world,
-            plan,
+            cfg,
             watchdog,
             raw,
             polite,
@@ -204,7 +207,7 @@ impl<'a> Engine<'a> {
     }
 
     /// The global clock, synchronised on first use. Collective over the
-    /// world: every rank reaches the same first use, since all run the same plan.
+    /// world: every rank reaches the same first use, since all run the same cfg.
     fn clock(&self) -> ClockModel {
         if let Some(c) = *self.clock.borrow() {
             return c;
@@ -218,18 +221,18 @@ impl<'a> Engine<'a> {
     /// world; returns the result on rank 0.
     pub fn run(&self, b: &dyn Benchmark, q: usize) -> Result<Option<BenchResult>> {
         let world = self.world;
-        let plan = self.plan;
+        let cfg = &self.cfg;
         let info = b.info();
-        let method = plan.method_for(info);
-        let sync = plan.sync_for(info);
+        let method = cfg.method_for(info);
+        let sync = cfg.sync_for(info);
         let clock = (sync == SyncMode::Window || method.wants_clock()).then(|| self.clock());
         let sweep = SweepCx {
-            sizes: &plan.sizes,
-            axes: &plan.axes,
+            sizes: &cfg.sizes,
+            axes: &cfg.axes,
             q,
         };
         let mut note: Option<String> = None;
-        let points: Vec<Point> = plan
+        let points: Vec<Point> = cfg
             .definitions
             .points(info, b.points(&sweep))
             .into_iter()
@@ -239,16 +242,16 @@ impl<'a> Engine<'a> {
                     .refuse(p, q)
                     .or_else(|| {
                         // --root (OSU -k fixed:R): a rank of the group.
-                        (info.rooted && plan.root >= q).then(|| {
+                        (info.rooted && cfg.root >= q).then(|| {
                             format!(
                                 "{}: root {} is not one of the {q} processes",
-                                info.name, plan.root
+                                info.name, cfg.root
                             )
                         })
                     })
                     .or_else(|| {
                         let need = b.need(p, q);
-                        (need > plan.mem_bytes).then(|| self.too_big(info, p, q, need))
+                        (need > cfg.mem_bytes).then(|| self.too_big(info, p, q, need))
                     });
                 if let Some(w) = why {
                     note.get_or_insert(w);
@@ -266,10 +269,10 @@ impl<'a> Engine<'a> {
                         info.name
                     )
                 });
-                skipped(info, q, plan.multi, why)
+                skipped(info, q, cfg.multi, why)
             }));
         }
-        let groups = if plan.multi { world.size / q } else { 1 };
+        let groups = if cfg.multi { world.size / q } else { 1 };
         let n_active = groups * q;
         let me = world.rank;
         // The partners of every point (they can change from point to point).
@@ -286,11 +289,11 @@ impl<'a> Engine<'a> {
         let pairs = if links.all_pairs {
             Pairs::Any
         } else {
-            plan.pairs
+            cfg.pairs
         };
         // Which world ranks form each group, and in which order (--pairs,
         // or IMB's -map, which excludes --pairs inter|intra).
-        let arranged = match plan.rank_order {
+        let arranged = match cfg.rank_order {
             Some(order) => Ok(order.groups(q, groups, world.size)),
             None => placement::arrange(&links, q, groups, &self.host_of, pairs),
         };
@@ -298,7 +301,7 @@ impl<'a> Engine<'a> {
             Ok(m) => m,
             Err(reason) => {
                 return Ok((world.rank == 0).then(|| {
-                    let mut r = skipped(info, q, plan.multi, reason);
+                    let mut r = skipped(info, q, cfg.multi, reason);
                     r.pairs = (pairs != Pairs::Any).then(|| pairs.name().to_string());
                     r
                 }))
@@ -355,7 +358,7 @@ impl<'a> Engine<'a> {
         } else {
             Vec::new()
         };
-        if plan.raw.is_some() {
+        if cfg.raw {
             let bytes = serde_json::to_vec(&raw).expect("raw samples serialise");
             let per_rank: Vec<Vec<[f64; 4]>> = world
                 .gather_bytes(&bytes, 0)
@@ -462,8 +465,8 @@ impl<'a> Engine<'a> {
     }
 
     fn too_big(&self, info: &Info, p: &Point, q: usize, need: u64) -> String {
-        let limit = self.plan.mem_bytes;
-        let what = if self.plan.buffer_limit {
+        let limit = self.cfg.mem_bytes;
+        let what = if self.cfg.buffer_limit {
             format!("the buffer limit of {limit} bytes (MPITEST b, IMB -mem)")
         } else {
             format!("the limit of {limit} bytes (--mem)")
@@ -488,7 +491,7 @@ impl<'a> Engine<'a> {
         arena: &mut Arena,
     ) -> Result<PointsOutcome> {
         let info = b.info();
-        let plan = self.plan;
+        let cfg = &self.cfg;
         let me = self.world.rank;
         let mut rec = RankRecord {
             rank: me,
@@ -498,7 +501,7 @@ impl<'a> Engine<'a> {
         let mut raw = Vec::new();
         let mut disturbed = Vec::new();
         let mut side_blocks = Vec::new();
-        let warm_largest = plan.warm_largest(info);
+        let warm_largest = cfg.warm_largest(info);
         if warm_largest > 0 {
             // PMB §5.2.5: a few repetitions at the largest length, before the first.
             let largest = points.iter().max_by_key(|p| p.bytes).expect("points");
@@ -535,11 +538,11 @@ impl<'a> Engine<'a> {
             let role = group.map(|g| b.placement(p).role(g.rank, q));
             let mine = group.zip(role.as_ref());
             if let (Some((g, role)), true) = (mine, failure.is_empty()) {
-                if plan.fail_mpi_rank == Some(me) {
+                if cfg.fail_mpi_rank == Some(me) {
                     // Test hook: a call MPI must reject (a rank that does not exist).
                     g.send([0u8].as_ptr(), &Msg::small(0), g.size + 7, 0);
                 }
-                let built = if plan.fail_mpi_setup_rank == Some(me) {
+                let built = if cfg.fail_mpi_setup_rank == Some(me) {
                     comm::test::refused_setup_call()
                         .map_err(anyhow::Error::from)
                         .and_then(|()| b.kernel(self.setup(g, role, arena), p))
@@ -583,7 +586,7 @@ impl<'a> Engine<'a> {
                 }
                 prec.group_rank = Some(g.rank);
                 bad = prec.errors > 0;
-                if plan.raw.is_some() {
+                if cfg.raw {
                     for i in 0..samples.dur.len() {
                         let (s, e) = (samples.start[i], samples.end[i]);
                         let (s, e) = match clock {
@@ -606,7 +609,7 @@ impl<'a> Engine<'a> {
             if self.end_of_point(bad) {
                 return Err(self.strict_failure(info, p, q, &rec));
             }
-            if plan.msg_pause {
+            if cfg.msg_pause {
                 // IMB -msg_pause: after the barrier that ends the length,
                 // outside every timed region; the watchdog is told.
                 let pause = msg_pause_s(spent_s);
@@ -622,16 +625,16 @@ impl<'a> Engine<'a> {
         Setup {
             comm: g,
             role: role.clone(),
-            root_shift: self.plan.root_shift,
-            root: self.plan.root,
-            off_cache: self.plan.off_cache,
+            root_shift: self.cfg.root_shift,
+            root: self.cfg.root,
+            off_cache: self.cfg.off_cache,
             arena,
         }
     }
 
     /// The `--fail-alloc-rank` test hook.
     fn injected_failure(&self, b: &dyn Benchmark, p: &Point) -> String {
-        if self.plan.fail_alloc_rank == Some(self.world.rank) {
+        if self.cfg.fail_alloc_rank == Some(self.world.rank) {
             format!(
                 "cannot allocate {} bytes for {} (injected failure)",
                 b.need(p, self.world.size),
@@ -650,8 +653,8 @@ impl<'a> Engine<'a> {
     /// the stall limit (or with --check, which times every call) PMB's
     /// single clock pair stays.
     fn loop_chunk(&self, method: Method, per_call: f64) -> Option<usize> {
-        let s = self.plan.stall_limit_s.filter(|&s| s > 0.0)?;
-        (!method.per_repetition() && !self.plan.check)
+        let s = self.cfg.stall_limit_s.filter(|&s| s > 0.0)?;
+        (!method.per_repetition() && !self.cfg.check)
             .then(|| ((s / 40.0 / per_call.max(1e-9)).floor() as usize).max(1))
     }
 
@@ -670,8 +673,7 @@ impl<'a> Engine<'a> {
             return c;
         }
         let n = self
-            .plan
-            .policy
+            .cfg
             .fast_iter
             .unwrap_or(CALIBRATION_REPS)
             .min(CALIBRATION_REPS);
@@ -772,7 +774,7 @@ impl<'a> Engine<'a> {
     /// oversubscribed node the barrier sleeps while it waits, so that ranks
     /// outside the group leave the cores to the ranks that measure.
     fn end_of_point(&self, bad: bool) -> bool {
-        if self.plan.strict {
+        if self.cfg.strict {
             self.world.allreduce_max(if bad { 1.0 } else { 0.0 }) > 0.0
         } else {
             if self.polite {
@@ -815,7 +817,7 @@ impl<'a> Engine<'a> {
         points: &[Point],
         all: &[RankRecord],
     ) -> BenchResult {
-        let plan = self.plan;
+        let cfg = &self.cfg;
         let groups = groups_of.len();
         let n_active = groups * q;
         let members = |pi: usize, group: Option<usize>| -> Vec<&PointRecord> {
@@ -830,7 +832,7 @@ impl<'a> Engine<'a> {
                 info,
                 method,
                 point: &points[pi],
-                checked: plan.check_for(info),
+                checked: cfg.check_for(info),
             };
             let mut r = record::row(&cx, &members(pi, group));
             if let Some(n) = partial_element(info, points[pi].bytes) {
@@ -839,7 +841,7 @@ impl<'a> Engine<'a> {
             r
         };
         let rows: Vec<Row> = (0..points.len()).map(|pi| row(pi, None)).collect();
-        let group_rows = if plan.multi && plan.multi_detail {
+        let group_rows = if cfg.multi && cfg.multi_detail {
             (0..groups)
                 .map(|gi| GroupRows {
                     group: gi,
@@ -856,7 +858,7 @@ impl<'a> Engine<'a> {
             suite: info.suite.to_string(),
             class: info.class.label().to_string(),
             processes: q,
-            mode: if plan.multi { "multi" } else { "primary" }.to_string(),
+            mode: if cfg.multi { "multi" } else { "primary" }.to_string(),
             groups,
             active: n_active,
             skipped: None,
@@ -866,7 +868,7 @@ impl<'a> Engine<'a> {
             sync: Some(sync.name().to_string()),
             placement: Some(info.placement.name()),
             datatype: Some(info.elem.mpi_name().to_string()),
-            definitions: Some(plan.definitions.name().to_string()),
+            definitions: Some(cfg.definitions.name().to_string()),
             dt_us: consts.map(|c| c.dt * 1e6),
             db_us: consts.map(|c| c.db * 1e6),
             rows,
@@ -877,7 +879,7 @@ impl<'a> Engine<'a> {
 }
 
 /// The keys of the rows' params that no point chose: the figures the
-/// kernels measured ([`crate::bench::Kernel::figures`]) and those
+/// kernels measured ([`crate::contract::Kernel::figures`]) and those
 /// [`Benchmark::derive`] added (CRESTA's t_sc1_us, overlaps).
 fn measured_params(points: &[Point], rows: &[Row]) -> Vec<String> {
     let chosen: std::collections::BTreeSet<&String> =

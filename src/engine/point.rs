@@ -18,12 +18,12 @@ use super::disturb::{self, Disturbance};
 use super::record::{Combined, PointRecord};
 use super::reps::{self, Policy};
 use super::{Combo, Engine, Runner, DELAY_INNER};
-use crate::bench::{Class, Info, Kernel};
 use crate::clock::model::ClockModel;
 use crate::comm::{self, Comm};
-use crate::engine::axis::Point;
-use crate::engine::placement::Role;
-use crate::method::{Consts, Method, MpiCtx, RepBatch, Samples, SyncMode};
+use crate::contract::axis::Point;
+use crate::contract::placement::Role;
+use crate::contract::{Class, Info, Kernel, Method};
+use crate::method::{Consts, MpiCtx, RepBatch, Samples, SyncMode};
 use crate::stats;
 use crate::watchdog;
 
@@ -72,16 +72,15 @@ impl Engine<'_> {
             k.prepare(0);
         }
         let warm = self
-            .plan
-            .policy
+            .cfg
             .warmup
             .unwrap_or_else(|| set.policy.warmup(planned, p.bytes));
-        let factor = self.plan.disturbance_factor.unwrap_or(0.0);
+        let factor = self.cfg.disturbance_factor.unwrap_or(0.0);
         let own = warm_up(k, warm, factor);
         k.planned(planned);
         let per_call = sc.allreduce_max(own);
         let window_s = self
-            .plan
+            .cfg
             .window_us
             .map_or(2.0 * per_call + 2e-6, |w| w * 1e-6);
         let consts = if set.method.calibrates() {
@@ -117,19 +116,19 @@ impl Engine<'_> {
 
     /// The plan's method, sync and repetitions for this benchmark, on this rank.
     pub(super) fn setting(&self, info: &Info, role: &Role) -> Setting {
-        let plan = self.plan;
-        let method = plan.method_for(info);
+        let cfg = &self.cfg;
+        let method = cfg.method_for(info);
         Setting {
             method,
-            sync: plan.sync_for(info),
-            policy: reps::policy(plan.reps_for(info)),
+            sync: cfg.sync_for(info),
+            policy: reps::policy(cfg.reps_for(info)),
             inner: if method.nested() {
-                plan.policy.inner.unwrap_or(DELAY_INNER)
+                cfg.inner.unwrap_or(DELAY_INNER)
             } else {
                 1
             },
             counts: role.active && (info.class != Class::SingleTransfer || role.initiator),
-            check: plan.check_for(info),
+            check: cfg.check_for(info),
         }
     }
 
@@ -138,7 +137,7 @@ impl Engine<'_> {
         let planned = set.policy.planned(&reps::Before {
             bytes: p.bytes,
             q,
-            max_volume: self.plan.policy.max_volume,
+            max_volume: self.cfg.max_volume,
             hint: self.reps_hint.get(),
         });
         k.most_reps().map_or(planned, |m| planned.min(m.max(1)))
@@ -154,7 +153,7 @@ impl Engine<'_> {
                 0.0
             },
             inner: set.inner,
-            time_limit_s: self.plan.policy.time_limit_s,
+            time_limit_s: self.cfg.time_limit_s,
         }
     }
 
@@ -173,7 +172,7 @@ impl Engine<'_> {
         clock: Option<ClockModel>,
         k: &mut (dyn Kernel + '_),
     ) -> Timed {
-        let plan = self.plan;
+        let cfg = &self.cfg;
         let method = set.method;
         // With the stall limit on, a long PMB loop is timed in chunks, so
         // that its progress shows before the limit (see `loop_chunk`).
@@ -183,7 +182,7 @@ impl Engine<'_> {
             n,
             inner: set.inner,
             check: set.check,
-            corrupt: plan.corrupt,
+            corrupt: cfg.corrupt,
         };
         let mut run = |cx: &mut MpiCtx, first: usize, n: usize, s: &mut Samples, c: &mut Combo| {
             cx.begin(first);
@@ -191,7 +190,7 @@ impl Engine<'_> {
             self.combine(sc, &got, set.counts, clock, method, c);
             s.extend(got);
         };
-        let factor = plan.disturbance_factor.unwrap_or(0.0);
+        let factor = cfg.disturbance_factor.unwrap_or(0.0);
         let watch = !method.per_repetition() && !set.check && factor > 0.0;
         let measure = || {
             let driven = set.policy.drive(
@@ -218,7 +217,7 @@ impl Engine<'_> {
             batches,
             watch.then_some(factor),
             pace.per_call,
-            plan.policy.time_limit_s,
+            cfg.time_limit_s,
         );
         Timed {
             s: driven.s,

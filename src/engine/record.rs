@@ -3,10 +3,10 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::bench::{mbytes_per_sec, Combine, Figure, Info};
 use crate::comm::Comm;
-use crate::engine::axis::Point;
-use crate::method::{Method, Spread};
+use crate::contract::axis::Point;
+use crate::contract::{mbytes_per_sec, Combine, Figure, Info, Method};
+use crate::method::Spread;
 use crate::results::Row;
 use crate::stats::{self, Summary};
 
@@ -22,17 +22,8 @@ pub const KEEP_SAMPLES: usize = 1024;
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Combined {
     /// Summary of the valid values (µs, scaled).
-    pub n: usize,
-    pub min: f64,
-    pub max: f64,
-    pub mean: f64,
-    pub stddev: f64,
-    pub median: f64,
-    pub p5: f64,
-    pub p95: f64,
-    pub ci95_lo: f64,
-    pub ci95_hi: f64,
-    pub outliers: usize,
+    #[serde(flatten)]
+    pub summary: Summary,
     pub valid: u64,
     pub invalid: u64,
     pub samples: Vec<f64>,
@@ -48,39 +39,13 @@ pub struct Combined {
 impl Combined {
     /// From the valid values (µs) and the count of invalid ones.
     pub fn of(values: &[f64], invalid: u64) -> Combined {
-        let s = stats::summarize(values);
+        let summary = stats::summarize(values);
         Combined {
-            n: s.n,
-            min: s.min,
-            max: s.max,
-            mean: s.mean,
-            stddev: s.stddev,
-            median: s.median,
-            p5: s.p5,
-            p95: s.p95,
-            ci95_lo: s.ci95_lo,
-            ci95_hi: s.ci95_hi,
-            outliers: s.outliers,
-            valid: s.n as u64,
+            summary,
+            valid: summary.n as u64,
             invalid,
             samples: stats::order_statistics(values, KEEP_SAMPLES),
             ..Combined::default()
-        }
-    }
-
-    fn summary(&self) -> Summary {
-        Summary {
-            n: self.n,
-            min: self.min,
-            max: self.max,
-            mean: self.mean,
-            stddev: self.stddev,
-            median: self.median,
-            p5: self.p5,
-            p95: self.p95,
-            ci95_lo: self.ci95_lo,
-            ci95_hi: self.ci95_hi,
-            outliers: self.outliers,
         }
     }
 }
@@ -103,7 +68,7 @@ pub struct PointRecord {
     /// Own median per repetition (µs, scaled), for per-repetition methods.
     pub rank_median_us: Option<f64>,
     pub combined: Option<Combined>,
-    /// Figures the kernel measured besides the times ([`crate::bench::Kernel::figures`]).
+    /// Figures the kernel measured besides the times ([`crate::contract::Kernel::figures`]).
     #[serde(default)]
     pub figures: Vec<Figure>,
     /// This rank's place in its group (the group's order can differ from
@@ -149,7 +114,9 @@ pub fn row(cx: &RowCx, members: &[&PointRecord]) -> Row {
     let comb = members.iter().find_map(|r| r.combined.clone());
     let per_rep = cx.method.per_repetition();
     let (t_min, t_max, t_avg) = match (cx.method.spread(), &comb) {
-        (Spread::OverReps, Some(c)) if c.n > 0 => (c.min, c.max, c.mean),
+        (Spread::OverReps, Some(c)) if c.summary.n > 0 => {
+            (c.summary.min, c.summary.max, c.summary.mean)
+        }
         _ => stats::min_max_avg(&counted.iter().map(|r| r.t_mean_us).collect::<Vec<_>>())
             .unwrap_or(NO_FIGURE),
     };
@@ -224,17 +191,19 @@ pub fn row(cx: &RowCx, members: &[&PointRecord]) -> Row {
         ));
         return row;
     }
-    row.t_median_us = Some(c.median);
-    row.discrepant = c.global_us.and_then(|g| cx.method.discrepant(c.median, g));
-    row.t_p5_us = Some(c.p5);
-    row.t_p95_us = Some(c.p95);
-    row.ci95_lo_us = Some(c.ci95_lo);
-    row.ci95_hi_us = Some(c.ci95_hi);
-    row.outliers = Some(c.outliers as u64);
+    row.t_median_us = Some(c.summary.median);
+    row.discrepant = c
+        .global_us
+        .and_then(|g| cx.method.discrepant(c.summary.median, g));
+    row.t_p5_us = Some(c.summary.p5);
+    row.t_p95_us = Some(c.summary.p95);
+    row.ci95_lo_us = Some(c.summary.ci95_lo);
+    row.ci95_hi_us = Some(c.summary.ci95_hi);
+    row.outliers = Some(c.summary.outliers as u64);
     if per_rep {
-        row.t_stddev_us = Some(c.stddev);
+        row.t_stddev_us = Some(c.summary.stddev);
         row.samples_us = Some(c.samples.clone());
-        row.samples_n = Some(c.n as u64);
+        row.samples_n = Some(c.summary.n as u64);
         let medians: Vec<f64> = counted.iter().filter_map(|r| r.rank_median_us).collect();
         if let Some((lo, hi, avg)) = stats::min_max_avg(&medians) {
             row.t_median_min_us = Some(lo);
@@ -243,7 +212,7 @@ pub fn row(cx: &RowCx, members: &[&PointRecord]) -> Row {
         }
     }
     if cx.method.subtracts() {
-        let why = stats::below_resolution(&c.summary(), cx.method.figure_is_mean());
+        let why = stats::below_resolution(&c.summary, cx.method.figure_is_mean());
         row.below_resolution = Some(why.is_some());
         if let Some(why) = why {
             row.note = Some(format!("below resolution: {why}"));

@@ -3,7 +3,7 @@
 //! clocks, every repetition starting at an agreed global time.
 
 use super::{each, Ctx, RepBatch, Rules, Samples, Spread, SyncMode, Timing};
-use crate::bench::Kernel;
+use crate::contract::Kernel;
 
 pub struct GlobalCompletion;
 

@@ -5,7 +5,7 @@
 //! hits both alike; each outer repetition gives one sample.
 
 use super::{Ctx, RepBatch, Rules, Samples, Timing};
-use crate::bench::Kernel;
+use crate::contract::Kernel;
 
 pub struct DelaySubtraction;
 

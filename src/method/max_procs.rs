@@ -5,7 +5,7 @@
 //! than 10% are marked.
 
 use super::{each, Ctx, RepBatch, Rules, Samples, Timing};
-use crate::bench::Kernel;
+use crate::contract::Kernel;
 
 pub struct MaxOverProcesses;
 

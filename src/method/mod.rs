@@ -20,7 +20,9 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::bench::Kernel;
+use crate::contract::kernel::{Measure, Timer};
+use crate::contract::Kernel;
+pub use crate::contract::Method;
 
 mod completion;
 mod delay;
@@ -39,29 +41,6 @@ pub use mpitest::Mpitest;
 pub use per_call::{PerCall, PerCallOnce};
 pub use pmb_loop::PmbLoop;
 pub use split::SplitCompletion;
-
-/// The timing methods, by their names on the command line and in the JSON.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
-#[serde(rename_all = "kebab-case")]
-pub enum Method {
-    /// PMB: one clock pair around all repetitions.
-    Loop,
-    /// A clock pair around each repetition, synchronised before each.
-    PerCall,
-    /// A clock pair around each repetition, synchronised once before the first (IMB -sync 0).
-    PerCallOnce,
-    /// MPITEST: barrier; t1; op; barrier; t2, t = t2 − t1 − DT − DB.
-    Mpitest,
-    /// CRESTA: max(t_end) − min(t_start) per repetition on synchronised clocks.
-    GlobalCompletion,
-    /// COMMTEST: the maximum over processes of each one's elapsed time.
-    MaxOverProcesses,
-    /// Coarrays: (delay + op) − (delay alone), over outer × inner repetitions.
-    DelaySubtraction,
-    /// mpiGraph: start all sends and receives at once; the time until the
-    /// sends complete and until the receives complete, per rank.
-    SplitCompletion,
-}
 
 /// How t_min / t_max / t_avg of a row are formed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -464,6 +443,24 @@ fn each<K: Kernel + ?Sized, C: Ctx>(
     s
 }
 
+/// The contract's hook to the timed loops: [`crate::contract::Kernel::measure`]
+/// calls [`measure`] through it, monomorphised per kernel type.
+impl Measure for Timer {
+    type Cx<'a> = MpiCtx<'a>;
+    type Batch = RepBatch;
+    type Samples = Samples;
+
+    #[inline(always)]
+    fn measure<K: Kernel + ?Sized>(
+        method: Method,
+        k: &mut K,
+        cx: &mut MpiCtx<'_>,
+        b: &RepBatch,
+    ) -> Samples {
+        measure(method, k, cx, b)
+    }
+}
+
 /// Runs `method` on kernel `k`.
 pub fn measure<K: Kernel + ?Sized, C: Ctx>(
     method: Method,
@@ -492,7 +489,7 @@ pub(crate) mod fake {
     use std::rc::Rc;
 
     use super::{Consts, Ctx};
-    use crate::bench::Kernel;
+    use crate::contract::Kernel;
 
     #[derive(Clone, Default)]
     pub struct Clock(pub Rc<Cell<f64>>);

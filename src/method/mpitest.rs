@@ -3,7 +3,7 @@
 //! barrier; t1; op; barrier; t2 with t = t2 − t1 − DT − DB.
 
 use super::{each, Consts, Ctx, RepBatch, Rules, Samples, SyncMode, Timing};
-use crate::bench::Kernel;
+use crate::contract::Kernel;
 
 pub struct Mpitest;
 

@@ -1,7 +1,7 @@
 //! A clock pair around each repetition, synchronised before each (`--sync`).
 
 use super::{each, Ctx, RepBatch, Rules, Samples, Timing};
-use crate::bench::Kernel;
+use crate::contract::Kernel;
 
 /// mpibench's per-call timing: one sample per repetition and rank; the
 /// statistics see the maximum over ranks of each repetition (for single

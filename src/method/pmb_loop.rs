@@ -1,7 +1,7 @@
 //! PMB §5.2.6: synchronise, then one clock pair around all repetitions.
 
 use super::{each, Ctx, RepBatch, Rules, Samples, Timing};
-use crate::bench::Kernel;
+use crate::contract::Kernel;
 
 /// PMB's timing loop. Each rank's value is (t1 − t0)/n; rows report the
 /// minimum, maximum and average of it over ranks.

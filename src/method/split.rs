@@ -3,7 +3,7 @@
 //! receives have, so that send and receive bandwidth are timed apart.
 
 use super::{Ctx, RepBatch, Rules, Samples, Timing};
-use crate::bench::{Kernel, Side};
+use crate::contract::{Kernel, Side};
 
 /// sync; t0; start; t_send and t_recv as each side completes. The value of
 /// a repetition is the later of the two (the statistics see the maximum over

@@ -10,7 +10,7 @@ use anyhow::{Context, Result};
 use serde_json::Value;
 
 use super::{ModelPoint, PartTable};
-use crate::engine::axis::Params;
+use crate::results::Params;
 use crate::results::{BenchResult, Report, Row};
 
 /// A suite's parts of the HTML report.

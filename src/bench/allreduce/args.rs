@@ -3,7 +3,7 @@
 
 use super::Algorithm;
 use crate::cli::RunArgs;
-use crate::engine::axis::Axes;
+use crate::contract::axis::Axes;
 
 /// Indices into [`Algorithm::ALL`], as `--algorithms` gives them.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -21,9 +21,10 @@ use super::{Axis, Benchmark, Class, Info, Kernel, RankRule, Setup};
 use crate::bench::entry::Entry;
 use crate::check::{self, Expect};
 use crate::comm::{Buffer, Comm, Elem, Msg};
-use crate::engine::axis::{Params, Point, SweepCx};
+use crate::contract::axis::{Point, SweepCx};
 use crate::method::Method;
 use crate::plugin::{benches, Defaults, ProcSweep, Suite, SuiteHelp};
+use crate::results::Params;
 use crate::results::{BenchResult, Best};
 
 pub mod args;
@@ -414,7 +415,7 @@ pub const REGISTERED: Suite = Suite {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::axis::Axes;
+    use crate::contract::axis::Axes;
 
     #[test]
     fn points_pair_every_length_with_every_algorithm() {

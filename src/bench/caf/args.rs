@@ -6,7 +6,7 @@ use clap::Args;
 
 use super::{halo, PingPongKind, SyncKind, MAX_NDATA};
 use crate::cli::RunArgs;
-use crate::engine::axis::Axes;
+use crate::contract::axis::Axes;
 
 /// The heading of the suite's options in `mpibench run -h`.
 pub const HEADING: &str = "coarray (--suite caf)";
@@ -150,7 +150,7 @@ mod tests {
     use super::*;
     use crate::bench::caf::*;
     use crate::comm::rma::{RmaSync, WindowKind};
-    use crate::engine::axis::SweepCx;
+    use crate::contract::axis::SweepCx;
 
     fn args(v: &[&str]) -> RunArgs {
         use clap::Parser;

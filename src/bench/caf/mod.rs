@@ -18,10 +18,10 @@
 use crate::bench::entry::Entry;
 use crate::bench::Benchmark;
 use crate::comm::rma::{RmaSync, WindowKind};
-use crate::engine::axis::{Point, SweepCx};
+use crate::contract::axis::{Point, SweepCx};
+use crate::contract::RepsDefault;
 use crate::method::{Method, SyncMode};
 use crate::plugin::{benches, Defaults, ProcSweep, Suite, SuiteHelp};
-use crate::suite::RepsDefault;
 
 pub mod args;
 pub mod delay;

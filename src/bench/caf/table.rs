@@ -9,7 +9,7 @@ use std::fmt::Write;
 
 use crate::bench::caf::{section, PingPongKind, Section, Settings, SyncKind};
 use crate::comm::rma::{RmaSync, WindowKind};
-use crate::engine::axis::SweepCx;
+use crate::contract::axis::SweepCx;
 use crate::plan::Plan;
 use crate::report::table::{run_lines, Format, SectionCx};
 use crate::results::{BenchResult, Report, Row};

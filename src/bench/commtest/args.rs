@@ -7,7 +7,7 @@ use super::{
     VOLUME,
 };
 use crate::cli::RunArgs;
-use crate::engine::axis::Axes;
+use crate::contract::axis::Axes;
 
 fn parse_bytes(s: &str) -> Result<usize, String> {
     if s.trim().starts_with('-') {

@@ -10,7 +10,7 @@
 
 use serde_json::json;
 
-use crate::engine::axis::Params;
+use crate::results::Params;
 use crate::results::{BenchResult, Best, Fit, Row, Spot};
 
 /// MB/s (MB = 2^20 bytes) for `bytes` in `t_us` µs; None unless t > 0.

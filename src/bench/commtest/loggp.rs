@@ -29,7 +29,7 @@ use super::fit::least_squares;
 use crate::bench::clock::Tool;
 use crate::bench::{Axis, Class, Info, RankRule, ToolCx};
 use crate::comm::{self, Buffer, Comm, Msg};
-use crate::engine::axis::Axes;
+use crate::contract::axis::Axes;
 use crate::results::{BenchResult, LogGp, Row};
 use crate::stats;
 

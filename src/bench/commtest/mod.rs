@@ -21,12 +21,12 @@ use anyhow::{anyhow, Result};
 use super::{Benchmark, Class, Info, Kernel, RankRule, Setup};
 use crate::bench::entry::Entry;
 use crate::comm::modes::{BsendBuffer, Mode};
-use crate::engine::axis::{Point, SweepCx};
-use crate::engine::placement::Placement;
+use crate::contract::axis::{Point, SweepCx};
+use crate::contract::placement::Placement;
+use crate::contract::RepsDefault;
 use crate::method::{Method, SyncMode};
 use crate::plugin::{Defaults, ProcSweep, Suite, SuiteHelp};
 use crate::results::BenchResult;
-use crate::suite::RepsDefault;
 
 pub mod args;
 pub mod fit;
@@ -380,7 +380,7 @@ pub const REGISTERED: Suite = Suite {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::axis::Axes;
+    use crate::contract::axis::Axes;
 
     #[test]
     fn packet_counts_halve_down_to_the_minimum() {

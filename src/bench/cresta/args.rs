@@ -5,7 +5,7 @@ use super::{
     sweep, Delayed, CALC_RANGE, DELAYED_AXIS, DELAY_RANGE, MAX_US, SCENARIO, T_CALC, T_DELAY,
 };
 use crate::cli::RunArgs;
-use crate::engine::axis::Axes;
+use crate::contract::axis::Axes;
 
 /// The heading of the suite's options in `mpibench run -h`.
 pub const HEADING: &str = "CRESTA (--suite cresta)";

@@ -16,7 +16,7 @@
 //! `--check`, `-n`, ...) may be mixed in and take precedence.
 
 use crate::cli::RunArgs;
-use crate::engine::axis::powers_of_two;
+use crate::contract::axis::powers_of_two;
 use crate::plan::parse_size;
 
 pub const HELP: &str = "CRESTA parameters, in this order (D4.5.2 section 5):

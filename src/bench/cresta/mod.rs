@@ -41,12 +41,12 @@ use serde_json::Value;
 use super::buf::{BufKernel, Pattern, Phased};
 use super::{overlap, Benchmark, Combine, Figure, Info, Kernel, Setup};
 use crate::comm;
-use crate::engine::axis::{Point, SweepCx};
+use crate::contract::axis::{Point, SweepCx};
+use crate::contract::RepsDefault;
 use crate::method::Method;
 use crate::method::SyncMode;
 use crate::plugin::{benches, Defaults, ProcSweep, Suite, SuiteHelp};
 use crate::results::BenchResult;
-use crate::suite::RepsDefault;
 use work::{busy_wait, Calc, Tally};
 
 pub use args::{axes, HEADING};
@@ -582,7 +582,7 @@ pub fn resolve(name: &str) -> Result<&'static str, String> {
 mod tests {
     use super::*;
     use crate::cli::RunArgs;
-    use crate::engine::axis::Axes;
+    use crate::contract::axis::Axes;
     use crate::results::Row;
     use alltoall::ALLTOALL;
     use bcast::BCAST;

@@ -12,8 +12,8 @@ use crate::bench::buf::{Layout, Op, Pattern};
 use crate::bench::Info;
 use crate::check::{Expect, Segment};
 use crate::comm::{self, Msg};
-use crate::engine::axis::Point;
-use crate::engine::placement::Role;
+use crate::contract::axis::Point;
+use crate::contract::placement::Role;
 use anyhow::Result;
 
 /// `len` bytes of `sender`'s send buffer from `sender_offset`, at offset 0.

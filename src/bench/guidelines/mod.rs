@@ -16,7 +16,7 @@ use anyhow::Result;
 use super::{patterns, Benchmark, Info, Kernel, Setup};
 use crate::bench::entry::Entry;
 use crate::comm::Elem;
-use crate::engine::axis::{Point, SweepCx};
+use crate::contract::axis::{Point, SweepCx};
 use crate::method::Method;
 use crate::plugin::{benches, Defaults, ProcSweep, Suite, SuiteHelp};
 use crate::results::{BenchResult, GuidelineVerdict, Row};
@@ -560,7 +560,7 @@ pub fn guideline(name: &str) -> Option<&'static Guideline> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::axis::Axes;
+    use crate::contract::axis::Axes;
 
     fn points(g: &Guideline, sizes: &[usize], q: usize) -> Vec<(usize, String)> {
         let axes = Axes::new();

@@ -3,7 +3,7 @@
 
 use super::{default_window, patterns};
 use crate::cli::RunArgs;
-use crate::engine::axis::Axes;
+use crate::contract::axis::Axes;
 
 /// The suite's options as plan axes: the window of Uniband and Biband
 /// (`--imb-window`, IMB `-window_size`; default by `--definitions`).
@@ -33,7 +33,7 @@ mod tests {
     #[test]
     fn the_window_follows_the_definitions_or_window_size() {
         use crate::cli::{Cli, Command};
-        use crate::engine::axis::SweepCx;
+        use crate::contract::axis::SweepCx;
         use clap::Parser;
         let args = |extra: &[&str]| {
             let mut v = vec!["mpibench", "run"];

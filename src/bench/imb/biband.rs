@@ -3,7 +3,7 @@
 //! Runs only when named. W as Uniband's.
 
 use crate::bench::{patterns, Class, Info, RankRule};
-use crate::engine::placement::Placement;
+use crate::contract::placement::Placement;
 
 static INFO: Info = Info {
     name: "Biband",

@@ -2,7 +2,7 @@
 //! periodic chain (2 MPI_Isend + 2 MPI_Recv + MPI_Waitall); throughput = 4X/1.048576/t.
 
 use crate::bench::{patterns, Class, Info};
-use crate::engine::placement::Placement;
+use crate::contract::placement::Placement;
 
 static INFO: Info = Info {
     name: "Exchange",

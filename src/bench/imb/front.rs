@@ -13,8 +13,8 @@
 use std::path::Path;
 
 use crate::bench::datatype::Datatype;
-use crate::bench::Definitions;
 use crate::cli::{on_off, RunArgs};
+use crate::contract::Definitions;
 use crate::frontend::{Action as FrontAction, Front, Listed};
 use crate::input::{read_text, Stdin, LIST_CAP};
 use crate::method::SyncMode;

@@ -141,8 +141,8 @@ mod tests {
     use super::*;
     use crate::bench::Class;
     use crate::comm::Elem;
-    use crate::engine::axis::Point;
-    use crate::engine::placement::Placement;
+    use crate::contract::axis::Point;
+    use crate::contract::placement::Placement;
 
     fn info(name: &str) -> &'static crate::bench::Info {
         find(name).unwrap().info()

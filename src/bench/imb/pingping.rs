@@ -1,7 +1,7 @@
 //! PMB §4.2.2 PingPing: both processes MPI_Isend, MPI_Recv, MPI_Wait at once.
 
 use crate::bench::{patterns, Class, Info, RankRule};
-use crate::engine::placement::Placement;
+use crate::contract::placement::Placement;
 
 static INFO: Info = Info {
     name: "PingPing",

@@ -1,7 +1,7 @@
 //! PMB §4.2.1 PingPong: MPI_Send / MPI_Recv bounced between two processes; time = t/2.
 
 use crate::bench::{patterns, Class, Info, RankRule};
-use crate::engine::placement::Placement;
+use crate::contract::placement::Placement;
 
 static INFO: Info = Info {
     name: "PingPong",

@@ -2,7 +2,7 @@
 //! right and from the left; throughput = 2X/1.048576/t.
 
 use crate::bench::{patterns, Class, Info};
-use crate::engine::placement::Placement;
+use crate::contract::placement::Placement;
 
 static INFO: Info = Info {
     name: "Sendrecv",

@@ -9,7 +9,7 @@ use crate::bench::buf::{Layout, Op, Pattern};
 use crate::bench::{patterns, Class, Info, RankRule};
 use crate::check::{Expect, Segment};
 use crate::comm;
-use crate::engine::placement::{Placement, Role};
+use crate::contract::placement::{Placement, Role};
 
 const PAIR: Info = Info {
     name: "",

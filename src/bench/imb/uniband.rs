@@ -6,7 +6,7 @@
 //! definitions and 64 under PMB's (`patterns::WINDOW_IMB2021`, `WINDOW_PMB`).
 
 use crate::bench::{patterns, Class, Info, RankRule};
-use crate::engine::placement::Placement;
+use crate::contract::placement::Placement;
 
 static INFO: Info = Info {
     name: "Uniband",

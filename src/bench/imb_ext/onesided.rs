@@ -24,7 +24,7 @@ use crate::bench::{Benchmark, Info, Kernel, Setup};
 use crate::check::{self, Expect, Segment};
 use crate::comm::rma::{window_cycle, Window, WindowKind};
 use crate::comm::{Buffer, Comm, Elem, Msg};
-use crate::engine::axis::{Point, SweepCx};
+use crate::contract::axis::{Point, SweepCx};
 
 /// Row parameter: 1 in aggregate mode, 0 in non-aggregate mode.
 pub const MODE_PARAM: &str = "aggregate";

@@ -13,7 +13,7 @@ use super::table::NOHEADER_AXIS;
 use super::{benchmarks, SUITE};
 use crate::bench::imb::front::{self as imb, Action, Family};
 use crate::cli::{on_off, RunArgs};
-use crate::engine::axis::Axes;
+use crate::contract::axis::Axes;
 use crate::plugin::normalise;
 
 /// IMB-MT's flags that take a value.

@@ -30,8 +30,8 @@ use crate::bench::{Benchmark, Combine, Figure, Info, Kernel, Setup};
 use crate::check;
 use crate::comm::threads::ThreadComm;
 use crate::comm::{self, Buffer, Elem, Msg};
-use crate::engine::axis::{Point, SweepCx};
-use crate::engine::placement::Placement;
+use crate::contract::axis::{Point, SweepCx};
+use crate::contract::placement::Placement;
 use crate::method::{Ctx, Method, MpiCtx, RepBatch, Samples};
 use crate::results::BenchResult;
 
@@ -715,7 +715,7 @@ mod tests {
 
     #[test]
     fn points_carry_imb_mts_settings() {
-        let mut axes = crate::engine::axis::Axes::new();
+        let mut axes = crate::contract::axis::Axes::new();
         axes.insert(THREADS_AXIS.into(), vec![2.0]);
         axes.insert(WINDOW_AXIS.into(), vec![8.0]);
         let cx = SweepCx {

@@ -22,10 +22,10 @@ use self::patterns::Op;
 use crate::bench::entry::Entry;
 use crate::bench::{Axis, Benchmark, Class, Info};
 use crate::comm::Elem;
-use crate::engine::Split;
+use crate::contract::RepsDefault;
+use crate::contract::Split;
 use crate::method::Method;
 use crate::plugin::{benches, Defaults, ProcSweep, Suite, SuiteHelp};
-use crate::suite::RepsDefault;
 
 pub const SUITE: &str = "imb-mt";
 

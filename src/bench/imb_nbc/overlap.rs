@@ -18,7 +18,7 @@ use anyhow::Result;
 use crate::bench::buf::{BufKernel, Phased};
 use crate::bench::{overlap, Benchmark, Combine, Figure, Info, Kernel, Setup};
 use crate::comm;
-use crate::engine::axis::{Point, SweepCx};
+use crate::contract::axis::{Point, SweepCx};
 use crate::results::BenchResult;
 
 /// The figures of a row (µs, and percent, in `params`).

@@ -21,7 +21,7 @@ use anyhow::Result;
 use crate::bench::{Benchmark, Info, Kernel, Setup};
 use crate::check::{self, Expect, Segment};
 use crate::comm::{request_null, Buffer, Comm, Elem, Msg, Request};
-use crate::engine::axis::{Point, SweepCx};
+use crate::contract::axis::{Point, SweepCx};
 use crate::results::BenchResult;
 
 /// Axes a front end sets (IMB-P2P's flags); rows carry them when given.

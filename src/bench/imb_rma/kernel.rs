@@ -38,7 +38,7 @@ use crate::bench::{Benchmark, Info, Kernel, Setup};
 use crate::check::{self, Expect, Segment};
 use crate::comm::rma::{Window, WindowKind};
 use crate::comm::{Buffer, Comm, Elem, Msg};
-use crate::engine::axis::{Point, SweepCx};
+use crate::contract::axis::{Point, SweepCx};
 
 /// Row parameter of the benchmarks with modes: 1 aggregate, 0 non-aggregate.
 pub const MODE_PARAM: &str = "aggregate";

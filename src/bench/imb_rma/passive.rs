@@ -13,7 +13,7 @@ use crate::bench::{Benchmark, Combine, Figure, Info, Kernel, Setup};
 use crate::check::{self, Expect, Segment};
 use crate::comm::rma::{Window, WindowKind};
 use crate::comm::{self, Buffer, Comm, Msg};
-use crate::engine::axis::{Point, SweepCx};
+use crate::contract::axis::{Point, SweepCx};
 
 /// Row parameter: rank 0's time per repetition while rank 1 waits (µs).
 pub const T_PURE: &str = "t_pure_us";

@@ -5,7 +5,7 @@ use clap::Args;
 
 use super::DEFAULT_WINDOW;
 use crate::cli::RunArgs;
-use crate::engine::axis::Axes;
+use crate::contract::axis::Axes;
 
 /// The heading of the suite's options in `mpibench run -h`.
 pub const HEADING: &str = "mpiGraph (--suite mpigraph)";

@@ -24,14 +24,14 @@ use serde_json::json;
 use crate::bench::entry::Entry;
 use crate::bench::{Benchmark, Info, Kernel, Setup, Side};
 use crate::comm::{self, Comm, Msg, Request};
-use crate::engine::axis::{Point, SweepCx};
-use crate::engine::placement::Placement;
+use crate::contract::axis::{Point, SweepCx};
+use crate::contract::placement::Placement;
+use crate::contract::RepsDefault;
 use crate::method::{Method, SyncMode};
 use crate::outcome::Outcome;
 use crate::plugin::{benches, Defaults, ProcSweep, Suite, SuiteHelp};
 use crate::results::BenchResult;
 use crate::results::Report;
-use crate::suite::RepsDefault;
 
 pub const SUITE: &str = "mpigraph";
 

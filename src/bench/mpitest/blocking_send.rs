@@ -2,7 +2,7 @@
 
 use crate::bench::{patterns, Axis, Info, RankRule};
 use crate::comm::Elem;
-use crate::engine::placement::Placement;
+use crate::contract::placement::Placement;
 
 static INFO: Info = Info {
     name: "BLOCKING SEND",

@@ -11,7 +11,7 @@
 //! (`-n`, `--json`, `--check`, `--stats`, ...) may be mixed in.
 
 use crate::cli::RunArgs;
-use crate::engine::axis::geometric;
+use crate::contract::axis::geometric;
 
 pub const HELP: &str = "MPITEST parameters (letters followed by a value, no space):
   mN     smallest N, in integers (default 1)

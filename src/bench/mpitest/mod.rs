@@ -26,9 +26,9 @@ mod timing;
 
 use super::Benchmark;
 use crate::bench::entry::Entry;
+use crate::contract::RepsDefault;
 use crate::method::{Method, SyncMode};
 use crate::plugin::{benches, Defaults, ProcSweep, Suite, SuiteHelp};
-use crate::suite::RepsDefault;
 
 pub const SUITE: &str = "mpitest";
 
@@ -92,7 +92,7 @@ mod tests {
     use super::*;
     use crate::bench::{Axis, Pace};
     use crate::comm::Elem;
-    use crate::engine::placement::Placement;
+    use crate::contract::placement::Placement;
 
     #[test]
     fn thirteen_constructs_on_integers() {

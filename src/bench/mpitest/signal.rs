@@ -2,7 +2,7 @@
 //! time is about twice the latency.
 
 use crate::bench::{patterns, Axis, Info, Pace, RankRule};
-use crate::engine::placement::Placement;
+use crate::contract::placement::Placement;
 
 static INFO: Info = Info {
     name: "SIGNAL SENDING",

@@ -5,7 +5,7 @@ use crate::bench::buf::{Layout, Op, Pattern};
 use crate::bench::{Axis, Info, Pace};
 use crate::check::Expect;
 use crate::comm;
-use crate::engine::placement::Role;
+use crate::contract::placement::Role;
 
 static INFO: Info = Info {
     name: "TIMING",

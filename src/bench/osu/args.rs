@@ -6,7 +6,7 @@ use clap::Args;
 use super::neighbor::{cart_fits, graph_adjacency, is_neighbour, read_graph, Spec, AXIS, DEFAULT};
 use super::{axis, check_pairs, latency_mt, p2p, rma, WINDOW};
 use crate::cli::RunArgs;
-use crate::engine::axis::Axes;
+use crate::contract::axis::Axes;
 
 /// The heading of the suite's options in `mpibench run -h`.
 pub const HEADING: &str = "OSU (--suite osu)";
@@ -183,7 +183,11 @@ fn neighbor_axes(args: &RunArgs, world: usize, a: &mut Axes) -> Result<(), Strin
         Spec::Cart { d, r } if given.is_some() || only_neighbours => {
             // Before MPI starts (a self-launcher checks the plan first):
             // MPI_Dims_create's algorithm, without MPI.
-            cart_fits(&crate::engine::placement::dims_create(world, *d), *r, world)?;
+            cart_fits(
+                &crate::contract::placement::dims_create(world, *d),
+                *r,
+                world,
+            )?;
         }
         Spec::Cart { .. } => {}
     }

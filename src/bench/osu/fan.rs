@@ -33,8 +33,8 @@ use super::{axis, BW_REPS, INFO, WINDOW};
 use crate::bench::{Benchmark, Class, Info, Kernel, Setup};
 use crate::check::{self, Expect, Segment};
 use crate::comm::{self, Buffer, Comm, Elem, Msg, Request};
-use crate::engine::axis::{Point, SweepCx};
-use crate::engine::placement::{Placement, Role};
+use crate::contract::axis::{Point, SweepCx};
+use crate::contract::placement::{Placement, Role};
 use crate::results::BenchResult;
 
 /// A congestion program: the window of osu_bw between one parent and every child.

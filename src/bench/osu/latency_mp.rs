@@ -10,8 +10,8 @@ use anyhow::Result;
 use super::{axis, INFO, LATENCY_REPS};
 use crate::bench::{patterns, Benchmark, Class, Info, Kernel, RankRule, Setup};
 use crate::comm::fork;
-use crate::engine::axis::{Point, SweepCx};
-use crate::engine::placement::Placement;
+use crate::contract::axis::{Point, SweepCx};
+use crate::contract::placement::Placement;
 
 /// Row params: the forked processes of the sender (rank 0) and of the receiver.
 pub const SENDER: &str = "forked_sender";

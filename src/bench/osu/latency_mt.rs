@@ -35,8 +35,8 @@ use crate::bench::{Benchmark, Class, Info, Kernel, RankRule, Setup};
 use crate::check::{self, Expect, Segment};
 use crate::comm::threads::SharedComm;
 use crate::comm::{self, Buffer, Comm, Elem, Msg};
-use crate::engine::axis::{Point, SweepCx};
-use crate::engine::placement::{gcd, Placement, Role};
+use crate::contract::axis::{Point, SweepCx};
+use crate::contract::placement::{gcd, Placement, Role};
 use crate::method::{Method, MpiCtx, RepBatch, Samples};
 use crate::results::BenchResult;
 

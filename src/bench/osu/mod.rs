@@ -8,11 +8,11 @@
 
 use crate::bench::entry::Entry;
 use crate::bench::{Benchmark, Info};
-use crate::engine::axis::Axes;
-use crate::engine::Split;
+use crate::contract::axis::Axes;
+use crate::contract::RepsDefault;
+use crate::contract::Split;
 use crate::method::{Method, SyncMode};
 use crate::plugin::{benches, Defaults, ProcSweep, Suite, SuiteHelp};
-use crate::suite::RepsDefault;
 
 pub mod args;
 pub mod coll;

@@ -21,11 +21,11 @@ use super::{axis, COLL_REPS, INFO};
 use crate::bench::buf::{BufKernel, Phased};
 use crate::bench::{overlap, patterns, Benchmark, Class, Combine, Figure, Info, Kernel, Setup};
 use crate::comm::{self, progress, Elem};
-use crate::engine::axis::{Point, SweepCx};
-use crate::engine::Split;
+use crate::contract::axis::{Point, SweepCx};
+use crate::contract::RepsDefault;
+use crate::contract::Split;
 use crate::method::Method;
 use crate::results::BenchResult;
-use crate::suite::RepsDefault;
 
 /// The figures of a row (µs, in `params`).
 pub const T_PURE: &str = "t_pure_us";

@@ -41,8 +41,8 @@ use crate::bench::{Benchmark, Class, Combine, Figure, Info, RankRule};
 use crate::check::{Expect, Segment};
 use crate::comm::neighbor::Neighbourhood;
 use crate::comm::topo;
-use crate::engine::axis::{Axes, Point, SweepCx};
-use crate::engine::placement::Role;
+use crate::contract::axis::{Axes, Point, SweepCx};
+use crate::contract::placement::Role;
 use crate::method::Method;
 
 /// OMB's default topology.

@@ -34,8 +34,8 @@ use super::{axis, BW_REPS, INFO, LATENCY_REPS, WINDOW};
 use crate::bench::{patterns, Benchmark, Class, Info, Kernel, Setup};
 use crate::check::{self, Expect, Segment};
 use crate::comm::{self, persistent, Buffer, Comm, Elem, Msg, Request};
-use crate::engine::axis::{Point, SweepCx};
-use crate::engine::placement::{Placement, Role};
+use crate::contract::axis::{Point, SweepCx};
+use crate::contract::placement::{Placement, Role};
 use crate::method::Method;
 use crate::results::BenchResult;
 

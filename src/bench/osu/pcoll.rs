@@ -26,7 +26,7 @@ use crate::bench::buf::{BufKernel, Op, Pattern};
 use crate::bench::{patterns, Axis, Benchmark, Info, Kernel, Setup};
 use crate::comm::pcoll::{self, Api};
 use crate::comm::{self, persistent, Request};
-use crate::engine::axis::Point;
+use crate::contract::axis::Point;
 
 /// A blocking pattern whose call has a persistent form: `init` makes the
 /// request of the same call on the same buffers as the pattern's `run`.

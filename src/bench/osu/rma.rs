@@ -35,8 +35,8 @@ use crate::bench::{Benchmark, Class, Info, Kernel, RankRule, Setup};
 use crate::check::{self, Expect, Segment};
 use crate::comm::rma::{Group, Window, WindowKind};
 use crate::comm::{Buffer, Comm, Elem};
-use crate::engine::axis::{Point, SweepCx};
-use crate::engine::placement::{Placement, Role};
+use crate::contract::axis::{Point, SweepCx};
+use crate::contract::placement::{Placement, Role};
 use crate::results::BenchResult;
 
 /// OSU's `-s` synchronisations, in OMB's order (sync_info).

@@ -12,10 +12,37 @@ mod split;
 mod target_time;
 
 use super::Combo;
+use crate::contract::Split;
 use crate::method::Samples;
-use crate::plan::Reps;
 
-pub use split::Split;
+/// How many repetitions one point runs.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Reps {
+    /// Exactly n.
+    Fixed(usize),
+    /// IMB: at most `max` repetitions and `max_volume` bytes, within the time limit.
+    Imb { max: usize, min: usize },
+    /// Doubling batches until the median's CI is within ±target, bounded.
+    Precision { target: f64, min: usize, max: usize },
+    /// The coarray suite's rule: double while a run takes under 2/3 of
+    /// `target` seconds, accept otherwise (above 4/3 the next point starts at half).
+    TargetTime { target: f64 },
+    /// IMB's multiple_np policy: `msgs` scaled down with the size relative
+    /// to the `largest`, a multiple of the process count (see [`multiple_np`]).
+    MultipleNp { msgs: usize, largest: usize },
+    /// OSU: `small` repetitions and `warm_small` warm-up up to `limit`
+    /// bytes, `large` and `warm_large` above it.
+    Split(Split),
+}
+
+/// IMB -iter_policy multiple_np: round(msgs · L / (Q · max(X, 4) + L)),
+/// made a multiple of Q and at least Q, where L is the largest message size.
+pub fn multiple_np(msgs: usize, largest: usize, q: usize, x: usize) -> usize {
+    let q = q.max(1);
+    let big = largest.max(1) as f64;
+    let n = (msgs as f64 * big / ((q * x.max(4)) as f64 + big) + 0.5) as usize;
+    (n - n % q).max(q)
+}
 
 /// What a policy knows of a point before its warm-up.
 #[derive(Debug, Clone, Copy)]

@@ -2,28 +2,7 @@
 //! above it.
 
 use super::{Before, Policy};
-
-/// Repetitions and warm-up that change above a size (OSU's
-/// iterations / skip and their large-message values above 8192 bytes).
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Split {
-    pub small: usize,
-    pub large: usize,
-    pub warm_small: usize,
-    pub warm_large: usize,
-    pub limit: usize,
-}
-
-impl Split {
-    /// (repetitions, warm-up) at `x` bytes.
-    pub fn at(&self, x: usize) -> (usize, usize) {
-        if x > self.limit {
-            (self.large, self.warm_large)
-        } else {
-            (self.small, self.warm_small)
-        }
-    }
-}
+use crate::contract::Split;
 
 pub struct SplitReps(pub Split);
 

@@ -23,8 +23,8 @@ use crate::bench::{Benchmark, Class, Info, Kernel, RankRule, Setup};
 use crate::check::{double_at, DOUBLE_POISON};
 use crate::comm::rma::{Coarray, Datatype, Images};
 use crate::comm::Elem;
-use crate::engine::axis::{Point, SweepCx};
-use crate::engine::placement::Placement;
+use crate::contract::axis::{Point, SweepCx};
+use crate::contract::placement::Placement;
 
 mod get_get;
 mod put_put;

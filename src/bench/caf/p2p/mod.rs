@@ -30,8 +30,8 @@ use crate::bench::{Benchmark, Info, Kernel, Setup};
 use crate::check::{double_at, DOUBLE_POISON};
 use crate::comm::rma::{Coarray, Datatype, Images};
 use crate::comm::{Buffer, Comm, Elem, Msg};
-use crate::engine::axis::{Point, SweepCx};
-use crate::engine::placement::Placement;
+use crate::contract::axis::{Point, SweepCx};
+use crate::contract::placement::Placement;
 
 mod get;
 mod many_get;
@@ -524,7 +524,7 @@ impl Kernel for SendKernel<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::axis::Axes;
+    use crate::contract::axis::Axes;
 
     #[test]
     fn sweeps_are_cafbenchs() {

@@ -4,7 +4,7 @@ use super::{Access, Layout, PingPong};
 use crate::bench::caf::SUITE;
 use crate::bench::{Class, Info, RankRule};
 use crate::comm::Elem;
-use crate::engine::placement::Placement;
+use crate::contract::placement::Placement;
 
 static INFO: Info = Info {
     name: "put",

@@ -35,8 +35,8 @@ use super::{Settings, MAX_NEIGHBOURS};
 use crate::bench::{Benchmark, Class, Info, Kernel, RankRule, Setup};
 use crate::comm::rma::{Coarray, Images, RmaSync, Window, WindowKind};
 use crate::comm::{topo, Comm, Elem};
-use crate::engine::axis::{Point, SweepCx};
-use crate::engine::placement::{Placement, Role};
+use crate::contract::axis::{Point, SweepCx};
+use crate::contract::placement::{Placement, Role};
 use crate::method::Method;
 
 mod all;

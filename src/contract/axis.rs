@@ -10,10 +10,8 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::bench::{Axis, Info};
-
-/// Axis values beyond bytes, by name (a JSON object).
-pub type Params = BTreeMap<String, Value>;
+use super::info::Info;
+pub use crate::results::Params;
 
 /// One point of a sweep.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
@@ -58,6 +56,17 @@ impl Point {
         }
         s
     }
+}
+
+/// How the points of a benchmark's sweep are made, unless it builds them itself.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Axis {
+    /// One point, no size (Barrier).
+    None,
+    /// The plan's message sizes in bytes.
+    Bytes,
+    /// The plan's sizes in bytes, read as N elements of the element type (`params.n`).
+    Elems,
 }
 
 /// Named value lists of a plan beyond message sizes (e.g. "t_delay_us").

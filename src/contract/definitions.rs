@@ -8,7 +8,7 @@
 //!   two calls (`-sync 1`, its default) — [`Definitions::method`];
 //! * Reduce_scatter: PMB splits X/4 floats among the ranks, IMB 2021 gives
 //!   every rank X/4 (Q·X/4 in all) — two benchmark files of the same name,
-//!   one per definitions ([`crate::bench::Info::default_in`]);
+//!   one per definitions ([`crate::contract::Info::default_in`]);
 //! * the benchmarks IMB-MPI1 has beyond PMB (Reduce_local, Gather, ...),
 //!   in IMB's default list only;
 //! * reductions at sizes that are not whole floats: PMB reduces X/4 (a
@@ -20,9 +20,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{Class, Info};
-use crate::engine::axis::Point;
-use crate::method::Method;
+use super::{Class, Info, Method, Point};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, clap::ValueEnum)]
 #[serde(rename_all = "kebab-case")]
