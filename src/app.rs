@@ -14,10 +14,10 @@ use crate::frontend;
 use crate::launches::{command_line, ending_of, format_for};
 use crate::output::{self, Format};
 use crate::plan::Plan;
+use crate::plugin::lookup;
 use crate::report::raw::RawCsv;
 use crate::report::table::SectionCx;
 use crate::results::{BenchResult, MpiInfo, Report, Settings, SCHEMA};
-use crate::suite;
 use crate::watchdog::Watchdog;
 use crate::{files, launch, report, signals};
 
@@ -47,6 +47,8 @@ fn usage(msg: &str) -> i32 {
 }
 
 pub fn main() -> Result<i32> {
+    // The suites, for every lookup below (the registry's one list).
+    crate::plugin::lookup::set_registry(crate::suite::SUITES);
     // The command line and the MPIBENCH_* variables as the OS gives them:
     // a byte that is not UTF-8 is one line naming where it is.
     let argv = match crate::environ::checked() {
@@ -55,7 +57,7 @@ pub fn main() -> Result<i32> {
     };
     // Called as a suite's program (a link or a copy named IMB-MPI1,
     // osu_bw, ...), or re-launched from one: that program's command line.
-    if let Some((f, program)) = suite::drop_in(&argv[0]) {
+    if let Some((f, program)) = lookup::drop_in(&argv[0]) {
         let shown = std::env::var("MPIBENCH_ARGV0").unwrap_or_else(|_| argv[0].clone());
         return front_end(f.call_as(program, &shown, &argv[1..]));
     }
@@ -69,7 +71,7 @@ pub fn main() -> Result<i32> {
     };
     // A suite's listed subcommand (mpibench mpitest ...): its front end.
     if let Some((name, sub)) = matches.subcommand() {
-        if let Some(f) = suite::front(name).filter(|f| f.listed().is_some()) {
+        if let Some(f) = lookup::front(name).filter(|f| f.listed().is_some()) {
             let params: Vec<String> = sub
                 .get_many::<String>("params")
                 .into_iter()
@@ -92,7 +94,7 @@ pub fn main() -> Result<i32> {
         // that are commands of their own: mpibench guidelines), and tune.
         Command::External(words) => {
             let (name, params) = words.split_first().expect("clap gives the subcommand");
-            match suite::front(name) {
+            match lookup::front(name) {
                 Some(f) => front_end(f.call(params)),
                 // A driver of its own launches (one per algorithm), not a run.
                 None if name == "tune" => crate::tune::main(params),
@@ -100,8 +102,8 @@ pub fn main() -> Result<i32> {
             }
         }
         // Plain programs over JSON files: no MPI, no self-launch.
-        Command::Report(a) => report::cmd::report(&a, suite::report_parts),
-        Command::Plot(a) => report::cmd::plot(&a, suite::report_parts),
+        Command::Report(a) => report::cmd::report(&a, lookup::report_parts),
+        Command::Plot(a) => report::cmd::plot(&a, lookup::report_parts),
         Command::Compare(a) => report::cmd::compare(&a),
     }
 }
@@ -178,15 +180,15 @@ fn front_end(asked: Result<frontend::Action, String>) -> Result<i32> {
 
 fn list(only: Option<&str>) -> Result<i32> {
     if let Some(s) = only {
-        if suite::suite(s).is_none() {
+        if lookup::suite(s).is_none() {
             return Ok(usage(&format!(
                 "unknown suite '{s}' (known: {})",
-                suite::suite_names()
+                lookup::suite_names()
             )));
         }
     }
     let shown = || {
-        suite::SUITES
+        lookup::registry()
             .iter()
             .filter(|s| only.is_none_or(|o| s.name.eq_ignore_ascii_case(o)))
     };
@@ -322,7 +324,7 @@ fn run(mut args: RunArgs) -> Result<i32> {
     // Panic hook, crash and stop handling, the link to a self-launching parent.
     signals::ignore_sigpipe();
     signals::before_mpi_init();
-    let universe = comm::initialize(crate::suite::names_thread_multiple(
+    let universe = comm::initialize(crate::plugin::lookup::names_thread_multiple(
         &args.benchmarks,
         args.suite.as_deref(),
     ))?;
@@ -437,7 +439,7 @@ fn new_report(
     world: &Comm,
     (hosts, ranks_per_host): (Vec<String>, Vec<usize>),
 ) -> Report {
-    let home = suite::suite(&plan.suite).map(|s| s.defaults);
+    let home = lookup::suite(&plan.suite).map(|s| s.defaults);
     let method = plan.method.or(home.map(|d| d.method));
     let sync = plan.sync.or(home.map(|d| d.sync));
     Report {
@@ -600,7 +602,7 @@ impl<'p> Session<'p> {
                     (plan.csv.as_deref(), Format::Csv),
                     (plan.report.as_deref(), Format::Html),
                 ],
-                suite::report_parts,
+                lookup::report_parts,
             );
             self.report.status = Some("running".into());
             self.failure = self.failure.take().or(save(&self.report).err());
@@ -681,7 +683,7 @@ impl<'p> Session<'p> {
         let mut failure = save(&self.report).err();
         if let (Some(p), None) = (&plan.plot, &failure) {
             // The plan accepted --plot only for a suite with a figure.
-            if let Some(f) = suite::suite(&plan.suite).and_then(|s| s.figure) {
+            if let Some(f) = lookup::suite(&plan.suite).and_then(|s| s.figure) {
                 failure = (f.write)(&self.report, p).err();
             }
         }
@@ -690,7 +692,7 @@ impl<'p> Session<'p> {
                 vec![("run".into(), &self.report)],
                 dir,
                 false,
-                suite::report_parts,
+                lookup::report_parts,
             ) {
                 Ok(n) => eprintln!(
                     "mpibench: wrote {n} SVG plot{} to {}",

@@ -6,8 +6,8 @@
 use clap::CommandFactory;
 
 use crate::cli::Cli;
+use crate::plugin::lookup;
 use crate::plugin::Suite;
-use crate::suite;
 
 /// mpibench's command line: the common subcommands (`cli`), each suite's
 /// own that `mpibench --help` lists (from the registry, each at its place
@@ -16,8 +16,8 @@ use crate::suite;
 pub fn command() -> clap::Command {
     let mut cmd = Cli::command()
         .after_help(top_help())
-        .mut_subcommand("run", |run| run.after_help(suite::defaults_help()));
-    for f in suite::SUITES.iter().filter_map(|s| s.front) {
+        .mut_subcommand("run", |run| run.after_help(lookup::defaults_help()));
+    for f in lookup::registry().iter().filter_map(|s| s.front) {
         if let Some(l) = f.listed() {
             cmd = cmd.subcommand(l.command(f.subcommand()));
         }
@@ -32,7 +32,7 @@ pub fn text(topic: Option<&str>) -> Result<String, String> {
     let Some(t) = topic else {
         return Ok(cli.render_help().to_string());
     };
-    if let Some(s) = suite::suite(t) {
+    if let Some(s) = lookup::suite(t) {
         return Ok(suite_page(s));
     }
     if let Some(sub) = cli.find_subcommand_mut(t) {
@@ -44,7 +44,7 @@ pub fn text(topic: Option<&str>) -> Result<String, String> {
     Err(format!(
         "no subcommand or suite '{t}' (subcommands: {}; suites: {})",
         subcommands.join(", "),
-        suite::suite_names()
+        lookup::suite_names()
     ))
 }
 
@@ -56,7 +56,7 @@ fn top_help() -> String {
     let mut s = String::from(
         "Run under mpiexec/srun, or let `mpibench run -n N` launch its own local ranks.\n",
     );
-    for f in suite::SUITES.iter().filter_map(|s| s.front) {
+    for f in lookup::registry().iter().filter_map(|s| s.front) {
         s.push_str(&f.overview());
     }
     s.push_str(
@@ -116,7 +116,7 @@ pub fn suite_page(s: &Suite) -> String {
         line("Its own line:", own);
     }
     line("Example:", s.help.example);
-    line("Defaults:", &suite::defaults_line(s));
+    line("Defaults:", &lookup::defaults_line(s));
     line("Docs:", &format!("docs/suites/{}.md", s.name));
     let names: Vec<&str> = (s.entries)().iter().map(|e| e.info().name).collect();
     out.push_str(&format!("\nBenchmarks ({}):\n", names.len()));
@@ -224,7 +224,7 @@ mod tests {
             };
             assert_eq!(args.suite.as_deref(), Some(s.name));
             for b in &args.benchmarks {
-                suite::resolve(b, Some(s.name)).unwrap_or_else(|e| panic!("{}: {b}: {e}", s.name));
+                lookup::resolve(b, Some(s.name)).unwrap_or_else(|e| panic!("{}: {b}: {e}", s.name));
             }
             if let Some(axes) = s.axes {
                 axes(&args, true, args.np.unwrap_or(2), u64::MAX)

@@ -174,7 +174,7 @@ pub fn combine(done: Vec<Report>) -> Option<Report> {
     // What a benchmark judges again over the launches (the guidelines'
     // verdicts from the launch medians).
     for r in &mut combined {
-        if let Some(b) = crate::suite::bench_of(&r.suite, &r.benchmark) {
+        if let Some(b) = crate::plugin::lookup::bench_of(&r.suite, &r.benchmark) {
             b.derive_combined(r);
         }
     }
@@ -215,12 +215,12 @@ fn write_outputs(args: &RunArgs, report: &Report) -> Result<()> {
             (args.csv.as_deref(), Format::Csv),
             (args.report.as_deref(), Format::Html),
         ],
-        crate::suite::report_parts,
+        crate::plugin::lookup::report_parts,
     );
     output::save(report)?;
     let plan = plan_of(args, report);
     if let (Some(p), Some(plan)) = (&args.plot, &plan) {
-        if let Some(f) = crate::suite::suite(&plan.suite).and_then(|s| s.figure) {
+        if let Some(f) = crate::plugin::lookup::suite(&plan.suite).and_then(|s| s.figure) {
             (f.write)(report, p)?;
         }
     }
@@ -229,7 +229,7 @@ fn write_outputs(args: &RunArgs, report: &Report) -> Result<()> {
             vec![("run".into(), report)],
             dir,
             false,
-            crate::suite::report_parts,
+            crate::plugin::lookup::report_parts,
         )?;
         eprintln!(
             "mpibench: wrote {n} SVG plot{} to {}",
@@ -281,14 +281,14 @@ pub fn command_line() -> Vec<String> {
     // (main has checked that every argument is UTF-8.)
     let mut args = std::env::args_os().map(|a| a.to_string_lossy().into_owned());
     let argv0 = args.next().unwrap_or_default();
-    let name = crate::suite::drop_in(&argv0).map_or("mpibench", |(_, program)| program);
+    let name = crate::plugin::lookup::drop_in(&argv0).map_or("mpibench", |(_, program)| program);
     std::iter::once(name.to_string()).chain(args).collect()
 }
 
 /// The table format of a suite's results (a front end may choose another:
 /// mpibench imb prints IMB-MPI1 2021's).
 pub fn format_for(plan: &Plan, suite: &str) -> &'static dyn crate::report::table::Format {
-    crate::suite::format(plan.table.as_deref().unwrap_or(suite))
+    crate::plugin::lookup::format(plan.table.as_deref().unwrap_or(suite))
 }
 
 /// How a complete run ends: validation errors first, else what a suite
@@ -307,7 +307,7 @@ pub fn ending_of(report: &Report, fail_on_outlier: bool) -> (Outcome, String) {
             format!("validation found {errors} errors (see the errors column)"),
         );
     }
-    crate::suite::SUITES
+    crate::plugin::lookup::registry()
         .iter()
         .filter_map(|s| s.ending)
         .find_map(|hook| hook(report, fail_on_outlier))

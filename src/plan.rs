@@ -12,9 +12,9 @@ use crate::cli::RunArgs;
 use crate::contract::{Axes, Axis, Class, Definitions, Info, Method, Pace, RepsDefault, Split};
 use crate::engine::{self, Reps};
 use crate::method::SyncMode;
+use crate::plugin::lookup::{self, LookupError};
 use crate::plugin::{Defaults, ProcSweep, Suite};
 use crate::results::OffCache;
-use crate::suite::{self, LookupError};
 
 /// A usage error: one line for the user, exit code 2.
 #[derive(Debug, Error, Clone, PartialEq)]
@@ -406,7 +406,7 @@ impl Plan {
         self.benchmarks
             .iter()
             .filter_map(|b| {
-                suite::resolve_in(&b.name, None, self.definitions)
+                lookup::resolve_in(&b.name, None, self.definitions)
                     .ok()
                     .map(|r| r.0)
             })
@@ -437,7 +437,7 @@ impl Plan {
 
     /// The suite defaults that apply to a benchmark.
     pub fn defaults(&self, info: &Info) -> Defaults {
-        suite::suite_of(info).defaults
+        lookup::suite_of(info).defaults
     }
 
     /// The timing method of a benchmark: its own definition's, else
@@ -624,7 +624,7 @@ fn select(args: &RunArgs, definitions: Definitions) -> Result<Selection, PlanErr
     let mut benchmarks: Vec<Selected> = Vec::new();
     let mut entries: Vec<Entry> = Vec::new();
     for name in &args.benchmarks {
-        let (e, multi) = suite::resolve_in(name, suite_arg, definitions)?;
+        let (e, multi) = lookup::resolve_in(name, suite_arg, definitions)?;
         let sel = Selected {
             name: e.qualified(),
             multi,
@@ -635,15 +635,15 @@ fn select(args: &RunArgs, definitions: Definitions) -> Result<Selection, PlanErr
         }
     }
     let home = match suite_arg {
-        Some(s) => suite::suite(s)
-            .ok_or_else(|| LookupError::UnknownSuite(s.to_string(), suite::suite_names()))?,
+        Some(s) => lookup::suite(s)
+            .ok_or_else(|| LookupError::UnknownSuite(s.to_string(), lookup::suite_names()))?,
         None => match entries.first() {
-            Some(e) => suite::suite_of(e.info()),
-            None => &suite::SUITES[0],
+            Some(e) => lookup::suite_of(e.info()),
+            None => &lookup::registry()[0],
         },
     };
     if args.benchmarks.is_empty() {
-        for e in suite::default_entries(home, definitions) {
+        for e in lookup::default_entries(home, definitions) {
             benchmarks.push(Selected {
                 name: e.qualified(),
                 multi: false,
@@ -747,7 +747,7 @@ fn repetitions(
         let fixed: Vec<_> = sel
             .entries
             .iter()
-            .map(|e| suite::suite_of(e.info()).fixed_repetitions)
+            .map(|e| lookup::suite_of(e.info()).fixed_repetitions)
             .collect();
         if let Some(Some(why)) = fixed.first().filter(|_| fixed.iter().all(Option::is_some)) {
             return Err(invalid(format!("{flag} does not apply: {}", why())));
@@ -917,7 +917,7 @@ fn resources(
 fn outputs(args: &RunArgs, home: &Suite) -> Result<(), PlanError> {
     crate::files::validate(&args.outputs(), &args.inputs()).map_err(PlanError::Invalid)?;
     if args.plot.is_some() && home.figure.is_none() {
-        let with: Vec<String> = suite::SUITES
+        let with: Vec<String> = lookup::registry()
             .iter()
             .filter_map(|s| {
                 s.figure
@@ -939,12 +939,12 @@ fn axes_of(
     mem_bytes: u64,
 ) -> Result<Axes, PlanError> {
     let mut axes = Axes::new();
-    for s in suite::SUITES {
+    for s in lookup::registry() {
         let involved = s.name == sel.home.name
             || sel
                 .entries
                 .iter()
-                .any(|e| suite::suite_of(e.info()).name == s.name);
+                .any(|e| lookup::suite_of(e.info()).name == s.name);
         if let Some(f) = s.axes {
             axes.extend(f(args, involved, world, mem_bytes).map_err(PlanError::Invalid)?);
         }

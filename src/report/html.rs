@@ -624,7 +624,11 @@ mod tests {
         a.results[0].rows[3].disturbed = Some(true);
         a.results[0].rows[3].note =
             Some("disturbed: a stall of 20.1 s, 176000x the pace of 114 us per repetition".into());
-        let html = render(std::slice::from_ref(&a), crate::suite::report_parts).unwrap();
+        let html = render(
+            std::slice::from_ref(&a),
+            crate::plugin::lookup::report_parts,
+        )
+        .unwrap();
         assert!(html.starts_with("<!DOCTYPE html>"));
         for banned in ["<script", "<link", "@import", "url(", "src="] {
             assert!(!html.contains(banned), "{banned}");
@@ -680,7 +684,7 @@ mod tests {
         }];
         let html = render(
             &[report("Open MPI v4.1.4", "per-call", vec![r, s])],
-            crate::suite::report_parts,
+            crate::plugin::lookup::report_parts,
         )
         .unwrap();
         for cell in [
@@ -717,7 +721,7 @@ mod tests {
             vec![result("imb", "PingPong", 2, rows(2.0))],
         );
         b.hosts = vec!["node02".into()];
-        let html = render(&[a, b], crate::suite::report_parts).unwrap();
+        let html = render(&[a, b], crate::plugin::lookup::report_parts).unwrap();
         assert_eq!(html.matches("<svg").count(), 1);
         assert!(html.contains("A: Open MPI v4.1.4 @ node01"));
         assert!(html.contains("B: MPICH 4.0.2 @ node02"));

@@ -953,7 +953,7 @@ pub mod tests {
                 .map(|(i, r)| (format!("run{i}.json"), r))
                 .collect(),
         );
-        let secs = view::sections(&runs, crate::suite::report_parts);
+        let secs = view::sections(&runs, crate::plugin::lookup::report_parts);
         secs.iter()
             .flat_map(|s| s.figures.iter())
             .find(|f| f.id.ends_with(id_suffix))

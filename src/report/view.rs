@@ -1617,7 +1617,7 @@ mod tests {
             vec![result("imb", "PingPong", 2, vec![wide, narrow])],
         );
         let runs = runs(vec![("r.json".to_string(), &r)]);
-        let w: Vec<String> = sections(&runs, crate::suite::report_parts)
+        let w: Vec<String> = sections(&runs, crate::plugin::lookup::report_parts)
             .iter()
             .flat_map(|s| s.warnings.iter().map(|w| w.to_string()))
             .collect();
@@ -1635,7 +1635,7 @@ mod tests {
 
     fn figure_ids(reports: &[Report]) -> Vec<String> {
         let runs = runs(reports.iter().map(|r| ("r.json".to_string(), r)).collect());
-        sections(&runs, crate::suite::report_parts)
+        sections(&runs, crate::plugin::lookup::report_parts)
             .iter()
             .flat_map(|s| s.figures.iter().map(|f| f.id.clone()))
             .collect()
@@ -1643,7 +1643,7 @@ mod tests {
 
     fn the_figure(reports: &[Report], id: &str) -> Figure {
         let runs = runs(reports.iter().map(|r| ("r.json".to_string(), r)).collect());
-        sections(&runs, crate::suite::report_parts)
+        sections(&runs, crate::plugin::lookup::report_parts)
             .into_iter()
             .flat_map(|s| s.figures)
             .find(|f| f.id == id)

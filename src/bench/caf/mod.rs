@@ -340,7 +340,7 @@ mod tests {
 
     #[test]
     fn compiler_variants_are_aliases() {
-        use crate::suite::resolve;
+        use crate::plugin::lookup::resolve;
         for (alias, name) in [
             ("subput", "put"),
             ("simple subput", "put"),

@@ -19,8 +19,8 @@ use crate::frontend::{Action as FrontAction, Front, Listed};
 use crate::input::{read_text, Stdin, LIST_CAP};
 use crate::method::SyncMode;
 use crate::plan::IterPolicy;
+use crate::plugin::lookup;
 use crate::plugin::normalise;
-use crate::suite;
 
 /// The flags every IMB program takes, for its help text.
 #[macro_export]
@@ -247,7 +247,7 @@ pub fn wants_help(params: &[String]) -> bool {
 /// non-default ones marked.
 pub fn list(f: &Family) -> String {
     let mut s = format!("{}\nList of benchmarks:\n{}:\n", f.program, f.list_heading);
-    let imb = suite::suite(f.suite).expect("a family's suite is registered");
+    let imb = lookup::suite(f.suite).expect("a family's suite is registered");
     let mut names: Vec<(&str, bool)> = (imb.entries)()
         .iter()
         .map(|e| e.info())
@@ -799,7 +799,7 @@ fn benchmark_list(
         .map(str::to_string)
         .collect();
     let canonical = |n: &String| -> Result<String, String> {
-        let (e, multi) = suite::resolve_in(n, home, defs).map_err(|e| e.to_string())?;
+        let (e, multi) = lookup::resolve_in(n, home, defs).map_err(|e| e.to_string())?;
         Ok(if multi {
             format!("Multi-{}", e.info().name)
         } else {
@@ -808,8 +808,8 @@ fn benchmark_list(
     };
     let mut list: Vec<String> = include.iter().map(canonical).collect::<Result<_, _>>()?;
     let base: Vec<String> = if requested.is_empty() {
-        let imb = suite::suite(f.suite).expect("a family's suite is registered");
-        suite::default_entries(imb, defs)
+        let imb = lookup::suite(f.suite).expect("a family's suite is registered");
+        lookup::default_entries(imb, defs)
             .iter()
             .map(|e| e.info().name.to_string())
             .collect()

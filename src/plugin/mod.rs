@@ -5,6 +5,8 @@
 //! benchmarks). It names no suite; the registry (`crate::suite`) lists the
 //! suites' values, one line each.
 
+pub mod lookup;
+
 use crate::bench::entry::Entry;
 use crate::bench::Benchmark;
 use crate::cli::RunArgs;
