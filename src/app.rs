@@ -19,7 +19,7 @@ use crate::report::raw::RawCsv;
 use crate::report::table::SectionCx;
 use crate::results::{BenchResult, MpiInfo, Report, Settings, SCHEMA};
 use crate::watchdog::Watchdog;
-use crate::{files, launch, report, signals};
+use crate::{files, launch, signals};
 
 use crate::outcome::Outcome;
 pub use crate::outcome::{EXIT_ABORTED, EXIT_OK, EXIT_USAGE};
@@ -49,6 +49,7 @@ fn usage(msg: &str) -> i32 {
 pub fn main() -> Result<i32> {
     // The suites, for every lookup below (the registry's one list).
     crate::plugin::lookup::set_registry(crate::suite::SUITES);
+    crate::cli::set_suite_options(crate::plugin::lookup::option_hooks());
     // The command line and the MPIBENCH_* variables as the OS gives them:
     // a byte that is not UTF-8 is one line naming where it is.
     let argv = match crate::environ::checked() {
@@ -102,9 +103,9 @@ pub fn main() -> Result<i32> {
             }
         }
         // Plain programs over JSON files: no MPI, no self-launch.
-        Command::Report(a) => report::cmd::report(&a, lookup::report_parts),
-        Command::Plot(a) => report::cmd::plot(&a, lookup::report_parts),
-        Command::Compare(a) => report::cmd::compare(&a),
+        Command::Report(a) => crate::readers::report(&a, lookup::report_parts),
+        Command::Plot(a) => crate::readers::plot(&a, lookup::report_parts),
+        Command::Compare(a) => crate::readers::compare(&a),
     }
 }
 
@@ -173,6 +174,10 @@ fn front_end(asked: Result<frontend::Action, String>) -> Result<i32> {
             if let Some(a) = argv0 {
                 std::env::set_var("MPIBENCH_ARGV0", a);
             }
+            // The ranks run the program itself, from its own command line;
+            // the launch checks only what starts them.
+            let mut args = args;
+            args.benchmarks.clear();
             run(*args)
         }
     }
@@ -588,7 +593,7 @@ impl<'p> Session<'p> {
     fn begin(&mut self) -> Option<RefCell<Box<dyn RawSink>>> {
         let plan = self.plan;
         if self.show_table {
-            let h = format_for(plan, &plan.suite).header(&self.report, plan);
+            let h = format_for(plan, &plan.suite).header(&self.report, &plan.heading());
             self.failure = self
                 .tables
                 .emit(&h)
@@ -606,6 +611,7 @@ impl<'p> Session<'p> {
             );
             self.report.status = Some("running".into());
             self.failure = self.failure.take().or(save(&self.report).err());
+            crate::link::tell(crate::link::READY);
         }
         match (&plan.raw, self.root) {
             (Some(p), true) => match RawCsv::create(p) {
@@ -688,7 +694,7 @@ impl<'p> Session<'p> {
             }
         }
         if let (Some(dir), None) = (&plan.plots, &failure) {
-            match report::cmd::write_plots(
+            match crate::readers::write_plots(
                 vec![("run".into(), &self.report)],
                 dir,
                 false,
@@ -896,7 +902,8 @@ mod tests {
             time: 10.0,
             ..Default::default()
         };
-        let header = |plan: &Plan, suite: &str| format_for(plan, suite).header(&report(2), plan);
+        let header =
+            |plan: &Plan, suite: &str| format_for(plan, suite).header(&report(2), &plan.heading());
         let plan = Plan::build(&args, vec!["mpibench".into()], 2, 2).unwrap();
         // The front end's format for every suite's results.
         assert!(header(&plan, "imb-p2p").contains("MPI-1 part"));

@@ -7,7 +7,11 @@
 
 use std::path::PathBuf;
 
-use clap::{Args, Parser, Subcommand};
+use std::any::Any;
+use std::borrow::Cow;
+use std::sync::OnceLock;
+
+use clap::{ArgMatches, Args, FromArgMatches, Parser, Subcommand};
 
 pub use crate::comm::rma::{RmaSync, WindowKind};
 pub use crate::contract::Method;
@@ -192,24 +196,14 @@ pub struct RunArgs {
     #[arg(long, value_enum, value_delimiter = ',', value_name = "MODES")]
     pub rma_sync: Vec<RmaSync>,
 
+    /// Each suite's own options (its clap `Args`, in its folder), in the
+    /// registry's order.
     #[command(flatten)]
-    pub caf: crate::bench::caf::CafArgs,
-
-    #[command(flatten)]
-    pub commtest: crate::bench::commtest::CommtestArgs,
-
-    #[command(flatten)]
-    pub allreduce: crate::bench::allreduce::AllreduceArgs,
-
-    #[command(flatten)]
-    pub osu: crate::bench::osu::OsuArgs,
-
-    #[command(flatten)]
-    pub mpigraph: crate::bench::mpigraph::MpigraphArgs,
+    pub suites: SuiteOptions,
 
     /// Exit with code 6 when the bandwidth matrix (--suite mpigraph) shows outliers (they are
     /// findings otherwise: exit code 0).
-    #[arg(help_heading = crate::bench::mpigraph::HEADING, long)]
+    #[arg(long)]
     pub fail_on_outlier: bool,
 
     /// Time cap per message length in seconds (repetitions are reduced to fit).
@@ -234,30 +228,30 @@ pub struct RunArgs {
     pub root: Option<usize>,
 
     /// Whose definitions the imb benchmarks follow: PMB-MPI1 v2.2 (pmb) or IMB-MPI1 2021 (imb2021).
-    #[arg(help_heading = crate::bench::imb::HEADING, long, value_enum, value_name = "DEFS")]
+    #[arg(long, value_enum, value_name = "DEFS")]
     pub definitions: Option<crate::contract::Definitions>,
 
     /// IMB -sync (with --definitions imb2021): synchronise collectives before every call (on) or once (off).
-    #[arg(help_heading = crate::bench::imb::HEADING, long, value_name = "on|off", value_parser = on_off)]
+    #[arg(long, value_name = "on|off", value_parser = on_off)]
     pub imb_sync: Option<bool>,
 
     /// IMB -off_cache: cold data every repetition, in buffers of twice CACHE_MB (-1: 8 MB, 64-byte lines).
-    #[arg(help_heading = crate::bench::imb::HEADING, long, value_name = "CACHE_MB[,LINE]", allow_negative_numbers = true)]
+    #[arg(long, value_name = "CACHE_MB[,LINE]", allow_negative_numbers = true)]
     pub off_cache: Option<String>,
 
     /// IMB -window_size: messages per window of Uniband and Biband (default 256 with
     /// --definitions imb2021, as IMB 2021.2 and later; 64 with pmb, as IMB 4.1 to 2021.1).
-    #[arg(help_heading = crate::bench::imb::HEADING, long, value_name = "N", allow_negative_numbers = true, value_parser = window_size)]
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = window_size)]
     pub imb_window: Option<usize>,
 
     /// IMB -msg_pause: after each message length every rank sleeps a tenth of the time it
     /// spent measuring that length (at least 0.1 s), outside every timed region.
-    #[arg(help_heading = crate::bench::imb::HEADING, long)]
+    #[arg(long)]
     pub msg_pause: bool,
 
     /// IMB iteration policy: dynamic (volume and --time caps), off (always --max-iter), multiple-np, auto.
-    #[arg(help_heading = crate::bench::imb::HEADING, long, value_enum, value_name = "POLICY")]
-    pub iter_policy: Option<crate::plan::IterPolicy>,
+    #[arg(long, value_enum, value_name = "POLICY")]
+    pub iter_policy: Option<crate::contract::IterPolicy>,
 
     /// A volume in bytes: IMB's most bytes per message length before repetitions are reduced
     /// (OVERALL_VOL; default 40M); COMMTEST's total V of each experiment (default 2M). A bare
@@ -361,65 +355,31 @@ pub struct RunArgs {
     pub fail_mpi_setup_rank: Option<usize>,
 
     /// CRESTA: the scenarios to run, e.g. 1,3 (default 1,2,3; 1 always runs with 2 or 3, as their reference).
-    #[arg(
-        long,
-        value_name = "LIST",
-        help_heading = crate::bench::cresta::HEADING,
-        allow_negative_numbers = true
-    )]
+    #[arg(long, value_name = "LIST", allow_negative_numbers = true)]
     pub scenarios: Option<String>,
 
     /// CRESTA scenario 2: smallest t_delay in microseconds; t_delay sweeps powers of two up to --delay-max (default 16).
-    #[arg(
-        long,
-        value_name = "US",
-        allow_negative_numbers = true,
-        help_heading = crate::bench::cresta::HEADING
-    )]
+    #[arg(long, value_name = "US", allow_negative_numbers = true)]
     pub delay_min: Option<f64>,
 
     /// CRESTA scenario 2: largest t_delay in microseconds (default 1024).
-    #[arg(
-        long,
-        value_name = "US",
-        allow_negative_numbers = true,
-        help_heading = crate::bench::cresta::HEADING
-    )]
+    #[arg(long, value_name = "US", allow_negative_numbers = true)]
     pub delay_max: Option<f64>,
 
     /// CRESTA scenario 3: smallest t_calc in microseconds; t_calc sweeps powers of two up to --calc-max (default 16).
-    #[arg(
-        long,
-        value_name = "US",
-        allow_negative_numbers = true,
-        help_heading = crate::bench::cresta::HEADING
-    )]
+    #[arg(long, value_name = "US", allow_negative_numbers = true)]
     pub calc_min: Option<f64>,
 
     /// CRESTA scenario 3: largest t_calc in microseconds (default 1024).
-    #[arg(
-        long,
-        value_name = "US",
-        allow_negative_numbers = true,
-        help_heading = crate::bench::cresta::HEADING
-    )]
+    #[arg(long, value_name = "US", allow_negative_numbers = true)]
     pub calc_max: Option<f64>,
 
     /// CRESTA scenario 2: the delayed participant D: first, last or a rank from 0 (default first).
-    #[arg(
-        long,
-        value_name = "first|last|RANK",
-        allow_negative_numbers = true,
-        help_heading = crate::bench::cresta::HEADING
-    )]
+    #[arg(long, value_name = "first|last|RANK", allow_negative_numbers = true)]
     pub delayed: Option<String>,
 
     /// Draw CRESTA's Figure 1 as SVG: T against ranks (log axis), average with min-max bars.
-    #[arg(
-        long,
-        value_name = "FILE.svg",
-        help_heading = crate::bench::cresta::HEADING
-    )]
+    #[arg(long, value_name = "FILE.svg")]
     pub plot: Option<PathBuf>,
 
     /// After the run, write one SVG plot per figure into DIR (as `mpibench plot`; any suite).
@@ -503,15 +463,6 @@ impl PairsArg {
             PairsArg::Inter => Pairs::Inter,
             PairsArg::Intra => Pairs::Intra,
             _ => Pairs::Any,
-        }
-    }
-
-    /// COMMTEST's communicating nodes, where it names them.
-    pub fn communicating(self) -> Option<crate::bench::commtest::Pairs> {
-        match self {
-            PairsArg::All => Some(crate::bench::commtest::Pairs::All),
-            PairsArg::Zero => Some(crate::bench::commtest::Pairs::Zero),
-            _ => None,
         }
     }
 }
@@ -601,7 +552,7 @@ fn volume(s: &str) -> Result<usize, String> {
             .and_then(|m| m.checked_mul(1 << 20))
             .ok_or_else(|| format!("{t} MiB is too large"));
     }
-    crate::plan::parse_size(t).map_err(|e| e.to_string())
+    crate::units::parse_size(t).map_err(|e| e.to_string())
 }
 
 /// `--bind-to`: a policy name (mpiexec checks the rest); empty means unset.
@@ -823,5 +774,118 @@ mod tests {
         );
         let a = run(&["--hostfile", "h"]).unwrap();
         assert_eq!(a.inputs(), vec![("--hostfile", std::path::Path::new("h"))]);
+    }
+}
+
+/// A suite's own options of `mpibench run`: a clap `Args` type in the
+/// suite's folder, kept in [`RunArgs::suites`] by its type.
+pub trait OwnOptions: Any + std::fmt::Debug + Send + Sync {
+    fn clone_box(&self) -> Box<dyn OwnOptions>;
+    fn as_any(&self) -> &dyn Any;
+    fn as_any_mut(&mut self) -> &mut dyn Any;
+}
+
+impl<T: Any + std::fmt::Debug + Clone + Send + Sync> OwnOptions for T {
+    fn clone_box(&self) -> Box<dyn OwnOptions> {
+        Box::new(self.clone())
+    }
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+    fn as_any_mut(&mut self) -> &mut dyn Any {
+        self
+    }
+}
+
+impl Clone for Box<dyn OwnOptions> {
+    fn clone(&self) -> Self {
+        (**self).clone_box()
+    }
+}
+
+/// How a suite's options join `mpibench run`'s: their arguments, and
+/// their values from the parsed command line (over what a front end set).
+#[derive(Clone, Copy)]
+pub struct OptionsHook {
+    pub augment: fn(clap::Command) -> clap::Command,
+    pub update: fn(&mut SuiteOptions, &ArgMatches) -> Result<(), clap::Error>,
+}
+
+impl OptionsHook {
+    /// The hook of the options type `T`.
+    pub const fn of<T: Args + FromArgMatches + OwnOptions + Default>() -> OptionsHook {
+        OptionsHook {
+            augment: T::augment_args,
+            update: update_own::<T>,
+        }
+    }
+}
+
+fn update_own<T: FromArgMatches + OwnOptions + Default>(
+    own: &mut SuiteOptions,
+    m: &ArgMatches,
+) -> Result<(), clap::Error> {
+    own.get_mut::<T>().update_from_arg_matches(m)
+}
+
+static SUITE_OPTIONS: OnceLock<Vec<OptionsHook>> = OnceLock::new();
+
+/// The suites' options, from the registry, once before any parsing.
+pub fn set_suite_options(hooks: Vec<OptionsHook>) {
+    let _ = SUITE_OPTIONS.set(hooks);
+}
+
+fn suite_options() -> &'static [OptionsHook] {
+    #[cfg(test)]
+    SUITE_OPTIONS.get_or_init(crate::plugin::lookup::option_hooks);
+    SUITE_OPTIONS.get().map_or(&[], Vec::as_slice)
+}
+
+/// Every suite's own options of a run, each by its type ([`OwnOptions`]).
+#[derive(Debug, Clone, Default)]
+pub struct SuiteOptions(Vec<Box<dyn OwnOptions>>);
+
+impl SuiteOptions {
+    /// The suite's options of type `T` (their defaults when none were parsed).
+    pub fn get<T: OwnOptions + Clone + Default>(&self) -> Cow<'_, T> {
+        self.0
+            .iter()
+            .find_map(|o| (**o).as_any().downcast_ref::<T>())
+            .map_or_else(|| Cow::Owned(T::default()), Cow::Borrowed)
+    }
+
+    /// The suite's options of type `T`, to set (a front end's).
+    pub fn get_mut<T: OwnOptions + Default>(&mut self) -> &mut T {
+        let at = match self.0.iter().position(|o| (**o).as_any().is::<T>()) {
+            Some(i) => i,
+            None => {
+                self.0.push(Box::new(T::default()));
+                self.0.len() - 1
+            }
+        };
+        (*self.0[at])
+            .as_any_mut()
+            .downcast_mut::<T>()
+            .expect("found by its type")
+    }
+}
+
+impl Args for SuiteOptions {
+    fn augment_args(cmd: clap::Command) -> clap::Command {
+        suite_options().iter().fold(cmd, |c, h| (h.augment)(c))
+    }
+    fn augment_args_for_update(cmd: clap::Command) -> clap::Command {
+        Self::augment_args(cmd)
+    }
+}
+
+impl FromArgMatches for SuiteOptions {
+    fn from_arg_matches(m: &ArgMatches) -> Result<Self, clap::Error> {
+        let mut own = SuiteOptions::default();
+        own.update_from_arg_matches(m)?;
+        Ok(own)
+    }
+    fn update_from_arg_matches(&mut self, m: &ArgMatches) -> Result<(), clap::Error> {
+        suite_options().iter().try_for_each(|h| (h.update)(self, m))
     }
 }

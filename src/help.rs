@@ -16,7 +16,18 @@ use crate::plugin::Suite;
 pub fn command() -> clap::Command {
     let mut cmd = Cli::command()
         .after_help(top_help())
-        .mut_subcommand("run", |run| run.after_help(lookup::defaults_help()));
+        .mut_subcommand("run", |run| {
+            // The common options that are a suite's knobs, under its heading.
+            let run = lookup::registry().iter().fold(run, |run, s| {
+                let Some(heading) = s.help.heading else {
+                    return run;
+                };
+                s.run_options
+                    .iter()
+                    .fold(run, |run, id| run.mut_arg(*id, |a| a.help_heading(heading)))
+            });
+            run.after_help(lookup::defaults_help())
+        });
     for f in lookup::registry().iter().filter_map(|s| s.front) {
         if let Some(l) = f.listed() {
             cmd = cmd.subcommand(l.command(f.subcommand()));
@@ -135,7 +146,7 @@ pub fn suite_page(s: &Suite) -> String {
 
 /// The options of `mpibench run` under `heading`, as clap shows them.
 fn options(heading: &str) -> String {
-    let cli = Cli::command();
+    let cli = command();
     let Some(run) = cli.find_subcommand("run") else {
         return String::new();
     };

@@ -424,7 +424,7 @@ pub fn relaunch_with(r: &Relaunch, extra_env: &[(&str, &str)]) -> Result<i32> {
         .collect();
     let mut env = vec![("MPIBENCH_LAUNCHED", "1")];
     env.extend(extra_env.iter().copied());
-    if f == Flavour::OpenMpi && unsafe { libc::geteuid() } == 0 {
+    if f == Flavour::OpenMpi && crate::sys::is_root() {
         env.push(("OMPI_ALLOW_RUN_AS_ROOT", "1"));
         env.push(("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1"));
     }
@@ -480,24 +480,7 @@ const LAUNCHER_STACK: libc::rlim_t = 8 << 20;
 /// threads of the ranks run on the limit's stack and crash below it, while
 /// mpibench itself runs on a stack of its own size whatever the limit.
 fn launcher_stack() {
-    let mut r = libc::rlimit {
-        rlim_cur: 0,
-        rlim_max: 0,
-    };
-    // SAFETY: getrlimit/setrlimit(2) on a struct we own.
-    unsafe {
-        if libc::getrlimit(libc::RLIMIT_STACK, &mut r) == 0
-            && r.rlim_cur != libc::RLIM_INFINITY
-            && r.rlim_cur < LAUNCHER_STACK
-        {
-            r.rlim_cur = if r.rlim_max == libc::RLIM_INFINITY {
-                LAUNCHER_STACK
-            } else {
-                LAUNCHER_STACK.min(r.rlim_max)
-            };
-            libc::setrlimit(libc::RLIMIT_STACK, &r);
-        }
-    }
+    crate::sys::raise_soft_limit(libc::RLIMIT_STACK, LAUNCHER_STACK);
 }
 
 /// "Open MPI v4.1.4" or "MPICH 4.0.2" out of `MPI_Get_library_version`'s text.
@@ -566,8 +549,7 @@ fn version_output(launcher: &str) -> Option<String> {
         .spawn()
         .ok()?;
     let group = child.id() as i32;
-    // SAFETY: kill(2) on the process group our child created.
-    let kill_group = || unsafe { libc::kill(-group, libc::SIGKILL) };
+    let kill_group = || crate::sys::kill(-group, libc::SIGKILL);
     let end = std::time::Instant::now() + VERSION_TIMEOUT;
     loop {
         match child.try_wait() {

@@ -225,7 +225,7 @@ fn write_outputs(args: &RunArgs, report: &Report) -> Result<()> {
         }
     }
     if let Some(dir) = &args.plots {
-        let n = crate::report::cmd::write_plots(
+        let n = crate::readers::write_plots(
             vec![("run".into(), report)],
             dir,
             false,
@@ -262,7 +262,7 @@ fn tables(report: &Report, plan: &Plan) -> String {
         repeats: plan.repeats,
     };
     let home = format_for(plan, &plan.suite);
-    let mut text = home.header(report, plan);
+    let mut text = home.header(report, &plan.heading());
     let mut prev = None;
     for r in &report.results {
         let f = format_for(plan, &r.suite);

@@ -27,6 +27,10 @@ pub const ENV: &str = "MPIBENCH_PARENT";
 /// pipe); the run ends with a failed write, and the parent says so.
 pub const FAIL_WRITE: &str = "fail write";
 
+/// Rank 0's word to the parent: the run's output files are open (a
+/// failed write from now on is marked in them).
+pub const READY: &str = "ready 0";
+
 /// This process's rank according to the launcher's environment (before MPI_Init).
 pub fn env_rank() -> usize {
     [

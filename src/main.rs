@@ -29,6 +29,7 @@ mod output;
 mod plan;
 mod plugin;
 mod progress;
+mod readers;
 mod report;
 mod results;
 mod signals;
@@ -39,6 +40,7 @@ mod suite;
 mod supervise;
 mod sys;
 mod tune;
+mod units;
 mod watchdog;
 
 /// The stack of the thread that runs mpibench, whatever `ulimit -s` says

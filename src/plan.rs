@@ -9,12 +9,15 @@ use thiserror::Error;
 use crate::bench::datatype::{self, Datatype, Derived};
 use crate::bench::entry::Entry;
 use crate::cli::RunArgs;
-use crate::contract::{Axes, Axis, Class, Definitions, Info, Method, Pace, RepsDefault, Split};
+use crate::contract::{
+    Axes, Axis, Class, Definitions, Info, IterPolicy, Method, Pace, RepsDefault, Split,
+};
 use crate::engine::{self, Reps};
 use crate::method::SyncMode;
 use crate::plugin::lookup::{self, LookupError};
 use crate::plugin::{Defaults, ProcSweep, Suite};
 use crate::results::OffCache;
+use crate::units::parse_sizes;
 
 /// A usage error: one line for the user, exit code 2.
 #[derive(Debug, Error, Clone, PartialEq)]
@@ -53,21 +56,6 @@ pub struct Policy {
     /// IMB's iteration policy (`--iter-policy`, IMB -iter_policy).
     #[serde(default)]
     pub iter_policy: IterPolicy,
-}
-
-/// IMB's iteration policies (IMB -iter_policy).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, clap::ValueEnum)]
-#[serde(rename_all = "kebab-case")]
-pub enum IterPolicy {
-    /// At most --max-iter repetitions and --volume bytes, within --time (IMB's default).
-    #[default]
-    Dynamic,
-    /// Always --max-iter repetitions.
-    Off,
-    /// A multiple of the process count that falls with the message size (IMB's hyperbola).
-    MultipleNp,
-    /// multiple-np for rooted collectives, dynamic for the others.
-    Auto,
 }
 
 /// A benchmark selected on the command line.
@@ -244,6 +232,23 @@ pub const SAMPLE_BYTES: u64 = 128;
 pub const RAW_SAMPLE_BYTES: u64 = 256;
 
 impl Plan {
+    /// What a table's header shows of this run.
+    pub fn heading(&self) -> crate::report::table::Heading {
+        crate::report::table::Heading {
+            command: self.command.clone(),
+            frontend: self.frontend.clone(),
+            benchmarks: self.benchmarks.iter().map(|b| b.name.clone()).collect(),
+            multi: self.multi,
+            sizes: self.sizes.clone(),
+            axes: self.axes.clone(),
+            datatypes: self.datatypes.clone(),
+            reduction_datatype: self.reduction_datatype,
+            iter: self.policy.iter,
+            precision: self.policy.precision,
+            check: self.check,
+        }
+    }
+
     /// Builds and validates the whole plan for a world of `world` ranks.
     /// Errors speak the front end's syntax when one set the options.
     pub fn build(
@@ -674,9 +679,9 @@ fn select(args: &RunArgs, definitions: Definitions) -> Result<Selection, PlanErr
 fn sizes_of(args: &RunArgs, home: &Suite, entries: &[Entry]) -> Result<Vec<usize>, PlanError> {
     let sizes = match (&args.msglog, &args.sizes) {
         (Some(m), _) => parse_msglog(m)?,
-        (None, Some(s)) => parse_sizes(s)?,
+        (None, Some(s)) => parse_sizes(s).map_err(PlanError::Invalid)?,
         (None, None) if home.defaults.sizes.contains(':') => parse_msglog(home.defaults.sizes)?,
-        (None, None) => parse_sizes(home.defaults.sizes)?,
+        (None, None) => parse_sizes(home.defaults.sizes).map_err(PlanError::Invalid)?,
     };
     for e in entries {
         let i = e.info();
@@ -1013,53 +1018,6 @@ pub fn parse_off_cache(s: &str) -> Result<Option<OffCache>, PlanError> {
     }))
 }
 
-/// Parses one size: a non-negative integer with an optional K, M or G suffix
-/// (powers of 1024, optionally followed by "B" or "iB"), or "2^N".
-pub fn parse_size(s: &str) -> Result<usize, PlanError> {
-    let t = s.trim();
-    let bad = || {
-        invalid(format!(
-            "invalid message size '{s}' (expected e.g. 0, 64, 4K, 1M, 2G or 2^20)"
-        ))
-    };
-    if let Some(e) = t.strip_prefix("2^") {
-        let e: u32 = e.parse().map_err(|_| bad())?;
-        return 1usize.checked_shl(e).filter(|_| e < 63).ok_or_else(bad);
-    }
-    let upper = t.to_ascii_uppercase();
-    let body = upper
-        .strip_suffix("IB")
-        .or_else(|| upper.strip_suffix('B'))
-        .unwrap_or(&upper);
-    let (num, mult) = match body.chars().last() {
-        Some('K') => (&body[..body.len() - 1], 1usize << 10),
-        Some('M') => (&body[..body.len() - 1], 1 << 20),
-        Some('G') => (&body[..body.len() - 1], 1 << 30),
-        _ => (body, 1),
-    };
-    if num.is_empty() || !num.chars().all(|c| c.is_ascii_digit()) {
-        return Err(bad());
-    }
-    num.parse::<usize>()
-        .ok()
-        .and_then(|n| n.checked_mul(mult))
-        .ok_or_else(bad)
-}
-
-/// Parses a comma-separated size list; sorted, duplicates removed.
-pub fn parse_sizes(list: &str) -> Result<Vec<usize>, PlanError> {
-    if list.trim().is_empty() {
-        return Err(invalid("--sizes needs at least one message size"));
-    }
-    let mut v = list
-        .split(',')
-        .map(parse_size)
-        .collect::<Result<Vec<_>, _>>()?;
-    v.sort_unstable();
-    v.dedup();
-    Ok(v)
-}
-
 /// PMB/IMB `-msglog`: "A:B" gives 0, 2^A..2^B; "B" gives 0, 2^0..2^B.
 pub fn parse_msglog(s: &str) -> Result<Vec<usize>, PlanError> {
     let bad = || {
@@ -1143,6 +1101,7 @@ pub fn speak(msg: &str, spelling: &[(String, String)]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::units::parse_size;
 
     #[test]
     fn sizes_with_suffixes() {

@@ -34,6 +34,7 @@ const CLOCK: Suite = Suite {
         example: "mpibench run -n 2 --suite clock",
     },
     front: None,
+    ..Suite::PLAIN
 };
 
 /// Every suite, the first the default (`imb`), in `mpibench help`'s order.

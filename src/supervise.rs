@@ -843,8 +843,20 @@ fn listen(shared: &Arc<Shared>) -> Option<String> {
                 let mut conns = sh.conns.lock().unwrap_or_else(|e| e.into_inner());
                 let mut w = writer;
                 if sig != 0 {
-                    // Connected after the interruption: tell it at once.
-                    let _ = w.write_all(format!("stop {}\n", signal_name(sig)).as_bytes());
+                    // Connected after the interruption (or the failed
+                    // write): tell it at once.
+                    let failed = sig == SIGPIPE
+                        && sh
+                            .stdout_error
+                            .lock()
+                            .unwrap_or_else(|e| e.into_inner())
+                            .is_some();
+                    let msg = if failed {
+                        format!("{}\n", link::FAIL_WRITE)
+                    } else {
+                        format!("stop {}\n", signal_name(sig))
+                    };
+                    let _ = w.write_all(msg.as_bytes());
                 }
                 conns.push(w);
             }
@@ -860,6 +872,16 @@ fn listen(shared: &Arc<Shared>) -> Option<String> {
                         if let Some(r) = rank {
                             sh2.hangups.name(id, r);
                         }
+                    }
+                    if line == crate::link::READY && crate::files::stdout_closed_at_start() {
+                        // A stdout closed from the start (`>&-`) would fail
+                        // the run's first table: once rank 0's files are
+                        // open, the run ends as that failed write, before
+                        // its first benchmark rather than after its last.
+                        *sh2.stdout_error.lock().unwrap_or_else(|e| e.into_inner()) =
+                            Some(std::io::Error::from_raw_os_error(libc::EBADF));
+                        sh2.fail_write();
+                        continue;
                     }
                     if let (Some(bar), Some(e)) = (&sh2.bar, crate::progress::Event::parse(&line)) {
                         bar.update(&e);

@@ -23,6 +23,7 @@ pub mod kernel;
 pub mod method;
 pub mod placement;
 pub mod reps;
+pub mod sink;
 
 pub use axis::{Axes, Axis, Point, SweepCx};
 pub use benchmark::{Arena, Benchmark, Setup};
@@ -32,4 +33,5 @@ pub use info::{Class, Info, Pace, RankRule};
 pub use kernel::{Kernel, Side};
 pub use method::Method;
 pub use placement::{Placement, Role};
-pub use reps::{RepsDefault, Split};
+pub use reps::{IterPolicy, RepsDefault, Split};
+pub use sink::RawSink;

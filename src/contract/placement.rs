@@ -315,3 +315,46 @@ pub fn cart_coords(rank: usize, dims: &[usize; 3]) -> [usize; 3] {
 pub fn cart_rank(c: &[usize; 3], dims: &[usize; 3]) -> usize {
     (c[0] * dims[1] + c[1]) * dims[2] + c[2]
 }
+
+/// The runs of consecutive numbers in `v`, as (first, last): [0, 1, 2, 5]
+/// gives (0, 2), (5, 5).
+pub fn runs(v: &[usize]) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < v.len() {
+        let mut j = i;
+        while j + 1 < v.len() && v[j + 1] == v[j] + 1 {
+            j += 1;
+        }
+        out.push((v[i], v[j]));
+        i = j + 1;
+    }
+    out
+}
+
+/// "node1 (ranks 0, 1), node2 (rank 2)": world ranks grouped by host, in
+/// order of first appearance, runs of consecutive ranks written a-b.
+pub fn ranks_on_hosts(ranks: &[usize], hosts: &[String]) -> String {
+    let mut by: Vec<(&str, Vec<usize>)> = Vec::new();
+    for (r, h) in ranks.iter().zip(hosts) {
+        match by.iter_mut().find(|(x, _)| *x == h.as_str()) {
+            Some((_, v)) => v.push(*r),
+            None => by.push((h.as_str(), vec![*r])),
+        }
+    }
+    by.iter()
+        .map(|(h, rs)| {
+            let runs: Vec<String> = runs(rs)
+                .into_iter()
+                .map(|(a, b)| match b - a {
+                    0 => a.to_string(),
+                    1 => format!("{a}, {b}"),
+                    _ => format!("{a}-{b}"),
+                })
+                .collect();
+            let word = if rs.len() == 1 { "rank" } else { "ranks" };
+            format!("{h} ({word} {})", runs.join(", "))
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}

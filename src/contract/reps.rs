@@ -1,5 +1,7 @@
 //! The repetitions a suite or a benchmark declares.
 
+use serde::{Deserialize, Serialize};
+
 /// How many repetitions a suite runs by default.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum RepsDefault {
@@ -33,4 +35,19 @@ impl Split {
             (self.small, self.warm_small)
         }
     }
+}
+
+/// IMB's iteration policies (IMB -iter_policy).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, clap::ValueEnum)]
+#[serde(rename_all = "kebab-case")]
+pub enum IterPolicy {
+    /// At most --max-iter repetitions and --volume bytes, within --time (IMB's default).
+    #[default]
+    Dynamic,
+    /// Always --max-iter repetitions.
+    Off,
+    /// A multiple of the process count that falls with the message size (IMB's hyperbola).
+    MultipleNp,
+    /// multiple-np for rooted collectives, dynamic for the others.
+    Auto,
 }

@@ -68,25 +68,7 @@ pub const DELAY_OUTER: usize = 100;
 /// Clock reads and barriers averaged for MPITEST's DT and DB.
 const CALIBRATION_REPS: usize = 1000;
 
-/// Where rank 0 streams the `--raw` samples; the engine owns the trait, the
-/// report layer implements it (`report::raw::RawCsv`). A write error is
-/// kept, not returned: only rank 0 writes, and a failure on rank 0 alone
-/// must reach every rank through the agreement after the benchmark.
-pub trait RawSink {
-    /// Writes what every rank recorded for benchmark `bench` at `q`
-    /// processes: per rank, quadruples (point index into `sizes`,
-    /// repetition or -1 for a loop sample, start, end).
-    fn write(
-        &mut self,
-        bench: &str,
-        q: usize,
-        sizes: &[usize],
-        per_rank: &[Vec<[f64; 4]>],
-    ) -> Result<()>;
-
-    /// The first write error, once.
-    fn take_error(&mut self) -> Option<anyhow::Error>;
-}
+pub use crate::contract::RawSink;
 
 pub struct Engine<'a> {
     pub world: &'a Comm,

@@ -21,6 +21,11 @@ pub fn set_registry(all: &'static [Suite]) {
     let _ = REGISTRY.set(all);
 }
 
+/// Every suite's own options of `mpibench run`, in the registry's order.
+pub fn option_hooks() -> Vec<crate::cli::OptionsHook> {
+    registry().iter().filter_map(|s| s.options).collect()
+}
+
 /// Every suite, the first the default.
 pub fn registry() -> &'static [Suite] {
     match REGISTRY.get() {

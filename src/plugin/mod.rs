@@ -69,6 +69,11 @@ pub struct Suite {
     /// `mpibench guidelines ...`), maybe listed in `mpibench --help`, and
     /// the programs a link may be named after (IMB-MPI1, osu_bw).
     pub front: Option<&'static dyn crate::frontend::Front>,
+    /// Its own options of `mpibench run` (a clap `Args` in its folder).
+    pub options: Option<crate::cli::OptionsHook>,
+    /// The common options of `mpibench run` that are this suite's knobs
+    /// (by their ids): `run -h` shows them under the suite's heading.
+    pub run_options: &'static [&'static str],
 }
 
 impl Suite {
@@ -100,6 +105,8 @@ impl Suite {
             example: "",
         },
         front: None,
+        options: None,
+        run_options: &[],
     };
 }
 

@@ -6,7 +6,6 @@ use anyhow::Result;
 
 use crate::results::Report;
 
-pub mod cmd;
 pub mod compare;
 pub mod csv;
 pub mod gnuplot;

@@ -4,11 +4,11 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{anyhow, Context, Result};
 
-use crate::engine::RawSink;
+use crate::contract::RawSink;
 
 /// Streams samples into the `--raw` file as CSV (see `files::open_stream`
 /// for which files are created, which written in place). A write error is
-/// kept (`engine::RawSink`), not left to keep the other ranks waiting in
+/// kept (`contract::RawSink`), not left to keep the other ranks waiting in
 /// the next collective.
 pub struct RawCsv {
     w: csv::Writer<Box<dyn std::io::Write>>,

@@ -49,6 +49,35 @@ pub fn soft_limit(resource: libc::__rlimit_resource_t) -> Option<u64> {
 
 /// Makes this thread's sleeps end within `ns` nanoseconds of their deadline
 /// (`PR_SET_TIMERSLACK`; the kernel's default slack is 50 µs).
+/// Whether this process runs as root (effective uid 0).
+pub fn is_root() -> bool {
+    // SAFETY: geteuid(2) takes nothing and cannot fail.
+    unsafe { libc::geteuid() == 0 }
+}
+
+/// Raises the soft limit of `resource` to `want` (at most the hard limit)
+/// where it is finite and lower.
+pub fn raise_soft_limit(resource: libc::__rlimit_resource_t, want: u64) {
+    let mut r = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    // SAFETY: getrlimit/setrlimit(2) on a struct we own.
+    unsafe {
+        if libc::getrlimit(resource, &mut r) == 0
+            && r.rlim_cur != libc::RLIM_INFINITY
+            && r.rlim_cur < want
+        {
+            r.rlim_cur = if r.rlim_max == libc::RLIM_INFINITY {
+                want
+            } else {
+                want.min(r.rlim_max)
+            };
+            libc::setrlimit(resource, &r);
+        }
+    }
+}
+
 pub fn set_timer_slack(ns: u64) {
     // SAFETY: prctl with PR_SET_TIMERSLACK only changes this thread's slack.
     unsafe {

@@ -121,7 +121,7 @@ pub fn main(params: &[String]) -> Result<i32> {
             names()
         ));
     }
-    if let Err(e) = crate::plan::parse_sizes(&args.sizes) {
+    if let Err(e) = crate::units::parse_sizes(&args.sizes) {
         return usage(&e.to_string());
     }
     if args.iter < 5 {

@@ -47,7 +47,13 @@ pub struct AllreduceArgs {
 /// other suites.
 pub fn axes(args: &RunArgs, involved: bool, _world: usize, _mem: u64) -> Result<Axes, String> {
     let mut a = Axes::new();
-    match (&args.allreduce.algorithms, involved) {
+    match (
+        &args
+            .suites
+            .get::<crate::bench::allreduce::AllreduceArgs>()
+            .algorithms,
+        involved,
+    ) {
         (Some(_), false) => {
             return Err("--algorithms is an ALLREDUCE option: use it with --suite allreduce".into())
         }

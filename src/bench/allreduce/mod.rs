@@ -409,6 +409,7 @@ pub const REGISTERED: Suite = Suite {
         example: "mpibench run -n 4 --suite allreduce --algorithms mpi,ring --sizes 8,64K",
     },
     front: None,
+    options: Some(crate::cli::OptionsHook::of::<AllreduceArgs>()),
     ..Suite::PLAIN
 };
 

@@ -4,8 +4,7 @@
 
 use std::fmt::Write;
 
-use crate::plan::Plan;
-use crate::report::table::{opt, titled_header, total_errors, Format, SectionCx};
+use crate::report::table::{opt, titled_header, total_errors, Format, Heading, SectionCx};
 use crate::results::{BenchResult, Report, Row};
 
 pub struct Allreduce;
@@ -30,7 +29,7 @@ fn algorithm(row: &Row) -> &str {
 }
 
 impl Format for Allreduce {
-    fn header(&self, report: &Report, plan: &Plan) -> String {
+    fn header(&self, report: &Report, plan: &Heading) -> String {
         titled_header(
             RULE,
             "ALLREDUCE (ORNL)",

@@ -46,7 +46,12 @@ pub struct CafArgs {
 pub fn axes(args: &RunArgs, involved: bool, world: usize, mem: u64) -> Result<Axes, String> {
     // Ranges hold whatever the suite (a value out of range is a slip even
     // when no caf benchmark runs).
-    if let Some(n) = args.caf.max_ndata.filter(|n| !(2..=1 << 28).contains(n)) {
+    if let Some(n) = args
+        .suites
+        .get::<crate::bench::caf::CafArgs>()
+        .max_ndata
+        .filter(|n| !(2..=1 << 28).contains(n))
+    {
         return Err(format!("--max-ndata {n}: must be from 2 to 2^28 (doubles)"));
     }
     if let Some(d) = args
@@ -60,7 +65,7 @@ pub fn axes(args: &RunArgs, involved: bool, world: usize, mem: u64) -> Result<Ax
     if !involved {
         return Ok(Axes::new());
     }
-    let c = &args.caf;
+    let c = &*args.suites.get::<crate::bench::caf::CafArgs>();
     let mut a = Axes::new();
     for k in &c.pingpong {
         if let Some(why) = k.refuse(world) {

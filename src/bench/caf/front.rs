@@ -63,7 +63,10 @@ mod tests {
         assert_eq!(a.np, Some(4));
         assert_eq!(a.window, vec![crate::cli::WindowKind::Allocate]);
         assert!(a.check && a.quiet);
-        assert_eq!(a.caf.halo_sizes, vec![10, 20]);
+        assert_eq!(
+            a.suites.get::<crate::bench::caf::CafArgs>().halo_sizes,
+            vec![10, 20]
+        );
         for (args, want) in [
             ("put", "no parameters"),
             ("--window nosuch", "invalid value"),

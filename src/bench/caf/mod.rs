@@ -279,6 +279,7 @@ pub const REGISTERED: Suite = Suite {
             "mpibench run -n 4 --suite caf --pingpong single --sync-kind global --halo-sizes 10",
     },
     front: Some(&front::FRONTEND),
+    options: Some(crate::cli::OptionsHook::of::<CafArgs>()),
     ..Suite::PLAIN
 };
 

@@ -10,8 +10,7 @@ use std::fmt::Write;
 use crate::bench::caf::{section, PingPongKind, Section, Settings, SyncKind};
 use crate::comm::rma::{RmaSync, WindowKind};
 use crate::contract::axis::SweepCx;
-use crate::plan::Plan;
-use crate::report::table::{run_lines, Format, SectionCx};
+use crate::report::table::{run_lines, Format, Heading, SectionCx};
 use crate::results::{BenchResult, Report, Row};
 
 pub struct Caf;
@@ -19,7 +18,7 @@ pub struct Caf;
 const RULE: &str = " ------------------";
 
 impl Format for Caf {
-    fn header(&self, report: &Report, plan: &Plan) -> String {
+    fn header(&self, report: &Report, plan: &Heading) -> String {
         let mut s = String::new();
         let _ = writeln!(
             s,
@@ -54,7 +53,7 @@ impl Format for Caf {
             );
             let _ = writeln!(s, "# sync images           : {images}");
         }
-        let reps = match (plan.policy.precision, plan.policy.iter) {
+        let reps = match (plan.precision, plan.iter) {
             (Some(r), _) => {
                 format!("until the median's 95% CI is within +-{r} of it (--precision)")
             }

@@ -6,7 +6,7 @@ use super::{
     protocol, Pairs, Prepost, DEFAULT_DISTANCE, DEFAULT_MIN_PACKET, DEFAULT_VOLUME, MAX_PACKETS,
     VOLUME,
 };
-use crate::cli::RunArgs;
+use crate::cli::{PairsArg, RunArgs};
 use crate::contract::axis::Axes;
 
 fn parse_bytes(s: &str) -> Result<usize, String> {
@@ -15,7 +15,7 @@ fn parse_bytes(s: &str) -> Result<usize, String> {
             "'{s}' is negative: the minimum packet is a size of at least 1 byte (e.g. 64, 2K)"
         ));
     }
-    crate::plan::parse_size(s).map_err(|e| e.to_string())
+    crate::units::parse_size(s).map_err(|e| e.to_string())
 }
 
 pub const HEADING: &str = "COMMTEST (--suite commtest)";
@@ -68,12 +68,21 @@ impl CommtestArgs {
     }
 }
 
+/// COMMTEST's communicating nodes, where `--pairs` names them.
+fn communicating(p: PairsArg) -> Option<Pairs> {
+    match p {
+        PairsArg::All => Some(Pairs::All),
+        PairsArg::Zero => Some(Pairs::Zero),
+        _ => None,
+    }
+}
+
 /// The plan's COMMTEST axes from the command line (`Suite::axes`), validated
 /// for a world of `world` ranks; the options are refused for other suites.
 /// The volumes are `--volume`, else `--sizes`/`--msglog`, else 2 MiB.
 pub fn axes(args: &RunArgs, involved: bool, world: usize, mem: u64) -> Result<Axes, String> {
-    let c = &args.commtest;
-    let pairs_word = args.pairs.communicating().map(|_| "--pairs all|zero");
+    let c = &*args.suites.get::<crate::bench::commtest::CommtestArgs>();
+    let pairs_word = communicating(args.pairs).map(|_| "--pairs all|zero");
     if !involved {
         return match c.given().or(pairs_word) {
             Some(flag) => Err(format!(
@@ -82,7 +91,7 @@ pub fn axes(args: &RunArgs, involved: bool, world: usize, mem: u64) -> Result<Ax
             None => Ok(Axes::new()),
         };
     }
-    let communicating = match (c.communicating, args.pairs.communicating()) {
+    let communicating = match (c.communicating, communicating(args.pairs)) {
         (Some(a), Some(b)) if a != b => {
             return Err(
                 "--communicating and --pairs name different communicating nodes: use one".into(),
@@ -99,7 +108,7 @@ pub fn axes(args: &RunArgs, involved: bool, world: usize, mem: u64) -> Result<Ax
     // benchmarks of the run (e.g. imb/PingPong beside commtest/SWAP).
     let volumes = match (args.volume, &args.sizes, &args.msglog) {
         (Some(v), _, _) => vec![v],
-        (None, Some(l), _) => crate::plan::parse_sizes(l).map_err(|e| e.to_string())?,
+        (None, Some(l), _) => crate::units::parse_sizes(l).map_err(|e| e.to_string())?,
         (None, None, Some(m)) => crate::plan::parse_msglog(m).map_err(|e| e.to_string())?,
         (None, None, None) => vec![DEFAULT_VOLUME],
     };

@@ -12,7 +12,7 @@
 
 use crate::bench::commtest::{self, protocol, Pairs, Prepost};
 use crate::cli::RunArgs;
-use crate::plan::parse_size;
+use crate::units::parse_size;
 
 pub const HELP: &str = "COMMTEST inputs (NAME=VALUE or a word, any order):
   size=V        total message size V per experiment, e.g. 2M (default 2M; alias volume=)
@@ -190,7 +190,9 @@ pub fn parse(params: &[String]) -> Result<RunArgs, String> {
     args.benchmarks = names;
     args.volume = Some(p.size);
     args.iter = Some(p.iterations);
-    let c = &mut args.commtest;
+    let c = args
+        .suites
+        .get_mut::<crate::bench::commtest::CommtestArgs>();
     c.min_packet = Some(p.min);
     c.protocols = p.protocols.clone();
     c.distance = Some(p.distance);
@@ -243,12 +245,40 @@ mod tests {
         assert_eq!(a.suite.as_deref(), Some("commtest"));
         assert_eq!(a.benchmarks, vec!["SWAP"]);
         assert_eq!(a.volume, Some(2 << 20));
-        assert_eq!(a.commtest.min_packet, Some(2048));
+        assert_eq!(
+            a.suites
+                .get::<crate::bench::commtest::CommtestArgs>()
+                .min_packet,
+            Some(2048)
+        );
         assert_eq!(a.iter, Some(5));
-        assert_eq!(a.commtest.protocols.unwrap().0, vec![3, 100]);
-        assert_eq!(a.commtest.distance, Some(2));
-        assert_eq!(a.commtest.communicating, Some(Pairs::Zero));
-        assert_eq!(a.commtest.prepost, Some(Prepost::Off));
+        assert_eq!(
+            a.suites
+                .get::<crate::bench::commtest::CommtestArgs>()
+                .protocols
+                .clone()
+                .unwrap()
+                .0,
+            vec![3, 100]
+        );
+        assert_eq!(
+            a.suites
+                .get::<crate::bench::commtest::CommtestArgs>()
+                .distance,
+            Some(2)
+        );
+        assert_eq!(
+            a.suites
+                .get::<crate::bench::commtest::CommtestArgs>()
+                .communicating,
+            Some(Pairs::Zero)
+        );
+        assert_eq!(
+            a.suites
+                .get::<crate::bench::commtest::CommtestArgs>()
+                .prepost,
+            Some(Prepost::Off)
+        );
         assert_eq!(
             a.frontend.as_deref(),
             Some("size=2097152 min=2048 iterations=5 protocols=(0,3),(1,0) swap distance=2 zero")
@@ -266,15 +296,30 @@ mod tests {
         assert_eq!(a.json.as_deref(), Some(std::path::Path::new("r.json")));
         assert_eq!(a.benchmarks, vec!["SENDRECV", "loggp"]);
         assert_eq!(a.volume, Some(64 << 10));
-        assert_eq!(a.commtest.prepost, Some(Prepost::Both));
+        assert_eq!(
+            a.suites
+                .get::<crate::bench::commtest::CommtestArgs>()
+                .prepost,
+            Some(Prepost::Both)
+        );
         let a = parse(&[]).unwrap();
         assert_eq!(a.benchmarks, vec!["SWAP", "SENDRECV"]);
         assert_eq!(a.volume, Some(2 << 20));
         assert_eq!(a.iter, Some(20));
-        assert_eq!(a.commtest.communicating, Some(Pairs::All));
+        assert_eq!(
+            a.suites
+                .get::<crate::bench::commtest::CommtestArgs>()
+                .communicating,
+            Some(Pairs::All)
+        );
         let a = parse(&v("swap sendrecv prepost")).unwrap();
         assert_eq!(a.benchmarks, vec!["SWAP", "SENDRECV"]);
-        assert_eq!(a.commtest.prepost, Some(Prepost::On));
+        assert_eq!(
+            a.suites
+                .get::<crate::bench::commtest::CommtestArgs>()
+                .prepost,
+            Some(Prepost::On)
+        );
     }
 
     #[test]

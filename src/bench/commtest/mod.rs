@@ -374,6 +374,7 @@ pub const REGISTERED: Suite = Suite {
         example: "mpibench run -n 2 --suite commtest SWAP --volume 1M --min-packet 64K --protocols 0.3,1.0",
     },
     front: Some(&front::FRONTEND),
+    options: Some(crate::cli::OptionsHook::of::<CommtestArgs>()),
     ..Suite::PLAIN
 };
 

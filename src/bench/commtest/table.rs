@@ -7,8 +7,7 @@
 use std::fmt::Write;
 
 use crate::bench::commtest::fit;
-use crate::plan::Plan;
-use crate::report::table::{fixed, opt, titled_header, total_errors, Format, SectionCx};
+use crate::report::table::{fixed, opt, titled_header, total_errors, Format, Heading, SectionCx};
 use crate::report::view::ReportParts;
 use crate::report::view::{num, size_label};
 use crate::report::{ModelPoint, PartTable};
@@ -144,7 +143,7 @@ pub fn fit_at(res: &BenchResult, row: &Row) -> Option<ModelPoint> {
 }
 
 impl Format for Commtest {
-    fn header(&self, report: &Report, plan: &Plan) -> String {
+    fn header(&self, report: &Report, plan: &Heading) -> String {
         titled_header(
             RULE,
             "COMMTEST (ORNL)",

@@ -17,7 +17,7 @@
 
 use crate::cli::RunArgs;
 use crate::contract::axis::powers_of_two;
-use crate::plan::parse_size;
+use crate::units::parse_size;
 
 pub const HELP: &str = "CRESTA parameters, in this order (D4.5.2 section 5):
   COLL     barrier, broadcast, gather, allGather, allReduce (case-insensitive), i in front for the

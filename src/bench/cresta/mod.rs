@@ -118,6 +118,15 @@ pub const REGISTERED: Suite = Suite {
         example: "mpibench run -n 4 --suite cresta Bcast --scenarios 1,2 --sizes 8,1K",
     },
     front: Some(&front::FRONTEND),
+    run_options: &[
+        "scenarios",
+        "delay_min",
+        "delay_max",
+        "calc_min",
+        "calc_max",
+        "delayed",
+        "plot",
+    ],
     ..Suite::PLAIN
 };
 

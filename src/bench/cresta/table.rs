@@ -14,8 +14,7 @@ use std::fmt::Write;
 use serde_json::Value;
 
 use crate::bench::cresta::{self as c, SUITE};
-use crate::plan::Plan;
-use crate::report::table::{opt, run_lines, Format, SectionCx};
+use crate::report::table::{opt, run_lines, Format, Heading, SectionCx};
 use crate::report::view::ReportParts;
 use crate::results::{BenchResult, Report, Row};
 
@@ -32,7 +31,7 @@ const RULE: &str = "#-----------------------------------------------------------
 pub const HEADER: &str = "Data  ranks  average (us)  min (us)  max (us)  stdDev (us)";
 
 impl Format for Cresta {
-    fn header(&self, report: &Report, plan: &Plan) -> String {
+    fn header(&self, report: &Report, plan: &Heading) -> String {
         let mut s = String::new();
         let _ = writeln!(s, "{RULE}");
         let _ = writeln!(

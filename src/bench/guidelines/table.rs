@@ -7,8 +7,7 @@
 use std::fmt::Write;
 
 use super::verdict::{ALPHA, TOLERANCE};
-use crate::plan::Plan;
-use crate::report::table::{titled_header, Format, SectionCx};
+use crate::report::table::{titled_header, Format, Heading, SectionCx};
 use crate::report::view::ReportParts;
 use crate::report::PartTable;
 use crate::results::{BenchResult, GuidelineVerdict, Report};
@@ -53,7 +52,7 @@ fn violations(report: &Report) -> Vec<&GuidelineVerdict> {
 }
 
 impl Format for Guidelines {
-    fn header(&self, report: &Report, plan: &Plan) -> String {
+    fn header(&self, report: &Report, plan: &Heading) -> String {
         let verdict = format!(
             "violated: ratio > {:.2} and one-sided Mann-Whitney p < {ALPHA}; holds: ratio <= {:.2}; else inconclusive",
             1.0 + TOLERANCE,

@@ -15,10 +15,10 @@ use std::path::Path;
 use crate::bench::datatype::Datatype;
 use crate::cli::{on_off, RunArgs};
 use crate::contract::Definitions;
+use crate::contract::IterPolicy;
 use crate::frontend::{Action as FrontAction, Front, Listed};
 use crate::input::{read_text, Stdin, LIST_CAP};
 use crate::method::SyncMode;
-use crate::plan::IterPolicy;
 use crate::plugin::lookup;
 use crate::plugin::normalise;
 

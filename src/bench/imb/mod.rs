@@ -114,6 +114,14 @@ pub const REGISTERED: Suite = Suite {
         example: "mpibench run -n 4 --suite imb PingPong Allreduce --sizes 8,1K,64K --json imb.json",
     },
     front: Some(&front::MPI1),
+    run_options: &[
+        "definitions",
+        "imb_sync",
+        "off_cache",
+        "imb_window",
+        "msg_pause",
+        "iter_policy",
+    ],
     ..Suite::PLAIN
 };
 

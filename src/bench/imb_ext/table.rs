@@ -5,14 +5,13 @@
 
 use super::onesided::MODE_PARAM;
 use crate::bench::imb::table::imb2021::{self, Sys};
-use crate::plan::Plan;
-use crate::report::table::{Format, SectionCx};
+use crate::report::table::{Format, Heading, SectionCx};
 use crate::results::{BenchResult, Report};
 
 pub struct ImbExt;
 
 impl Format for ImbExt {
-    fn header(&self, report: &Report, plan: &Plan) -> String {
+    fn header(&self, report: &Report, plan: &Heading) -> String {
         imb2021::family_header(report, plan, &Sys::current(), "MPI-2")
     }
     fn section(&self, r: &BenchResult, cx: &SectionCx) -> String {
@@ -70,7 +69,7 @@ mod tests {
             time: 10.0,
             ..Default::default()
         };
-        let h = ImbExt.header(&report(2), &plan(&args, 2));
+        let h = ImbExt.header(&report(2), &plan(&args, 2).heading());
         assert!(
             h.contains("Intel(R) MPI Benchmarks 2021.11, MPI-2 part"),
             "{h}"

@@ -6,8 +6,7 @@
 use std::fmt::Write;
 
 use super::patterns::{Bandwidth, Op};
-use crate::plan::Plan;
-use crate::report::table::{printable, Format, SectionCx};
+use crate::report::table::{printable, Format, Heading, SectionCx};
 use crate::results::{BenchResult, Report, Row};
 
 /// `-noheader`: no banner (a plan axis the front end sets).
@@ -21,7 +20,7 @@ const W: usize = 13;
 pub struct ImbMt;
 
 impl Format for ImbMt {
-    fn header(&self, report: &Report, plan: &Plan) -> String {
+    fn header(&self, report: &Report, plan: &Heading) -> String {
         if plan.axes.contains_key(NOHEADER_AXIS) {
             return String::new();
         }

@@ -5,14 +5,13 @@
 
 use super::overlap::{OVERLAP, T_CPU, T_PURE};
 use crate::bench::imb::table::imb2021::{self, Sys, OW};
-use crate::plan::Plan;
-use crate::report::table::{fixed, Format, SectionCx};
+use crate::report::table::{fixed, Format, Heading, SectionCx};
 use crate::results::{BenchResult, Report, Row};
 
 pub struct ImbNbc;
 
 impl Format for ImbNbc {
-    fn header(&self, report: &Report, plan: &Plan) -> String {
+    fn header(&self, report: &Report, plan: &Heading) -> String {
         header(report, plan, &Sys::current())
     }
     fn section(&self, r: &BenchResult, cx: &SectionCx) -> String {
@@ -24,7 +23,7 @@ impl Format for ImbNbc {
 }
 
 /// IMB-MPI1's header with IMB-NBC's part and spacing.
-fn header(report: &Report, plan: &Plan, sys: &Sys) -> String {
+fn header(report: &Report, plan: &Heading, sys: &Sys) -> String {
     imb2021::family_header(report, plan, sys, "MPI-NBC")
 }
 
@@ -112,7 +111,7 @@ mod tests {
             time: 10.0,
             ..Default::default()
         };
-        let h = header(&report(4), &plan(&args, 4), &sys());
+        let h = header(&report(4), &plan(&args, 4).heading(), &sys());
         assert!(
             h.contains("Intel(R) MPI Benchmarks 2021.11, MPI-NBC part"),
             "{h}"

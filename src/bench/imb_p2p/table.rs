@@ -7,8 +7,7 @@ use std::fmt::Write;
 
 use super::patterns::{grid2, grid3};
 use crate::bench::imb::table::imb2021::{self, Sys};
-use crate::plan::Plan;
-use crate::report::table::{printable, Format, SectionCx};
+use crate::report::table::{printable, Format, Heading, SectionCx};
 use crate::results::{BenchResult, Report};
 
 pub const RULE60: &str = "#------------------------------------------------------------";
@@ -17,7 +16,7 @@ const RULE64: &str = "#---------------------------------------------------------
 pub struct ImbP2p;
 
 impl Format for ImbP2p {
-    fn header(&self, report: &Report, plan: &Plan) -> String {
+    fn header(&self, report: &Report, plan: &Heading) -> String {
         header(report, plan, &Sys::current())
     }
     fn section(&self, r: &BenchResult, _cx: &SectionCx) -> String {
@@ -28,7 +27,7 @@ impl Format for ImbP2p {
     }
 }
 
-fn header(report: &Report, plan: &Plan, sys: &Sys) -> String {
+fn header(report: &Report, plan: &Heading, sys: &Sys) -> String {
     let mut s = String::new();
     let _ = writeln!(s, "{RULE60}");
     let _ = writeln!(
@@ -46,7 +45,7 @@ fn header(report: &Report, plan: &Plan, sys: &Sys) -> String {
     let _ = writeln!(s, "# {}", printable(&calling));
     s.push_str("#\n# List of Benchmarks to run:\n#\n");
     for b in &plan.benchmarks {
-        let name = b.name.rsplit('/').next().unwrap_or(&b.name);
+        let name = b.rsplit('/').next().unwrap_or(b);
         let _ = writeln!(s, "# {name}");
     }
     // IMB-P2P: the least and the largest of the lengths (in any order).
@@ -176,7 +175,7 @@ mod tests {
             time: 10.0,
             ..Default::default()
         };
-        let h = header(&report(4), &plan(&args, 4), &sys());
+        let h = header(&report(4), &plan(&args, 4).heading(), &sys());
         assert!(
             h.starts_with(&format!(
                 "{RULE60}\n#    Intel(R) MPI Benchmarks 2021.11, IMB-P2P part (mpibench"

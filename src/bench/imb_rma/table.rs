@@ -9,8 +9,7 @@
 use super::kernel::MODE_PARAM;
 use super::passive::T_PURE;
 use crate::bench::imb::table::imb2021::{self, Out, Sys, OW};
-use crate::plan::Plan;
-use crate::report::table::{fixed, Format, SectionCx};
+use crate::report::table::{fixed, Format, Heading, SectionCx};
 use crate::results::{BenchResult, Report, Row};
 
 pub struct ImbRma;
@@ -25,7 +24,7 @@ const ONE_TO_ALL: [&str; 4] = [
 ];
 
 impl Format for ImbRma {
-    fn header(&self, report: &Report, plan: &Plan) -> String {
+    fn header(&self, report: &Report, plan: &Heading) -> String {
         header(report, plan, &Sys::current())
     }
     fn section(&self, r: &BenchResult, cx: &SectionCx) -> String {
@@ -38,7 +37,7 @@ impl Format for ImbRma {
 
 /// IMB's header with the MPI-RMA part and the notes its list carries
 /// (IMB-MPI1's spacing but the datatype's).
-fn header(report: &Report, plan: &Plan, sys: &Sys) -> String {
+fn header(report: &Report, plan: &Heading, sys: &Sys) -> String {
     imb2021::header(report, plan, sys, "MPI-RMA")
         .replace("MPI_FLOAT \n", "MPI_FLOAT\n")
         .replace(
@@ -142,7 +141,7 @@ mod tests {
             time: 10.0,
             ..Default::default()
         };
-        let h = header(&report(2), &plan(&args, 2), &sys());
+        let h = header(&report(2), &plan(&args, 2).heading(), &sys());
         assert!(
             h.contains("Intel(R) MPI Benchmarks 2021.11, MPI-RMA part"),
             "{h}"

@@ -21,7 +21,12 @@ pub struct MpigraphArgs {
 /// The suite's settings as plan axes (`Suite::axes`).
 pub fn axes(args: &RunArgs, involved: bool, _world: usize, _mem: u64) -> Result<Axes, String> {
     let mut a = Axes::new();
-    match (args.mpigraph.graph_window, involved) {
+    match (
+        args.suites
+            .get::<crate::bench::mpigraph::MpigraphArgs>()
+            .graph_window,
+        involved,
+    ) {
         (Some(0), _) => return Err("--graph-window must be at least 1".into()),
         (Some(_), false) => {
             return Err("--graph-window belongs to the mpigraph suite (--suite mpigraph)".into())

@@ -11,7 +11,7 @@
 
 use crate::bench::mpigraph::{self, DEFAULT_ITERS, DEFAULT_SIZE, DEFAULT_WINDOW};
 use crate::cli::RunArgs;
-use crate::plan::parse_size;
+use crate::units::parse_size;
 
 pub const HELP: &str = "mpiGraph parameters, in this order (all optional, as mpiGraph takes them):
   SIZE     message size in bytes (default 16384)
@@ -61,7 +61,10 @@ pub fn parse(params_in: &[String]) -> Result<RunArgs, String> {
     args.suite = Some(mpigraph::SUITE.to_string());
     args.iter = args.iter.or(Some(iters));
     args.sizes = args.sizes.or(Some(size.to_string()));
-    args.mpigraph.graph_window = args.mpigraph.graph_window.or(Some(window));
+    let own = args
+        .suites
+        .get_mut::<crate::bench::mpigraph::MpigraphArgs>();
+    own.graph_window = own.graph_window.or(Some(window));
     args.frontend = Some(format!("{size} {iters} {window}"));
     Ok(args)
 }
@@ -95,11 +98,21 @@ mod tests {
         assert_eq!(a.suite.as_deref(), Some("mpigraph"));
         assert_eq!(a.sizes.as_deref(), Some("16384"));
         assert_eq!(a.iter, Some(100));
-        assert_eq!(a.mpigraph.graph_window, Some(50));
+        assert_eq!(
+            a.suites
+                .get::<crate::bench::mpigraph::MpigraphArgs>()
+                .graph_window,
+            Some(50)
+        );
         let a = parse(&v("1M 20 --json g.json 10")).unwrap();
         assert_eq!(a.sizes.as_deref(), Some("1048576"));
         assert_eq!(a.iter, Some(20));
-        assert_eq!(a.mpigraph.graph_window, Some(10));
+        assert_eq!(
+            a.suites
+                .get::<crate::bench::mpigraph::MpigraphArgs>()
+                .graph_window,
+            Some(10)
+        );
         assert_eq!(a.json.as_deref(), Some(std::path::Path::new("g.json")));
         assert!(parse(&v("0x 1")).unwrap_err().contains("SIZE"));
         assert!(parse(&v("8 0")).unwrap_err().contains("ITERS"));

@@ -73,6 +73,8 @@ pub const REGISTERED: Suite = Suite {
         example: "mpibench run -n 4 --suite mpigraph Bandwidth --json graph.json",
     },
     front: Some(&front::FRONTEND),
+    options: Some(crate::cli::OptionsHook::of::<MpigraphArgs>()),
+    run_options: &["fail_on_outlier"],
     ..Suite::PLAIN
 };
 

@@ -8,14 +8,13 @@ use std::fmt::Write;
 
 use serde_json::Value;
 
-use crate::plan::Plan;
-use crate::report::table::{run_lines, Format, SectionCx};
+use crate::report::table::{run_lines, Format, Heading, SectionCx};
 use crate::results::{BenchResult, Report};
 
 pub struct Mpigraph;
 
 impl Format for Mpigraph {
-    fn header(&self, report: &Report, _plan: &Plan) -> String {
+    fn header(&self, report: &Report, _plan: &Heading) -> String {
         let mut s = format!(
             "# mpibench {}: LLNL mpiGraph, every ordered pair of ranks\n",
             report.mpibench_version

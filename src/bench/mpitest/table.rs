@@ -5,8 +5,7 @@
 
 use std::fmt::Write;
 
-use crate::plan::Plan;
-use crate::report::table::{fixed, hosts_line, opt, titled_header, Format, SectionCx};
+use crate::report::table::{fixed, hosts_line, opt, titled_header, Format, Heading, SectionCx};
 use crate::results::{BenchResult, Report, Row};
 
 pub struct Mpitest;
@@ -14,7 +13,7 @@ pub struct Mpitest;
 const RULE: &str = "#------------------------------------------------------------------------";
 
 impl Format for Mpitest {
-    fn header(&self, report: &Report, plan: &Plan) -> String {
+    fn header(&self, report: &Report, plan: &Heading) -> String {
         titled_header(
             RULE,
             "MPITEST (parallel.ru)",
@@ -228,7 +227,7 @@ mod tests {
             .map(String::from)
             .collect();
         let args = crate::bench::mpitest::front::parse(&seed).unwrap();
-        let plan = Plan::build(&args, vec!["mpibench".into()], 4, 4).unwrap();
+        let plan = crate::plan::Plan::build(&args, vec!["mpibench".into()], 4, 4).unwrap();
         let mut report = report(4);
         let mut a = construct("BLOCKING SEND", true);
         a.repeat = Some(1);
@@ -250,7 +249,7 @@ mod tests {
         agg_b.aggregate = true;
         below(&mut agg_b.rows[0]);
         report.results = vec![a, b, skip, agg, agg_b];
-        let mut s = Mpitest.header(&report, &plan);
+        let mut s = Mpitest.header(&report, &plan.heading());
         for r in &report.results {
             s += &Mpitest.section(r, &cx);
         }

@@ -80,7 +80,7 @@ pub struct OsuArgs {
 
 /// The suite's own options → plan axes.
 pub fn axes(args: &RunArgs, involved: bool, world: usize, mem: u64) -> Result<Axes, String> {
-    let o = &args.osu;
+    let o = &*args.suites.get::<crate::bench::osu::OsuArgs>();
     let given = o.osu_window.is_some()
         || o.osu_multiple_buffers
         || o.osu_full
@@ -167,7 +167,8 @@ pub fn axes(args: &RunArgs, involved: bool, world: usize, mem: u64) -> Result<Ax
 /// one naming ranks beyond the run is a usage error; so is a radius that
 /// does not fit, when -N was given or only neighbourhood programs run.
 fn neighbor_axes(args: &RunArgs, world: usize, a: &mut Axes) -> Result<(), String> {
-    let given = args.osu.osu_topology.as_deref();
+    let own = args.suites.get::<OsuArgs>();
+    let given = own.osu_topology.as_deref();
     let only_neighbours =
         !args.benchmarks.is_empty() && args.benchmarks.iter().all(|b| is_neighbour(b));
     let mut spec = Spec::parse(given.unwrap_or(DEFAULT))?;

@@ -670,23 +670,31 @@ fn flag(
         'm' => (g.min, g.max) = sizes(v, p.dmin, p.dmax)?,
         'i' => args.iter = Some(number::<usize>(&flag, v, 1, "iterations >= 1")?),
         'x' => args.warmup = Some(number::<usize>(&flag, v, 0, "warm-up iterations >= 0")?),
-        'W' => args.osu.osu_window = Some(number::<usize>(&flag, v, 1, "window size >= 1")?),
+        'W' => {
+            args.suites
+                .get_mut::<crate::bench::osu::OsuArgs>()
+                .osu_window = Some(number::<usize>(&flag, v, 1, "window size >= 1")?)
+        }
         'M' => args.buffer_bytes = Some(number::<u64>(&flag, v, 1, "bytes per process")?),
         'b' => match v.to_ascii_lowercase().as_str() {
             "single" => {}
-            "multiple" => args.osu.osu_multiple_buffers = true,
+            "multiple" => {
+                args.suites
+                    .get_mut::<crate::bench::osu::OsuArgs>()
+                    .osu_multiple_buffers = true
+            }
             _ => {
                 return Err(format!(
                     "invalid argument '{v}' for -b (single or multiple)"
                 ))
             }
         },
-        'f' => args.osu.osu_full = true,
+        'f' => args.suites.get_mut::<crate::bench::osu::OsuArgs>().osu_full = true,
         // OMB's -c[log:DIR] writes its validation logs to DIR; other values do nothing.
         'c' if v.starts_with("log") => return not_here(&format!("-c{v} (validation logs)")),
         'c' => args.check = true,
         'z' => {
-            args.osu.osu_tail = if v.is_empty() {
+            args.suites.get_mut::<crate::bench::osu::OsuArgs>().osu_tail = if v.is_empty() {
                 vec![50.0, 90.0, 99.0]
             } else {
                 percentiles(v)?
@@ -696,16 +704,22 @@ fn flag(
         't' if name == "osu_latency_mt" => {
             osu::latency_mt::parse_threads(v)
                 .map_err(|e| format!("invalid argument for -t: {e}"))?;
-            args.osu.osu_threads = Some(v.to_string());
+            args.suites
+                .get_mut::<crate::bench::osu::OsuArgs>()
+                .osu_threads = Some(v.to_string());
         }
         // osu_latency_mp: the sender's and the receiver's forked processes.
         't' if name == "osu_latency_mp" => {
             let sr = osu::latency_mp::processes(v)
                 .map_err(|e| format!("invalid argument for -t: {e}"))?;
-            args.osu.osu_threads = Some(sr);
+            args.suites
+                .get_mut::<crate::bench::osu::OsuArgs>()
+                .osu_threads = Some(sr);
         }
         't' if kind == Some(Kind::NonBlocking) => {
-            args.osu.osu_tests = Some(number::<usize>(&flag, v, 0, "MPI_Test calls >= 0")?)
+            args.suites
+                .get_mut::<crate::bench::osu::OsuArgs>()
+                .osu_tests = Some(number::<usize>(&flag, v, 0, "MPI_Test calls >= 0")?)
         }
         't' => {
             number::<usize>(&flag, v, 0, "a count >= 0")?;
@@ -726,7 +740,11 @@ fn flag(
         }
         'R' => match v {
             "1" => {}
-            "0" => args.osu.osu_no_rate = true,
+            "0" => {
+                args.suites
+                    .get_mut::<crate::bench::osu::OsuArgs>()
+                    .osu_no_rate = true
+            }
             _ => return Err(format!("invalid argument '{v}' for -R (0 or 1)")),
         },
         _ => other_flag(c, v, p, args, notes, g)?,
@@ -770,7 +788,9 @@ fn other_flag(
         'P' => return not_here("-P (PAPI counters: this build has no PAPI)"),
         'N' => {
             osu::neighbor::Spec::parse(v)?;
-            args.osu.osu_topology = Some(v.to_string());
+            args.suites
+                .get_mut::<crate::bench::osu::OsuArgs>()
+                .osu_topology = Some(v.to_string());
         }
         // OMB 7.4's osu_mbw_mr parses -p, then runs P/2 pairs whatever it said.
         'p' => {
@@ -780,7 +800,11 @@ fn other_flag(
             ));
         }
         // OMB declares --vary-window with a value, which it ignores.
-        'V' => args.osu.osu_vary_window = true,
+        'V' => {
+            args.suites
+                .get_mut::<crate::bench::osu::OsuArgs>()
+                .osu_vary_window = true
+        }
         'G' => {
             graph_types(v)?;
             args.plots = Some(".".into());
@@ -804,9 +828,10 @@ fn other_flag(
         }
         'w' => {
             let lower = v.to_ascii_lowercase();
-            args.osu.osu_win = Some(WindowKind::from_name(&lower).ok_or_else(|| {
-                format!("invalid argument '{v}' for -w (create, allocate or dynamic)")
-            })?)
+            args.suites.get_mut::<crate::bench::osu::OsuArgs>().osu_win =
+                Some(WindowKind::from_name(&lower).ok_or_else(|| {
+                    format!("invalid argument '{v}' for -w (create, allocate or dynamic)")
+                })?)
         }
         's' => {
             let s = OsuSync::from_name(&v.to_ascii_lowercase()).ok_or_else(|| {
@@ -815,7 +840,7 @@ fn other_flag(
             if one_sided.is_some_and(|p| !p.allows(s)) {
                 return Err(format!("-s {v} does not apply to {name} (fence or pscw)"));
             }
-            args.osu.osu_sync = Some(s);
+            args.suites.get_mut::<crate::bench::osu::OsuArgs>().osu_sync = Some(s);
         }
         'l' => notes.push(
             "-l: MPI_IN_PLACE is not used here; send and receive buffers stay separate".to_string(),
@@ -904,10 +929,25 @@ pub fn parse(program: &str, params: &[String], argv0: &str) -> Result<Action, St
         args.datatype = types;
     }
     args.derived = derived;
-    if args.osu.osu_vary_window && args.osu.osu_window.is_some() {
+    if args
+        .suites
+        .get::<crate::bench::osu::OsuArgs>()
+        .osu_vary_window
+        && args
+            .suites
+            .get::<crate::bench::osu::OsuArgs>()
+            .osu_window
+            .is_some()
+    {
         return Err("-V (vary the window size) cannot be used with -W".into());
     }
-    if !args.osu.osu_tail.is_empty() && loop_timed(name) {
+    if !args
+        .suites
+        .get::<crate::bench::osu::OsuArgs>()
+        .osu_tail
+        .is_empty()
+        && loop_timed(name)
+    {
         // Tail percentiles need a clock pair per iteration (back to back, one sync).
         args.timing.get_or_insert(Method::PerCallOnce);
     }
@@ -924,6 +964,17 @@ pub fn parse(program: &str, params: &[String], argv0: &str) -> Result<Action, St
     args.benchmarks = vec![name.to_string()];
     args.frontend = crate::frontend::calling(argv0, params);
     if osu::STARTUP.contains(&name) {
+        if let Some(flag) = [
+            (args.json.is_some(), "--json"),
+            (args.csv.is_some(), "--csv"),
+        ]
+        .iter()
+        .find_map(|(given, flag)| given.then_some(flag))
+        {
+            return Err(format!(
+                "{name} writes no results file ({flag}): it times MPI_Init and prints one line"
+            ));
+        }
         return Ok(Action::Startup(name, Box::new(args)));
     }
     Ok(Action::Run(Box::new(args), notes))
@@ -1077,7 +1128,10 @@ mod tests {
         let a = run("osu_latency", "-c -m 1:256");
         assert!(a.check);
         let a = run("osu_bw", "-z -m 1:1024");
-        assert_eq!(a.osu.osu_tail, [50.0, 90.0, 99.0]);
+        assert_eq!(
+            a.suites.get::<crate::bench::osu::OsuArgs>().osu_tail,
+            [50.0, 90.0, 99.0]
+        );
         assert_eq!(a.timing, Some(Method::PerCallOnce));
     }
 
@@ -1087,7 +1141,7 @@ mod tests {
         assert!(a.sizes.as_deref().unwrap().ends_with(",4194304"));
         assert!(a.sizes.as_deref().unwrap().starts_with("1,2,"));
         let a = run("osu_allreduce", "-f -m 4:4096 -i 10 -x 2");
-        assert!(a.osu.osu_full);
+        assert!(a.suites.get::<crate::bench::osu::OsuArgs>().osu_full);
         assert_eq!((a.iter, a.warmup), (Some(10), Some(2)));
         assert_eq!(
             a.sizes.as_deref(),
@@ -1096,22 +1150,48 @@ mod tests {
         let a = run("osu_bcast", "");
         assert!(a.sizes.as_deref().unwrap().ends_with(",1048576"));
         let a = run("osu_iallreduce", "-f -t 4 -m 4:1024");
-        assert_eq!(a.osu.osu_tests, Some(4));
+        assert_eq!(
+            a.suites.get::<crate::bench::osu::OsuArgs>().osu_tests,
+            Some(4)
+        );
         let a = run("osu_mbw_mr", "-W 16 -R 0 -b multiple");
-        assert_eq!(a.osu.osu_window, Some(16));
-        assert!(a.osu.osu_no_rate && a.osu.osu_multiple_buffers);
+        assert_eq!(
+            a.suites.get::<crate::bench::osu::OsuArgs>().osu_window,
+            Some(16)
+        );
+        assert!(
+            a.suites.get::<crate::bench::osu::OsuArgs>().osu_no_rate
+                && a.suites
+                    .get::<crate::bench::osu::OsuArgs>()
+                    .osu_multiple_buffers
+        );
         let a = run("osu_gather", "-k rotate -m 8 -z90,99");
         assert!(a.root_shift);
-        assert_eq!(a.osu.osu_tail, [90.0, 99.0]);
+        assert_eq!(
+            a.suites.get::<crate::bench::osu::OsuArgs>().osu_tail,
+            [90.0, 99.0]
+        );
         assert_eq!(a.sizes.as_deref(), Some("1,2,4,8"));
         let a = run("osu_barrier", "-f");
         assert_eq!(a.sizes.as_deref(), Some("0"));
         let a = run("osu_get_bw", "-w create -s fence -m 1:4096");
-        assert_eq!(a.osu.osu_win, Some(WindowKind::Create));
-        assert_eq!(a.osu.osu_sync, Some(OsuSync::Fence));
+        assert_eq!(
+            a.suites.get::<crate::bench::osu::OsuArgs>().osu_win,
+            Some(WindowKind::Create)
+        );
+        assert_eq!(
+            a.suites.get::<crate::bench::osu::OsuArgs>().osu_sync,
+            Some(OsuSync::Fence)
+        );
         let a = run("osu_put_latency", "-w CREATE -s PSCW");
-        assert_eq!(a.osu.osu_win, Some(WindowKind::Create));
-        assert_eq!(a.osu.osu_sync, Some(OsuSync::Pscw));
+        assert_eq!(
+            a.suites.get::<crate::bench::osu::OsuArgs>().osu_win,
+            Some(WindowKind::Create)
+        );
+        assert_eq!(
+            a.suites.get::<crate::bench::osu::OsuArgs>().osu_sync,
+            Some(OsuSync::Pscw)
+        );
         let a = run("osu_cas_latency", "");
         assert_eq!(a.sizes.as_deref(), Some("0"));
         // -G takes OSU's graph types and writes SVG here; -l takes no value.
@@ -1236,46 +1316,68 @@ mod tests {
     #[test]
     fn getopt_grouping_and_long_options() {
         let a = run("osu_allreduce", "-fc -m4:64 -i5 -x0");
-        assert!(a.osu.osu_full && a.check);
+        assert!(a.suites.get::<crate::bench::osu::OsuArgs>().osu_full && a.check);
         assert_eq!(a.sizes.as_deref(), Some("4,8,16,32,64"));
         assert_eq!((a.iter, a.warmup), (Some(5), Some(0)));
         // A required value takes the rest of the word, or the next word;
         // an optional one the rest of the word (-cW8: W8 is -c's value).
         let a = run("osu_allreduce", "-fm8");
-        assert!(a.osu.osu_full);
+        assert!(a.suites.get::<crate::bench::osu::OsuArgs>().osu_full);
         assert_eq!(a.sizes.as_deref(), Some("1,2,4,8"));
         let a = run("osu_bw", "-cW8");
         assert!(a.check);
-        assert_eq!(a.osu.osu_window, None);
+        assert_eq!(
+            a.suites.get::<crate::bench::osu::OsuArgs>().osu_window,
+            None
+        );
         // An optional value is attached only: -z 50 is not -z50.
         assert!(err("osu_bw", "-z 50").contains("unexpected argument '50'"));
         let a = run("osu_bw", "-z50,99 -c");
-        assert_eq!(a.osu.osu_tail, [50.0, 99.0]);
+        assert_eq!(
+            a.suites.get::<crate::bench::osu::OsuArgs>().osu_tail,
+            [50.0, 99.0]
+        );
         // -cf: f is -c's (ignored) value, as getopt and OMB read it.
         let a = run("osu_allreduce", "-cf");
-        assert!(a.check && !a.osu.osu_full);
+        assert!(a.check && !a.suites.get::<crate::bench::osu::OsuArgs>().osu_full);
         let a = run(
             "osu_allreduce",
             "--message-size 4:16 --iterations=7 --warmup 1 --full --validation --type mpi_int",
         );
         assert_eq!(a.sizes.as_deref(), Some("4,8,16"));
         assert_eq!((a.iter, a.warmup), (Some(7), Some(1)));
-        assert!(a.osu.osu_full && a.check);
+        assert!(a.suites.get::<crate::bench::osu::OsuArgs>().osu_full && a.check);
         assert_eq!(a.datatype, [Datatype::Int]);
         let a = run(
             "osu_bw",
             "--window-size=16 --tail-lat=90 --buffer-num multiple",
         );
-        assert_eq!(a.osu.osu_window, Some(16));
-        assert_eq!(a.osu.osu_tail, [90.0]);
-        assert!(a.osu.osu_multiple_buffers);
+        assert_eq!(
+            a.suites.get::<crate::bench::osu::OsuArgs>().osu_window,
+            Some(16)
+        );
+        assert_eq!(
+            a.suites.get::<crate::bench::osu::OsuArgs>().osu_tail,
+            [90.0]
+        );
+        assert!(
+            a.suites
+                .get::<crate::bench::osu::OsuArgs>()
+                .osu_multiple_buffers
+        );
         let a = run("osu_bw", "--tail-lat");
-        assert_eq!(a.osu.osu_tail, [50.0, 90.0, 99.0]);
+        assert_eq!(
+            a.suites.get::<crate::bench::osu::OsuArgs>().osu_tail,
+            [50.0, 90.0, 99.0]
+        );
         // getopt_long's unique prefixes; mpibench's own options first
         // (--window is mpibench's, --iter too).
         let a = run("osu_bw", "--message 8 --window-s 4");
         assert_eq!(
-            (a.sizes.as_deref(), a.osu.osu_window),
+            (
+                a.sizes.as_deref(),
+                a.suites.get::<crate::bench::osu::OsuArgs>().osu_window
+            ),
             (Some("1,2,4,8"), Some(4))
         );
         let a = run("osu_bw", "--iter 3 --json r.json");
@@ -1283,16 +1385,31 @@ mod tests {
         assert!(a.json.is_some());
         // OMB 7.4 overwrites -p with P/2.
         let a = run("osu_mbw_mr", "--num-pairs 1 --print-rate 0 --vary-window 1");
-        assert_eq!(a.osu.osu_pairs, None);
-        assert!(a.osu.osu_no_rate && a.osu.osu_vary_window);
+        assert_eq!(a.suites.get::<crate::bench::osu::OsuArgs>().osu_pairs, None);
+        assert!(
+            a.suites.get::<crate::bench::osu::OsuArgs>().osu_no_rate
+                && a.suites.get::<crate::bench::osu::OsuArgs>().osu_vary_window
+        );
         let a = run(
             "osu_ineighbor_alltoall",
             "--nhbr cart:1:1 --num-test-calls 2",
         );
-        assert_eq!(a.osu.osu_topology.as_deref(), Some("cart:1:1"));
-        assert_eq!(a.osu.osu_tests, Some(2));
+        assert_eq!(
+            a.suites
+                .get::<crate::bench::osu::OsuArgs>()
+                .osu_topology
+                .as_deref(),
+            Some("cart:1:1")
+        );
+        assert_eq!(
+            a.suites.get::<crate::bench::osu::OsuArgs>().osu_tests,
+            Some(2)
+        );
         let a = run("osu_put_bw", "--win-options dynamic --sync-option lock");
-        assert_eq!(a.osu.osu_win, Some(WindowKind::Dynamic));
+        assert_eq!(
+            a.suites.get::<crate::bench::osu::OsuArgs>().osu_win,
+            Some(WindowKind::Dynamic)
+        );
         for (prog, args, want) in [
             ("osu_latency", "--window-size 4", "unrecognized option"),
             ("osu_latency", "--full", "unrecognized option"),
@@ -1417,7 +1534,7 @@ mod tests {
         // Both libraries here have them (MPICH 4: MPI_, Open MPI 4.1: MPIX_).
         let a = run("osu_allreduce_persistent", "-f -m 4:4096 -c");
         assert_eq!(a.benchmarks, ["osu_allreduce_persistent"]);
-        assert!(a.osu.osu_full && a.check);
+        assert!(a.suites.get::<crate::bench::osu::OsuArgs>().osu_full && a.check);
         assert!(a.sizes.as_deref().unwrap().starts_with("4,8,"));
         let a = run("osu_bcast_persistent", "");
         assert!(a.sizes.as_deref().unwrap().ends_with(",1048576"));

@@ -253,6 +253,7 @@ pub const REGISTERED: Suite = Suite {
         example: "mpibench run -n 2 --suite osu osu_latency osu_bw --sizes 8,1K,64K",
     },
     front: Some(&front::OSU),
+    options: Some(crate::cli::OptionsHook::of::<OsuArgs>()),
     ..Suite::PLAIN
 };
 

@@ -731,10 +731,22 @@ mod tests {
             a => panic!("{a:?}"),
         };
         let a = run("osu_neighbor_alltoall", "-N cart:2:1 -m 1:64");
-        assert_eq!(a.osu.osu_topology.as_deref(), Some("cart:2:1"));
+        assert_eq!(
+            a.suites
+                .get::<crate::bench::osu::OsuArgs>()
+                .osu_topology
+                .as_deref(),
+            Some("cart:2:1")
+        );
         assert_eq!(a.sizes.as_deref(), Some("1,2,4,8,16,32,64"));
         let a = run("osu_ineighbor_allgatherv", "-Ngraph:g.txt -t 2");
-        assert_eq!(a.osu.osu_topology.as_deref(), Some("graph:g.txt"));
+        assert_eq!(
+            a.suites
+                .get::<crate::bench::osu::OsuArgs>()
+                .osu_topology
+                .as_deref(),
+            Some("graph:g.txt")
+        );
         assert!(run("osu_neighbor_allgather", "")
             .sizes
             .unwrap()

@@ -11,8 +11,7 @@ use crate::bench::osu::rma::{self, OsuSync};
 use crate::bench::osu::VERSION;
 use crate::bench::osu::{self, axis, nbc, Kind, Program};
 use crate::comm::rma::WindowKind;
-use crate::plan::Plan;
-use crate::report::table::{Format, SectionCx};
+use crate::report::table::{Format, Heading, SectionCx};
 use crate::results::{BenchResult, Report, Row};
 
 pub struct Osu;
@@ -36,7 +35,7 @@ thread_local! {
 }
 
 impl View {
-    fn of(plan: &Plan) -> View {
+    fn of(plan: &Heading) -> View {
         View {
             full: osu::one(&plan.axes, axis::FULL).is_some(),
             tail: plan.axes.get(axis::TAIL).cloned().unwrap_or_default(),
@@ -47,7 +46,7 @@ impl View {
 }
 
 impl Format for Osu {
-    fn header(&self, _report: &Report, plan: &Plan) -> String {
+    fn header(&self, _report: &Report, plan: &Heading) -> String {
         VIEW.with(|v| *v.borrow_mut() = View::of(plan));
         String::new()
     }

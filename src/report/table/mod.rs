@@ -4,13 +4,37 @@
 //! the suite's registry value, which alone decides which format prints a
 //! result. Formatting only; the numbers come from the results.
 
-use crate::plan::Plan;
+use crate::bench::datatype::Datatype;
+use crate::contract::Axes;
 use crate::results::{BenchResult, Report};
 
 /// One suite's table format.
+/// What a table's header shows of the run: built from the plan by the
+/// layer above ([`crate::plan::Plan::heading`]), so that tables read the
+/// run's settings, never the plan.
+#[derive(Debug, Clone, Default)]
+pub struct Heading {
+    /// The command line as the run records it.
+    pub command: Vec<String>,
+    /// The front end's own parameters, as typed.
+    pub frontend: Option<String>,
+    /// The benchmarks named, `suite/name`.
+    pub benchmarks: Vec<String>,
+    /// They run in Multi mode.
+    pub multi: bool,
+    pub sizes: Vec<usize>,
+    pub axes: Axes,
+    pub datatypes: Vec<Datatype>,
+    pub reduction_datatype: Option<Datatype>,
+    /// `--iter` and `--precision`, as given.
+    pub iter: Option<usize>,
+    pub precision: Option<f64>,
+    pub check: bool,
+}
+
 pub trait Format: Sync {
     /// The run header: date, hosts, library, command, what will run.
-    fn header(&self, report: &Report, plan: &Plan) -> String;
+    fn header(&self, report: &Report, plan: &Heading) -> String;
     /// One benchmark at one process count (and one repeat).
     fn section(&self, r: &BenchResult, cx: &SectionCx) -> String;
     /// Lines before a section, given the one before it (e.g. a suite's own
@@ -104,7 +128,7 @@ pub(crate) fn titled_header(
     rule: &str,
     title: &str,
     report: &Report,
-    plan: &Plan,
+    plan: &Heading,
     label: &str,
     lines: &[(&str, &str)],
 ) -> String {
@@ -146,7 +170,7 @@ pub(crate) fn hosts_line(r: &BenchResult) -> Option<String> {
     if !spans && r.pair.is_none() {
         return None;
     }
-    let mut s = crate::engine::placement::ranks_on_hosts(&r.ranks, &r.hosts);
+    let mut s = crate::contract::placement::ranks_on_hosts(&r.ranks, &r.hosts);
     match r.pair.as_deref() {
         Some("inter") => s.push_str("; pairs inter-host"),
         Some("intra") => s.push_str("; pairs intra-host"),

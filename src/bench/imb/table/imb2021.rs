@@ -6,8 +6,7 @@
 
 use std::fmt::Write;
 
-use crate::plan::Plan;
-use crate::report::table::{fixed, Format, SectionCx};
+use crate::report::table::{fixed, Format, Heading, SectionCx};
 use crate::results::{BenchResult, Report, Row};
 
 /// IMB's column width (`ow_format`).
@@ -19,7 +18,7 @@ const MAX_SHOW: usize = 1024;
 pub struct Imb2021;
 
 impl Format for Imb2021 {
-    fn header(&self, report: &Report, plan: &Plan) -> String {
+    fn header(&self, report: &Report, plan: &Heading) -> String {
         header(report, plan, &Sys::current(), "MPI-1")
     }
     fn section(&self, r: &BenchResult, cx: &SectionCx) -> String {
@@ -69,7 +68,7 @@ pub fn sys_lines(report: &Report, sys: &Sys) -> String {
 
 /// IMB's header block of the program's `part` ("MPI-1": IMB-MPI1,
 /// "MPI-NBC": IMB-NBC, ...).
-pub fn header(report: &Report, plan: &Plan, sys: &Sys, part: &str) -> String {
+pub fn header(report: &Report, plan: &Heading, sys: &Sys, part: &str) -> String {
     let mut s = String::new();
     let r = rule(5);
     let _ = writeln!(s, "{r}");
@@ -122,7 +121,7 @@ pub fn header(report: &Report, plan: &Plan, sys: &Sys, part: &str) -> String {
     s.push_str("# MPI_Op                         :   MPI_SUM  \n");
     s.push_str("# \n# \n\n# List of Benchmarks to run:\n\n");
     for b in &plan.benchmarks {
-        let name = b.name.rsplit('/').next().unwrap_or(&b.name);
+        let name = b.rsplit('/').next().unwrap_or(b);
         let _ = writeln!(s, "# {name}");
     }
     s
@@ -130,7 +129,7 @@ pub fn header(report: &Report, plan: &Plan, sys: &Sys, part: &str) -> String {
 
 /// The header of IMB's programs other than IMB-MPI1 (IMB-NBC, IMB-EXT, ...):
 /// IMB-MPI1's, with their spacing of the datatype and empty lines.
-pub fn family_header(report: &Report, plan: &Plan, sys: &Sys, part: &str) -> String {
+pub fn family_header(report: &Report, plan: &Heading, sys: &Sys, part: &str) -> String {
     header(report, plan, sys, part)
         .replace("MPI_FLOAT \n", "MPI_FLOAT\n")
         .replace("\n# \n# \n\n# List", "\n#\n#\n\n# List")
@@ -463,10 +462,10 @@ mod tests {
             time: 10.0,
             ..Default::default()
         };
-        let plan = Plan::build(&args, vec!["mpibench".into()], 4, 4).unwrap();
+        let plan = crate::plan::Plan::build(&args, vec!["mpibench".into()], 4, 4).unwrap();
         let mut rep = report(4);
         rep.mpibench_version = "0.1.0".into();
-        insta::assert_snapshot!(header(&rep, &plan, &sys(), "MPI-1"));
+        insta::assert_snapshot!(header(&rep, &plan.heading(), &sys(), "MPI-1"));
     }
 
     #[test]
@@ -506,8 +505,8 @@ mod tests {
             time: 10.0,
             ..Default::default()
         };
-        let plan = Plan::build(&args, vec!["mpibench".into()], 2, 2).unwrap();
-        let h = header(&report(2), &plan, &sys(), "MPI-1");
+        let plan = crate::plan::Plan::build(&args, vec!["mpibench".into()], 2, 2).unwrap();
+        let h = header(&report(2), &plan.heading(), &sys(), "MPI-1");
         assert!(h.contains("\n# Message lengths were user defined\n"), "{h}");
         assert!(!h.contains("Minimum message length"));
     }

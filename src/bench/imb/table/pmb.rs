@@ -2,8 +2,7 @@
 
 use std::fmt::Write;
 
-use crate::plan::Plan;
-use crate::report::table::{fixed, hosts_line, opt, run_lines, Format, SectionCx};
+use crate::report::table::{fixed, hosts_line, opt, run_lines, Format, Heading, SectionCx};
 use crate::results::{BenchResult, Report, Row};
 
 const RULE: &str = "#----------------------------------------------------------------";
@@ -12,7 +11,7 @@ const RULE: &str = "#-----------------------------------------------------------
 pub struct Pmb;
 
 impl Format for Pmb {
-    fn header(&self, report: &Report, plan: &Plan) -> String {
+    fn header(&self, report: &Report, plan: &Heading) -> String {
         header(report, plan)
     }
     fn section(&self, r: &BenchResult, cx: &SectionCx) -> String {
@@ -23,7 +22,7 @@ impl Format for Pmb {
     }
 }
 
-fn header(report: &Report, plan: &Plan) -> String {
+fn header(report: &Report, plan: &Heading) -> String {
     let sizes = &plan.sizes;
     let mut s = String::new();
     let _ = writeln!(s, "{RULE}");
@@ -69,7 +68,7 @@ fn header(report: &Report, plan: &Plan) -> String {
     let _ = writeln!(s, "# List of Benchmarks to run:");
     let _ = writeln!(s, "#");
     for b in &plan.benchmarks {
-        let name = b.name.rsplit('/').next().unwrap_or(&b.name);
+        let name = b.rsplit('/').next().unwrap_or(b);
         let _ = writeln!(s, "# {}{name}", if plan.multi { "Multi-" } else { "" });
     }
     s

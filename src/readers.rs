@@ -1,15 +1,16 @@
-//! The subcommands that read JSON results: `report`, `plot` and `compare`.
+//! The subcommands that read JSON results: `report`, `plot` and `compare`
+//! (commands over the report layer, which formats).
 //! Plain programs: they never initialise MPI nor launch anything.
 
 use std::path::{Path, PathBuf};
 
 use anyhow::Result;
 
-use super::compare::{self, Options};
-use super::view::{self, load, PartsOf};
-use super::{gnuplot, html, plot, validate, write_atomic};
 use crate::cli::{CompareArgs, PlotArgs, ReportArgs};
 use crate::files::{is_stdout, Output};
+use crate::report::compare::{self, Options};
+use crate::report::view::{self, load, PartsOf};
+use crate::report::{gnuplot, html, plot, validate, write_atomic};
 use crate::results::Report;
 
 const EXIT_OK: i32 = 0;
@@ -201,7 +202,7 @@ pub fn compare(args: &CompareArgs) -> Result<i32> {
         // (escape sequences) but the line breaks.
         print!(
             "{}",
-            super::table::replace_controls(&compare::text(&c), &['\n'])
+            crate::report::table::replace_controls(&compare::text(&c), &['\n'])
         );
     }
     match &c.gate {
