@@ -126,8 +126,8 @@ pub struct RunArgs {
     pub stall_limit: Option<f64>,
 
     /// Disturbed measurements, with loop timing: F (default 100; 0 turns it off). The pace p of
-    /// a point is its typical time per repetition (the median of its timed batches; with two, the
-    /// faster; with one, the warm-up's if faster). A batch of n repetitions that took d is
+    /// a point is its typical time per repetition (the median of its timed batches; with one or
+    /// two, the faster, or the warm-up's if faster still). A batch of n repetitions that took d is
     /// disturbed when d - n*p is at least F*p and d is at least 3*n*p (or, among three batches or
     /// more, its time per repetition is twice every other's): relative to the paces, never
     /// absolute times. A disturbed point is measured again (up to 3 times, while their clean
