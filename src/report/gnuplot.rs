@@ -168,7 +168,8 @@ pub fn script(fig: &Figure) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::report::view::{Axis, Point, Series, Ticks};
+    use crate::report::view::figure::Series;
+    use crate::report::view::{Axis, Point, Ticks};
 
     #[test]
     fn lines_with_band_and_log_axes() {

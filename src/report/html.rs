@@ -201,8 +201,25 @@ fn inline_svg(svg: &str, title: &str) -> String {
 
 type Cell<'x> = Box<dyn Fn(usize, &BenchResult, &Row) -> Option<String> + 'x>;
 
+/// A column of the numbers table: its head, whether it holds words
+/// (left-aligned), and its cell of a row (run index, result, row).
+type Column<'x> = (String, bool, Cell<'x>);
+
+/// One row of the numbers table: run index, result, row.
+type TableRow<'r> = (usize, &'r BenchResult, &'r Row);
+
+fn col<'x>(
+    head: impl Into<String>,
+    left: bool,
+    cell: impl Fn(usize, &BenchResult, &Row) -> Option<String> + 'x,
+) -> Column<'x> {
+    (head.into(), left, Box::new(cell))
+}
+
+/// A section's numbers: one line per row of its results, in the columns
+/// that some row fills.
 fn table(out: &mut String, s: &Section<'_>, runs: &[Run<'_>]) {
-    let rows: Vec<(usize, &BenchResult, &Row)> = s
+    let rows: Vec<TableRow<'_>> = s
         .results
         .iter()
         .flat_map(|&(i, r)| r.rows.iter().map(move |row| (i, r, row)))
@@ -210,193 +227,155 @@ fn table(out: &mut String, s: &Section<'_>, runs: &[Run<'_>]) {
     if rows.is_empty() {
         return;
     }
+    let mut cols = key_columns(&rows, runs);
+    cols.extend(stat_columns());
+    cols.extend(count_columns());
+    cols.extend(clock_columns());
+    cols.push(col("remarks", true, move |i, res, r| {
+        remarks(runs, i, res, r)
+    }));
+    write_table(out, &rows, &cols);
+}
+
+/// A finite number with about four significant digits.
+fn finite(v: f64) -> Option<String> {
+    v.is_finite().then(|| num(v))
+}
+
+/// A column of a statistic every row has, left empty for a result that
+/// measures the instruments (its times are not transfers).
+fn timed(stat: fn(&Row) -> f64) -> impl Fn(usize, &BenchResult, &Row) -> Option<String> {
+    move |_, res, r| {
+        (!res.measures_instruments())
+            .then(|| finite(stat(r)))
+            .flatten()
+    }
+}
+
+/// A column of a figure some rows have.
+fn some(stat: fn(&Row) -> Option<f64>) -> impl Fn(usize, &BenchResult, &Row) -> Option<String> {
+    move |_, _, r| stat(r).and_then(finite)
+}
+
+/// A column of a range "lo–hi" some rows have.
+fn range(
+    ends: fn(&Row) -> (Option<f64>, Option<f64>),
+) -> impl Fn(usize, &BenchResult, &Row) -> Option<String> {
+    move |_, _, r| match ends(r) {
+        (Some(a), Some(b)) if a.is_finite() && b.is_finite() => {
+            Some(format!("{}–{}", num(a), num(b)))
+        }
+        _ => None,
+    }
+}
+
+/// What a row is: its run (with several), process count, rank, size and
+/// parameters (in order of first appearance).
+fn key_columns<'x>(rows: &[TableRow<'_>], runs: &'x [Run<'_>]) -> Vec<Column<'x>> {
     let mut keys: Vec<String> = Vec::new();
-    for (_, _, row) in &rows {
+    for (_, _, row) in rows {
         for k in row.params.keys() {
             if !keys.contains(k) {
                 keys.push(k.clone());
             }
         }
     }
-    let f = |v: f64| v.is_finite().then(|| num(v));
-    let o = |v: Option<f64>| v.and_then(f);
-    let pair = |a: Option<f64>, b: Option<f64>| match (a, b) {
-        (Some(a), Some(b)) if a.is_finite() && b.is_finite() => {
-            Some(format!("{}–{}", num(a), num(b)))
-        }
-        _ => None,
-    };
-    let mut cols: Vec<(String, bool, Cell<'_>)> = Vec::new();
+    let mut cols = Vec::new();
     if runs.len() > 1 {
-        cols.push((
-            "run".into(),
-            true,
-            Box::new(|i, _, _| Some(format!("{}{}", swatch(i, runs.len()), esc(&runs[i].short)))),
-        ));
+        cols.push(col("run", true, move |i, _, _| {
+            Some(format!("{}{}", swatch(i, runs.len()), esc(&runs[i].short)))
+        }));
     }
-    cols.push((
-        "P".into(),
-        false,
-        Box::new(|_, r, _| Some(r.processes.to_string())),
-    ));
+    cols.push(col("P", false, |_, r, _| Some(r.processes.to_string())));
     if rows.iter().any(|(_, _, r)| r.rank.is_some()) {
-        cols.push((
-            "rank".into(),
-            false,
-            Box::new(|_, _, r| r.rank.map(|x| x.to_string())),
-        ));
+        cols.push(col("rank", false, |_, _, r| r.rank.map(|x| x.to_string())));
     }
     if rows.iter().any(|(_, _, r)| r.bytes > 0) {
-        cols.push((
-            "bytes".into(),
-            false,
-            Box::new(|_, _, r| Some(esc(&bytes_label(r.bytes as f64)))),
-        ));
+        cols.push(col("bytes", false, |_, _, r| {
+            Some(esc(&bytes_label(r.bytes as f64)))
+        }));
     }
     for k in keys {
-        cols.push((
-            esc(&k),
-            false,
-            Box::new(move |_, _, r| r.params.get(&k).map(|v| esc(&param_cell(v)))),
-        ));
+        let head = esc(&k);
+        cols.push(col(head, false, move |_, _, r| {
+            r.params.get(&k).map(|v| esc(&param_cell(v)))
+        }));
     }
-    cols.push((
-        "reps".into(),
-        false,
-        Box::new(|_, _, r| Some(r.repetitions.to_string())),
-    ));
-    cols.push((
-        "t_min [µs]".into(),
-        false,
-        Box::new(move |_, res, r| {
-            (!res.measures_instruments())
-                .then(|| f(r.t_min_us))
-                .flatten()
+    cols
+}
+
+/// The repetitions and the point statistics of a row.
+fn stat_columns<'x>() -> Vec<Column<'x>> {
+    vec![
+        col("reps", false, |_, _, r| Some(r.repetitions.to_string())),
+        col("t_min [µs]", false, timed(|r| r.t_min_us)),
+        col("t_max [µs]", false, timed(|r| r.t_max_us)),
+        col("t_avg [µs]", false, timed(|r| r.t_avg_us)),
+        col("median [µs]", false, some(|r| r.t_median_us)),
+        col("95% CI", false, range(|r| (r.ci95_lo_us, r.ci95_hi_us))),
+        col("p5–p95", false, range(|r| (r.t_p5_us, r.t_p95_us))),
+        col("MB/s", false, some(|r| r.mbytes_per_sec)),
+        col("t_global [µs]", false, some(|r| r.t_global_us)),
+    ]
+}
+
+/// What a row counted: validation errors, late and outlying samples, samples.
+fn count_columns<'x>() -> Vec<Column<'x>> {
+    vec![
+        col("errors", false, |_, _, r| r.errors.map(|e| e.to_string())),
+        col("invalid", false, |_, _, r| {
+            r.invalid.filter(|&x| x > 0).map(|e| e.to_string())
         }),
-    ));
-    cols.push((
-        "t_max [µs]".into(),
-        false,
-        Box::new(move |_, res, r| {
-            (!res.measures_instruments())
-                .then(|| f(r.t_max_us))
-                .flatten()
+        col("outliers", false, |_, _, r| {
+            r.outliers.map(|e| e.to_string())
         }),
-    ));
-    cols.push((
-        "t_avg [µs]".into(),
-        false,
-        Box::new(move |_, res, r| {
-            (!res.measures_instruments())
-                .then(|| f(r.t_avg_us))
-                .flatten()
-        }),
-    ));
-    cols.push((
-        "median [µs]".into(),
-        false,
-        Box::new(move |_, _, r| o(r.t_median_us)),
-    ));
-    cols.push((
-        "95% CI".into(),
-        false,
-        Box::new(move |_, _, r| pair(r.ci95_lo_us, r.ci95_hi_us)),
-    ));
-    cols.push((
-        "p5–p95".into(),
-        false,
-        Box::new(move |_, _, r| pair(r.t_p5_us, r.t_p95_us)),
-    ));
-    cols.push((
-        "MB/s".into(),
-        false,
-        Box::new(move |_, _, r| o(r.mbytes_per_sec)),
-    ));
-    cols.push((
-        "t_global [µs]".into(),
-        false,
-        Box::new(move |_, _, r| o(r.t_global_us)),
-    ));
-    cols.push((
-        "errors".into(),
-        false,
-        Box::new(|_, _, r| r.errors.map(|e| e.to_string())),
-    ));
-    cols.push((
-        "invalid".into(),
-        false,
-        Box::new(|_, _, r| r.invalid.filter(|&x| x > 0).map(|e| e.to_string())),
-    ));
-    cols.push((
-        "outliers".into(),
-        false,
-        Box::new(|_, _, r| r.outliers.map(|e| e.to_string())),
-    ));
-    cols.push((
-        "samples".into(),
-        false,
-        Box::new(|_, _, r| {
+        col("samples", false, |_, _, r| {
             r.samples_n
                 .or(r.samples_us.as_ref().map(|s| s.len() as u64))
                 .map(|n| n.to_string())
         }),
-    ));
-    cols.push((
-        "offset [µs]".into(),
-        false,
-        Box::new(move |_, _, r| o(r.offset_us)),
-    ));
-    cols.push((
-        "drift [ppm]".into(),
-        false,
-        Box::new(move |_, _, r| o(r.drift_ppm)),
-    ));
-    cols.push((
-        "residual [µs]".into(),
-        false,
-        Box::new(move |_, _, r| o(r.residual_us)),
-    ));
-    cols.push((
-        "tick [µs]".into(),
-        false,
-        Box::new(move |_, _, r| o(r.tick_us)),
-    ));
-    cols.push((
-        "resolution [µs]".into(),
-        false,
-        Box::new(move |_, _, r| o(r.resolution_us)),
-    ));
-    cols.push((
-        "DT [µs]".into(),
-        false,
-        Box::new(move |_, _, r| o(r.overhead_us)),
-    ));
-    cols.push((
-        "remarks".into(),
-        true,
-        Box::new(move |i, res, r| {
-            let mut v = Vec::new();
-            if r.stopped_on_bound == Some(true) {
-                v.push("stopped on a bound".to_string());
-            }
-            if r.below_resolution == Some(true) {
-                v.push("below resolution".to_string());
-            }
-            if r.disturbed == Some(true) {
-                v.push("DISTURBED".to_string());
-            }
-            if !res.measures_instruments()
-                && r.rank.is_none()
-                && headline(loop_timed(runs[i].report, res), r).is_none()
-            {
-                v.push("no valid sample".to_string());
-            }
-            if let Some(n) = &r.note {
-                v.push(n.clone());
-            }
-            (!v.is_empty()).then(|| esc(&v.join("; ")))
-        }),
-    ));
+    ]
+}
+
+/// The clock figures of a row (the clock and overhead benchmarks').
+fn clock_columns<'x>() -> Vec<Column<'x>> {
+    vec![
+        col("offset [µs]", false, some(|r| r.offset_us)),
+        col("drift [ppm]", false, some(|r| r.drift_ppm)),
+        col("residual [µs]", false, some(|r| r.residual_us)),
+        col("tick [µs]", false, some(|r| r.tick_us)),
+        col("resolution [µs]", false, some(|r| r.resolution_us)),
+        col("DT [µs]", false, some(|r| r.overhead_us)),
+    ]
+}
+
+/// A row's remarks: stopped on a bound, below resolution, disturbed, no
+/// valid sample, its note.
+fn remarks(runs: &[Run<'_>], i: usize, res: &BenchResult, r: &Row) -> Option<String> {
+    let mut v = Vec::new();
+    if r.stopped_on_bound == Some(true) {
+        v.push("stopped on a bound".to_string());
+    }
+    if r.below_resolution == Some(true) {
+        v.push("below resolution".to_string());
+    }
+    if r.disturbed == Some(true) {
+        v.push("DISTURBED".to_string());
+    }
+    if !res.measures_instruments()
+        && r.rank.is_none()
+        && headline(loop_timed(runs[i].report, res), r).is_none()
+    {
+        v.push("no valid sample".to_string());
+    }
+    if let Some(n) = &r.note {
+        v.push(n.clone());
+    }
+    (!v.is_empty()).then(|| esc(&v.join("; ")))
+}
+
+/// Writes the table: the columns some row fills, one line per row.
+fn write_table(out: &mut String, rows: &[TableRow<'_>], cols: &[Column<'_>]) {
     let cells: Vec<Vec<Option<String>>> = rows
         .iter()
         .map(|(i, r, row)| cols.iter().map(|c| (c.2)(*i, r, row)).collect())
@@ -422,7 +401,7 @@ fn table(out: &mut String, s: &Section<'_>, runs: &[Run<'_>]) {
     let _ = writeln!(out, "</tr>");
     for r in &cells {
         out.push_str("<tr>");
-        for ((v, k), c) in r.iter().zip(&keep).zip(&cols) {
+        for ((v, k), c) in r.iter().zip(&keep).zip(cols) {
             if *k {
                 // End tags of td and tr are optional in HTML: large tables stay small.
                 let _ = write!(

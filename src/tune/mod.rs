@@ -511,6 +511,8 @@ pub struct Tuning {
     pub load: Vec<(&'static str, String)>,
 }
 
+/// The defaults, each algorithm on its own, the defaults again, the picks,
+/// and the rules file they make, checked.
 fn measure(
     launches: &mut Launches,
     lib: &Library,
@@ -529,12 +531,47 @@ fn measure(
         )
         .into());
     }
+    let per_alg = each_algorithm(launches, lib, colls, algs, &points)?;
+    // The defaults again, after the algorithms: a launch-to-launch drift
+    // (a first launch slower than the rest, a machine that got busier) must
+    // not make an algorithm look faster. Each point keeps its faster launch.
+    let again = launches.run(colls, None, "the library's defaults, again")?;
+    let before = select::faster_of(first, again);
+    let picks = pick_each(colls, &points, &per_alg, &before);
+    let choices = Choices {
+        colls,
+        algs,
+        picks: &picks,
+    };
+    let (reverted, after, text) = checked_rules(launches, lib, &choices, &points, &before, path)?;
+    Ok((
+        Tuning {
+            before,
+            per_alg,
+            picks,
+            reverted,
+            after,
+            load: load_env(&lib.kind, path),
+        },
+        text,
+    ))
+}
+
+/// Each algorithm of each collective forced by a rules file of its own:
+/// per collective, per algorithm, its samples (or why it is left out).
+fn each_algorithm(
+    launches: &mut Launches,
+    lib: &Library,
+    colls: &[&'static Coll],
+    algs: &[Vec<Algorithm>],
+    points: &[Point],
+) -> Result<Vec<Vec<Result<Samples, String>>>, Stop> {
     let mut per_alg = Vec::new();
     for (c, list) in colls.iter().zip(algs) {
         let mut v = Vec::new();
         for a in list {
             let file = launches.dir.join(format!("{}-{}.rules", c.lower, a.id));
-            let forced = rules_of(&[c], &points, |_| Some(a.clone()));
+            let forced = rules_of(&[c], points, |_| Some(a.clone()));
             write_rules(lib, &forced, &file, "mpibench tune: one algorithm")?;
             let what = format!("{} algorithm {} {}", c.name, a.id, a.name);
             let r = launches.run(&[c], Some(&file), &what);
@@ -549,13 +586,18 @@ fn measure(
         }
         per_alg.push(v);
     }
-    // The defaults again, after the algorithms: a launch-to-launch drift
-    // (a first launch slower than the rest, a machine that got busier) must
-    // not make an algorithm look faster. Each point keeps its faster launch.
-    let again = launches.run(colls, None, "the library's defaults, again")?;
-    let before = select::faster_of(first, again);
+    Ok(per_alg)
+}
+
+/// Per point, the pick among its collective's algorithms against the defaults.
+fn pick_each(
+    colls: &[&'static Coll],
+    points: &[Point],
+    per_alg: &[Vec<Result<Samples, String>>],
+    before: &Samples,
+) -> BTreeMap<Point, select::Pick> {
     let mut picks = BTreeMap::new();
-    for pt in &points {
+    for pt in points {
         let Some(ci) = colls.iter().position(|c| c.name == pt.0) else {
             continue;
         };
@@ -570,15 +612,36 @@ fn measure(
             .collect();
         picks.insert(pt.clone(), select::pick(&before[pt], &cand));
     }
-    let chosen = |pt: &Point, reverted: &BTreeMap<Point, (f64, f64)>| -> Choice {
-        let ci = colls.iter().position(|c| c.name == pt.0)?;
-        let p = picks.get(pt)?;
+    picks
+}
+
+/// The points whose choice the check reverted: the p-value and the ratio
+/// to the default's median.
+type Reverted = BTreeMap<Point, (f64, f64)>;
+
+/// The collectives, their algorithms and the picks: what the rules file
+/// chooses at a point.
+struct Choices<'a> {
+    colls: &'a [&'static Coll],
+    algs: &'a [Vec<Algorithm>],
+    picks: &'a BTreeMap<Point, select::Pick>,
+}
+
+impl Choices<'_> {
+    /// The algorithm chosen at `pt`, unless the check reverted it.
+    fn at(&self, pt: &Point, reverted: &Reverted) -> Choice {
+        let ci = self.colls.iter().position(|c| c.name == pt.0)?;
+        let p = self.picks.get(pt)?;
         let i = p
             .fastest
             .filter(|_| p.chosen && !reverted.contains_key(pt))?;
-        Some(algs[ci][i].clone())
-    };
-    let header = format!(
+        Some(self.algs[ci][i].clone())
+    }
+}
+
+/// The rules file's first lines.
+fn rules_header(lib: &Library, points: &[Point]) -> String {
+    format!(
         "mpibench tune {}: {}\nsizes {}; the library's default wherever no algorithm was significantly faster",
         env!("CARGO_PKG_VERSION"),
         lib.name(),
@@ -590,17 +653,32 @@ fn measure(
             .map(u64::to_string)
             .collect::<Vec<_>>()
             .join(",")
-    );
+    )
+}
+
+/// The rules file of the choices, run and checked: a point where it runs
+/// significantly slower than the defaults goes back to the default, and
+/// the file is run again, until no point reverts. The reverted points, the
+/// last run's samples and the file's text.
+fn checked_rules(
+    launches: &mut Launches,
+    lib: &Library,
+    choices: &Choices<'_>,
+    points: &[Point],
+    before: &Samples,
+    path: &Path,
+) -> Result<(Reverted, Samples, String), Stop> {
+    let header = rules_header(lib, points);
     let mut reverted = BTreeMap::new();
     let candidate = launches.dir.join(
         path.file_name()
             .map_or_else(|| "rules".into(), |n| n.to_os_string()),
     );
     loop {
-        let rules = rules_of(colls, &points, |pt| chosen(pt, &reverted));
+        let rules = rules_of(choices.colls, points, |pt| choices.at(pt, &reverted));
         let text = write_rules(lib, &rules, &candidate, &header)?;
         let after = launches
-            .run(colls, Some(&candidate), "with the rules file")
+            .run(choices.colls, Some(&candidate), "with the rules file")
             .map_err(|e| Stop {
                 code: e.code,
                 msg: format!(
@@ -610,8 +688,8 @@ fn measure(
                 ),
             })?;
         let mut more = false;
-        for pt in &points {
-            if chosen(pt, &reverted).is_none() {
+        for pt in points {
+            if choices.at(pt, &reverted).is_none() {
                 continue;
             }
             let slower = after.get(pt).map_or(Some((1.0, f64::NAN)), |a| {
@@ -624,17 +702,7 @@ fn measure(
             }
         }
         if !more {
-            return Ok((
-                Tuning {
-                    before,
-                    per_alg,
-                    picks,
-                    reverted,
-                    after,
-                    load: load_env(&lib.kind, path),
-                },
-                text,
-            ));
+            return Ok((reverted, after, text));
         }
     }
 }

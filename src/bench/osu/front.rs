@@ -874,12 +874,34 @@ pub fn parse(program: &str, params: &[String], argv0: &str) -> Result<Action, St
     if let Some(why) = osu::pcoll::refused(name) {
         return Err(why);
     }
+    let (mut args, notes, g) = flagged(name, kind, &flags, &rest)?;
+    datatypes(&mut args, g.types, g.derived, osu::rma::find(name))?;
+    windows_and_tails(&mut args, name)?;
+    let sizes = message_sizes(name, kind, g.min, g.max)?;
+    args.sizes = crate::frontend::sizes_arg(&sizes);
+    args.benchmarks = vec![name.to_string()];
+    args.frontend = crate::frontend::calling(argv0, params);
+    if osu::STARTUP.contains(&name) {
+        return startup_action(name, args);
+    }
+    Ok(Action::Run(Box::new(args), notes))
+}
+
+/// The run's options (`rest`) with the OSU flags applied over them: the
+/// arguments, the notes on flags that change nothing here, and what the
+/// flags gave that the arguments take afterwards.
+fn flagged(
+    name: &'static str,
+    kind: Option<Kind>,
+    flags: &[(char, Option<String>)],
+    rest: &[String],
+) -> Result<(RunArgs, Vec<String>, Given), String> {
     let (dmin, dmax) = match kind {
         Some(Kind::Latency) => (0, 1 << 22),
         Some(Kind::Collective | Kind::NonBlocking) => (1, 1 << 20),
         _ => (1, 1 << 22),
     };
-    let (_, opts) = crate::frontend::split_options(&rest);
+    let (_, opts) = crate::frontend::split_options(rest);
     let mut args = crate::frontend::parse_options(&opts)?;
     args.suite = Some(osu::SUITE.to_string());
     args.table = Some("osu".to_string());
@@ -899,7 +921,7 @@ pub fn parse(program: &str, params: &[String], argv0: &str) -> Result<Action, St
         types: Vec::new(),
         derived: None,
     };
-    for (c, v) in &flags {
+    for (c, v) in flags {
         flag(
             *c,
             v.as_deref().unwrap_or(""),
@@ -909,13 +931,16 @@ pub fn parse(program: &str, params: &[String], argv0: &str) -> Result<Action, St
             &mut g,
         )?;
     }
-    let Given {
-        min,
-        max,
-        types,
-        derived,
-    } = g;
-    let one_sided = p.one_sided;
+    Ok((args, notes, g))
+}
+
+/// The datatypes of -T and -D: refused where OSU refuses them.
+fn datatypes(
+    args: &mut RunArgs,
+    types: Vec<Datatype>,
+    derived: Option<String>,
+    one_sided: Option<&'static osu::rma::OneSided>,
+) -> Result<(), String> {
     if derived.is_some() && args.check {
         // OMB: "Derived data type does not support validation".
         return Err(
@@ -929,28 +954,30 @@ pub fn parse(program: &str, params: &[String], argv0: &str) -> Result<Action, St
         args.datatype = types;
     }
     args.derived = derived;
-    if args
-        .suites
-        .get::<crate::bench::osu::OsuArgs>()
-        .osu_vary_window
-        && args
-            .suites
-            .get::<crate::bench::osu::OsuArgs>()
-            .osu_window
-            .is_some()
-    {
+    Ok(())
+}
+
+/// -V against -W; tail percentiles' timing.
+fn windows_and_tails(args: &mut RunArgs, name: &str) -> Result<(), String> {
+    let osu_args = args.suites.get::<crate::bench::osu::OsuArgs>();
+    if osu_args.osu_vary_window && osu_args.osu_window.is_some() {
         return Err("-V (vary the window size) cannot be used with -W".into());
     }
-    if !args
-        .suites
-        .get::<crate::bench::osu::OsuArgs>()
-        .osu_tail
-        .is_empty()
-        && loop_timed(name)
-    {
+    let tails = !osu_args.osu_tail.is_empty();
+    if tails && loop_timed(name) {
         // Tail percentiles need a clock pair per iteration (back to back, one sync).
         args.timing.get_or_insert(Method::PerCallOnce);
     }
+    Ok(())
+}
+
+/// The message sizes from -m (none for the barriers and the atomics).
+fn message_sizes(
+    name: &str,
+    kind: Option<Kind>,
+    min: usize,
+    max: usize,
+) -> Result<Vec<usize>, String> {
     let barrier = ["osu_barrier", "osu_ibarrier", "osu_barrier_persistent"].contains(&name);
     let sizes = if barrier || kind == Some(Kind::Atomic) {
         vec![0]
@@ -960,24 +987,23 @@ pub fn parse(program: &str, params: &[String], argv0: &str) -> Result<Action, St
     if sizes.is_empty() {
         return Err(format!("-m {min}:{max} leaves no message size"));
     }
-    args.sizes = crate::frontend::sizes_arg(&sizes);
-    args.benchmarks = vec![name.to_string()];
-    args.frontend = crate::frontend::calling(argv0, params);
-    if osu::STARTUP.contains(&name) {
-        if let Some(flag) = [
-            (args.json.is_some(), "--json"),
-            (args.csv.is_some(), "--csv"),
-        ]
-        .iter()
-        .find_map(|(given, flag)| given.then_some(flag))
-        {
-            return Err(format!(
-                "{name} writes no results file ({flag}): it times MPI_Init and prints one line"
-            ));
-        }
-        return Ok(Action::Startup(name, Box::new(args)));
+    Ok(sizes)
+}
+
+/// osu_init and osu_hello: they write no results file.
+fn startup_action(name: &'static str, args: RunArgs) -> Result<Action, String> {
+    if let Some(flag) = [
+        (args.json.is_some(), "--json"),
+        (args.csv.is_some(), "--csv"),
+    ]
+    .iter()
+    .find_map(|(given, flag)| given.then_some(flag))
+    {
+        return Err(format!(
+            "{name} writes no results file ({flag}): it times MPI_Init and prints one line"
+        ));
     }
-    Ok(Action::Run(Box::new(args), notes))
+    Ok(Action::Startup(name, Box::new(args)))
 }
 
 /// osu_init and osu_hello, on a rank started by a launcher: osu_init times

@@ -233,39 +233,12 @@ fn table(r: &BenchResult, cx: &SectionCx, view: &View) -> String {
         .unwrap_or("MPI_CHAR");
     // OSU -T: the tables of the second and later datatypes continue the first.
     let continued = view.datatypes.iter().position(|d| *d == datatype) > Some(0);
-    // OMB's neighbourhood programs print their grid first.
-    if let Some(dims) = r
-        .rows
-        .first()
-        .and_then(osu::neighbor::preamble)
-        .filter(|_| !continued)
-    {
-        s.push_str(&dims);
-    }
-    // osu_latency_mt prints its thread counts first (with OMB's trailing space).
-    if let Some(row) = r.rows.first().filter(|_| !continued) {
-        let threads = |k| row.params.get(k).and_then(|v| v.as_u64());
-        if let (Some(st), Some(rt)) = (
-            threads(osu::latency_mt::SENDERS),
-            threads(osu::latency_mt::RECEIVERS),
-        ) {
-            let _ = writeln!(s, "# Number of Sender threads: {st} ");
-            let _ = writeln!(s, "# Number of Receiver threads: {rt}");
-        }
-        // osu_latency_mp: its forked processes.
-        if let (Some(sp), Some(rp)) = (
-            threads(osu::latency_mp::SENDER),
-            threads(osu::latency_mp::RECEIVER),
-        ) {
-            let _ = writeln!(s, "# Number of forked processes in sender: {sp}");
-            let _ = writeln!(s, "# Number of forked processes in receiver: {rp}");
-        }
-    }
-    // OMB prints no blank line before these titles.
-    if p.kind != Kind::MessageRate && !one_sided && !continued {
-        s.push('\n');
-    }
     if !continued {
+        before_title(&mut s, r);
+        // OMB prints no blank line before these titles.
+        if p.kind != Kind::MessageRate && !one_sided {
+            s.push('\n');
+        }
         preamble(&mut s, p, r, one_sided);
     }
     // osu_mbw_mr -V: OSU's bandwidth and message-rate profiles instead of the table.
@@ -283,21 +256,66 @@ fn table(r: &BenchResult, cx: &SectionCx, view: &View) -> String {
     if sized && typed {
         let _ = writeln!(s, "# Datatype: {datatype}.");
     }
-    // Which ranks on which hosts, only where the ranks span hosts (one host
-    // prints OMB's own preamble, line for line).
-    if let Some(h) = crate::report::table::hosts_line_across(r) {
-        let _ = writeln!(s, "# Hosts: {h}");
-    }
-    // Ranks left without a partner (osu_bw on 3): said, never silent.
-    if let Some(l) = crate::report::table::sat_out_line(r) {
-        let _ = writeln!(s, "# {l}");
-    }
+    placement(&mut s, r);
     let checked = r.rows.iter().any(|row| row.errors.is_some());
     let transmit = r
         .rows
         .iter()
         .any(|row| row.params.contains_key("transmit_bytes"));
     let cols = columns(p, view, checked, transmit, cx.stats);
+    figures(&mut s, p, r, &cols, sized);
+    // A disturbed measurement (see engine::disturb): a '#' line after the
+    // table, which OMB's parsers skip, so the figures keep OMB's shape.
+    for row in r.rows.iter().filter(|row| row.disturbed == Some(true)) {
+        let note = row.note.as_deref().unwrap_or("disturbed");
+        let _ = writeln!(s, "# {} bytes: {note}", row.bytes);
+    }
+    s
+}
+
+/// What OMB prints before a program's title: the neighbourhood programs'
+/// grid, osu_latency_mt's thread counts, osu_latency_mp's processes.
+fn before_title(s: &mut String, r: &BenchResult) {
+    if let Some(dims) = r.rows.first().and_then(osu::neighbor::preamble) {
+        s.push_str(&dims);
+    }
+    let Some(row) = r.rows.first() else {
+        return;
+    };
+    let threads = |k| row.params.get(k).and_then(|v| v.as_u64());
+    // osu_latency_mt's thread counts (with OMB's trailing space).
+    if let (Some(st), Some(rt)) = (
+        threads(osu::latency_mt::SENDERS),
+        threads(osu::latency_mt::RECEIVERS),
+    ) {
+        let _ = writeln!(s, "# Number of Sender threads: {st} ");
+        let _ = writeln!(s, "# Number of Receiver threads: {rt}");
+    }
+    // osu_latency_mp: its forked processes.
+    if let (Some(sp), Some(rp)) = (
+        threads(osu::latency_mp::SENDER),
+        threads(osu::latency_mp::RECEIVER),
+    ) {
+        let _ = writeln!(s, "# Number of forked processes in sender: {sp}");
+        let _ = writeln!(s, "# Number of forked processes in receiver: {rp}");
+    }
+}
+
+/// Which ranks on which hosts, only where the ranks span hosts (one host
+/// prints OMB's own preamble, line for line), and the ranks left without
+/// a partner (osu_bw on 3): said, never silent.
+fn placement(s: &mut String, r: &BenchResult) {
+    if let Some(h) = crate::report::table::hosts_line_across(r) {
+        let _ = writeln!(s, "# Hosts: {h}");
+    }
+    if let Some(l) = crate::report::table::sat_out_line(r) {
+        let _ = writeln!(s, "# {l}");
+    }
+}
+
+/// The table's head and a line per row: the size (when `sized`), then
+/// the columns.
+fn figures(s: &mut String, p: &Program, r: &BenchResult, cols: &[Col], sized: bool) {
     // Its first figure in 17 columns (print_stats), 13 non-blocking (print_stats_nbc).
     let first = if p.kind == Kind::NonBlocking { 13 } else { 17 };
     let mut head = String::new();
@@ -331,13 +349,6 @@ fn table(r: &BenchResult, cx: &SectionCx, view: &View) -> String {
         }
         let _ = writeln!(s, "{line}");
     }
-    // A disturbed measurement (see engine::disturb): a '#' line after the
-    // table, which OMB's parsers skip, so the figures keep OMB's shape.
-    for row in r.rows.iter().filter(|row| row.disturbed == Some(true)) {
-        let note = row.note.as_deref().unwrap_or("disturbed");
-        let _ = writeln!(s, "# {} bytes: {note}", row.bytes);
-    }
-    s
 }
 
 /// The title and the lines before the first `# Datatype:` line.
