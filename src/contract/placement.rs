@@ -188,65 +188,11 @@ impl Placement {
                     Role::pair(p, rank < p)
                 }
             }
-            Placement::Shift(d) | Placement::ShiftZero(d) => {
-                let d = d % q;
-                let zero_only = matches!(self, Placement::ShiftZero(_));
-                // The cycle through 0 under r -> r + d holds the multiples of
-                // gcd(d, q); a distance that is a multiple of q talks to itself
-                // (PMB's chain on one process).
-                if zero_only && d != 0 && rank % gcd(d, q) != 0 {
-                    return Role::idle();
-                }
-                Role {
-                    active: true,
-                    initiator: rank == 0,
-                    to: Some((rank + d) % q),
-                    from: Some((rank + q - d) % q),
-                    ..Role::default()
-                }
-            }
-            Placement::Cart3d => {
-                let dims = dims_create(q, 3);
-                let dims = [dims[0], dims[1], dims[2]];
-                let coords = cart_coords(rank, &dims);
-                let mut neighbours = [0; 6];
-                for dim in 0..3 {
-                    for (k, step) in [dims[dim] - 1, 1].into_iter().enumerate() {
-                        let mut c = coords;
-                        c[dim] = (c[dim] + step) % dims[dim];
-                        neighbours[2 * dim + k] = cart_rank(&c, &dims);
-                    }
-                }
-                Role {
-                    active: true,
-                    initiator: rank == 0,
-                    cart: Some(CartRole {
-                        dims,
-                        coords,
-                        neighbours,
-                    }),
-                    ..Role::default()
-                }
-            }
-            Placement::Ring(k) | Placement::RandomRing(k, _) => {
-                let order: Vec<usize> = match *self {
-                    Placement::RandomRing(_, seed) => permutation(q, seed),
-                    _ => (0..q).collect(),
-                };
-                let pos = order
-                    .iter()
-                    .position(|&r| r == rank)
-                    .expect("a permutation");
-                let neighbours = (1..=k)
-                    .flat_map(|d| [order[(pos + q - d % q) % q], order[(pos + d) % q]])
-                    .collect();
-                Role {
-                    active: true,
-                    initiator: rank == 0,
-                    neighbours,
-                    ..Role::default()
-                }
-            }
+            Placement::Shift(d) => shift_role(d, rank, q, false),
+            Placement::ShiftZero(d) => shift_role(d, rank, q, true),
+            Placement::Cart3d => cart3d_role(rank, q),
+            Placement::Ring(k) => ring_role(&(0..q).collect::<Vec<_>>(), rank, k),
+            Placement::RandomRing(k, seed) => ring_role(&permutation(q, seed), rank, k),
         }
     }
 
@@ -254,6 +200,69 @@ impl Placement {
     #[cfg(test)]
     pub fn active(&self, q: usize) -> Vec<usize> {
         (0..q).filter(|&r| self.role(r, q).active).collect()
+    }
+}
+
+/// A rank's role on a ring at distance `d` (`Shift`), or only on the
+/// cycle through node zero (`ShiftZero`).
+fn shift_role(d: usize, rank: usize, q: usize, zero_only: bool) -> Role {
+    let d = d % q;
+    // The cycle through 0 under r -> r + d holds the multiples of
+    // gcd(d, q); a distance that is a multiple of q talks to itself
+    // (PMB's chain on one process).
+    if zero_only && d != 0 && rank % gcd(d, q) != 0 {
+        return Role::idle();
+    }
+    Role {
+        active: true,
+        initiator: rank == 0,
+        to: Some((rank + d) % q),
+        from: Some((rank + q - d) % q),
+        ..Role::default()
+    }
+}
+
+/// A rank's role in a periodic 3-D grid from MPI_Dims_create(q, 3).
+fn cart3d_role(rank: usize, q: usize) -> Role {
+    let dims = dims_create(q, 3);
+    let dims = [dims[0], dims[1], dims[2]];
+    let coords = cart_coords(rank, &dims);
+    let mut neighbours = [0; 6];
+    for dim in 0..3 {
+        for (k, step) in [dims[dim] - 1, 1].into_iter().enumerate() {
+            let mut c = coords;
+            c[dim] = (c[dim] + step) % dims[dim];
+            neighbours[2 * dim + k] = cart_rank(&c, &dims);
+        }
+    }
+    Role {
+        active: true,
+        initiator: rank == 0,
+        cart: Some(CartRole {
+            dims,
+            coords,
+            neighbours,
+        }),
+        ..Role::default()
+    }
+}
+
+/// A rank's role on the ring `order` (the ranks in ring order) with
+/// neighbours at distances 1 .. k both ways.
+fn ring_role(order: &[usize], rank: usize, k: usize) -> Role {
+    let q = order.len();
+    let pos = order
+        .iter()
+        .position(|&r| r == rank)
+        .expect("a permutation");
+    let neighbours = (1..=k)
+        .flat_map(|d| [order[(pos + q - d % q) % q], order[(pos + d) % q]])
+        .collect();
+    Role {
+        active: true,
+        initiator: rank == 0,
+        neighbours,
+        ..Role::default()
     }
 }
 

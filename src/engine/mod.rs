@@ -148,6 +148,14 @@ impl<T: Copy> PerRun<T> {
     }
 }
 
+/// How the world's ranks take part in one benchmark (see `Engine::arrange`).
+struct Arranged {
+    used: Vec<Placement>,
+    links: Links,
+    pairs: Pairs,
+    members: Vec<Vec<usize>>,
+}
+
 impl<'a> Engine<'a> {
     pub fn new(
         world: &'a Comm,
@@ -208,41 +216,7 @@ impl<'a> Engine<'a> {
         let method = cfg.method_for(info);
         let sync = cfg.sync_for(info);
         let clock = (sync == SyncMode::Window || method.wants_clock()).then(|| self.clock());
-        let sweep = SweepCx {
-            sizes: &cfg.sizes,
-            axes: &cfg.axes,
-            q,
-        };
-        let mut note: Option<String> = None;
-        let points: Vec<Point> = cfg
-            .definitions
-            .points(info, b.points(&sweep))
-            .into_iter()
-            .filter_map(|p| info.typed_point(p))
-            .filter(|p| {
-                let why = b
-                    .refuse(p, q)
-                    .or_else(|| {
-                        // --root (OSU -k fixed:R): a rank of the group.
-                        (info.rooted && cfg.root >= q).then(|| {
-                            format!(
-                                "{}: root {} is not one of the {q} processes",
-                                info.name, cfg.root
-                            )
-                        })
-                    })
-                    .or_else(|| {
-                        let need = b.need(p, q);
-                        (need > cfg.mem_bytes).then(|| self.too_big(info, p, q, need))
-                    });
-                if let Some(w) = why {
-                    note.get_or_insert(w);
-                    false
-                } else {
-                    true
-                }
-            })
-            .collect();
+        let (points, note) = self.runnable_points(b, q);
         if points.is_empty() {
             return Ok((world.rank == 0).then(|| {
                 let why = note.clone().unwrap_or_else(|| {
@@ -257,31 +231,14 @@ impl<'a> Engine<'a> {
         let groups = if cfg.multi { world.size / q } else { 1 };
         let n_active = groups * q;
         let me = world.rank;
-        // The partners of every point (they can change from point to point).
-        let mut used: Vec<Placement> = Vec::new();
-        for p in &points {
-            let pl = b.placement(p);
-            if !used.contains(&pl) {
-                used.push(pl);
-            }
-        }
-        let links = Links::of(&used, q);
-        // A benchmark that pairs every rank with every other (mpiGraph)
-        // measures both kinds of pairs: --pairs does not apply to it.
-        let pairs = if links.all_pairs {
-            Pairs::Any
-        } else {
-            cfg.pairs
-        };
-        // Which world ranks form each group, and in which order (--pairs,
-        // or IMB's -map, which excludes --pairs inter|intra).
-        let arranged = match cfg.rank_order {
-            Some(order) => Ok(order.groups(q, groups, world.size)),
-            None => placement::arrange(&links, q, groups, &self.host_of, pairs),
-        };
-        let members = match arranged {
-            Ok(m) => m,
-            Err(reason) => {
+        let Arranged {
+            used,
+            links,
+            pairs,
+            members,
+        } = match self.arrange(b, q, &points, groups) {
+            Ok(a) => a,
+            Err((reason, pairs)) => {
                 return Ok((world.rank == 0).then(|| {
                     let mut r = skipped(info, q, cfg.multi, reason);
                     r.pairs = (pairs != Pairs::Any).then(|| pairs.name().to_string());
@@ -341,16 +298,7 @@ impl<'a> Engine<'a> {
             Vec::new()
         };
         if cfg.raw {
-            let bytes = serde_json::to_vec(&raw).expect("raw samples serialise");
-            let per_rank: Vec<Vec<[f64; 4]>> = world
-                .gather_bytes(&bytes, 0)
-                .iter()
-                .map(|b| serde_json::from_slice(b).unwrap_or_default())
-                .collect();
-            if let Some(sink) = &self.raw {
-                let sizes: Vec<usize> = points.iter().map(|p| p.bytes).collect();
-                sink.borrow_mut().write(info.name, q, &sizes, &per_rank)?;
-            }
+            self.write_raw(info, q, &points, &raw)?;
         }
         if me != 0 {
             return Ok(None);
@@ -363,29 +311,7 @@ impl<'a> Engine<'a> {
         r.active = ranks.len();
         r.ranks = ranks;
         r.hosts = hosts;
-        {
-            let kinds: Vec<&str> = members
-                .iter()
-                .filter_map(|m| placement::pair_kind(&links, m, &self.host_of))
-                .collect();
-            r.pair = kinds.first().map(|&k| {
-                if kinds.iter().all(|&x| x == k) {
-                    k
-                } else {
-                    "mixed"
-                }
-                .to_string()
-            });
-        }
-        r.pairs = (pairs != Pairs::Any).then(|| pairs.name().to_string());
-        // Points that pair ranks differently (Benchmark::placement) name theirs in params.
-        let mut names: Vec<String> = points.iter().map(|p| b.placement(p).name()).collect();
-        names.dedup();
-        if names.len() > 1 {
-            r.placement = Some("per point".to_string());
-        } else if let Some(n) = names.pop() {
-            r.placement = Some(n);
-        }
+        self.name_placement(&mut r, b, &points, &members, &links, pairs);
         // The blocks reach `Benchmark::derive` in `matrix.side_blocks`; a
         // benchmark that does not use them leaves no trace of them.
         if !blocks.is_empty() {
@@ -400,6 +326,144 @@ impl<'a> Engine<'a> {
         }
         r.measured_params = measured_params(&points, &r.rows);
         Ok(Some(r))
+    }
+
+    /// `--raw`: every rank's samples, gathered to rank 0's sink.
+    fn write_raw(&self, info: &Info, q: usize, points: &[Point], raw: &[[f64; 4]]) -> Result<()> {
+        let bytes = serde_json::to_vec(raw).expect("raw samples serialise");
+        let per_rank: Vec<Vec<[f64; 4]>> = self
+            .world
+            .gather_bytes(&bytes, 0)
+            .iter()
+            .map(|b| serde_json::from_slice(b).unwrap_or_default())
+            .collect();
+        if let Some(sink) = &self.raw {
+            let sizes: Vec<usize> = points.iter().map(|p| p.bytes).collect();
+            sink.borrow_mut().write(info.name, q, &sizes, &per_rank)?;
+        }
+        Ok(())
+    }
+
+    /// The result's pairing words: the kind of pair every group formed
+    /// (or "mixed"), `--pairs`, and the placement (or "per point" when
+    /// points pair ranks differently, each naming its own in params).
+    fn name_placement(
+        &self,
+        r: &mut BenchResult,
+        b: &dyn Benchmark,
+        points: &[Point],
+        members: &[Vec<usize>],
+        links: &Links,
+        pairs: Pairs,
+    ) {
+        let kinds: Vec<&str> = members
+            .iter()
+            .filter_map(|m| placement::pair_kind(links, m, &self.host_of))
+            .collect();
+        r.pair = kinds.first().map(|&k| {
+            if kinds.iter().all(|&x| x == k) {
+                k
+            } else {
+                "mixed"
+            }
+            .to_string()
+        });
+        r.pairs = (pairs != Pairs::Any).then(|| pairs.name().to_string());
+        let mut names: Vec<String> = points.iter().map(|p| b.placement(p).name()).collect();
+        names.dedup();
+        if names.len() > 1 {
+            r.placement = Some("per point".to_string());
+        } else if let Some(n) = names.pop() {
+            r.placement = Some(n);
+        }
+    }
+
+    /// The placements the points use, their links, the pairing that
+    /// applies, and which world ranks form each of `groups` groups, in
+    /// which order (`--pairs`, or IMB's -map); or why no arrangement
+    /// exists, with the pairing asked for.
+    fn arrange(
+        &self,
+        b: &dyn Benchmark,
+        q: usize,
+        points: &[Point],
+        groups: usize,
+    ) -> Result<Arranged, (String, Pairs)> {
+        let cfg = &self.cfg;
+        // The partners of every point (they can change from point to point).
+        let mut used: Vec<Placement> = Vec::new();
+        for p in points {
+            let pl = b.placement(p);
+            if !used.contains(&pl) {
+                used.push(pl);
+            }
+        }
+        let links = Links::of(&used, q);
+        // A benchmark that pairs every rank with every other (mpiGraph)
+        // measures both kinds of pairs: --pairs does not apply to it.
+        let pairs = if links.all_pairs {
+            Pairs::Any
+        } else {
+            cfg.pairs
+        };
+        // IMB's -map excludes --pairs inter|intra.
+        let arranged = match cfg.rank_order {
+            Some(order) => Ok(order.groups(q, groups, self.world.size)),
+            None => placement::arrange(&links, q, groups, &self.host_of, pairs),
+        };
+        match arranged {
+            Ok(members) => Ok(Arranged {
+                used,
+                links,
+                pairs,
+                members,
+            }),
+            Err(reason) => Err((reason, pairs)),
+        }
+    }
+
+    /// The points of `b` on `q` processes that can run, and why the first
+    /// that cannot was left out (a refusal, a root outside the group, or
+    /// a need above the memory limit).
+    fn runnable_points(&self, b: &dyn Benchmark, q: usize) -> (Vec<Point>, Option<String>) {
+        let cfg = &self.cfg;
+        let info = b.info();
+        let sweep = SweepCx {
+            sizes: &cfg.sizes,
+            axes: &cfg.axes,
+            q,
+        };
+        let mut note: Option<String> = None;
+        let points: Vec<Point> = cfg
+            .definitions
+            .points(info, b.points(&sweep))
+            .into_iter()
+            .filter_map(|p| info.typed_point(p))
+            .filter(|p| {
+                let why = b
+                    .refuse(p, q)
+                    .or_else(|| {
+                        // --root (OSU -k fixed:R): a rank of the group.
+                        (info.rooted && cfg.root >= q).then(|| {
+                            format!(
+                                "{}: root {} is not one of the {q} processes",
+                                info.name, cfg.root
+                            )
+                        })
+                    })
+                    .or_else(|| {
+                        let need = b.need(p, q);
+                        (need > cfg.mem_bytes).then(|| self.too_big(info, p, q, need))
+                    });
+                if let Some(w) = why {
+                    note.get_or_insert(w);
+                    false
+                } else {
+                    true
+                }
+            })
+            .collect();
+        (points, note)
     }
 
     /// World ranks and hosts of the ranks that are active in the placement,
@@ -460,6 +524,38 @@ impl<'a> Engine<'a> {
         )
     }
 
+    /// PMB §5.2.5: a few repetitions at the largest length, before the
+    /// first point (untimed).
+    fn warm_at_largest(
+        &self,
+        b: &dyn Benchmark,
+        q: usize,
+        points: &[Point],
+        group: Option<&Comm>,
+        arena: &mut Arena,
+        reps: usize,
+    ) -> Result<()> {
+        let largest = points.iter().max_by_key(|p| p.bytes).expect("points");
+        let mut failure = self.injected_failure(b, largest);
+        let mut kernel = None;
+        let role = group.map(|g| b.placement(largest).role(g.rank, q));
+        if let (Some(g), Some(role), true) = (group, role.as_ref(), failure.is_empty()) {
+            match b.kernel(self.setup(g, role, arena), largest) {
+                Ok(k) => kernel = Some(k),
+                Err(e) => failure = format!("{:#}", ends_on_mpi_error(e)),
+            }
+        }
+        self.agree(&failure)?;
+        if let Some(k) = kernel.as_mut() {
+            watchdog::expect(1);
+            for i in 0..reps {
+                k.run(i);
+                watchdog::progress(1);
+            }
+        }
+        Ok(())
+    }
+
     /// The point loop of one benchmark and process count, on every rank.
     #[allow(clippy::too_many_arguments)]
     fn points(
@@ -485,25 +581,7 @@ impl<'a> Engine<'a> {
         let mut side_blocks = Vec::new();
         let warm_largest = cfg.warm_largest(info);
         if warm_largest > 0 {
-            // PMB §5.2.5: a few repetitions at the largest length, before the first.
-            let largest = points.iter().max_by_key(|p| p.bytes).expect("points");
-            let mut failure = self.injected_failure(b, largest);
-            let mut kernel = None;
-            let role = group.map(|g| b.placement(largest).role(g.rank, q));
-            if let (Some(g), Some(role), true) = (group, role.as_ref(), failure.is_empty()) {
-                match b.kernel(self.setup(g, role, arena), largest) {
-                    Ok(k) => kernel = Some(k),
-                    Err(e) => failure = format!("{:#}", ends_on_mpi_error(e)),
-                }
-            }
-            self.agree(&failure)?;
-            if let Some(k) = kernel.as_mut() {
-                watchdog::expect(1);
-                for i in 0..warm_largest {
-                    k.run(i);
-                    watchdog::progress(1);
-                }
-            }
+            self.warm_at_largest(b, q, points, group, arena, warm_largest)?;
         }
         for (pi, p) in points.iter().enumerate() {
             let what = format!("{}, {}, {q} processes", info.name, p.label());
@@ -556,32 +634,12 @@ impl<'a> Engine<'a> {
                     ..d
                 }));
                 if !samples.sides.is_empty() {
-                    let scale = time_scale * 1e6;
-                    side_blocks.push(SideBlocks {
-                        point: pi,
-                        rank: g.rank,
-                        blocks: blocks_of(&samples.sides, SIDE_BLOCKS)
-                            .into_iter()
-                            .map(|[a, b]| [a * scale, b * scale])
-                            .collect(),
-                    });
+                    side_blocks.push(side_blocks_of(pi, g.rank, &samples, time_scale));
                 }
                 prec.group_rank = Some(g.rank);
                 bad = prec.errors > 0;
                 if cfg.raw {
-                    for i in 0..samples.dur.len() {
-                        let (s, e) = (samples.start[i], samples.end[i]);
-                        let (s, e) = match clock {
-                            Some(c) => (c.to_global(s), c.to_global(e)),
-                            None => (s, e),
-                        };
-                        let rep = if samples.reps_per_sample == 1 {
-                            i as f64
-                        } else {
-                            -1.0
-                        };
-                        raw.push([pi as f64, rep, s, e]);
-                    }
+                    raw.extend(raw_rows(pi, &samples, clock));
                 }
                 rec.points.push(prec);
             }
@@ -876,6 +934,39 @@ fn measured_params(points: &[Point], rows: &[Row]) -> Vec<String> {
 
 /// What the point loop of one benchmark leaves on a rank: its record, its
 /// raw samples, its disturbances and its split-completion blocks.
+/// `--raw`'s rows of one point on this rank: (point, repetition or -1 for
+/// a loop, start, end), on the global clock where there is one.
+fn raw_rows(pi: usize, samples: &Samples, clock: Option<ClockModel>) -> Vec<[f64; 4]> {
+    (0..samples.dur.len())
+        .map(|i| {
+            let (s, e) = (samples.start[i], samples.end[i]);
+            let (s, e) = match clock {
+                Some(c) => (c.to_global(s), c.to_global(e)),
+                None => (s, e),
+            };
+            let rep = if samples.reps_per_sample == 1 {
+                i as f64
+            } else {
+                -1.0
+            };
+            [pi as f64, rep, s, e]
+        })
+        .collect()
+}
+
+/// Split-completion timing's blocks of one point on this rank (µs).
+fn side_blocks_of(pi: usize, rank: usize, samples: &Samples, time_scale: f64) -> SideBlocks {
+    let scale = time_scale * 1e6;
+    SideBlocks {
+        point: pi,
+        rank,
+        blocks: blocks_of(&samples.sides, SIDE_BLOCKS)
+            .into_iter()
+            .map(|[a, b]| [a * scale, b * scale])
+            .collect(),
+    }
+}
+
 type PointsOutcome = (RankRecord, Vec<[f64; 4]>, Vec<Disturbance>, Vec<SideBlocks>);
 
 /// Every rank's items, on rank 0 (collective over the world).

@@ -159,73 +159,20 @@ pub fn arrange(
         adj[a].push(b);
         adj[b].push(a);
     }
-    // Connected components, each in breadth-first order from its lowest rank.
-    let mut comp_of = vec![usize::MAX; q];
-    let mut comps: Vec<Vec<usize>> = Vec::new();
-    for s in 0..q {
-        if comp_of[s] != usize::MAX || adj[s].is_empty() {
-            continue;
-        }
-        let mut c = vec![s];
-        comp_of[s] = comps.len();
-        let mut i = 0;
-        while i < c.len() {
-            for &n in &adj[c[i]] {
-                if comp_of[n] == usize::MAX {
-                    comp_of[n] = comps.len();
-                    c.push(n);
-                }
-            }
-            i += 1;
-        }
-        comps.push(c);
-    }
+    let comps = components(&adj);
     let mut out = Vec::with_capacity(groups);
     for _ in 0..groups {
         let mut host: Vec<Option<usize>> = vec![None; q];
         let mut left: Vec<usize> = free.iter().map(|f| f.len()).collect();
-        // The host with the most free ranks among `ok`; ties go to the lower host.
-        let pick = |left: &[usize], ok: &dyn Fn(usize) -> bool, need: usize| {
-            (0..left.len())
-                .filter(|&h| left[h] >= need && ok(h))
-                .max_by(|&a, &b| left[a].cmp(&left[b]).then(b.cmp(&a)))
+        let linked = Linked {
+            name: &placement.name,
+            q,
+            comps: &comps,
+            adj: &adj,
         };
         match pairs {
-            Pairs::Intra => {
-                let mut order: Vec<&Vec<usize>> = comps.iter().collect();
-                order.sort_by_key(|c| std::cmp::Reverse(c.len()));
-                for c in order {
-                    let Some(h) = pick(&left, &|_| true, c.len()) else {
-                        let most = left.iter().max().copied().unwrap_or(0);
-                        return Err(format!(
-                            "--pairs intra cannot be met: {} on {q} processes links {} ranks that must share a host, and no host has {} ranks left (at most {most})",
-                            placement.name,
-                            c.len(),
-                            c.len()
-                        ));
-                    };
-                    left[h] -= c.len();
-                    for &v in c {
-                        host[v] = Some(h);
-                    }
-                }
-            }
-            Pairs::Inter | Pairs::Any => {
-                for c in &comps {
-                    for &v in c {
-                        let taken: Vec<usize> = adj[v].iter().filter_map(|&n| host[n]).collect();
-                        let Some(h) = pick(&left, &|h| !taken.contains(&h), 1) else {
-                            return Err(format!(
-                                "--pairs inter cannot be met: {} on {q} processes needs every partner on another host, and the hosts hold {} ranks",
-                                placement.name,
-                                held
-                            ));
-                        };
-                        left[h] -= 1;
-                        host[v] = Some(h);
-                    }
-                }
-            }
+            Pairs::Intra => linked.intra(&mut left, &mut host)?,
+            Pairs::Inter | Pairs::Any => linked.inter(&mut left, &mut host, &held)?,
         }
         // Ranks without partners (the idle rank of an odd group) take what is left.
         for slot in host.iter_mut() {
@@ -249,6 +196,98 @@ pub fn arrange(
         out.push(members);
     }
     Ok(out)
+}
+
+/// Connected components of the partner graph `adj`, each in breadth-first
+/// order from its lowest rank (ranks without partners are in none).
+fn components(adj: &[Vec<usize>]) -> Vec<Vec<usize>> {
+    let q = adj.len();
+    let mut comp_of = vec![usize::MAX; q];
+    let mut comps: Vec<Vec<usize>> = Vec::new();
+    for s in 0..q {
+        if comp_of[s] != usize::MAX || adj[s].is_empty() {
+            continue;
+        }
+        let mut c = vec![s];
+        comp_of[s] = comps.len();
+        let mut i = 0;
+        while i < c.len() {
+            for &n in &adj[c[i]] {
+                if comp_of[n] == usize::MAX {
+                    comp_of[n] = comps.len();
+                    c.push(n);
+                }
+            }
+            i += 1;
+        }
+        comps.push(c);
+    }
+    comps
+}
+
+/// The host with the most free ranks (`left`, at least `need`) among `ok`;
+/// ties go to the lower host.
+fn pick(left: &[usize], ok: &dyn Fn(usize) -> bool, need: usize) -> Option<usize> {
+    (0..left.len())
+        .filter(|&h| left[h] >= need && ok(h))
+        .max_by(|&a, &b| left[a].cmp(&left[b]).then(b.cmp(&a)))
+}
+
+/// The linked ranks of one group, to be given hosts.
+struct Linked<'a> {
+    name: &'a str,
+    q: usize,
+    comps: &'a [Vec<usize>],
+    adj: &'a [Vec<usize>],
+}
+
+impl Linked<'_> {
+    /// `--pairs intra`: each component on one host, the largest first.
+    fn intra(&self, left: &mut [usize], host: &mut [Option<usize>]) -> Result<(), String> {
+        let q = self.q;
+        let mut order: Vec<&Vec<usize>> = self.comps.iter().collect();
+        order.sort_by_key(|c| std::cmp::Reverse(c.len()));
+        for c in order {
+            let Some(h) = pick(left, &|_| true, c.len()) else {
+                let most = left.iter().max().copied().unwrap_or(0);
+                return Err(format!(
+                    "--pairs intra cannot be met: {} on {q} processes links {} ranks that must share a host, and no host has {} ranks left (at most {most})",
+                    self.name,
+                    c.len(),
+                    c.len()
+                ));
+            };
+            left[h] -= c.len();
+            for &v in c {
+                host[v] = Some(h);
+            }
+        }
+        Ok(())
+    }
+
+    /// `--pairs inter`: every partner of a rank on another host than its own.
+    fn inter(
+        &self,
+        left: &mut [usize],
+        host: &mut [Option<usize>],
+        held: &str,
+    ) -> Result<(), String> {
+        let q = self.q;
+        for c in self.comps {
+            for &v in c {
+                let taken: Vec<usize> = self.adj[v].iter().filter_map(|&n| host[n]).collect();
+                let Some(h) = pick(left, &|h| !taken.contains(&h), 1) else {
+                    return Err(format!(
+                        "--pairs inter cannot be met: {} on {q} processes needs every partner on another host, and the hosts hold {} ranks",
+                        self.name, held
+                    ));
+                };
+                left[h] -= 1;
+                host[v] = Some(h);
+            }
+        }
+        Ok(())
+    }
 }
 
 /// IMB's `-map PxQ`: the world ranks in the order of their new ranks. IMB

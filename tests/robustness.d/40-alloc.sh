@@ -49,6 +49,17 @@ case_alloc "run --iter 1000000000 --timing per-call under ulimit -v: exit 2, nam
 case_alloc "run --max-iter 10^12 --precision: exit 2, names --max-iter" 2 \
     "^error: --max-iter 1000000000000: .*memory limit" "" \
     run -n 2 PingPong --precision 0.05 --max-iter 1000000000000 --sizes 8
+# Windows of pending operations (issue 36, item 6): their requests and the
+# library's request objects are counted against --mem before any is posted
+# (osu_bw -W 100000000 grew to 4.7 GB on one rank, silently, before).
+for prog in osu_bw osu_bibw osu_mbw_mr osu_put_bw osu_get_bw; do
+    case_alloc "$prog -W 100000000 under ulimit -v: exit 2, names -W and --mem" 2 \
+        "^error: -W/--osu-window 100000000: .*pending requests.*\(--mem\)" "-v 4000000" \
+        osu "$prog" -W 100000000 -m 8:8
+done
+case_alloc "run --osu-window 1000000 --mem 0.5: exit 2, names the window and --mem" 2 \
+    "^error: -W/--osu-window 1000000: .*above the memory limit of 536870912 bytes" "" \
+    run -n 2 --suite osu osu_bw --osu-window 1000000 --mem 0.5 --sizes 8 --json out.json
 # Direct mpiexec: the same line.
 case_mpitest_direct() {
     local name="alloc: mpitest T99999999999999 under mpiexec: exit 2"

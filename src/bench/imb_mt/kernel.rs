@@ -204,7 +204,10 @@ impl Benchmark for MtBench {
     fn need(&self, p: &Point, _q: usize) -> u64 {
         let s = Setting::of(p);
         let (a, b) = self.regions(p.bytes);
-        (s.threads * (a + b + 2 * s.align)) as u64
+        let buffers = s.threads.saturating_mul(a + b + 2 * s.align) as u64;
+        // Each thread's window of requests, pending at once.
+        let pending = s.threads.saturating_mul(self.op.requests(s.window));
+        buffers.saturating_add(comm::pending_bytes(pending))
     }
 
     fn refuse(&self, p: &Point, _q: usize) -> Option<String> {
@@ -742,9 +745,13 @@ mod tests {
             .contains("6 bytes"));
         let chars = Point::bytes(6).with("datatype", "MPI_CHAR");
         assert_eq!(bench(Op::Reduce).refuse(&chars, 2), None);
-        // Two threads: two send and two receive regions, each padded.
+        // Two threads: two send and two receive regions, each padded, and
+        // each thread's two pending requests with the library's objects.
         let need = bench(Op::Exchange).need(&p[1], 2);
-        assert_eq!(need, 2 * (32 + 2 * 32 + 1 + 2 * 64));
+        assert_eq!(
+            need,
+            2 * (32 + 2 * 32 + 1 + 2 * 64) + crate::comm::pending_bytes(2 * 2)
+        );
     }
 
     fn row(bytes: usize, threads: u64, lo: f64, hi: f64, avg: f64) -> crate::results::Row {

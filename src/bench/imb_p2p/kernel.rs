@@ -20,7 +20,7 @@ use anyhow::Result;
 
 use crate::bench::{Benchmark, Info, Kernel, Setup};
 use crate::check::{self, Expect, Segment};
-use crate::comm::{request_null, Buffer, Comm, Elem, Msg, Request};
+use crate::comm::{self, request_null, Buffer, Comm, Elem, Msg, Request};
 use crate::contract::axis::{Point, SweepCx};
 use crate::results::BenchResult;
 
@@ -186,7 +186,9 @@ impl<E: Exchange> Benchmark for P2p<E> {
     }
 
     fn need(&self, p: &Point, _q: usize) -> u64 {
-        2 * (self.ex.blocks() * p.bytes) as u64
+        let blocks = self.ex.blocks();
+        (2 * blocks.saturating_mul(p.bytes) as u64)
+            .saturating_add(comm::pending_bytes(blocks.saturating_mul(2)))
     }
 
     fn refuse(&self, p: &Point, q: usize) -> Option<String> {

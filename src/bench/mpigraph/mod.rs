@@ -146,7 +146,10 @@ impl Benchmark for Graph {
     }
 
     fn need(&self, p: &Point, _q: usize) -> u64 {
-        2 * (p.bytes as u64) * window_of(p) as u64
+        let w = window_of(p);
+        (2 * (p.bytes as u64))
+            .saturating_mul(w as u64)
+            .saturating_add(comm::pending_bytes(w.saturating_mul(2)))
     }
 
     fn kernel<'a>(&'a self, s: Setup<'a>, p: &Point) -> Result<Box<dyn Kernel + 'a>> {

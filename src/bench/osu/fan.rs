@@ -110,7 +110,7 @@ impl Benchmark for Fan {
         let n = q.saturating_sub(1);
         let (s, r) = lens(self.inward, true, p.bytes, slots, n);
         let (_, rl) = lens(self.inward, false, p.bytes, slots, n);
-        (s + r.max(rl)) as u64
+        ((s + r.max(rl)) as u64).saturating_add(comm::pending_bytes(n.saturating_mul(w)))
     }
 
     fn refuse(&self, p: &Point, _q: usize) -> Option<String> {

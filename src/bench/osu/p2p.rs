@@ -349,9 +349,10 @@ pub(super) fn buffers_of(p: &Point, w: usize) -> usize {
     }
 }
 
-/// Bytes of a window's requests (W sends and W receives) on one rank.
+/// Bytes of a window's requests (W sends and W receives) on one rank,
+/// the library's request objects with them.
 fn request_bytes(w: usize) -> u64 {
-    (2 * w as u64).saturating_mul(std::mem::size_of_val(&comm::request_null()) as u64)
+    comm::pending_bytes(w.saturating_mul(2))
 }
 
 /// Why a window of `w` messages cannot run within `mem` bytes per rank, or
@@ -366,7 +367,7 @@ pub(super) fn window_refused(w: usize, mem: u64) -> Option<String> {
         ))
     } else if need > mem {
         Some(format!(
-            "a window of {w} messages needs {need} bytes of requests per rank, above the memory limit of {mem} bytes per rank (--mem)"
+            "a window of {w} messages needs {need} bytes of pending requests per rank (handles and the library's request objects), above the memory limit of {mem} bytes per rank (--mem)"
         ))
     } else {
         None

@@ -34,7 +34,7 @@ use super::{axis, BW_REPS, INFO, LATENCY_REPS, WINDOW};
 use crate::bench::{Benchmark, Class, Info, Kernel, RankRule, Setup};
 use crate::check::{self, Expect, Segment};
 use crate::comm::rma::{Group, Window, WindowKind};
-use crate::comm::{Buffer, Comm, Elem};
+use crate::comm::{self, Buffer, Comm, Elem};
 use crate::contract::axis::{Point, SweepCx};
 use crate::contract::placement::{Placement, Role};
 use crate::results::BenchResult;
@@ -245,7 +245,7 @@ impl OneSided {
     fn lens(&self, p: &Point) -> (usize, usize, usize) {
         let (x, w) = (self.x(p), self.w(p));
         // At least 64 bytes: MPICH 4.0.2 loses puts into MPI_Win_allocate windows of 8 bytes.
-        let span = (w * x).max(64);
+        let span = w.saturating_mul(x).max(64);
         (span, span, span)
     }
 }
@@ -288,7 +288,11 @@ impl Benchmark for OneSided {
 
     fn need(&self, p: &Point, _q: usize) -> u64 {
         let (a, b, c) = self.lens(p);
-        (a + b + c) as u64
+        // The window's W operations, queued in one epoch by the library.
+        (a as u64)
+            .saturating_add(b as u64)
+            .saturating_add(c as u64)
+            .saturating_add(comm::pending_bytes(self.w(p)))
     }
 
     fn refuse(&self, p: &Point, _q: usize) -> Option<String> {
