@@ -236,7 +236,7 @@ fn run(mut args: RunArgs) -> Result<i32> {
         if let Some(msg) = crate::launches::refuse(&args) {
             return Ok(usage(&msg));
         }
-        let hosts = match (&args.hosts, &args.hostfile) {
+        let hosts = match (&args.launch.hosts, &args.launch.hostfile) {
             (Some(list), _) => match launch::parse_hosts(list) {
                 Ok(h) => Some(h),
                 Err(msg) => return Ok(usage(&msg)),
@@ -261,6 +261,7 @@ fn run(mut args: RunArgs) -> Result<i32> {
         let slots = hosts.as_ref().map(|h| h.iter().map(|h| h.slots).sum());
         // Inside a Slurm allocation: its tasks, else one rank per core.
         let np = args
+            .launch
             .np
             .or(slots)
             .or_else(crate::slurm::allocation_tasks)
@@ -277,7 +278,7 @@ fn run(mut args: RunArgs) -> Result<i32> {
                 return Ok(usage(&e.to_string()));
             }
         }
-        if !args.dry_run {
+        if !args.launch.dry_run {
             // The parent relays the job's stdout and sees a closed pipe itself.
             signals::ignore_sigpipe();
             // The parent holds the output locks for the whole job.
@@ -287,24 +288,25 @@ fn run(mut args: RunArgs) -> Result<i32> {
         }
         let relaunch = launch::Relaunch {
             np,
-            mpiexec: args.mpiexec.as_deref(),
+            mpiexec: args.launch.mpiexec.as_deref(),
             library_version: &comm::library_version(),
-            force_np: args.force_np,
+            force_np: args.launch.force_np,
             // Launches of `--launches N` write private files: the run's
             // JSON is the parent's to write, after them.
             json: args
+                .out
                 .json
                 .as_deref()
-                .filter(|_| args.launches.is_none_or(|n| n <= 1)),
+                .filter(|_| args.reps.launches.is_none_or(|n| n <= 1)),
             hosts,
-            bind_to: args.bind_to.as_deref(),
-            dry_run: args.dry_run,
-            timeout: args.timeout,
+            bind_to: args.launch.bind_to.as_deref(),
+            dry_run: args.launch.dry_run,
+            timeout: args.limits.timeout,
         };
-        if args.launches.is_some_and(|n| n > 1) && !args.dry_run {
+        if args.reps.launches.is_some_and(|n| n > 1) && !args.launch.dry_run {
             return crate::launches::parent(&args, &relaunch);
         }
-        if let Some(n) = args.launches.filter(|&n| n > 1) {
+        if let Some(n) = args.reps.launches.filter(|&n| n > 1) {
             println!(
                 "# --launches {n}: mpibench runs this command {n} times and combines the launches' results"
             );
@@ -312,13 +314,13 @@ fn run(mut args: RunArgs) -> Result<i32> {
         return launch::relaunch(&relaunch);
     }
     // One launch of `--launches N`: its outputs are the parent's to write.
-    if args.launches.is_some_and(|n| n > 1) && !crate::launches::redirect(&mut args) {
+    if args.reps.launches.is_some_and(|n| n > 1) && !crate::launches::redirect(&mut args) {
         return Ok(usage(&format!(
             "--launches {} needs mpibench to start the launches itself: run it without mpiexec or srun (inside a Slurm allocation, mpibench run calls srun)",
-            args.launches.unwrap_or(0)
+            args.reps.launches.unwrap_or(0)
         )));
     }
-    if args.dry_run {
+    if args.launch.dry_run {
         if launch::env_rank() == 0 {
             println!(
                 "mpibench: --dry-run: a launcher started this process; there is nothing to launch"
@@ -527,16 +529,16 @@ impl Tables {
 
 /// Warnings on rank 0 about options the launcher overrode.
 fn warn_launch(world: &Comm, args: &RunArgs) {
-    if let Some(n) = args.np.filter(|&n| n != world.size) {
+    if let Some(n) = args.launch.np.filter(|&n| n != world.size) {
         eprintln!(
             "warning: -n {n} ignored: the launcher started {} processes",
             world.size
         );
     }
     if let Some(flag) = [
-        ("--hosts", args.hosts.is_some()),
-        ("--hostfile", args.hostfile.is_some()),
-        ("--bind-to", args.bind_to.is_some()),
+        ("--hosts", args.launch.hosts.is_some()),
+        ("--hostfile", args.launch.hostfile.is_some()),
+        ("--bind-to", args.launch.bind_to.is_some()),
     ]
     .iter()
     .find_map(|(f, set)| set.then_some(f))
@@ -898,8 +900,11 @@ mod tests {
     fn a_front_end_chooses_the_table_format() {
         let args = RunArgs {
             benchmarks: vec!["PingPong".into()],
-            table: Some("imb2021".into()),
             time: 10.0,
+            front: crate::cli::FrontSet {
+                table: Some("imb2021".into()),
+                ..Default::default()
+            },
             ..Default::default()
         };
         let header =
@@ -909,7 +914,10 @@ mod tests {
         assert!(header(&plan, "imb-p2p").contains("MPI-1 part"));
         let plan = Plan::build(
             &RunArgs {
-                table: None,
+                front: crate::cli::FrontSet {
+                    table: None,
+                    ..args.front.clone()
+                },
                 ..args
             },
             vec!["mpibench".into()],
