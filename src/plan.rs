@@ -707,124 +707,11 @@ fn repetitions(
     sel: &Selection,
     world: usize,
 ) -> Result<(Policy, Option<Method>), PlanError> {
-    if let Some(np) = args.sweep.npmin {
-        if np == 0 {
-            return Err(invalid("--npmin must be at least 1"));
-        }
-        if np > world && !args.front.npmin_up_to_world {
-            return Err(invalid(format!(
-                "--npmin {np} is larger than the {world} processes of this run"
-            )));
-        }
-    }
-    for (flag, v) in [
-        ("--iter", args.reps.iter),
-        ("--fast-iter", args.reps.fast_iter),
-        ("--repeats", args.reps.repeats),
-        ("--min-iter", args.measure.min_iter),
-        ("--max-iter", args.measure.max_iter),
-        ("--inner", args.reps.inner),
-        ("--outer", args.reps.outer),
-    ] {
-        if v == Some(0) {
-            return Err(invalid(format!("{flag} must be at least 1")));
-        }
-    }
-    if let (Some(_), Some(flag)) = (
-        args.reps.iter,
-        [
-            ("--min-iter", args.measure.min_iter),
-            ("--max-iter", args.measure.max_iter),
-        ]
-        .into_iter()
-        .find_map(|(f, v)| v.map(|_| f)),
-    ) {
-        return Err(invalid(format!(
-            "--iter fixes the repetitions; it excludes {flag}"
-        )));
-    }
-    // The clock tools repeat a fixed number of times: a repetition
-    // count would be recorded but not used.
-    if let Some(flag) = [
-        ("--iter", args.reps.iter),
-        ("--min-iter", args.measure.min_iter),
-        ("--max-iter", args.measure.max_iter),
-    ]
-    .into_iter()
-    .find_map(|(f, v)| v.map(|_| f))
-    {
-        let fixed: Vec<_> = sel
-            .entries
-            .iter()
-            .map(|e| lookup::suite_of(e.info()).fixed_repetitions)
-            .collect();
-        if let Some(Some(why)) = fixed.first().filter(|_| fixed.iter().all(Option::is_some)) {
-            return Err(invalid(format!("{flag} does not apply: {}", why())));
-        }
-    }
-    if !(args.time.is_finite() && args.time > 0.0) {
-        return Err(invalid(format!(
-            "--time must be a positive number of seconds, not {}",
-            args.time
-        )));
-    }
-    if args.time > MAX_SECONDS {
-        return Err(invalid(format!(
-            "--time must be at most {MAX_SECONDS} seconds, not {}",
-            args.time
-        )));
-    }
-    if let Some(r) = args.measure.precision {
-        if !(r > 0.0 && r < 1.0) {
-            return Err(invalid(format!(
-                "--precision must be between 0 and 1 (e.g. 0.02), not {r}"
-            )));
-        }
-        if args.measure.timing.is_some_and(|m| !m.per_repetition()) {
-            return Err(invalid(
-                "--precision needs per-repetition samples: it excludes --timing loop",
-            ));
-        }
-        if args.reps.iter.is_some() {
-            return Err(invalid(
-                "--iter and --precision exclude each other (fixed or adaptive repetitions)",
-            ));
-        }
-    }
-    // --precision judges per-call samples: per-call timing unless a per-repetition method is named.
-    let method = match (args.measure.timing, args.measure.precision) {
-        (None, Some(_)) => Some(Method::PerCall),
-        (m, _) => m,
-    };
-    if let Some(w) = args.measure.window_us {
-        if args.measure.sync != Some(SyncMode::Window)
-            && method.and_then(Method::required_sync) != Some(SyncMode::Window)
-        {
-            return Err(invalid("--window-us needs --sync window"));
-        }
-        if !(w.is_finite() && w > 0.0 && w <= 1e6) {
-            return Err(invalid(format!(
-                "--window-us must be a number of microseconds between 0 and 1000000, not {w}"
-            )));
-        }
-    }
-    let adaptive = args.measure.precision.is_some();
-    // With --iter, the bounds recorded in the results are what ran.
-    let min_reps = args
-        .reps
-        .iter
-        .or(args.measure.min_iter)
-        .unwrap_or(if adaptive { 10 } else { 1 });
-    let max_reps = args
-        .reps
-        .iter
-        .or(args.measure.max_iter)
-        .unwrap_or(if adaptive { 100_000 } else { IMB_MAX_REPS });
-    if max_reps < min_reps {
-        return Err(invalid(format!(
-            "--max-iter {max_reps} is smaller than --min-iter {min_reps}"
-        )));
-    }
+    check_npmin(args, world)?;
+    check_counts(args, sel)?;
+    check_time(args.time)?;
+    let method = timing_method(args)?;
+    let (min_reps, max_reps) = rep_bounds(args)?;
     if args.knobs.volume == Some(0) {
         return Err(invalid("--volume must be at least 1 byte"));
     }
@@ -842,6 +729,148 @@ fn repetitions(
         iter_policy: args.knobs.iter_policy.unwrap_or_default(),
     };
     Ok((policy, method))
+}
+
+/// `--npmin`: from 1, and within the world (unless a front end lets it
+/// run on all processes instead, as IMB).
+fn check_npmin(args: &RunArgs, world: usize) -> Result<(), PlanError> {
+    let Some(np) = args.sweep.npmin else {
+        return Ok(());
+    };
+    if np == 0 {
+        return Err(invalid("--npmin must be at least 1"));
+    }
+    if np > world && !args.front.npmin_up_to_world {
+        return Err(invalid(format!(
+            "--npmin {np} is larger than the {world} processes of this run"
+        )));
+    }
+    Ok(())
+}
+
+/// The repetition counts: each from 1, `--iter` without bounds, and no
+/// count for suites that repeat a fixed number of times.
+fn check_counts(args: &RunArgs, sel: &Selection) -> Result<(), PlanError> {
+    for (flag, v) in [
+        ("--iter", args.reps.iter),
+        ("--fast-iter", args.reps.fast_iter),
+        ("--repeats", args.reps.repeats),
+        ("--min-iter", args.measure.min_iter),
+        ("--max-iter", args.measure.max_iter),
+        ("--inner", args.reps.inner),
+        ("--outer", args.reps.outer),
+    ] {
+        if v == Some(0) {
+            return Err(invalid(format!("{flag} must be at least 1")));
+        }
+    }
+    let bounds = [
+        ("--min-iter", args.measure.min_iter),
+        ("--max-iter", args.measure.max_iter),
+    ];
+    if let (Some(_), Some(flag)) = (
+        args.reps.iter,
+        bounds.into_iter().find_map(|(f, v)| v.map(|_| f)),
+    ) {
+        return Err(invalid(format!(
+            "--iter fixes the repetitions; it excludes {flag}"
+        )));
+    }
+    // The clock tools repeat a fixed number of times: a repetition
+    // count would be recorded but not used.
+    if let Some(flag) = std::iter::once(("--iter", args.reps.iter))
+        .chain(bounds)
+        .find_map(|(f, v)| v.map(|_| f))
+    {
+        let fixed: Vec<_> = sel
+            .entries
+            .iter()
+            .map(|e| lookup::suite_of(e.info()).fixed_repetitions)
+            .collect();
+        if let Some(Some(why)) = fixed.first().filter(|_| fixed.iter().all(Option::is_some)) {
+            return Err(invalid(format!("{flag} does not apply: {}", why())));
+        }
+    }
+    Ok(())
+}
+
+/// `--time`: a positive number of seconds, at most [`MAX_SECONDS`].
+fn check_time(time: f64) -> Result<(), PlanError> {
+    if !(time.is_finite() && time > 0.0) {
+        return Err(invalid(format!(
+            "--time must be a positive number of seconds, not {time}"
+        )));
+    }
+    if time > MAX_SECONDS {
+        return Err(invalid(format!(
+            "--time must be at most {MAX_SECONDS} seconds, not {time}"
+        )));
+    }
+    Ok(())
+}
+
+/// The timing method `--timing` and `--precision` ask for (per-call for
+/// `--precision` alone), with `--precision`'s and `--window-us`' checks.
+fn timing_method(args: &RunArgs) -> Result<Option<Method>, PlanError> {
+    let m = &args.measure;
+    if let Some(r) = m.precision {
+        if !(r > 0.0 && r < 1.0) {
+            return Err(invalid(format!(
+                "--precision must be between 0 and 1 (e.g. 0.02), not {r}"
+            )));
+        }
+        if m.timing.is_some_and(|m| !m.per_repetition()) {
+            return Err(invalid(
+                "--precision needs per-repetition samples: it excludes --timing loop",
+            ));
+        }
+        if args.reps.iter.is_some() {
+            return Err(invalid(
+                "--iter and --precision exclude each other (fixed or adaptive repetitions)",
+            ));
+        }
+    }
+    // --precision judges per-call samples: per-call timing unless a per-repetition method is named.
+    let method = match (m.timing, m.precision) {
+        (None, Some(_)) => Some(Method::PerCall),
+        (t, _) => t,
+    };
+    if let Some(w) = m.window_us {
+        if m.sync != Some(SyncMode::Window)
+            && method.and_then(Method::required_sync) != Some(SyncMode::Window)
+        {
+            return Err(invalid("--window-us needs --sync window"));
+        }
+        if !(w.is_finite() && w > 0.0 && w <= 1e6) {
+            return Err(invalid(format!(
+                "--window-us must be a number of microseconds between 0 and 1000000, not {w}"
+            )));
+        }
+    }
+    Ok(method)
+}
+
+/// The fewest and most repetitions per length: `--iter` (what ran is
+/// recorded), else `--min-iter`/`--max-iter`, else the defaults (wider
+/// with `--precision`).
+fn rep_bounds(args: &RunArgs) -> Result<(usize, usize), PlanError> {
+    let adaptive = args.measure.precision.is_some();
+    let min_reps = args
+        .reps
+        .iter
+        .or(args.measure.min_iter)
+        .unwrap_or(if adaptive { 10 } else { 1 });
+    let max_reps = args
+        .reps
+        .iter
+        .or(args.measure.max_iter)
+        .unwrap_or(if adaptive { 100_000 } else { IMB_MAX_REPS });
+    if max_reps < min_reps {
+        return Err(invalid(format!(
+            "--max-iter {max_reps} is smaller than --min-iter {min_reps}"
+        )));
+    }
+    Ok((min_reps, max_reps))
 }
 
 /// What a run may use and how it watches itself: memory per rank (and
