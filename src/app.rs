@@ -231,94 +231,111 @@ fn list(only: Option<&str>) -> Result<i32> {
     Ok(EXIT_OK)
 }
 
-fn run(mut args: RunArgs) -> Result<i32> {
-    if !launch::launched() {
-        if let Some(msg) = crate::launches::refuse(&args) {
-            return Ok(usage(&msg));
-        }
-        let hosts = match (&args.hosts, &args.hostfile) {
-            (Some(list), _) => match launch::parse_hosts(list) {
-                Ok(h) => Some(h),
-                Err(msg) => return Ok(usage(&msg)),
-            },
-            (None, Some(path)) => {
-                let text = match crate::input::read_text(
-                    path,
-                    crate::input::LIST_CAP,
-                    "--hostfile",
-                    crate::input::Stdin::Allowed,
-                ) {
-                    Ok(t) => t,
-                    Err(msg) => return Ok(usage(&msg)),
-                };
-                match launch::parse_hostfile(&text, &path.display().to_string()) {
-                    Ok(h) => Some(h),
-                    Err(msg) => return Ok(usage(&msg)),
-                }
-            }
-            (None, None) => None,
-        };
-        let slots = hosts.as_ref().map(|h| h.iter().map(|h| h.slots).sum());
-        // Inside a Slurm allocation: its tasks, else one rank per core.
-        let np = args
-            .np
-            .or(slots)
-            .or_else(crate::slurm::allocation_tasks)
-            .unwrap_or_else(|| launch::cores().max(2));
-        if let Err(msg) = crate::slurm::check_np(np) {
-            return Ok(usage(&msg));
-        }
-        // On this machine alone every rank shares this node, so the plan the
-        // ranks would build is this one: a usage error is said at once,
-        // without starting MPI (across hosts or in an allocation, rank 0
-        // decides, knowing its node).
-        if hosts.is_none() && crate::slurm::allocation_tasks().is_none() {
-            if let Err(e) = Plan::build(&args, command_line(), np, np) {
-                return Ok(usage(&e.to_string()));
-            }
-        }
-        if !args.dry_run {
-            // The parent relays the job's stdout and sees a closed pipe itself.
-            signals::ignore_sigpipe();
-            // The parent holds the output locks for the whole job.
-            if let Err(msg) = files::lock(&args.outputs()) {
-                return Ok(usage(&msg));
-            }
-        }
-        let relaunch = launch::Relaunch {
-            np,
-            mpiexec: args.mpiexec.as_deref(),
-            library_version: &comm::library_version(),
-            force_np: args.force_np,
-            // Launches of `--launches N` write private files: the run's
-            // JSON is the parent's to write, after them.
-            json: args
-                .json
-                .as_deref()
-                .filter(|_| args.launches.is_none_or(|n| n <= 1)),
-            hosts,
-            bind_to: args.bind_to.as_deref(),
-            dry_run: args.dry_run,
-            timeout: args.timeout,
-        };
-        if args.launches.is_some_and(|n| n > 1) && !args.dry_run {
-            return crate::launches::parent(&args, &relaunch);
-        }
-        if let Some(n) = args.launches.filter(|&n| n > 1) {
-            println!(
-                "# --launches {n}: mpibench runs this command {n} times and combines the launches' results"
-            );
-        }
-        return launch::relaunch(&relaunch);
+/// `mpibench run`: the self-launch outside a launcher, the run under one.
+fn run(args: RunArgs) -> Result<i32> {
+    if launch::launched() {
+        run_launched(args)
+    } else {
+        self_launch(&args)
     }
+}
+
+/// The self-launch: the hosts and the number of ranks, the plan checked
+/// at once where every rank would share this node, the output locks, then
+/// mpiexec (or srun), once or once per launch of `--launches N`.
+fn self_launch(args: &RunArgs) -> Result<i32> {
+    if let Some(msg) = crate::launches::refuse(args) {
+        return Ok(usage(&msg));
+    }
+    let hosts = match hosts_of(args) {
+        Ok(h) => h,
+        Err(msg) => return Ok(usage(&msg)),
+    };
+    let slots = hosts.as_ref().map(|h| h.iter().map(|h| h.slots).sum());
+    // Inside a Slurm allocation: its tasks, else one rank per core.
+    let np = args
+        .launch
+        .np
+        .or(slots)
+        .or_else(crate::slurm::allocation_tasks)
+        .unwrap_or_else(|| launch::cores().max(2));
+    if let Err(msg) = crate::slurm::check_np(np) {
+        return Ok(usage(&msg));
+    }
+    // On this machine alone every rank shares this node, so the plan the
+    // ranks would build is this one: a usage error is said at once,
+    // without starting MPI (across hosts or in an allocation, rank 0
+    // decides, knowing its node).
+    if hosts.is_none() && crate::slurm::allocation_tasks().is_none() {
+        if let Err(e) = Plan::build(args, command_line(), np, np) {
+            return Ok(usage(&e.to_string()));
+        }
+    }
+    if !args.launch.dry_run {
+        // The parent relays the job's stdout and sees a closed pipe itself.
+        signals::ignore_sigpipe();
+        // The parent holds the output locks for the whole job.
+        if let Err(msg) = files::lock(&args.outputs()) {
+            return Ok(usage(&msg));
+        }
+    }
+    let relaunch = launch::Relaunch {
+        np,
+        mpiexec: args.launch.mpiexec.as_deref(),
+        library_version: &comm::library_version(),
+        force_np: args.launch.force_np,
+        // Launches of `--launches N` write private files: the run's
+        // JSON is the parent's to write, after them.
+        json: args
+            .out
+            .json
+            .as_deref()
+            .filter(|_| args.reps.launches.is_none_or(|n| n <= 1)),
+        hosts,
+        bind_to: args.launch.bind_to.as_deref(),
+        dry_run: args.launch.dry_run,
+        timeout: args.limits.timeout,
+    };
+    if args.reps.launches.is_some_and(|n| n > 1) && !args.launch.dry_run {
+        return crate::launches::parent(args, &relaunch);
+    }
+    if let Some(n) = args.reps.launches.filter(|&n| n > 1) {
+        println!(
+            "# --launches {n}: mpibench runs this command {n} times and combines the launches' results"
+        );
+    }
+    launch::relaunch(&relaunch)
+}
+
+/// The hosts of the self-launch: `--hosts`, else `--hostfile`'s (read
+/// here), else none; or the one-line usage error.
+fn hosts_of(args: &RunArgs) -> Result<Option<Vec<launch::Host>>, String> {
+    match (&args.launch.hosts, &args.launch.hostfile) {
+        (Some(list), _) => launch::parse_hosts(list).map(Some),
+        (None, Some(path)) => {
+            let text = crate::input::read_text(
+                path,
+                crate::input::LIST_CAP,
+                "--hostfile",
+                crate::input::Stdin::Allowed,
+            )?;
+            launch::parse_hostfile(&text, &path.display().to_string()).map(Some)
+        }
+        (None, None) => Ok(None),
+    }
+}
+
+/// A rank started by a launcher: one launch of `--launches N` writes
+/// private files, a dry run has nothing to do, else MPI starts.
+fn run_launched(mut args: RunArgs) -> Result<i32> {
     // One launch of `--launches N`: its outputs are the parent's to write.
-    if args.launches.is_some_and(|n| n > 1) && !crate::launches::redirect(&mut args) {
+    if args.reps.launches.is_some_and(|n| n > 1) && !crate::launches::redirect(&mut args) {
         return Ok(usage(&format!(
             "--launches {} needs mpibench to start the launches itself: run it without mpiexec or srun (inside a Slurm allocation, mpibench run calls srun)",
-            args.launches.unwrap_or(0)
+            args.reps.launches.unwrap_or(0)
         )));
     }
-    if args.dry_run {
+    if args.launch.dry_run {
         if launch::env_rank() == 0 {
             println!(
                 "mpibench: --dry-run: a launcher started this process; there is nothing to launch"
@@ -326,6 +343,12 @@ fn run(mut args: RunArgs) -> Result<i32> {
         }
         return Ok(EXIT_OK);
     }
+    run_mpi(&args)
+}
+
+/// MPI from start to end: the crash and stop handling around it, the
+/// world checked against the launcher's, the run, and a bounded finalize.
+fn run_mpi(args: &RunArgs) -> Result<i32> {
     // Panic hook, crash and stop handling, the link to a self-launching parent.
     signals::ignore_sigpipe();
     signals::before_mpi_init();
@@ -339,7 +362,7 @@ fn run(mut args: RunArgs) -> Result<i32> {
         || launch::check_world(world.size, &comm::library_version()),
         Err,
     ) {
-        Ok(()) => run_world(&world, &args),
+        Ok(()) => run_world(&world, args),
         Err(msg) => {
             if launch::env_rank() == 0 {
                 eprintln!("error: {msg}");
@@ -527,16 +550,16 @@ impl Tables {
 
 /// Warnings on rank 0 about options the launcher overrode.
 fn warn_launch(world: &Comm, args: &RunArgs) {
-    if let Some(n) = args.np.filter(|&n| n != world.size) {
+    if let Some(n) = args.launch.np.filter(|&n| n != world.size) {
         eprintln!(
             "warning: -n {n} ignored: the launcher started {} processes",
             world.size
         );
     }
     if let Some(flag) = [
-        ("--hosts", args.hosts.is_some()),
-        ("--hostfile", args.hostfile.is_some()),
-        ("--bind-to", args.bind_to.is_some()),
+        ("--hosts", args.launch.hosts.is_some()),
+        ("--hostfile", args.launch.hostfile.is_some()),
+        ("--bind-to", args.launch.bind_to.is_some()),
     ]
     .iter()
     .find_map(|(f, set)| set.then_some(f))
@@ -898,8 +921,11 @@ mod tests {
     fn a_front_end_chooses_the_table_format() {
         let args = RunArgs {
             benchmarks: vec!["PingPong".into()],
-            table: Some("imb2021".into()),
             time: 10.0,
+            front: crate::cli::FrontSet {
+                table: Some("imb2021".into()),
+                ..Default::default()
+            },
             ..Default::default()
         };
         let header =
@@ -909,7 +935,10 @@ mod tests {
         assert!(header(&plan, "imb-p2p").contains("MPI-1 part"));
         let plan = Plan::build(
             &RunArgs {
-                table: None,
+                front: crate::cli::FrontSet {
+                    table: None,
+                    ..args.front.clone()
+                },
                 ..args
             },
             vec!["mpibench".into()],

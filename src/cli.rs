@@ -76,6 +76,120 @@ pub struct RunArgs {
     #[arg(long)]
     pub suite: Option<String>,
 
+    /// How mpibench launches itself (`-n`, `--mpiexec`, `--hosts`, ...).
+    #[command(flatten)]
+    pub launch: Launch,
+
+    /// Partners of the benchmarks that pair ranks: on other hosts (inter), on the same host
+    /// (intra), or the first ranks in rank order wherever they run (any, PMB's way). A placement
+    /// the hosts cannot give is skipped with the reason. COMMTEST's own choice, all pairs at once
+    /// (all) or node zero and its partners only (zero), is also accepted here (--communicating).
+    #[arg(long, value_enum, value_name = "WHERE", default_value = "any")]
+    pub pairs: PairsArg,
+
+    /// The stall limit and the disturbance factor.
+    #[command(flatten)]
+    pub guard: Guards,
+
+    /// The process counts and message lengths of the sweep.
+    #[command(flatten)]
+    pub sweep: Sweep,
+
+    /// Fixed repetition counts: per length, of the list, of launches, of delay subtraction.
+    #[command(flatten)]
+    pub reps: Counts,
+
+    /// How one-sided benchmarks make and synchronise their windows.
+    #[command(flatten)]
+    pub rma: Windows,
+
+    /// Each suite's own options (its clap `Args`, in its folder), in the
+    /// registry's order.
+    #[command(flatten)]
+    pub suites: SuiteOptions,
+
+    /// Exit with code 6 when the bandwidth matrix (--suite mpigraph) shows outliers (they are
+    /// findings otherwise: exit code 0).
+    #[arg(long)]
+    pub fail_on_outlier: bool,
+
+    /// Time cap per message length in seconds (repetitions are reduced to fit).
+    #[arg(
+        long,
+        value_name = "S",
+        default_value = "10",
+        allow_negative_numbers = true
+    )]
+    pub time: f64,
+
+    /// Warm-up repetitions per message length (default: a tenth of the repetitions, 2..100).
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = at_least_0)]
+    pub warmup: Option<usize>,
+
+    /// The root of rooted collectives.
+    #[command(flatten)]
+    pub roots: Roots,
+
+    /// The classic definitions' knobs (their suite's heading comes from the registry) and the volume cap.
+    #[command(flatten)]
+    pub knobs: Knobs,
+
+    /// The element types and derived datatype of the messages.
+    #[command(flatten)]
+    pub types: Types,
+
+    /// Validate every transfer (outside the timed region); errors give exit code 1.
+    #[arg(long)]
+    pub check: bool,
+
+    /// The results files and the tables' destination.
+    #[command(flatten)]
+    pub out: Outputs,
+
+    /// How processes are synchronised and timed, and adaptive repetitions.
+    #[command(flatten)]
+    pub measure: Measure,
+
+    /// Show the median, its 95% CI and outlier counts in the tables.
+    #[arg(long)]
+    pub stats: bool,
+
+    /// Write every per-call sample as CSV (rank, benchmark, size, repetition, start, end).
+    #[arg(long, value_name = "FILE")]
+    pub raw: Option<PathBuf>,
+
+    /// The memory limit and the timeout.
+    #[command(flatten)]
+    pub limits: Limits,
+
+    /// With --check: stop at the first validation error, naming the rank.
+    #[arg(long)]
+    pub strict: bool,
+
+    /// No progress lines on stderr.
+    #[arg(short, long)]
+    pub quiet: bool,
+
+    /// Test hooks (hidden).
+    #[command(flatten)]
+    pub hooks: Hooks,
+
+    /// The scenarios of imbalance: delayed participants and computation (their suite's heading comes from the registry).
+    #[command(flatten)]
+    pub imbalance: Imbalance,
+
+    /// Plots written after the run.
+    #[command(flatten)]
+    pub figures: Figures,
+
+    /// What only front ends set (no flag of `mpibench run`).
+    #[arg(skip)]
+    pub front: FrontSet,
+}
+
+/// How mpibench launches itself (`-n`, `--mpiexec`, `--hosts`, ...).
+#[derive(Debug, Clone, Args, Default)]
+pub struct Launch {
     /// Number of local ranks when mpibench launches itself (ignored under a launcher).
     #[arg(short = 'n', long = "np", value_name = "N", allow_negative_numbers = true, value_parser = at_least_1)]
     pub np: Option<usize>,
@@ -108,14 +222,11 @@ pub struct RunArgs {
     /// (OMPI_MCA_hwloc_base_binding_policy, HYDRA_BINDING), which wins.
     #[arg(long, value_name = "POLICY", allow_negative_numbers = true, value_parser = bind_policy)]
     pub bind_to: Option<String>,
+}
 
-    /// Partners of the benchmarks that pair ranks: on other hosts (inter), on the same host
-    /// (intra), or the first ranks in rank order wherever they run (any, PMB's way). A placement
-    /// the hosts cannot give is skipped with the reason. COMMTEST's own choice, all pairs at once
-    /// (all) or node zero and its partners only (zero), is also accepted here (--communicating).
-    #[arg(long, value_enum, value_name = "WHERE", default_value = "any")]
-    pub pairs: PairsArg,
-
+/// The stall limit and the disturbance factor.
+#[derive(Debug, Clone, Args, Default)]
+pub struct Guards {
     /// Stall limit S in seconds (default 60; 0 turns it off). Every rank watches itself: it is
     /// stalled when it finishes no repetition for max(S, 20 x its slowest repetition so far in
     /// the benchmark), or, waiting outside the group of a point, for twice the point's expected
@@ -135,7 +246,11 @@ pub struct RunArgs {
     /// with its size.
     #[arg(long, value_name = "F", allow_negative_numbers = true)]
     pub disturbance_factor: Option<f64>,
+}
 
+/// The process counts and message lengths of the sweep.
+#[derive(Debug, Clone, Args, Default)]
+pub struct Sweep {
     /// Smallest process count of the sweep (PMB -npmin).
     #[arg(long, value_name = "P", allow_negative_numbers = true, value_parser = at_least_1)]
     pub npmin: Option<usize>,
@@ -155,7 +270,11 @@ pub struct RunArgs {
     /// Comma-separated message lengths in bytes, with K/M/G suffixes (powers of 1024).
     #[arg(long, value_name = "LIST")]
     pub sizes: Option<String>,
+}
 
+/// Fixed repetition counts: per length, of the list, of launches, of delay subtraction.
+#[derive(Debug, Clone, Args, Default)]
+pub struct Counts {
     /// Fixed number of repetitions per message length (MPITEST's T).
     #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = at_least_1)]
     pub iter: Option<usize>,
@@ -185,7 +304,11 @@ pub struct RunArgs {
     /// The calibrated delay of delay subtraction in microseconds (coarray sync overheads; default 10).
     #[arg(long, value_name = "US", allow_negative_numbers = true)]
     pub delay_us: Option<f64>,
+}
 
+/// How one-sided benchmarks make and synchronise their windows.
+#[derive(Debug, Clone, Args, Default)]
+pub struct Windows {
     /// How one-sided benchmarks make their windows: create (MPI_Win_create, default), allocate,
     /// dynamic; a comma-separated list runs each.
     #[arg(long, value_enum, value_delimiter = ',', value_name = "KINDS")]
@@ -195,30 +318,11 @@ pub struct RunArgs {
     /// list runs each.
     #[arg(long, value_enum, value_delimiter = ',', value_name = "MODES")]
     pub rma_sync: Vec<RmaSync>,
+}
 
-    /// Each suite's own options (its clap `Args`, in its folder), in the
-    /// registry's order.
-    #[command(flatten)]
-    pub suites: SuiteOptions,
-
-    /// Exit with code 6 when the bandwidth matrix (--suite mpigraph) shows outliers (they are
-    /// findings otherwise: exit code 0).
-    #[arg(long)]
-    pub fail_on_outlier: bool,
-
-    /// Time cap per message length in seconds (repetitions are reduced to fit).
-    #[arg(
-        long,
-        value_name = "S",
-        default_value = "10",
-        allow_negative_numbers = true
-    )]
-    pub time: f64,
-
-    /// Warm-up repetitions per message length (default: a tenth of the repetitions, 2..100).
-    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = at_least_0)]
-    pub warmup: Option<usize>,
-
+/// The root of rooted collectives.
+#[derive(Debug, Clone, Args, Default)]
+pub struct Roots {
     /// Rotate the root of rooted collectives every repetition (PMB §5.2.7).
     #[arg(long)]
     pub root_shift: bool,
@@ -226,7 +330,11 @@ pub struct RunArgs {
     /// Root of rooted collectives (default 0; with --root-shift the roots rotate from it).
     #[arg(long, value_name = "R", allow_negative_numbers = true, value_parser = at_least_0)]
     pub root: Option<usize>,
+}
 
+/// The classic definitions' knobs (their suite's heading comes from the registry) and the volume cap.
+#[derive(Debug, Clone, Args, Default)]
+pub struct Knobs {
     /// Whose definitions the imb benchmarks follow: PMB-MPI1 v2.2 (pmb) or IMB-MPI1 2021 (imb2021).
     #[arg(long, value_enum, value_name = "DEFS")]
     pub definitions: Option<crate::contract::Definitions>,
@@ -258,7 +366,11 @@ pub struct RunArgs {
     /// number is MiB; else K/M/G/B suffixes (powers of 1024).
     #[arg(long, value_name = "MIB|SIZE", allow_negative_numbers = true, value_parser = volume)]
     pub volume: Option<usize>,
+}
 
+/// The element types and derived datatype of the messages.
+#[derive(Debug, Clone, Args, Default)]
+pub struct Types {
     /// Element types of the messages: char, int, float; a comma-separated list runs each (OSU -T;
     /// default: each benchmark's own).
     #[arg(long, value_enum, value_delimiter = ',', value_name = "TYPES")]
@@ -269,11 +381,11 @@ pub struct RunArgs {
     /// --check.
     #[arg(long, value_name = "SPEC")]
     pub derived: Option<String>,
+}
 
-    /// Validate every transfer (outside the timed region); errors give exit code 1.
-    #[arg(long)]
-    pub check: bool,
-
+/// The results files and the tables' destination.
+#[derive(Debug, Clone, Args, Default)]
+pub struct Outputs {
     /// Write results as JSON ("-" for stdout), rewritten atomically after each benchmark.
     #[arg(long, value_name = "FILE")]
     pub json: Option<PathBuf>,
@@ -289,7 +401,11 @@ pub struct RunArgs {
     /// Write the tables to FILE instead of stdout.
     #[arg(long, value_name = "FILE")]
     pub output: Option<PathBuf>,
+}
 
+/// How processes are synchronised and timed, and adaptive repetitions.
+#[derive(Debug, Clone, Args, Default)]
+pub struct Measure {
     /// How processes are synchronised before timing (default: the suite's; barrier for imb).
     #[arg(long, value_enum, value_name = "MODE")]
     pub sync: Option<SyncMode>,
@@ -313,15 +429,11 @@ pub struct RunArgs {
     /// Most repetitions per message length (default 1000, IMB; 100000 with --precision).
     #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = at_least_1)]
     pub max_iter: Option<usize>,
+}
 
-    /// Show the median, its 95% CI and outlier counts in the tables.
-    #[arg(long)]
-    pub stats: bool,
-
-    /// Write every per-call sample as CSV (rank, benchmark, size, repetition, start, end).
-    #[arg(long, value_name = "FILE")]
-    pub raw: Option<PathBuf>,
-
+/// The memory limit and the timeout.
+#[derive(Debug, Clone, Args, Default)]
+pub struct Limits {
     /// Memory limit per rank in GiB for buffers and samples (default: 80% of the node's available memory / ranks per node, at most half of ulimit -v).
     #[arg(long, value_name = "GIB", allow_negative_numbers = true)]
     pub mem: Option<f64>,
@@ -329,15 +441,11 @@ pub struct RunArgs {
     /// Abort the job (MPI_Abort) when one benchmark runs longer than this many seconds.
     #[arg(long, value_name = "SECONDS", allow_negative_numbers = true)]
     pub timeout: Option<f64>,
+}
 
-    /// With --check: stop at the first validation error, naming the rank.
-    #[arg(long)]
-    pub strict: bool,
-
-    /// No progress lines on stderr.
-    #[arg(short, long)]
-    pub quiet: bool,
-
+/// Test hooks (hidden).
+#[derive(Debug, Clone, Args, Default)]
+pub struct Hooks {
     /// Test hook: corrupt one received byte so that --check must report it.
     #[arg(long, hide = true)]
     pub corrupt: bool,
@@ -353,7 +461,11 @@ pub struct RunArgs {
     /// Test hook: this rank makes a setup call MPI refuses (a datatype of count -1) while it builds a kernel.
     #[arg(long, hide = true, value_name = "RANK", allow_negative_numbers = true, value_parser = at_least_0)]
     pub fail_mpi_setup_rank: Option<usize>,
+}
 
+/// The scenarios of imbalance: delayed participants and computation (their suite's heading comes from the registry).
+#[derive(Debug, Clone, Args, Default)]
+pub struct Imbalance {
     /// CRESTA: the scenarios to run, e.g. 1,3 (default 1,2,3; 1 always runs with 2 or 3, as their reference).
     #[arg(long, value_name = "LIST", allow_negative_numbers = true)]
     pub scenarios: Option<String>,
@@ -377,7 +489,11 @@ pub struct RunArgs {
     /// CRESTA scenario 2: the delayed participant D: first, last or a rank from 0 (default first).
     #[arg(long, value_name = "first|last|RANK", allow_negative_numbers = true)]
     pub delayed: Option<String>,
+}
 
+/// Plots written after the run.
+#[derive(Debug, Clone, Args, Default)]
+pub struct Figures {
     /// Draw CRESTA's Figure 1 as SVG: T against ranks (log axis), average with min-max bars.
     #[arg(long, value_name = "FILE.svg")]
     pub plot: Option<PathBuf>,
@@ -385,61 +501,54 @@ pub struct RunArgs {
     /// After the run, write one SVG plot per figure into DIR (as `mpibench plot`; any suite).
     #[arg(long, value_name = "DIR")]
     pub plots: Option<PathBuf>,
+}
 
+/// What only front ends set (no flag of `mpibench run`).
+#[derive(Debug, Clone, Default)]
+pub struct FrontSet {
     /// Set by front ends: CRESTA's delay_P, the seed's number of the delayed
     /// participant, from 1 (1 = the first, P_max = the last); `--delayed`
     /// takes precedence.
-    #[arg(skip)]
     pub delay_p: Option<String>,
 
     /// Set by front ends: how the user spelled the options a front end set
     /// (mpibench's spelling, the user's), so that usage errors speak the
     /// front end's syntax ([`crate::plan::speak`]).
-    #[arg(skip)]
     pub spelling: Vec<(String, String)>,
 
     /// Set by front ends: the buffer limit per rank in bytes (MPITEST's b).
-    #[arg(skip)]
     pub buffer_bytes: Option<u64>,
 
     /// Set by front ends: print the front end's parameter line in the table header.
-    #[arg(skip)]
     pub frontend: Option<String>,
 
     /// Set by front ends: axes of the plan by name, one value each, for
     /// options of a suite that has no `mpibench run` flag of its own
     /// (IMB-P2P's -pause); its benchmarks read them from their points.
-    #[arg(skip)]
     pub front_axes: Vec<(String, f64)>,
 
     /// Set by front ends: the table format to print (e.g. imb2021) instead of the suite's.
-    #[arg(skip)]
     pub table: Option<String>,
 
     /// Set by front ends whose programs fail when they cannot run (OSU's exit
     /// with an error on too few processes): a benchmark that cannot run on
     /// this world is a usage error instead of a skipped row.
-    #[arg(skip)]
     pub refuse_skips: bool,
 
     /// Set by front ends: the files their flags read (IMB's -msglen and
     /// -input), as (flag, path), which no output may overwrite.
-    #[arg(skip)]
     pub read_files: Vec<(&'static str, PathBuf)>,
 
     /// Set by front ends: the element type of reductions where it is not
     /// `--datatype`'s (IMB's `-red_data_type`).
-    #[arg(skip)]
     pub reduction_datatype: Option<crate::bench::datatype::Datatype>,
 
     /// Set by `mpibench imb`: IMB's `-map PxQ`, the ranks renumbered so that
     /// consecutive new ranks lie P apart ("inter node first").
-    #[arg(skip)]
     pub imb_map: Option<(usize, usize)>,
 
     /// Set by `mpibench imb`: an npmin above the process count runs on all
     /// processes (IMB), instead of being a usage error (`--npmin`).
-    #[arg(skip)]
     pub npmin_up_to_world: bool,
 }
 
@@ -474,33 +583,38 @@ impl RunArgs {
     pub fn outputs(&self) -> Vec<crate::files::Output<'_>> {
         use crate::files::Output;
         let files = [
-            ("--json", &self.json),
-            ("--csv", &self.csv),
+            ("--json", &self.out.json),
+            ("--csv", &self.out.csv),
             ("--raw", &self.raw),
-            ("--output", &self.output),
-            ("--report", &self.report),
-            ("--plot", &self.plot),
+            ("--output", &self.out.output),
+            ("--report", &self.out.report),
+            ("--plot", &self.figures.plot),
         ]
         .into_iter()
         .filter_map(|(flag, p)| Some(Output::file(flag, p.as_deref()?)));
-        let dirs = self.plots.as_deref().map(|p| Output::dir("--plots", p));
+        let dirs = self
+            .figures
+            .plots
+            .as_deref()
+            .map(|p| Output::dir("--plots", p));
         files.chain(dirs).collect()
     }
 
     /// Every file the run reads, as (flag, path): no output may be one of them.
     pub fn inputs(&self) -> Vec<(&'static str, &std::path::Path)> {
         // `--derived indx:FILE` (OSU's -D): rank 0 reads the index file.
-        let index = self.derived.as_deref().and_then(|d| {
+        let index = self.types.derived.as_deref().and_then(|d| {
             d.get(..5)
                 .filter(|p| p.eq_ignore_ascii_case("indx:"))
                 .map(|_| ("--derived indx:", std::path::Path::new(&d[5..])))
         });
-        self.hostfile
+        self.launch
+            .hostfile
             .as_deref()
             .map(|p| ("--hostfile", p))
             .into_iter()
             .chain(index)
-            .chain(self.read_files.iter().map(|(f, p)| (*f, p.as_path())))
+            .chain(self.front.read_files.iter().map(|(f, p)| (*f, p.as_path())))
             .collect()
     }
 }
@@ -721,9 +835,15 @@ mod tests {
         assert!(e.contains("from 1"), "{e}");
         assert!(run(&["--warmup", "-1"]).unwrap_err().contains("from 0"));
         // Floats reach the plan, which states their range.
-        assert_eq!(run(&["--window-us", "-5"]).unwrap().window_us, Some(-5.0));
-        assert_eq!(run(&["--precision", "-1"]).unwrap().precision, Some(-1.0));
-        assert_eq!(run(&["--iter", "7"]).unwrap().iter, Some(7));
+        assert_eq!(
+            run(&["--window-us", "-5"]).unwrap().measure.window_us,
+            Some(-5.0)
+        );
+        assert_eq!(
+            run(&["--precision", "-1"]).unwrap().measure.precision,
+            Some(-1.0)
+        );
+        assert_eq!(run(&["--iter", "7"]).unwrap().reps.iter, Some(7));
         // Every other numeric option states its range too (G7).
         let e = run(&["--volume", "-3"]).unwrap_err();
         assert!(e.contains("from 0 up"), "{e}");
@@ -732,12 +852,20 @@ mod tests {
         let e = run(&["--bind-to", "-3"]).unwrap_err();
         assert!(e.contains("not a binding policy"), "{e}");
         assert_eq!(
-            run(&["--bind-to", "core"]).unwrap().bind_to.as_deref(),
+            run(&["--bind-to", "core"])
+                .unwrap()
+                .launch
+                .bind_to
+                .as_deref(),
             Some("core")
         );
         // The plan names the scenarios' range (1, 2 or 3).
         assert_eq!(
-            run(&["--scenarios", "-3"]).unwrap().scenarios.as_deref(),
+            run(&["--scenarios", "-3"])
+                .unwrap()
+                .imbalance
+                .scenarios
+                .as_deref(),
             Some("-3")
         );
         let other = |args: &[&str]| {

@@ -238,7 +238,7 @@ mod tests {
                 lookup::resolve(b, Some(s.name)).unwrap_or_else(|e| panic!("{}: {b}: {e}", s.name));
             }
             if let Some(axes) = s.axes {
-                axes(&args, true, args.np.unwrap_or(2), u64::MAX)
+                axes(&args, true, args.launch.np.unwrap_or(2), u64::MAX)
                     .unwrap_or_else(|e| panic!("{}: {e}", s.name));
             }
         }

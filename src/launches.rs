@@ -40,20 +40,20 @@ pub fn redirect(args: &mut RunArgs) -> bool {
         return false;
     };
     let prefix = PathBuf::from(prefix);
-    args.json = Some(prefix.with_extension("json"));
-    args.output = Some(prefix.with_extension("txt"));
-    args.csv = None;
+    args.out.json = Some(prefix.with_extension("json"));
+    args.out.output = Some(prefix.with_extension("txt"));
+    args.out.csv = None;
     args.raw = None;
-    args.report = None;
-    args.plot = None;
-    args.plots = None;
-    args.launches = None;
+    args.out.report = None;
+    args.figures.plot = None;
+    args.figures.plots = None;
+    args.reps.launches = None;
     true
 }
 
 /// What `--launches N` cannot go with, as a usage line (before anything starts).
 pub fn refuse(args: &RunArgs) -> Option<String> {
-    let n = args.launches?;
+    let n = args.reps.launches?;
     if n < 2 {
         return None;
     }
@@ -62,7 +62,7 @@ pub fn refuse(args: &RunArgs) -> Option<String> {
             "--launches {n} cannot write --raw: the samples stay with each launch (run one launch with --raw)"
         ));
     }
-    if args.repeats.is_some_and(|r| r > 1) {
+    if args.reps.repeats.is_some_and(|r| r > 1) {
         return Some(format!(
             "--launches {n} and --repeats are two ways of repeating a run: choose one"
         ));
@@ -104,7 +104,7 @@ fn outcome_of(code: i32) -> Outcome {
 /// The parent of `--launches N`: runs the launches, combines and writes
 /// the outputs; mpibench's exit code.
 pub fn parent(args: &RunArgs, r: &Relaunch) -> Result<i32> {
-    let n = args.launches.unwrap_or(1);
+    let n = args.reps.launches.unwrap_or(1);
     let dir = match private_dir() {
         Ok(d) => d,
         Err(e) => return Ok(Outcome::WriteFailed.say(&format!("{e:#}"))),
@@ -211,20 +211,20 @@ fn plan_of(args: &RunArgs, report: &Report) -> Option<Plan> {
 fn write_outputs(args: &RunArgs, report: &Report) -> Result<()> {
     output::init(
         &[
-            (args.json.as_deref(), Format::Json),
-            (args.csv.as_deref(), Format::Csv),
-            (args.report.as_deref(), Format::Html),
+            (args.out.json.as_deref(), Format::Json),
+            (args.out.csv.as_deref(), Format::Csv),
+            (args.out.report.as_deref(), Format::Html),
         ],
         crate::plugin::lookup::report_parts,
     );
     output::save(report)?;
     let plan = plan_of(args, report);
-    if let (Some(p), Some(plan)) = (&args.plot, &plan) {
+    if let (Some(p), Some(plan)) = (&args.figures.plot, &plan) {
         if let Some(f) = crate::plugin::lookup::suite(&plan.suite).and_then(|s| s.figure) {
             (f.write)(report, p)?;
         }
     }
-    if let Some(dir) = &args.plots {
+    if let Some(dir) = &args.figures.plots {
         let n = crate::readers::write_plots(
             vec![("run".into(), report)],
             dir,
@@ -238,13 +238,18 @@ fn write_outputs(args: &RunArgs, report: &Report) -> Result<()> {
         );
     }
     let on_stdout = |p: &Option<PathBuf>| p.as_deref().is_some_and(files::is_stdout);
-    let show_table = args.output.is_some()
-        || ![&args.json, &args.csv, &args.report, &args.plot]
-            .into_iter()
-            .any(on_stdout);
+    let show_table = args.out.output.is_some()
+        || ![
+            &args.out.json,
+            &args.out.csv,
+            &args.out.report,
+            &args.figures.plot,
+        ]
+        .into_iter()
+        .any(on_stdout);
     if let (true, Some(plan)) = (show_table, &plan) {
         let text = tables(report, plan);
-        match &args.output {
+        match &args.out.output {
             Some(p) => files::write_file(p, text.as_bytes(), true)?,
             None => output::print(&text)?,
         }
@@ -321,9 +326,15 @@ mod tests {
     #[test]
     fn the_ranks_of_a_launch_write_only_its_private_files() {
         let mut args = RunArgs {
-            launches: Some(3),
-            json: Some("out.json".into()),
-            csv: Some("out.csv".into()),
+            reps: crate::cli::Counts {
+                launches: Some(3),
+                ..Default::default()
+            },
+            out: crate::cli::Outputs {
+                json: Some("out.json".into()),
+                csv: Some("out.csv".into()),
+                ..Default::default()
+            },
             ..Default::default()
         };
         // Without a self-launching parent: refused.
@@ -336,7 +347,10 @@ mod tests {
         };
         assert!(refuse(&raw).unwrap().contains("--raw"));
         let rep = RunArgs {
-            repeats: Some(2),
+            reps: crate::cli::Counts {
+                repeats: Some(2),
+                ..args.reps.clone()
+            },
             ..args.clone()
         };
         assert!(refuse(&rep).unwrap().contains("--repeats"));

@@ -170,12 +170,13 @@ fn typed(
     definitions: Definitions,
 ) -> Result<(Vec<Datatype>, Option<Derived>), PlanError> {
     let mut datatypes: Vec<Datatype> = Vec::new();
-    for &d in &args.datatype {
+    for &d in &args.types.datatype {
         if !datatypes.contains(&d) {
             datatypes.push(d);
         }
     }
     let derived = args
+        .types
         .derived
         .as_deref()
         .map(Derived::parse)
@@ -198,7 +199,7 @@ fn typed(
         for &dt in &list {
             let types = datatype::Types {
                 transfer: dt,
-                reduction: args.reduction_datatype.or(dt),
+                reduction: args.front.reduction_datatype.or(dt),
             };
             let t = datatype::retype(*e, types, derived.as_ref()).map_err(invalid)?;
             let i = t.info();
@@ -258,10 +259,10 @@ impl Plan {
         ranks_per_node: usize,
     ) -> Result<Plan, PlanError> {
         Plan::build_as_given(args, command, world, ranks_per_node).map_err(|e| {
-            if args.spelling.is_empty() {
+            if args.front.spelling.is_empty() {
                 e
             } else {
-                invalid(speak(&e.to_string(), &args.spelling))
+                invalid(speak(&e.to_string(), &args.front.spelling))
             }
         })
     }
@@ -272,7 +273,7 @@ impl Plan {
         world: usize,
         ranks_per_node: usize,
     ) -> Result<Plan, PlanError> {
-        let definitions = args.definitions.unwrap_or_default();
+        let definitions = args.knobs.definitions.unwrap_or_default();
         let sel = select(args, definitions)?;
         let sizes = sizes_of(args, sel.home, &sel.entries)?;
         let (datatypes, derived) = typed(args, &sel.entries, &sizes, definitions)?;
@@ -280,12 +281,12 @@ impl Plan {
         if args.strict && !args.check {
             return Err(invalid("--strict needs --check"));
         }
-        if args.imb_sync.is_some() && definitions != Definitions::Imb2021 {
+        if args.knobs.imb_sync.is_some() && definitions != Definitions::Imb2021 {
             return Err(invalid(
                 "--imb-sync needs --definitions imb2021 (PMB times collectives in a loop)",
             ));
         }
-        if let Some((p, q)) = args.imb_map {
+        if let Some((p, q)) = args.front.imb_map {
             if p * q > world {
                 return Err(invalid(format!(
                     "-map {p}x{q}: P x Q = {} exceeds the {world} processes of this run (IMB needs P*Q <= NP)",
@@ -302,7 +303,7 @@ impl Plan {
         let res = resources(args, &sizes, ranks_per_node)?;
         outputs(args, sel.home)?;
         let axes = axes_of(args, &sel, world, res.mem_bytes)?;
-        if let Some(r) = args.root.filter(|&r| r >= world) {
+        if let Some(r) = args.roots.root.filter(|&r| r >= world) {
             return Err(invalid(format!(
                 "--root {r}: root {r} is not one of the {world} processes of this run (0 to {})",
                 world - 1
@@ -314,53 +315,53 @@ impl Plan {
             benchmarks: sel.benchmarks,
             sizes,
             axes,
-            npmin: args.npmin,
+            npmin: args.sweep.npmin,
             multi: sel.multi,
-            multi_detail: args.multi_detail,
+            multi_detail: args.sweep.multi_detail,
             policy,
-            repeats: args.repeats.unwrap_or(1),
-            root_shift: args.root_shift,
-            root: args.root.unwrap_or(0),
+            repeats: args.reps.repeats.unwrap_or(1),
+            root_shift: args.roots.root_shift,
+            root: args.roots.root.unwrap_or(0),
             check: args.check,
-            corrupt: args.corrupt,
-            json: args.json.clone(),
-            csv: args.csv.clone(),
+            corrupt: args.hooks.corrupt,
+            json: args.out.json.clone(),
+            csv: args.out.csv.clone(),
             raw: args.raw.clone(),
-            output: args.output.clone(),
-            report: args.report.clone(),
+            output: args.out.output.clone(),
+            report: args.out.report.clone(),
             quiet: args.quiet,
-            sync: args.sync,
+            sync: args.measure.sync,
             method,
-            window_us: args.window_us,
+            window_us: args.measure.window_us,
             stats: args.stats,
             mem_bytes: res.mem_bytes,
             buffer_limit: res.buffer_limit,
-            timeout_s: args.timeout,
+            timeout_s: args.limits.timeout,
             strict: args.strict,
-            fail_alloc_rank: args.fail_alloc_rank,
-            fail_mpi_rank: args.fail_mpi_rank,
-            fail_mpi_setup_rank: args.fail_mpi_setup_rank,
-            frontend: args.frontend.clone(),
-            plot: args.plot.clone(),
-            plots: args.plots.clone(),
+            fail_alloc_rank: args.hooks.fail_alloc_rank,
+            fail_mpi_rank: args.hooks.fail_mpi_rank,
+            fail_mpi_setup_rank: args.hooks.fail_mpi_setup_rank,
+            frontend: args.front.frontend.clone(),
+            plot: args.figures.plot.clone(),
+            plots: args.figures.plots.clone(),
             definitions,
-            call_sync: args.imb_sync.unwrap_or(true),
+            call_sync: args.knobs.imb_sync.unwrap_or(true),
             off_cache: res.off_cache,
-            table: args.table.clone(),
+            table: args.front.table.clone(),
             pairs: args.pairs.host(),
             stall_limit_s: res.stall_limit_s,
             disturbance_factor: res.disturbance_factor,
             fail_on_outlier: args.fail_on_outlier,
             datatypes,
-            reduction_datatype: args.reduction_datatype,
+            reduction_datatype: args.front.reduction_datatype,
             derived,
-            msg_pause: args.msg_pause,
-            rank_order: args.imb_map.map(|(per_node, nodes)| {
+            msg_pause: args.knobs.msg_pause,
+            rank_order: args.front.imb_map.map(|(per_node, nodes)| {
                 crate::engine::placement::RankOrder::InterNodeFirst { per_node, nodes }
             }),
         };
         plan.check_samples(args, world, res.sample_mem)?;
-        if args.refuse_skips {
+        if args.front.refuse_skips {
             for e in plan.entries() {
                 if let Entry::Bench(b) = e {
                     plan.process_counts(b.info(), world).map_err(invalid)?;
@@ -389,10 +390,10 @@ impl Plan {
         }
         let most = mem / per_rep;
         for (flag, v) in [
-            ("--iter", args.iter),
-            ("--fast-iter", args.fast_iter),
-            ("--max-iter", args.max_iter),
-            ("--outer", args.outer),
+            ("--iter", args.reps.iter),
+            ("--fast-iter", args.reps.fast_iter),
+            ("--max-iter", args.measure.max_iter),
+            ("--outer", args.reps.outer),
         ] {
             let Some(n) = v else { continue };
             let need = (n as u64).saturating_mul(per_rep);
@@ -657,13 +658,13 @@ fn select(args: &RunArgs, definitions: Definitions) -> Result<Selection, PlanErr
         }
     }
     let multi_names = benchmarks.iter().any(|b| b.multi);
-    if multi_names && benchmarks.iter().any(|b| !b.multi) && !args.multi {
+    if multi_names && benchmarks.iter().any(|b| !b.multi) && !args.sweep.multi {
         return Err(invalid(
             "Multi- names and plain names cannot be mixed in one run (use --multi for all)",
         ));
     }
-    let multi = args.multi || multi_names;
-    if args.multi_detail && !multi {
+    let multi = args.sweep.multi || multi_names;
+    if args.sweep.multi_detail && !multi {
         return Err(invalid("--multi-detail needs --multi"));
     }
     Ok(Selection {
@@ -677,7 +678,7 @@ fn select(args: &RunArgs, definitions: Definitions) -> Result<Selection, PlanErr
 /// The message sizes (`--msglog`, `--sizes`, else the home suite's), each a
 /// whole number of elements for benchmarks that count elements.
 fn sizes_of(args: &RunArgs, home: &Suite, entries: &[Entry]) -> Result<Vec<usize>, PlanError> {
-    let sizes = match (&args.msglog, &args.sizes) {
+    let sizes = match (&args.sweep.msglog, &args.sweep.sizes) {
         (Some(m), _) => parse_msglog(m)?,
         (None, Some(s)) => parse_sizes(s).map_err(PlanError::Invalid)?,
         (None, None) if home.defaults.sizes.contains(':') => parse_msglog(home.defaults.sizes)?,
@@ -706,34 +707,70 @@ fn repetitions(
     sel: &Selection,
     world: usize,
 ) -> Result<(Policy, Option<Method>), PlanError> {
-    if let Some(np) = args.npmin {
-        if np == 0 {
-            return Err(invalid("--npmin must be at least 1"));
-        }
-        if np > world && !args.npmin_up_to_world {
-            return Err(invalid(format!(
-                "--npmin {np} is larger than the {world} processes of this run"
-            )));
-        }
+    check_npmin(args, world)?;
+    check_counts(args, sel)?;
+    check_time(args.time)?;
+    let method = timing_method(args)?;
+    let (min_reps, max_reps) = rep_bounds(args)?;
+    if args.knobs.volume == Some(0) {
+        return Err(invalid("--volume must be at least 1 byte"));
     }
+    let policy = Policy {
+        iter: args.reps.iter,
+        fast_iter: args.reps.fast_iter,
+        min_reps,
+        max_reps,
+        precision: args.measure.precision,
+        max_volume: args.knobs.volume.unwrap_or(IMB_MAX_VOLUME),
+        time_limit_s: args.time,
+        warmup: args.warmup,
+        inner: args.reps.inner,
+        outer: args.reps.outer,
+        iter_policy: args.knobs.iter_policy.unwrap_or_default(),
+    };
+    Ok((policy, method))
+}
+
+/// `--npmin`: from 1, and within the world (unless a front end lets it
+/// run on all processes instead, as IMB).
+fn check_npmin(args: &RunArgs, world: usize) -> Result<(), PlanError> {
+    let Some(np) = args.sweep.npmin else {
+        return Ok(());
+    };
+    if np == 0 {
+        return Err(invalid("--npmin must be at least 1"));
+    }
+    if np > world && !args.front.npmin_up_to_world {
+        return Err(invalid(format!(
+            "--npmin {np} is larger than the {world} processes of this run"
+        )));
+    }
+    Ok(())
+}
+
+/// The repetition counts: each from 1, `--iter` without bounds, and no
+/// count for suites that repeat a fixed number of times.
+fn check_counts(args: &RunArgs, sel: &Selection) -> Result<(), PlanError> {
     for (flag, v) in [
-        ("--iter", args.iter),
-        ("--fast-iter", args.fast_iter),
-        ("--repeats", args.repeats),
-        ("--min-iter", args.min_iter),
-        ("--max-iter", args.max_iter),
-        ("--inner", args.inner),
-        ("--outer", args.outer),
+        ("--iter", args.reps.iter),
+        ("--fast-iter", args.reps.fast_iter),
+        ("--repeats", args.reps.repeats),
+        ("--min-iter", args.measure.min_iter),
+        ("--max-iter", args.measure.max_iter),
+        ("--inner", args.reps.inner),
+        ("--outer", args.reps.outer),
     ] {
         if v == Some(0) {
             return Err(invalid(format!("{flag} must be at least 1")));
         }
     }
+    let bounds = [
+        ("--min-iter", args.measure.min_iter),
+        ("--max-iter", args.measure.max_iter),
+    ];
     if let (Some(_), Some(flag)) = (
-        args.iter,
-        [("--min-iter", args.min_iter), ("--max-iter", args.max_iter)]
-            .into_iter()
-            .find_map(|(f, v)| v.map(|_| f)),
+        args.reps.iter,
+        bounds.into_iter().find_map(|(f, v)| v.map(|_| f)),
     ) {
         return Err(invalid(format!(
             "--iter fixes the repetitions; it excludes {flag}"
@@ -741,13 +778,9 @@ fn repetitions(
     }
     // The clock tools repeat a fixed number of times: a repetition
     // count would be recorded but not used.
-    if let Some(flag) = [
-        ("--iter", args.iter),
-        ("--min-iter", args.min_iter),
-        ("--max-iter", args.max_iter),
-    ]
-    .into_iter()
-    .find_map(|(f, v)| v.map(|_| f))
+    if let Some(flag) = std::iter::once(("--iter", args.reps.iter))
+        .chain(bounds)
+        .find_map(|(f, v)| v.map(|_| f))
     {
         let fixed: Vec<_> = sel
             .entries
@@ -758,42 +791,52 @@ fn repetitions(
             return Err(invalid(format!("{flag} does not apply: {}", why())));
         }
     }
-    if !(args.time.is_finite() && args.time > 0.0) {
+    Ok(())
+}
+
+/// `--time`: a positive number of seconds, at most [`MAX_SECONDS`].
+fn check_time(time: f64) -> Result<(), PlanError> {
+    if !(time.is_finite() && time > 0.0) {
         return Err(invalid(format!(
-            "--time must be a positive number of seconds, not {}",
-            args.time
+            "--time must be a positive number of seconds, not {time}"
         )));
     }
-    if args.time > MAX_SECONDS {
+    if time > MAX_SECONDS {
         return Err(invalid(format!(
-            "--time must be at most {MAX_SECONDS} seconds, not {}",
-            args.time
+            "--time must be at most {MAX_SECONDS} seconds, not {time}"
         )));
     }
-    if let Some(r) = args.precision {
+    Ok(())
+}
+
+/// The timing method `--timing` and `--precision` ask for (per-call for
+/// `--precision` alone), with `--precision`'s and `--window-us`' checks.
+fn timing_method(args: &RunArgs) -> Result<Option<Method>, PlanError> {
+    let m = &args.measure;
+    if let Some(r) = m.precision {
         if !(r > 0.0 && r < 1.0) {
             return Err(invalid(format!(
                 "--precision must be between 0 and 1 (e.g. 0.02), not {r}"
             )));
         }
-        if args.timing.is_some_and(|m| !m.per_repetition()) {
+        if m.timing.is_some_and(|m| !m.per_repetition()) {
             return Err(invalid(
                 "--precision needs per-repetition samples: it excludes --timing loop",
             ));
         }
-        if args.iter.is_some() {
+        if args.reps.iter.is_some() {
             return Err(invalid(
                 "--iter and --precision exclude each other (fixed or adaptive repetitions)",
             ));
         }
     }
     // --precision judges per-call samples: per-call timing unless a per-repetition method is named.
-    let method = match (args.timing, args.precision) {
+    let method = match (m.timing, m.precision) {
         (None, Some(_)) => Some(Method::PerCall),
-        (m, _) => m,
+        (t, _) => t,
     };
-    if let Some(w) = args.window_us {
-        if args.sync != Some(SyncMode::Window)
+    if let Some(w) = m.window_us {
+        if m.sync != Some(SyncMode::Window)
             && method.and_then(Method::required_sync) != Some(SyncMode::Window)
         {
             return Err(invalid("--window-us needs --sync window"));
@@ -804,38 +847,30 @@ fn repetitions(
             )));
         }
     }
-    let adaptive = args.precision.is_some();
-    // With --iter, the bounds recorded in the results are what ran.
+    Ok(method)
+}
+
+/// The fewest and most repetitions per length: `--iter` (what ran is
+/// recorded), else `--min-iter`/`--max-iter`, else the defaults (wider
+/// with `--precision`).
+fn rep_bounds(args: &RunArgs) -> Result<(usize, usize), PlanError> {
+    let adaptive = args.measure.precision.is_some();
     let min_reps = args
+        .reps
         .iter
-        .or(args.min_iter)
+        .or(args.measure.min_iter)
         .unwrap_or(if adaptive { 10 } else { 1 });
-    let max_reps =
-        args.iter
-            .or(args.max_iter)
-            .unwrap_or(if adaptive { 100_000 } else { IMB_MAX_REPS });
+    let max_reps = args
+        .reps
+        .iter
+        .or(args.measure.max_iter)
+        .unwrap_or(if adaptive { 100_000 } else { IMB_MAX_REPS });
     if max_reps < min_reps {
         return Err(invalid(format!(
             "--max-iter {max_reps} is smaller than --min-iter {min_reps}"
         )));
     }
-    if args.volume == Some(0) {
-        return Err(invalid("--volume must be at least 1 byte"));
-    }
-    let policy = Policy {
-        iter: args.iter,
-        fast_iter: args.fast_iter,
-        min_reps,
-        max_reps,
-        precision: args.precision,
-        max_volume: args.volume.unwrap_or(IMB_MAX_VOLUME),
-        time_limit_s: args.time,
-        warmup: args.warmup,
-        inner: args.inner,
-        outer: args.outer,
-        iter_policy: args.iter_policy.unwrap_or_default(),
-    };
-    Ok((policy, method))
+    Ok((min_reps, max_reps))
 }
 
 /// What a run may use and how it watches itself: memory per rank (and
@@ -855,18 +890,23 @@ fn resources(
     ranks_per_node: usize,
 ) -> Result<Resources, PlanError> {
     let off_cache = args
+        .knobs
         .off_cache
         .as_deref()
         .map(parse_off_cache)
         .transpose()?
         .flatten();
-    let stall = args.stall_limit.unwrap_or(crate::watchdog::DEFAULT_STALL_S);
+    let stall = args
+        .guard
+        .stall_limit
+        .unwrap_or(crate::watchdog::DEFAULT_STALL_S);
     if !(stall.is_finite() && (0.0..=MAX_SECONDS).contains(&stall)) {
         return Err(invalid(format!(
             "--stall-limit must be a number of seconds between 0 (off) and {MAX_SECONDS}, not {stall}"
         )));
     }
     let disturbance = args
+        .guard
         .disturbance_factor
         .unwrap_or(crate::engine::disturb::DEFAULT_FACTOR);
     if !(disturbance.is_finite() && disturbance >= 0.0) {
@@ -874,14 +914,14 @@ fn resources(
             "--disturbance-factor must be a number of repetitions, at least 0 (off), not {disturbance}"
         )));
     }
-    if let Some(t) = args.timeout {
+    if let Some(t) = args.limits.timeout {
         if !(t.is_finite() && t > 0.0 && t <= MAX_SECONDS) {
             return Err(invalid(format!(
                 "--timeout must be a number of seconds between 0 and {MAX_SECONDS}, not {t}"
             )));
         }
     }
-    let mut mem_bytes = match args.mem {
+    let mut mem_bytes = match args.limits.mem {
         Some(g) if g.is_finite() && g > 0.0 => (g * (1u64 << 30) as f64) as u64,
         Some(g) => {
             return Err(invalid(format!(
@@ -892,13 +932,13 @@ fn resources(
     };
     // Samples are held whatever the buffer limit (MPITEST's b).
     let sample_mem = mem_bytes;
-    let buffer_limit = args.buffer_bytes.is_some_and(|b| b < mem_bytes);
-    if let Some(b) = args.buffer_bytes {
+    let buffer_limit = args.front.buffer_bytes.is_some_and(|b| b < mem_bytes);
+    if let Some(b) = args.front.buffer_bytes {
         mem_bytes = mem_bytes.min(b);
     }
     // Sizes the user chose must fit; a suite's default sizes that do not
     // are skipped per point with a note (the engine's memory check).
-    if !buffer_limit && (args.msglog.is_some() || args.sizes.is_some()) {
+    if !buffer_limit && (args.sweep.msglog.is_some() || args.sweep.sizes.is_some()) {
         if let Some(&big) = sizes.iter().max() {
             if big as u64 > mem_bytes {
                 return Err(invalid(format!(
@@ -921,7 +961,7 @@ fn resources(
 /// The output files can be written, and `--plot` has a suite figure to draw.
 fn outputs(args: &RunArgs, home: &Suite) -> Result<(), PlanError> {
     crate::files::validate(&args.outputs(), &args.inputs()).map_err(PlanError::Invalid)?;
-    if args.plot.is_some() && home.figure.is_none() {
+    if args.figures.plot.is_some() && home.figure.is_none() {
         let with: Vec<String> = lookup::registry()
             .iter()
             .filter_map(|s| {
@@ -954,7 +994,7 @@ fn axes_of(
             axes.extend(f(args, involved, world, mem_bytes).map_err(PlanError::Invalid)?);
         }
     }
-    for (name, v) in &args.front_axes {
+    for (name, v) in &args.front.front_axes {
         axes.insert(name.clone(), vec![*v]);
     }
     Ok(axes)
@@ -1248,7 +1288,7 @@ mod tests {
         assert_eq!((r.stall_limit_s, r.disturbance_factor), (None, None));
         // A front end's buffer limit lowers the memory, not the samples'.
         let mut a = run_args(&["--mem", "1"]);
-        a.buffer_bytes = Some(1000);
+        a.front.buffer_bytes = Some(1000);
         let r = resources(&a, &[8], 4).unwrap();
         assert_eq!(
             (r.mem_bytes, r.sample_mem, r.buffer_limit),
@@ -1270,7 +1310,7 @@ mod tests {
     fn axes_come_from_the_suites_in_the_run_and_the_front_end() {
         let s = select(&run_args(&["Uniband"]), Definitions::Imb2021).unwrap();
         let mut a = run_args(&["Uniband"]);
-        a.front_axes.push(("pause_us".into(), 0.0));
+        a.front.front_axes.push(("pause_us".into(), 0.0));
         let axes = axes_of(&a, &s, 4, 1 << 30).unwrap();
         assert_eq!(axes[crate::bench::patterns::WINDOW_AXIS], vec![64.0]);
         assert_eq!(axes["pause_us"], vec![0.0]);
@@ -1319,8 +1359,11 @@ mod tests {
         // A front end's own axes reach the plan by name.
         let args = RunArgs {
             benchmarks: vec!["PingPong".into()],
-            front_axes: vec![("a_front_axis".into(), 7.0)],
             time: 10.0,
+            front: crate::cli::FrontSet {
+                front_axes: vec![("a_front_axis".into(), 7.0)],
+                ..Default::default()
+            },
             ..Default::default()
         };
         let p = Plan::build(&args, vec!["mpibench".into()], 2, 2).unwrap();

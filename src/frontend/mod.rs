@@ -233,5 +233,5 @@ pub fn calling(argv0: &str, params: &[String]) -> Option<String> {
 /// typed as `theirs` (e.g. `--iter 100` from MPITEST's `T100`): errors about
 /// it then name `theirs` ([`crate::plan::speak`]). The most specific spellings first.
 pub fn spelled(args: &mut RunArgs, ours: impl Into<String>, theirs: impl Into<String>) {
-    args.spelling.push((ours.into(), theirs.into()));
+    args.front.spelling.push((ours.into(), theirs.into()));
 }

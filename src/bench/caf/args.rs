@@ -55,6 +55,7 @@ pub fn axes(args: &RunArgs, involved: bool, world: usize, mem: u64) -> Result<Ax
         return Err(format!("--max-ndata {n}: must be from 2 to 2^28 (doubles)"));
     }
     if let Some(d) = args
+        .reps
         .delay_us
         .filter(|d| !(d.is_finite() && (0.0..=1e6).contains(d)))
     {
@@ -84,11 +85,15 @@ pub fn axes(args: &RunArgs, involved: bool, world: usize, mem: u64) -> Result<Ax
         ),
         (
             "window",
-            args.window.iter().map(|&w| code(w as usize)).collect(),
+            args.rma.window.iter().map(|&w| code(w as usize)).collect(),
         ),
         (
             "rma_sync",
-            args.rma_sync.iter().map(|&s| code(s as usize)).collect(),
+            args.rma
+                .rma_sync
+                .iter()
+                .map(|&s| code(s as usize))
+                .collect(),
         ),
     ];
     for (k, v) in lists.drain(..) {
@@ -139,7 +144,7 @@ pub fn axes(args: &RunArgs, involved: bool, world: usize, mem: u64) -> Result<Ax
         }
         a.insert("halo_n".into(), v);
     }
-    if let Some(d) = args.delay_us {
+    if let Some(d) = args.reps.delay_us {
         if !(d.is_finite() && (0.0..=1e6).contains(&d)) {
             return Err(format!(
                 "--delay-us must be a number of microseconds from 0 to 1000000, not {d}"

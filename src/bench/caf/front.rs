@@ -27,7 +27,7 @@ pub fn parse(params: &[String]) -> Result<RunArgs, String> {
     }
     let mut args = crate::frontend::parse_options(&opts)?;
     args.suite = Some(super::SUITE.to_string());
-    args.frontend = Some("cafbench".to_string());
+    args.front.frontend = Some("cafbench".to_string());
     Ok(args)
 }
 
@@ -60,8 +60,8 @@ mod tests {
         assert_eq!(a.suite.as_deref(), Some("caf"));
         assert!(a.benchmarks.is_empty());
         let a = parse(&v("-n 4 --window allocate --check --halo-sizes 10,20 -q")).unwrap();
-        assert_eq!(a.np, Some(4));
-        assert_eq!(a.window, vec![crate::cli::WindowKind::Allocate]);
+        assert_eq!(a.launch.np, Some(4));
+        assert_eq!(a.rma.window, vec![crate::cli::WindowKind::Allocate]);
         assert!(a.check && a.quiet);
         assert_eq!(
             a.suites.get::<crate::bench::caf::CafArgs>().halo_sizes,

@@ -106,7 +106,7 @@ pub fn axes(args: &RunArgs, involved: bool, world: usize, mem: u64) -> Result<Ax
     }
     // With --volume, --sizes and --msglog are left to the other suites'
     // benchmarks of the run (e.g. imb/PingPong beside commtest/SWAP).
-    let volumes = match (args.volume, &args.sizes, &args.msglog) {
+    let volumes = match (args.knobs.volume, &args.sweep.sizes, &args.sweep.msglog) {
         (Some(v), _, _) => vec![v],
         (None, Some(l), _) => crate::units::parse_sizes(l).map_err(|e| e.to_string())?,
         (None, None, Some(m)) => crate::plan::parse_msglog(m).map_err(|e| e.to_string())?,
@@ -121,7 +121,7 @@ pub fn axes(args: &RunArgs, involved: bool, world: usize, mem: u64) -> Result<Ax
     }
     if let Some(&v) = volumes.iter().find(|&&v| 2 * v as u64 > mem) {
         // A bare `--volume` is MiB; the front end's size= is not.
-        let bare = if args.frontend.is_some() {
+        let bare = if args.front.frontend.is_some() {
             ""
         } else {
             "; a bare --volume is MiB"

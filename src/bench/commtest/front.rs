@@ -188,8 +188,8 @@ pub fn parse(params: &[String]) -> Result<RunArgs, String> {
         names.push("loggp".to_string());
     }
     args.benchmarks = names;
-    args.volume = Some(p.size);
-    args.iter = Some(p.iterations);
+    args.knobs.volume = Some(p.size);
+    args.reps.iter = Some(p.iterations);
     let c = args
         .suites
         .get_mut::<crate::bench::commtest::CommtestArgs>();
@@ -198,7 +198,7 @@ pub fn parse(params: &[String]) -> Result<RunArgs, String> {
     c.distance = Some(p.distance);
     c.communicating = Some(if p.zero { Pairs::Zero } else { Pairs::All });
     c.prepost = Some(p.prepost);
-    args.frontend = Some(p.line());
+    args.front.frontend = Some(p.line());
     // Errors name the inputs as typed (min=1, not --min-packet 1).
     let [size, min, iterations] = &p.typed;
     for (ours, theirs, v) in [
@@ -244,14 +244,14 @@ mod tests {
         .unwrap();
         assert_eq!(a.suite.as_deref(), Some("commtest"));
         assert_eq!(a.benchmarks, vec!["SWAP"]);
-        assert_eq!(a.volume, Some(2 << 20));
+        assert_eq!(a.knobs.volume, Some(2 << 20));
         assert_eq!(
             a.suites
                 .get::<crate::bench::commtest::CommtestArgs>()
                 .min_packet,
             Some(2048)
         );
-        assert_eq!(a.iter, Some(5));
+        assert_eq!(a.reps.iter, Some(5));
         assert_eq!(
             a.suites
                 .get::<crate::bench::commtest::CommtestArgs>()
@@ -280,7 +280,7 @@ mod tests {
             Some(Prepost::Off)
         );
         assert_eq!(
-            a.frontend.as_deref(),
+            a.front.frontend.as_deref(),
             Some("size=2097152 min=2048 iterations=5 protocols=(0,3),(1,0) swap distance=2 zero")
         );
     }
@@ -291,11 +291,11 @@ mod tests {
             "-n 3 SendRecv prepost=both --json r.json Volume=64K loggp --check",
         ))
         .unwrap();
-        assert_eq!(a.np, Some(3));
+        assert_eq!(a.launch.np, Some(3));
         assert!(a.check);
-        assert_eq!(a.json.as_deref(), Some(std::path::Path::new("r.json")));
+        assert_eq!(a.out.json.as_deref(), Some(std::path::Path::new("r.json")));
         assert_eq!(a.benchmarks, vec!["SENDRECV", "loggp"]);
-        assert_eq!(a.volume, Some(64 << 10));
+        assert_eq!(a.knobs.volume, Some(64 << 10));
         assert_eq!(
             a.suites
                 .get::<crate::bench::commtest::CommtestArgs>()
@@ -304,8 +304,8 @@ mod tests {
         );
         let a = parse(&[]).unwrap();
         assert_eq!(a.benchmarks, vec!["SWAP", "SENDRECV"]);
-        assert_eq!(a.volume, Some(2 << 20));
-        assert_eq!(a.iter, Some(20));
+        assert_eq!(a.knobs.volume, Some(2 << 20));
+        assert_eq!(a.reps.iter, Some(20));
         assert_eq!(
             a.suites
                 .get::<crate::bench::commtest::CommtestArgs>()

@@ -13,12 +13,12 @@ pub const HEADING: &str = "CRESTA (--suite cresta)";
 /// Whether any CRESTA option is on the command line.
 fn any_option(a: &RunArgs) -> Option<&'static str> {
     [
-        (a.scenarios.is_some(), "--scenarios"),
-        (a.delay_min.is_some(), "--delay-min"),
-        (a.delay_max.is_some(), "--delay-max"),
-        (a.calc_min.is_some(), "--calc-min"),
-        (a.calc_max.is_some(), "--calc-max"),
-        (a.delayed.is_some(), "--delayed"),
+        (a.imbalance.scenarios.is_some(), "--scenarios"),
+        (a.imbalance.delay_min.is_some(), "--delay-min"),
+        (a.imbalance.delay_max.is_some(), "--delay-max"),
+        (a.imbalance.calc_min.is_some(), "--calc-min"),
+        (a.imbalance.calc_max.is_some(), "--calc-max"),
+        (a.imbalance.delayed.is_some(), "--delayed"),
     ]
     .into_iter()
     .find(|(set, _)| *set)
@@ -68,7 +68,7 @@ pub fn axes(a: &RunArgs, involved: bool, world: usize, _mem: u64) -> Result<Axes
             None => Ok(Axes::new()),
         };
     }
-    let mut scen: Vec<f64> = match &a.scenarios {
+    let mut scen: Vec<f64> = match &a.imbalance.scenarios {
         None => vec![1.0, 2.0, 3.0],
         Some(list) => list
             .split(',')
@@ -88,7 +88,7 @@ pub fn axes(a: &RunArgs, involved: bool, world: usize, _mem: u64) -> Result<Axes
     scen.dedup();
     // --delayed (a rank, from 0) takes precedence over the front end's
     // delay_P (the seed's participant number, from 1).
-    let delayed = match (&a.delayed, &a.delay_p) {
+    let delayed = match (&a.imbalance.delayed, &a.front.delay_p) {
         (Some(s), _) => Delayed::parse(s)?,
         (None, Some(d)) => Delayed::from_seed(d, world)?,
         (None, None) => Delayed::First,
@@ -105,11 +105,21 @@ pub fn axes(a: &RunArgs, involved: bool, world: usize, _mem: u64) -> Result<Axes
     axes.insert(SCENARIO.into(), scen);
     axes.insert(
         T_DELAY.into(),
-        range(a.delay_min, a.delay_max, DELAY_RANGE, "delay")?,
+        range(
+            a.imbalance.delay_min,
+            a.imbalance.delay_max,
+            DELAY_RANGE,
+            "delay",
+        )?,
     );
     axes.insert(
         T_CALC.into(),
-        range(a.calc_min, a.calc_max, CALC_RANGE, "calc")?,
+        range(
+            a.imbalance.calc_min,
+            a.imbalance.calc_max,
+            CALC_RANGE,
+            "calc",
+        )?,
     );
     axes.insert(DELAYED_AXIS.into(), vec![delayed.code()]);
     Ok(axes)
@@ -126,20 +136,23 @@ mod tests {
             f(&mut a);
             axes(&a, true, 4, 0).unwrap_err()
         };
-        assert!(with(|a| a.delay_min = Some(-5.0)).contains("must not be negative"));
-        assert!(with(|a| a.calc_max = Some(-1.0)).contains("must not be negative"));
+        assert!(with(|a| a.imbalance.delay_min = Some(-5.0)).contains("must not be negative"));
+        assert!(with(|a| a.imbalance.calc_max = Some(-1.0)).contains("must not be negative"));
         assert!(with(|a| {
-            a.delay_min = Some(64.0);
-            a.delay_max = Some(8.0)
+            a.imbalance.delay_min = Some(64.0);
+            a.imbalance.delay_max = Some(8.0)
         })
         .contains("larger than"));
-        assert!(with(|a| a.delayed = Some("4".into())).contains("outside 0..3"));
-        assert!(with(|a| a.delayed = Some("-1".into())).contains("first, last or a rank"));
-        assert!(with(|a| a.scenarios = Some("1,4".into())).contains("unknown scenario"));
-        assert!(with(|a| a.delay_max = Some(1e9)).contains("beyond"));
+        assert!(with(|a| a.imbalance.delayed = Some("4".into())).contains("outside 0..3"));
+        assert!(with(|a| a.imbalance.delayed = Some("-1".into())).contains("first, last or a rank"));
+        assert!(with(|a| a.imbalance.scenarios = Some("1,4".into())).contains("unknown scenario"));
+        assert!(with(|a| a.imbalance.delay_max = Some(1e9)).contains("beyond"));
         // CRESTA options with another suite.
         let a = RunArgs {
-            calc_min: Some(1.0),
+            imbalance: crate::cli::Imbalance {
+                calc_min: Some(1.0),
+                ..Default::default()
+            },
             ..RunArgs::default()
         };
         assert!(axes(&a, false, 4, 0).unwrap_err().contains("--calc-min"));

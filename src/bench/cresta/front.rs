@@ -112,21 +112,29 @@ pub fn parse(params: &[String]) -> Result<RunArgs, String> {
     let mut args = crate::frontend::parse_options(&opts)?;
     args.suite = Some(super::SUITE.to_string());
     args.benchmarks = vec![p.coll.to_string()];
-    args.npmin = Some(p.p_min);
-    args.iter = Some(p.nreps);
+    args.sweep.npmin = Some(p.p_min);
+    args.reps.iter = Some(p.nreps);
     let sizes: Vec<String> = p.sizes().iter().map(u64::to_string).collect();
-    args.sizes = Some(sizes.join(","));
-    let (delay_min_given, delay_max_given) = (args.delay_min.is_some(), args.delay_max.is_some());
-    let (calc_min_given, calc_max_given) = (args.calc_min.is_some(), args.calc_max.is_some());
-    args.delay_min = args.delay_min.or(Some(p.delay));
-    args.delay_max = args
+    args.sweep.sizes = Some(sizes.join(","));
+    let (delay_min_given, delay_max_given) = (
+        args.imbalance.delay_min.is_some(),
+        args.imbalance.delay_max.is_some(),
+    );
+    let (calc_min_given, calc_max_given) = (
+        args.imbalance.calc_min.is_some(),
+        args.imbalance.calc_max.is_some(),
+    );
+    args.imbalance.delay_min = args.imbalance.delay_min.or(Some(p.delay));
+    args.imbalance.delay_max = args
+        .imbalance
         .delay_max
-        .or(Some(p.delay.max(args.delay_min.unwrap_or(0.0))));
-    args.calc_min = args.calc_min.or(Some(p.delay));
-    args.calc_max = args
+        .or(Some(p.delay.max(args.imbalance.delay_min.unwrap_or(0.0))));
+    args.imbalance.calc_min = args.imbalance.calc_min.or(Some(p.delay));
+    args.imbalance.calc_max = args
+        .imbalance
         .calc_max
-        .or(Some(p.delay.max(args.calc_min.unwrap_or(0.0))));
-    args.delay_p = Some(p.delay_p.clone());
+        .or(Some(p.delay.max(args.imbalance.calc_min.unwrap_or(0.0))));
+    args.front.delay_p = Some(p.delay_p.clone());
     // Errors name the positional parameters (P_min 8, not --npmin 8); the
     // delay's options only where the delay stands for them.
     crate::frontend::spelled(&mut args, "--npmin", "P_min");
@@ -141,7 +149,7 @@ pub fn parse(params: &[String]) -> Result<RunArgs, String> {
             crate::frontend::spelled(&mut args, flag, "delay");
         }
     }
-    args.frontend = Some(own.join(" "));
+    args.front.frontend = Some(own.join(" "));
     Ok(args)
 }
 
@@ -174,22 +182,28 @@ mod tests {
         let a = parse(&v("broadcast 2 100 512 4096 100 1")).unwrap();
         assert_eq!(a.benchmarks, vec!["Bcast"]);
         assert_eq!(a.suite.as_deref(), Some("cresta"));
-        assert_eq!(a.npmin, Some(2));
-        assert_eq!(a.iter, Some(100));
-        assert_eq!(a.sizes.as_deref(), Some("512,1024,2048,4096"));
-        assert_eq!((a.delay_min, a.delay_max), (Some(100.0), Some(100.0)));
-        assert_eq!((a.calc_min, a.calc_max), (Some(100.0), Some(100.0)));
-        // delay_P stays the seed's number; --delayed is a rank.
-        assert_eq!(a.delay_p.as_deref(), Some("1"));
-        assert_eq!(a.delayed, None);
+        assert_eq!(a.sweep.npmin, Some(2));
+        assert_eq!(a.reps.iter, Some(100));
+        assert_eq!(a.sweep.sizes.as_deref(), Some("512,1024,2048,4096"));
         assert_eq!(
-            a.frontend.as_deref(),
+            (a.imbalance.delay_min, a.imbalance.delay_max),
+            (Some(100.0), Some(100.0))
+        );
+        assert_eq!(
+            (a.imbalance.calc_min, a.imbalance.calc_max),
+            (Some(100.0), Some(100.0))
+        );
+        // delay_P stays the seed's number; --delayed is a rank.
+        assert_eq!(a.front.delay_p.as_deref(), Some("1"));
+        assert_eq!(a.imbalance.delayed, None);
+        assert_eq!(
+            a.front.frontend.as_deref(),
             Some("broadcast 2 100 512 4096 100 1")
         );
         let a = parse(&v("iallReduce 1 10 0 4 0 last")).unwrap();
         assert_eq!(a.benchmarks, vec!["Iallreduce"]);
-        assert_eq!(a.sizes.as_deref(), Some("0,1,2,4"));
-        assert_eq!(a.delay_p.as_deref(), Some("last"));
+        assert_eq!(a.sweep.sizes.as_deref(), Some("0,1,2,4"));
+        assert_eq!(a.front.delay_p.as_deref(), Some("last"));
     }
 
     #[test]
@@ -198,11 +212,20 @@ mod tests {
             "-n 4 allGather 2 --json o.json 50 8 8 100 1 --delay-min 10 --delay-max 1000 --calc-max 400 --plot f.svg",
         ))
         .unwrap();
-        assert_eq!(a.np, Some(4));
-        assert_eq!((a.delay_min, a.delay_max), (Some(10.0), Some(1000.0)));
-        assert_eq!((a.calc_min, a.calc_max), (Some(100.0), Some(400.0)));
-        assert_eq!(a.plot.as_deref(), Some(std::path::Path::new("f.svg")));
-        assert_eq!(a.json.as_deref(), Some(std::path::Path::new("o.json")));
+        assert_eq!(a.launch.np, Some(4));
+        assert_eq!(
+            (a.imbalance.delay_min, a.imbalance.delay_max),
+            (Some(10.0), Some(1000.0))
+        );
+        assert_eq!(
+            (a.imbalance.calc_min, a.imbalance.calc_max),
+            (Some(100.0), Some(400.0))
+        );
+        assert_eq!(
+            a.figures.plot.as_deref(),
+            Some(std::path::Path::new("f.svg"))
+        );
+        assert_eq!(a.out.json.as_deref(), Some(std::path::Path::new("o.json")));
     }
 
     #[test]

@@ -630,11 +630,14 @@ mod tests {
     #[test]
     fn points_sweep_scenarios_delays_and_calcs() {
         let mut args = RunArgs {
-            delay_min: Some(10.0),
-            delay_max: Some(40.0),
-            calc_min: Some(0.0),
-            calc_max: Some(2.0),
-            delayed: Some("last".into()),
+            imbalance: crate::cli::Imbalance {
+                delay_min: Some(10.0),
+                delay_max: Some(40.0),
+                calc_min: Some(0.0),
+                calc_max: Some(2.0),
+                delayed: Some("last".into()),
+                ..Default::default()
+            },
             ..RunArgs::default()
         };
         let axes = axes(&args, true, 4, 0).unwrap();
@@ -658,7 +661,7 @@ mod tests {
         assert_eq!(b.len(), 7);
         assert!(b.iter().all(|x| x.bytes == 0));
         // Scenario 3 alone still runs scenario 1, its reference.
-        args.scenarios = Some("3".into());
+        args.imbalance.scenarios = Some("3".into());
         let axes = super::axes(&args, true, 4, 0).unwrap();
         let p = points(find("Gather").info(), &cx(&[8], &axes, 4));
         let s: Vec<u64> = p.iter().map(|x| x.u64(SCENARIO).unwrap()).collect();
@@ -668,7 +671,10 @@ mod tests {
     #[test]
     fn a_delayed_rank_beyond_the_participants_is_refused_per_point() {
         let args = RunArgs {
-            delayed: Some("3".into()),
+            imbalance: crate::cli::Imbalance {
+                delayed: Some("3".into()),
+                ..Default::default()
+            },
             ..RunArgs::default()
         };
         let axes = axes(&args, true, 4, 0).unwrap();
@@ -702,7 +708,10 @@ mod tests {
         // participant at every P of the sweep, delay_P = 1 the first.
         let on = |d: &str, q: usize| {
             let a = RunArgs {
-                delay_p: Some(d.into()),
+                front: crate::cli::FrontSet {
+                    delay_p: Some(d.into()),
+                    ..Default::default()
+                },
                 ..RunArgs::default()
             };
             let axes = axes(&a, true, 4, 0).unwrap();
@@ -715,8 +724,14 @@ mod tests {
         assert_eq!(on("2", 4), 1);
         // --delayed (a rank from 0) takes precedence.
         let a = RunArgs {
-            delay_p: Some("4".into()),
-            delayed: Some("1".into()),
+            front: crate::cli::FrontSet {
+                delay_p: Some("4".into()),
+                ..Default::default()
+            },
+            imbalance: crate::cli::Imbalance {
+                delayed: Some("1".into()),
+                ..Default::default()
+            },
             ..RunArgs::default()
         };
         let axes = axes(&a, true, 4, 0).unwrap();
@@ -726,7 +741,10 @@ mod tests {
             .filter(|x| x.u64(SCENARIO) == Some(2))
             .all(|x| x.u64(DELAYED_RANK) == Some(1)));
         let bad = RunArgs {
-            delay_p: Some("5".into()),
+            front: crate::cli::FrontSet {
+                delay_p: Some("5".into()),
+                ..Default::default()
+            },
             ..RunArgs::default()
         };
         assert!(super::axes(&bad, true, 4, 0)

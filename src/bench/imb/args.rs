@@ -9,7 +9,7 @@ use crate::contract::axis::Axes;
 /// (`--imb-window`, IMB `-window_size`; default by `--definitions`).
 pub fn axes(args: &RunArgs, involved: bool, _world: usize, _mem: u64) -> Result<Axes, String> {
     let mut a = Axes::new();
-    match (args.imb_window, involved) {
+    match (args.knobs.imb_window, involved) {
         (Some(_), false) => {
             return Err(
                 "--imb-window is the window of the imb suite's Uniband and Biband: use it with --suite imb"
@@ -17,7 +17,7 @@ pub fn axes(args: &RunArgs, involved: bool, _world: usize, _mem: u64) -> Result<
             )
         }
         (w, true) => {
-            let w = w.unwrap_or_else(|| default_window(args.definitions.unwrap_or_default()));
+            let w = w.unwrap_or_else(|| default_window(args.knobs.definitions.unwrap_or_default()));
             a.insert(patterns::WINDOW_AXIS.into(), vec![w as f64]);
         }
         (None, false) => {}

@@ -461,9 +461,9 @@ pub fn parse(f: &Family, params: &[String], argv0: &str) -> Result<Action, Strin
     }
     let (requested, opts) = crate::frontend::split_options(&rest);
     let mut args = crate::frontend::parse_options(&opts)?;
-    let defs = *args.definitions.get_or_insert(Definitions::Imb2021);
+    let defs = *args.knobs.definitions.get_or_insert(Definitions::Imb2021);
     args.suite = Some(f.suite.to_string());
-    args.table = Some(f.table.to_string());
+    args.front.table = Some(f.table.to_string());
     // As IMB-MPI1: no progress lines (scripts often read stdout and stderr as one).
     args.quiet = true;
     let mut g = Given {
@@ -511,12 +511,12 @@ pub fn parse(f: &Family, params: &[String], argv0: &str) -> Result<Action, Strin
     if sizes.is_empty() {
         return Err("no message lengths left to run (-zero_size off with only length 0)".into());
     }
-    args.msglog = None;
-    args.sizes = crate::frontend::sizes_arg(&sizes);
-    if args.buffer_bytes.is_none() && args.mem.is_none() {
-        args.buffer_bytes = Some((mem_gb * (1u64 << 30) as f64) as u64);
+    args.sweep.msglog = None;
+    args.sweep.sizes = crate::frontend::sizes_arg(&sizes);
+    if args.front.buffer_bytes.is_none() && args.limits.mem.is_none() {
+        args.front.buffer_bytes = Some((mem_gb * (1u64 << 30) as f64) as u64);
     }
-    if let (Some(n), Some(min)) = (iter_given, args.min_iter) {
+    if let (Some(n), Some(min)) = (iter_given, args.measure.min_iter) {
         if n < min {
             return Err(format!(
                 "-iter {n} (the most repetitions per length) is smaller than --min-iter {min}"
@@ -524,7 +524,7 @@ pub fn parse(f: &Family, params: &[String], argv0: &str) -> Result<Action, Strin
         }
     }
     args.benchmarks = benchmark_list(f, &requested, &include, &exclude, defs)?;
-    args.frontend = crate::frontend::calling(argv0, params);
+    args.front.frontend = crate::frontend::calling(argv0, params);
     Ok(Action::Run(Box::new(args), notes))
 }
 
@@ -564,21 +564,21 @@ fn imb_flag(
                 v.parse::<usize>().ok().filter(|&n| n >= 1).ok_or_else(|| {
                     format!("invalid -npmin argument '{v}' (a process count >= 1)")
                 })?;
-            args.npmin = Some(n);
+            args.sweep.npmin = Some(n);
             // IMB: an npmin above the process count runs on all processes.
-            args.npmin_up_to_world = true;
+            args.front.npmin_up_to_world = true;
         }
         "-multi" => match v {
-            "0" => args.multi = true,
+            "0" => args.sweep.multi = true,
             "1" => {
-                args.multi = true;
-                args.multi_detail = true;
+                args.sweep.multi = true;
+                args.sweep.multi_detail = true;
             }
             _ => return Err(format!("invalid -multi argument '{v}' (0 or 1)")),
         },
         "-off_cache" => {
             crate::plan::parse_off_cache(v).map_err(|e| format!("-off_cache: {e}"))?;
-            args.off_cache = Some(v.to_string());
+            args.knobs.off_cache = Some(v.to_string());
         }
         "-iter" => {
             let parts: Vec<&str> = v.split(',').collect();
@@ -590,17 +590,17 @@ fn imb_flag(
                 .ok_or_else(|| {
                     format!("invalid -iter argument '{v}' (MSGSPERSAMPLE[,OVERALL_VOL[,MSGS_NONAGGR]], positive integers)")
                 })?;
-            args.max_iter = Some(ints[0]);
+            args.measure.max_iter = Some(ints[0]);
             crate::frontend::spelled(args, "--max-iter", "-iter");
             g.iter_given = Some(ints[0]);
             if let Some(&vol) = ints.get(1) {
                 // OVERALL_VOL is in MiB; --volume holds bytes.
-                args.volume = Some(vol.checked_mul(1 << 20).ok_or_else(|| {
+                args.knobs.volume = Some(vol.checked_mul(1 << 20).ok_or_else(|| {
                     format!("invalid -iter argument '{v}': OVERALL_VOL {vol} MiB is too large")
                 })?);
             }
             if let (true, Some(&n)) = (f.modes, ints.get(2)) {
-                args.front_axes.push((NONAGGR_AXIS.into(), n as f64));
+                args.front.front_axes.push((NONAGGR_AXIS.into(), n as f64));
             } else if ints.len() == 3 {
                 g.notes.push(
                     "the third -iter value (MSGS_NONAGGR) applies to IMB-EXT/IMB-IO non-aggregate modes only: no effect here"
@@ -609,7 +609,7 @@ fn imb_flag(
             }
         }
         "-iter_policy" => {
-            args.iter_policy = Some(match v {
+            args.knobs.iter_policy = Some(match v {
                 "dynamic" => IterPolicy::Dynamic,
                 "off" => IterPolicy::Off,
                 "multiple_np" => IterPolicy::MultipleNp,
@@ -625,12 +625,12 @@ fn imb_flag(
         "-mem" => g.mem_gb = positive_f64(flag, v, "GB of buffers per process, > 0")?,
         "-msglen" => {
             g.lengths = Some(msglen(v)?);
-            args.read_files.push(("-msglen", v.into()));
+            args.front.read_files.push(("-msglen", v.into()));
         }
-        "-map" => args.imb_map = Some(map(v)?),
+        "-map" => args.front.imb_map = Some(map(v)?),
         "-input" => {
             g.requested.extend(input(v)?);
-            args.read_files.push(("-input", v.into()));
+            args.front.read_files.push(("-input", v.into()));
         }
         "-include" => g.include.extend(names(flag, v)?),
         "-exclude" => g.exclude.extend(names(flag, v)?),
@@ -649,11 +649,11 @@ fn imb_switch(
     g: &mut Given,
 ) -> Result<(), String> {
     match flag {
-        "-root_shift" => args.root_shift = switch(flag, v)?,
+        "-root_shift" => args.roots.root_shift = switch(flag, v)?,
         "-sync" => {
             let on = switch(flag, v)?;
             if defs == Definitions::Imb2021 {
-                args.imb_sync = Some(on);
+                args.knobs.imb_sync = Some(on);
             } else {
                 g.notes.push(format!(
                     "-sync {v} has no effect with --definitions pmb: PMB times collectives in one loop after one barrier"
@@ -662,7 +662,7 @@ fn imb_switch(
         }
         "-imb_barrier" => {
             if switch(flag, v)? {
-                args.sync = Some(SyncMode::Dissemination);
+                args.measure.sync = Some(SyncMode::Dissemination);
             }
         }
         "-warm_up" => {
@@ -673,14 +673,14 @@ fn imb_switch(
         }
         "-zero_size" => g.zero = switch(flag, v)?,
         "-window_size" => {
-            args.imb_window = Some(crate::cli::window_size(v).map_err(|_| {
+            args.knobs.imb_window = Some(crate::cli::window_size(v).map_err(|_| {
                 format!(
                     "invalid -window_size argument '{v}' (messages per window of Uniband and Biband, 1 to {})",
                     crate::cli::MAX_IMB_WINDOW
                 )
             })?)
         }
-        "-msg_pause" => args.msg_pause = switch(flag, v)?,
+        "-msg_pause" => args.knobs.msg_pause = switch(flag, v)?,
         "-thread_level" => match v {
             "single" => {}
             "funneled" | "serialized" | "multiple" | "nompiinit" => g.notes.push(format!(
@@ -766,15 +766,15 @@ impl Types {
                 f.program
             ));
         }
-        if self.contig.is_some() && args.definitions == Some(Definitions::Pmb) {
+        if self.contig.is_some() && args.knobs.definitions == Some(Definitions::Pmb) {
             return Err(
                 "-contig_type needs IMB 2021's definitions (PMB's Reduce_scatter splits N elements, not a datatype)"
                     .into(),
             );
         }
-        args.datatype = vec![self.data.unwrap_or(Datatype::Byte)];
-        args.reduction_datatype = Some(self.red.unwrap_or(Datatype::Float));
-        args.derived = self.contig.map(str::to_string);
+        args.types.datatype = vec![self.data.unwrap_or(Datatype::Byte)];
+        args.front.reduction_datatype = Some(self.red.unwrap_or(Datatype::Float));
+        args.types.derived = self.contig.map(str::to_string);
         Ok(())
     }
 }
@@ -853,37 +853,42 @@ mod tests {
     #[test]
     fn the_fixtures_command_lines_parse() {
         let (a, _) = run("");
-        assert_eq!(a.definitions, Some(Definitions::Imb2021));
-        assert_eq!(a.table.as_deref(), Some("imb2021"));
+        assert_eq!(a.knobs.definitions, Some(Definitions::Imb2021));
+        assert_eq!(a.front.table.as_deref(), Some("imb2021"));
         assert_eq!(a.benchmarks.len(), 19);
         assert_eq!(a.benchmarks[6], "Reduce_local");
-        assert!(a.sizes.as_deref().unwrap().ends_with(",2097152,4194304"));
-        assert_eq!(a.buffer_bytes, Some(1 << 30));
-        assert_eq!(a.frontend.as_deref(), Some("IMB-MPI1"));
+        assert!(a
+            .sweep
+            .sizes
+            .as_deref()
+            .unwrap()
+            .ends_with(",2097152,4194304"));
+        assert_eq!(a.front.buffer_bytes, Some(1 << 30));
+        assert_eq!(a.front.frontend.as_deref(), Some("IMB-MPI1"));
 
         assert!(a.quiet);
         let (a, _) = run("-npmin 2 -msglog 3:12 -iter 200");
-        assert_eq!(a.npmin, Some(2));
-        assert_eq!(a.max_iter, Some(200));
-        assert_eq!(a.iter, None);
+        assert_eq!(a.sweep.npmin, Some(2));
+        assert_eq!(a.measure.max_iter, Some(200));
+        assert_eq!(a.reps.iter, None);
         assert_eq!(
-            a.sizes.as_deref(),
+            a.sweep.sizes.as_deref(),
             Some("0,8,16,32,64,128,256,512,1024,2048,4096")
         );
 
         let (a, _) =
             run("-multi 1 -npmin 2 -msglog 0:8 -iter 100 PingPong Sendrecv Allreduce Barrier");
-        assert!(a.multi && a.multi_detail);
+        assert!(a.sweep.multi && a.sweep.multi_detail);
         assert_eq!(
             a.benchmarks,
             ["PingPong", "Sendrecv", "Allreduce", "Barrier"]
         );
 
         let (a, _) = run("-sync 0 -off_cache -1 -msglog 10:16 Bcast Reduce_scatter Gather");
-        assert_eq!(a.imb_sync, Some(false));
-        assert_eq!(a.off_cache.as_deref(), Some("-1"));
+        assert_eq!(a.knobs.imb_sync, Some(false));
+        assert_eq!(a.knobs.off_cache.as_deref(), Some("-1"));
         assert_eq!(
-            a.sizes.as_deref(),
+            a.sweep.sizes.as_deref(),
             Some("0,1024,2048,4096,8192,16384,32768,65536")
         );
         assert_eq!(a.benchmarks, ["Bcast", "Reduce_scatter", "Gather"]);
@@ -895,16 +900,19 @@ mod tests {
             "-multi 0 -iter 50,10,7 -iter_policy auto -time 0.5 -mem 0.25 -root_shift on \
              -imb_barrier yes -warm_up off -zero_size off -msglog 4 -map 2x1 -thread_level multiple",
         );
-        assert!(a.multi && !a.multi_detail);
-        assert_eq!((a.max_iter, a.volume), (Some(50), Some(10 << 20)));
-        assert_eq!(a.iter_policy, Some(IterPolicy::Auto));
+        assert!(a.sweep.multi && !a.sweep.multi_detail);
+        assert_eq!(
+            (a.measure.max_iter, a.knobs.volume),
+            (Some(50), Some(10 << 20))
+        );
+        assert_eq!(a.knobs.iter_policy, Some(IterPolicy::Auto));
         assert_eq!(a.time, 0.5);
-        assert_eq!(a.buffer_bytes, Some(1 << 28));
-        assert!(a.root_shift);
-        assert_eq!(a.sync, Some(SyncMode::Dissemination));
+        assert_eq!(a.front.buffer_bytes, Some(1 << 28));
+        assert!(a.roots.root_shift);
+        assert_eq!(a.measure.sync, Some(SyncMode::Dissemination));
         assert_eq!(a.warmup, Some(1));
-        assert_eq!(a.sizes.as_deref(), Some("1,2,4,8,16"));
-        assert_eq!(a.imb_map, Some((2, 1)));
+        assert_eq!(a.sweep.sizes.as_deref(), Some("1,2,4,8,16"));
+        assert_eq!(a.front.imb_map, Some((2, 1)));
         assert_eq!(notes.len(), 2, "{notes:?}");
         assert!(notes.iter().any(|n| n.contains("MSGS_NONAGGR")));
         assert!(notes.iter().any(|n| n.contains("-thread_level multiple")));
@@ -912,20 +920,20 @@ mod tests {
         // IMB 2021.2's window and pause; defaults: none given (the plan
         // chooses the window by definitions), no pause.
         let (a, notes) = run("-window_size 8 -msg_pause on Uniband");
-        assert_eq!((a.imb_window, a.msg_pause), (Some(8), true));
+        assert_eq!((a.knobs.imb_window, a.knobs.msg_pause), (Some(8), true));
         assert!(notes.is_empty(), "{notes:?}");
         let (a, _) = run("-msg_pause 0");
-        assert_eq!((a.imb_window, a.msg_pause), (None, false));
+        assert_eq!((a.knobs.imb_window, a.knobs.msg_pause), (None, false));
         // -npmin above the process count runs on all (IMB); without it the plan's rule holds.
-        assert!(run("-npmin 64").0.npmin_up_to_world);
-        assert_eq!(run("").0.imb_map, None);
+        assert!(run("-npmin 64").0.front.npmin_up_to_world);
+        assert_eq!(run("").0.front.imb_map, None);
         // Names separated by commas, as IMB 2019 and later take them.
         let (a, _) = run("PingPong,allreduce Bcast, -include Barrier");
         assert_eq!(a.benchmarks, ["Barrier", "PingPong", "Allreduce", "Bcast"]);
         // -sync with PMB's definitions: one line either way.
         for v in ["on", "off"] {
             let (a, notes) = run(&format!("-sync {v} --definitions pmb"));
-            assert_eq!(a.imb_sync, None);
+            assert_eq!(a.knobs.imb_sync, None);
             assert_eq!(notes.len(), 1, "{notes:?}");
             assert!(
                 notes[0].starts_with(&format!("-sync {v} has no effect with --definitions pmb"))
@@ -943,9 +951,9 @@ mod tests {
         assert_eq!(a.benchmarks, ["Gather", "PingPong"]);
         // mpibench options mixed in.
         let (a, _) = run("-n 4 --json r.json PingPong --check -q --definitions pmb");
-        assert_eq!(a.np, Some(4));
+        assert_eq!(a.launch.np, Some(4));
         assert!(a.check && a.quiet);
-        assert_eq!(a.definitions, Some(Definitions::Pmb));
+        assert_eq!(a.knobs.definitions, Some(Definitions::Pmb));
         assert_eq!(a.benchmarks, ["PingPong"]);
     }
 
@@ -958,7 +966,7 @@ mod tests {
         std::fs::write(&names, "# mine\nbcast extra words\nALLREDUCE\n").unwrap();
         let cmd = format!("-msglen {} -input {}", lens.display(), names.display());
         let (a, _) = run(&cmd);
-        assert_eq!(a.sizes.as_deref(), Some("0,1024,2097152,100"));
+        assert_eq!(a.sweep.sizes.as_deref(), Some("0,1024,2097152,100"));
         assert_eq!(a.benchmarks, ["Bcast", "Allreduce"]);
         std::fs::write(&lens, "12x\n").unwrap();
         assert!(err(&format!("-msglen {}", lens.display())).contains("invalid line 1"));
@@ -1035,26 +1043,30 @@ mod tests {
         // IMB's defaults, given or not, retype nothing.
         for line in ["", "-data_type byte -red_data_type float -contig_type base"] {
             let (a, _) = run(line);
-            assert!(a.datatype.is_empty(), "{line}");
-            assert_eq!((a.reduction_datatype, a.derived), (None, None), "{line}");
+            assert!(a.types.datatype.is_empty(), "{line}");
+            assert_eq!(
+                (a.front.reduction_datatype, a.types.derived),
+                (None, None),
+                "{line}"
+            );
         }
         let (a, _) = run("-data_type int");
-        assert_eq!(a.datatype, [Datatype::Int]);
-        assert_eq!(a.reduction_datatype, Some(Datatype::Float));
+        assert_eq!(a.types.datatype, [Datatype::Int]);
+        assert_eq!(a.front.reduction_datatype, Some(Datatype::Float));
         let (a, _) = run("-red_data_type double");
-        assert_eq!(a.datatype, [Datatype::Byte]);
-        assert_eq!(a.reduction_datatype, Some(Datatype::Double));
+        assert_eq!(a.types.datatype, [Datatype::Byte]);
+        assert_eq!(a.front.reduction_datatype, Some(Datatype::Double));
         let (a, _) = run("-data_type char -red_data_type char");
-        assert_eq!(a.datatype, [Datatype::MpiChar]);
-        assert_eq!(a.reduction_datatype, Some(Datatype::MpiChar));
+        assert_eq!(a.types.datatype, [Datatype::MpiChar]);
+        assert_eq!(a.front.reduction_datatype, Some(Datatype::MpiChar));
         for (v, spec) in [
             ("base_vec", "vect:1:1"),
             ("resize", "resized"),
             ("resize_vec", "resized_vect"),
         ] {
             let (a, _) = run(&format!("-contig_type {v}"));
-            assert_eq!(a.derived.as_deref(), Some(spec), "{v}");
-            assert_eq!(a.datatype, [Datatype::Byte], "{v}");
+            assert_eq!(a.types.derived.as_deref(), Some(spec), "{v}");
+            assert_eq!(a.types.datatype, [Datatype::Byte], "{v}");
             crate::bench::datatype::Derived::parse(spec).unwrap();
         }
     }
@@ -1071,7 +1083,10 @@ mod tests {
         assert_eq!(e, "unknown IMB-MPI1 flag '-bogus' (see mpibench imb -h)");
         let e = split_flags(&MPI1, &v("-iter"), &["-iter"], &[]).unwrap_err();
         assert!(e.contains("missing argument"), "{e}");
-        assert_eq!(run_of(&MPI1, "-iter 7 PingPong").unwrap().max_iter, Some(7));
+        assert_eq!(
+            run_of(&MPI1, "-iter 7 PingPong").unwrap().measure.max_iter,
+            Some(7)
+        );
         assert!(run_of(&MPI1, "-list").unwrap_err().contains("List"));
     }
 

@@ -102,7 +102,7 @@ pub fn parse(f: &Family, params: &[String], argv0: &str) -> Result<Action, Strin
     let (mut requested, opts) = crate::frontend::split_options(&rest);
     let mut args = crate::frontend::parse_options(&opts)?;
     args.suite = Some(f.suite.to_string());
-    args.table = Some(f.table.to_string());
+    args.front.table = Some(f.table.to_string());
     // As IMB-MT: no progress lines.
     args.quiet = true;
     let mut fl = Flags {
@@ -136,7 +136,7 @@ pub fn parse(f: &Family, params: &[String], argv0: &str) -> Result<Action, Strin
             }
             "-repeat" => {
                 let n = int(flag, v, 1, "timed repetitions, at least 1")?;
-                args.iter = Some(n);
+                args.reps.iter = Some(n);
                 crate::frontend::spelled(&mut args, "--iter", "-repeat");
             }
             "-warmup" => axis(WARMUP_AXIS, int(flag, v, 0, "untimed repetitions")?),
@@ -186,7 +186,7 @@ pub fn parse(f: &Family, params: &[String], argv0: &str) -> Result<Action, Strin
             }
             "-input" => {
                 requested.extend(imb::input(v)?);
-                args.read_files.push(("-input", v.into()));
+                args.front.read_files.push(("-input", v.into()));
             }
             "-include" => include.extend(names(v)),
             "-exclude" => exclude.extend(names(v)),
@@ -197,11 +197,12 @@ pub fn parse(f: &Family, params: &[String], argv0: &str) -> Result<Action, Strin
             }
         }
     }
-    args.front_axes
+    args.front
+        .front_axes
         .extend(ax.into_iter().map(|(n, v)| (n.to_string(), v as f64)));
     finish(f, &mut args, &fl, noheader)?;
     args.benchmarks = benchmark_list(f, &requested, &include, &exclude)?;
-    args.frontend = crate::frontend::calling(argv0, params);
+    args.front.frontend = crate::frontend::calling(argv0, params);
     Ok(Action::Run(Box::new(args), Vec::new()))
 }
 
@@ -212,7 +213,7 @@ fn finish(
     fl: &Flags,
     noheader: bool,
 ) -> Result<(), String> {
-    let mut axis = |name: &str, v: usize| args.front_axes.push((name.into(), v as f64));
+    let mut axis = |name: &str, v: usize| args.front.front_axes.push((name.into(), v as f64));
     // IMB-MT: OMP_NUM_THREADS threads under -thread_level multiple, else one.
     axis(
         THREADS_AXIS,
@@ -240,8 +241,8 @@ fn finish(
                 .ok_or_else(|| format!("invalid -count argument: {c} elements are too many"))
         })
         .collect::<Result<_, _>>()?;
-    args.msglog = None;
-    args.sizes = crate::frontend::sizes_arg(&sizes);
+    args.sweep.msglog = None;
+    args.sweep.sizes = crate::frontend::sizes_arg(&sizes);
     Ok(())
 }
 
@@ -349,7 +350,7 @@ pub(super) fn axes(
     if let Some(level) = crate::comm::threads::not_multiple() {
         return Err(refusal(&level));
     }
-    if !args.front_axes.iter().any(|(n, _)| n == THREADS_AXIS) {
+    if !args.front.front_axes.iter().any(|(n, _)| n == THREADS_AXIS) {
         a.insert(THREADS_AXIS.into(), vec![threads_from_env()? as f64]);
     }
     Ok(a)
@@ -371,24 +372,28 @@ mod tests {
     }
 
     fn axis(a: &crate::cli::RunArgs, name: &str) -> Option<f64> {
-        a.front_axes.iter().find(|(n, _)| n == name).map(|x| x.1)
+        a.front
+            .front_axes
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|x| x.1)
     }
 
     #[test]
     fn the_fixtures_command_line_parses() {
         let a = run("-thread_level single -count 1,8,64,512,4096 -repeat 200").unwrap();
-        assert_eq!(a.sizes.as_deref(), Some("4,32,256,2048,16384"));
-        assert_eq!(a.iter, Some(200));
+        assert_eq!(a.sweep.sizes.as_deref(), Some("4,32,256,2048,16384"));
+        assert_eq!(a.reps.iter, Some(200));
         assert_eq!(a.benchmarks.len(), 10);
         assert_eq!(a.benchmarks[0], "PingPongMT");
         assert_eq!(a.benchmarks[9], "AllReduceMT");
         assert_eq!(axis(&a, THREADS_AXIS), Some(1.0));
-        assert_eq!(a.table.as_deref(), Some("imb-mt"));
+        assert_eq!(a.front.table.as_deref(), Some("imb-mt"));
         assert!(a.quiet && !a.check);
         // Defaults: 1, 2, 4, 8 ints; IMB-MT's repetitions come from the suite.
         let a = run("").unwrap();
-        assert_eq!(a.sizes.as_deref(), Some("4,8,16,32"));
-        assert_eq!(a.iter, None);
+        assert_eq!(a.sweep.sizes.as_deref(), Some("4,8,16,32"));
+        assert_eq!(a.reps.iter, None);
     }
 
     #[test]
@@ -399,7 +404,7 @@ mod tests {
              -exclude pingpingmt pingpongmt,PINGPINGMT bcastmt",
         )
         .unwrap();
-        assert_eq!(a.sizes.as_deref(), Some("3,5"));
+        assert_eq!(a.sweep.sizes.as_deref(), Some("3,5"));
         assert_eq!(a.benchmarks, ["BarrierMT", "PingPongMT", "BcastMT"]);
         for (name, want) in [
             (ELEM_AXIS, 1.0),
@@ -417,7 +422,7 @@ mod tests {
         assert!(!run("-check false").unwrap().check);
         // mpibench options mixed in.
         let a = run("-n 3 --check ExchangeMT").unwrap();
-        assert_eq!((a.np, a.check), (Some(3), true));
+        assert_eq!((a.launch.np, a.check), (Some(3), true));
         assert_eq!(a.benchmarks, ["ExchangeMT"]);
     }
 

@@ -106,9 +106,15 @@ mod tests {
         let args = crate::cli::RunArgs {
             benchmarks: vec!["Ibcast".into(), "Ibarrier".into()],
             suite: Some(super::super::SUITE.into()),
-            msglog: Some("0:10".into()),
-            frontend: Some("./IMB-NBC -msglog 0:10 Ibcast Ibarrier".into()),
             time: 10.0,
+            sweep: crate::cli::Sweep {
+                msglog: Some("0:10".into()),
+                ..Default::default()
+            },
+            front: crate::cli::FrontSet {
+                frontend: Some("./IMB-NBC -msglog 0:10 Ibcast Ibarrier".into()),
+                ..Default::default()
+            },
             ..Default::default()
         };
         let h = header(&report(4), &plan(&args, 4).heading(), &sys());

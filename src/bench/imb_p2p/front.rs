@@ -119,7 +119,7 @@ pub fn parse(f: &Family, params: &[String], argv0: &str) -> Result<Action, Strin
     let (requested, opts) = crate::frontend::split_options(&rest);
     let mut args = crate::frontend::parse_options(&opts)?;
     args.suite = Some(f.suite.to_string());
-    args.table = Some(f.table.to_string());
+    args.front.table = Some(f.table.to_string());
     // As IMB-P2P: no progress lines.
     args.quiet = true;
     let (mut max, mut numerator) = (ITER_MAX, ITER_NUMERATOR_MIB);
@@ -134,7 +134,7 @@ pub fn parse(f: &Family, params: &[String], argv0: &str) -> Result<Action, Strin
             "-msglog" => sizes = Some(msglog(v)?),
             "-msglen" => {
                 sizes = Some(imb::lengths_file(v, &SUFFIXES, LARGEST)?);
-                args.read_files.push(("-msglen", v.into()));
+                args.front.read_files.push(("-msglen", v.into()));
             }
             // IMB-P2P: -msgsz adds a length to those given so far.
             "-msgsz" => sizes
@@ -145,9 +145,11 @@ pub fn parse(f: &Family, params: &[String], argv0: &str) -> Result<Action, Strin
                 )
                 })?),
             "-msgwr" => args
+                .front
                 .front_axes
                 .push((MSGWR_AXIS.into(), f64::from(u8::from(switch(flag, v)?)))),
             "-msgrd" => args
+                .front
                 .front_axes
                 .push((MSGRD_AXIS.into(), f64::from(u8::from(switch(flag, v)?)))),
             _ => {
@@ -162,15 +164,17 @@ pub fn parse(f: &Family, params: &[String], argv0: &str) -> Result<Action, Strin
                         "-pause {us}: at most {MAX_PAUSE_US} microseconds (10 s) before and after each length"
                     ));
                 }
-                args.front_axes.push((PAUSE_AXIS.into(), us.max(0) as f64));
+                args.front
+                    .front_axes
+                    .push((PAUSE_AXIS.into(), us.max(0) as f64));
             }
         }
     }
-    if args.max_iter.is_none() {
-        args.max_iter = Some(max);
+    if args.measure.max_iter.is_none() {
+        args.measure.max_iter = Some(max);
     }
-    if args.volume.is_none() {
-        args.volume = Some(numerator.checked_mul(1 << 20).ok_or_else(|| {
+    if args.knobs.volume.is_none() {
+        args.knobs.volume = Some(numerator.checked_mul(1 << 20).ok_or_else(|| {
             format!("invalid -iter argument: numerator {numerator} MiB is too large")
         })?);
     }
@@ -179,10 +183,10 @@ pub fn parse(f: &Family, params: &[String], argv0: &str) -> Result<Action, Strin
             .chain((0..=DEFAULT_MAX_LOG).map(|e| 1usize << e))
             .collect()
     });
-    args.msglog = None;
-    args.sizes = crate::frontend::sizes_arg(&sizes);
+    args.sweep.msglog = None;
+    args.sweep.sizes = crate::frontend::sizes_arg(&sizes);
     args.benchmarks = benchmark_list(f, &requested)?;
-    args.frontend = crate::frontend::calling(argv0, params);
+    args.front.frontend = crate::frontend::calling(argv0, params);
     Ok(Action::Run(Box::new(args), Vec::new()))
 }
 
@@ -294,19 +298,22 @@ mod tests {
     fn the_command_line_becomes_a_run() {
         let a =
             run("-iter 200 -msglog 2:4 -msgsz 5k -pause 0 -msgwr off pingpong Stencil2D").unwrap();
-        assert_eq!(a.sizes.as_deref(), Some("4,8,16,5120"));
-        assert_eq!(a.max_iter, Some(200));
-        assert_eq!(a.volume, Some(800 << 20));
+        assert_eq!(a.sweep.sizes.as_deref(), Some("4,8,16,5120"));
+        assert_eq!(a.measure.max_iter, Some(200));
+        assert_eq!(a.knobs.volume, Some(800 << 20));
         assert_eq!(a.benchmarks, vec!["PingPong", "Stencil2D"]);
-        assert!(a.front_axes.contains(&(PAUSE_AXIS.into(), 0.0)));
-        assert!(a.front_axes.contains(&(MSGWR_AXIS.into(), 0.0)));
+        assert!(a.front.front_axes.contains(&(PAUSE_AXIS.into(), 0.0)));
+        assert!(a.front.front_axes.contains(&(MSGWR_AXIS.into(), 0.0)));
         let a = run("-iter 1000,100").unwrap();
-        assert_eq!((a.max_iter, a.volume), (Some(1000), Some(100 << 20)));
+        assert_eq!(
+            (a.measure.max_iter, a.knobs.volume),
+            (Some(1000), Some(100 << 20))
+        );
         assert_eq!(a.benchmarks.len(), 8);
-        assert!(a.sizes.unwrap().ends_with(",4194304"));
+        assert!(a.sweep.sizes.unwrap().ends_with(",4194304"));
         // -pause below 0: none.
         let a = run("-pause -5").unwrap();
-        assert!(a.front_axes.contains(&(PAUSE_AXIS.into(), 0.0)));
+        assert!(a.front.front_axes.contains(&(PAUSE_AXIS.into(), 0.0)));
     }
 
     #[test]

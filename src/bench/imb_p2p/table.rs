@@ -170,9 +170,15 @@ mod tests {
         let args = crate::cli::RunArgs {
             benchmarks: vec!["PingPong".into(), "Stencil2D".into()],
             suite: Some(super::super::SUITE.into()),
-            sizes: Some("0,1,2,4".into()),
-            frontend: Some("./IMB-P2P -iter 200 PingPong Stencil2D".into()),
             time: 10.0,
+            sweep: crate::cli::Sweep {
+                sizes: Some("0,1,2,4".into()),
+                ..Default::default()
+            },
+            front: crate::cli::FrontSet {
+                frontend: Some("./IMB-P2P -iter 200 PingPong Stencil2D".into()),
+                ..Default::default()
+            },
             ..Default::default()
         };
         let h = header(&report(4), &plan(&args, 4).heading(), &sys());

@@ -136,9 +136,15 @@ mod tests {
         let args = crate::cli::RunArgs {
             benchmarks: vec!["Compare_and_swap".into(), "Truly_passive_put".into()],
             suite: Some(super::super::SUITE.into()),
-            msglog: Some("0:12".into()),
-            frontend: Some("./IMB-RMA -msglog 0:12".into()),
             time: 10.0,
+            sweep: crate::cli::Sweep {
+                msglog: Some("0:12".into()),
+                ..Default::default()
+            },
+            front: crate::cli::FrontSet {
+                frontend: Some("./IMB-RMA -msglog 0:12".into()),
+                ..Default::default()
+            },
             ..Default::default()
         };
         let h = header(&report(2), &plan(&args, 2).heading(), &sys());

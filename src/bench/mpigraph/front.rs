@@ -59,13 +59,13 @@ pub fn parse(params_in: &[String]) -> Result<RunArgs, String> {
     let (size, iters, window) = params(&own)?;
     let mut args = crate::frontend::parse_options(&opts)?;
     args.suite = Some(mpigraph::SUITE.to_string());
-    args.iter = args.iter.or(Some(iters));
-    args.sizes = args.sizes.or(Some(size.to_string()));
+    args.reps.iter = args.reps.iter.or(Some(iters));
+    args.sweep.sizes = args.sweep.sizes.or(Some(size.to_string()));
     let own = args
         .suites
         .get_mut::<crate::bench::mpigraph::MpigraphArgs>();
     own.graph_window = own.graph_window.or(Some(window));
-    args.frontend = Some(format!("{size} {iters} {window}"));
+    args.front.frontend = Some(format!("{size} {iters} {window}"));
     Ok(args)
 }
 
@@ -96,8 +96,8 @@ mod tests {
     fn mpigraphs_positionals_and_defaults() {
         let a = parse(&[]).unwrap();
         assert_eq!(a.suite.as_deref(), Some("mpigraph"));
-        assert_eq!(a.sizes.as_deref(), Some("16384"));
-        assert_eq!(a.iter, Some(100));
+        assert_eq!(a.sweep.sizes.as_deref(), Some("16384"));
+        assert_eq!(a.reps.iter, Some(100));
         assert_eq!(
             a.suites
                 .get::<crate::bench::mpigraph::MpigraphArgs>()
@@ -105,15 +105,15 @@ mod tests {
             Some(50)
         );
         let a = parse(&v("1M 20 --json g.json 10")).unwrap();
-        assert_eq!(a.sizes.as_deref(), Some("1048576"));
-        assert_eq!(a.iter, Some(20));
+        assert_eq!(a.sweep.sizes.as_deref(), Some("1048576"));
+        assert_eq!(a.reps.iter, Some(20));
         assert_eq!(
             a.suites
                 .get::<crate::bench::mpigraph::MpigraphArgs>()
                 .graph_window,
             Some(10)
         );
-        assert_eq!(a.json.as_deref(), Some(std::path::Path::new("g.json")));
+        assert_eq!(a.out.json.as_deref(), Some(std::path::Path::new("g.json")));
         assert!(parse(&v("0x 1")).unwrap_err().contains("SIZE"));
         assert!(parse(&v("8 0")).unwrap_err().contains("ITERS"));
         assert!(parse(&v("8 1 2 3")).unwrap_err().contains("at most 3"));

@@ -133,15 +133,15 @@ pub fn parse(params: &[String]) -> Result<RunArgs, String> {
         .collect::<Option<_>>()
         .ok_or("M is too large")?;
     args.suite = Some(super::SUITE.to_string());
-    args.sizes = Some(sizes.join(","));
-    args.iter = Some(p.big_t as usize);
-    args.fast_iter = Some(p.t as usize);
-    args.repeats = Some(p.r as usize);
-    args.buffer_bytes = Some(p.b);
+    args.sweep.sizes = Some(sizes.join(","));
+    args.reps.iter = Some(p.big_t as usize);
+    args.reps.fast_iter = Some(p.t as usize);
+    args.reps.repeats = Some(p.r as usize);
+    args.front.buffer_bytes = Some(p.b);
     if let Some(o) = &p.o {
-        args.output = Some(o.into());
+        args.out.output = Some(o.into());
     }
-    args.frontend = Some(p.line());
+    args.front.frontend = Some(p.line());
     // Errors name the parameters as typed (T99 rather than --iter 99).
     for (ours, letter, v) in [
         ("--iter", 'T', p.big_t),
@@ -180,17 +180,18 @@ mod tests {
     #[test]
     fn the_seed_example_parses_verbatim() {
         let a = parse(&v("m1 M100 K10 T100 t100000 R2 otransfer.dat")).unwrap();
-        assert_eq!(a.sizes.as_deref(), Some("4,40,400"));
-        assert_eq!(a.iter, Some(100));
-        assert_eq!(a.fast_iter, Some(100_000));
-        assert_eq!(a.repeats, Some(2));
+        assert_eq!(a.sweep.sizes.as_deref(), Some("4,40,400"));
+        assert_eq!(a.reps.iter, Some(100));
+        assert_eq!(a.reps.fast_iter, Some(100_000));
+        assert_eq!(a.reps.repeats, Some(2));
         assert_eq!(
-            a.output.as_deref(),
+            a.out.output.as_deref(),
             Some(std::path::Path::new("transfer.dat"))
         );
-        assert_eq!(a.buffer_bytes, Some(16 << 20));
+        assert_eq!(a.front.buffer_bytes, Some(16 << 20));
         assert_eq!(a.suite.as_deref(), Some("mpitest"));
         assert!(a
+            .front
             .frontend
             .unwrap()
             .starts_with("m1 M100 K10 T100 t100000 R2"));
@@ -199,14 +200,17 @@ mod tests {
     #[test]
     fn mpibench_options_mix_in() {
         let a = parse(&v("-n 4 m2 --json out.json M8 K2 --check -q")).unwrap();
-        assert_eq!(a.np, Some(4));
-        assert_eq!(a.json.as_deref(), Some(std::path::Path::new("out.json")));
+        assert_eq!(a.launch.np, Some(4));
+        assert_eq!(
+            a.out.json.as_deref(),
+            Some(std::path::Path::new("out.json"))
+        );
         assert!(a.check && a.quiet);
-        assert_eq!(a.sizes.as_deref(), Some("8,16,32"));
+        assert_eq!(a.sweep.sizes.as_deref(), Some("8,16,32"));
         // A value that looks like a parameter stays the option's value.
         let a = parse(&v("--json o.json m1 M1")).unwrap();
-        assert_eq!(a.json.as_deref(), Some(std::path::Path::new("o.json")));
-        assert_eq!(a.output, None);
+        assert_eq!(a.out.json.as_deref(), Some(std::path::Path::new("o.json")));
+        assert_eq!(a.out.output, None);
     }
 
     #[test]

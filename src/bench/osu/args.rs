@@ -114,7 +114,7 @@ pub fn axes(args: &RunArgs, involved: bool, world: usize, mem: u64) -> Result<Ax
         }
         a.insert(axis::VARY_WINDOW.into(), vec![1.0]);
     }
-    if let Some(r) = args.root.filter(|&r| r >= world) {
+    if let Some(r) = args.roots.root.filter(|&r| r >= world) {
         // OMB: "Root rank('-k') cannot be more than number of processes".
         return Err(format!(
             "-k fixed:{r}/--root {r}: root {r} is not one of the {world} processes"
@@ -155,7 +155,7 @@ pub fn axes(args: &RunArgs, involved: bool, world: usize, mem: u64) -> Result<Ax
         a.insert(axis::TAIL.into(), o.osu_tail.clone());
     }
     a.insert(axis::TESTS.into(), vec![o.osu_tests.unwrap_or(0) as f64]);
-    if let Some(n) = args.iter {
+    if let Some(n) = args.reps.iter {
         a.insert(axis::ITER.into(), vec![n as f64]);
     }
     neighbor_axes(args, world, &mut a)?;

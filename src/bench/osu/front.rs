@@ -668,14 +668,14 @@ fn flag(
     let flag = format!("-{c}");
     match c {
         'm' => (g.min, g.max) = sizes(v, p.dmin, p.dmax)?,
-        'i' => args.iter = Some(number::<usize>(&flag, v, 1, "iterations >= 1")?),
+        'i' => args.reps.iter = Some(number::<usize>(&flag, v, 1, "iterations >= 1")?),
         'x' => args.warmup = Some(number::<usize>(&flag, v, 0, "warm-up iterations >= 0")?),
         'W' => {
             args.suites
                 .get_mut::<crate::bench::osu::OsuArgs>()
                 .osu_window = Some(number::<usize>(&flag, v, 1, "window size >= 1")?)
         }
-        'M' => args.buffer_bytes = Some(number::<u64>(&flag, v, 1, "bytes per process")?),
+        'M' => args.front.buffer_bytes = Some(number::<u64>(&flag, v, 1, "bytes per process")?),
         'b' => match v.to_ascii_lowercase().as_str() {
             "single" => {}
             "multiple" => {
@@ -729,8 +729,8 @@ fn flag(
             let lower = v.to_ascii_lowercase();
             let fixed = lower.strip_prefix("fixed:").map(|n| n.parse::<usize>());
             match (lower.as_str(), fixed) {
-                ("rotate", _) => args.root_shift = true,
-                (_, Some(Ok(n))) => args.root = Some(n),
+                ("rotate", _) => args.roots.root_shift = true,
+                (_, Some(Ok(n))) => args.roots.root = Some(n),
                 _ => {
                     return Err(format!(
                         "invalid argument '{v}' for -k (fixed:N, N a rank, or rotate)"
@@ -807,7 +807,7 @@ fn other_flag(
         }
         'G' => {
             graph_types(v)?;
-            args.plots = Some(".".into());
+            args.figures.plots = Some(".".into());
         }
         'u' => {
             let n = number::<usize>(&flag, v, 0, "validation warm-up iterations, 0 to 10")?;
@@ -878,9 +878,9 @@ pub fn parse(program: &str, params: &[String], argv0: &str) -> Result<Action, St
     datatypes(&mut args, g.types, g.derived, osu::rma::find(name))?;
     windows_and_tails(&mut args, name)?;
     let sizes = message_sizes(name, kind, g.min, g.max)?;
-    args.sizes = crate::frontend::sizes_arg(&sizes);
+    args.sweep.sizes = crate::frontend::sizes_arg(&sizes);
     args.benchmarks = vec![name.to_string()];
-    args.frontend = crate::frontend::calling(argv0, params);
+    args.front.frontend = crate::frontend::calling(argv0, params);
     if osu::STARTUP.contains(&name) {
         return startup_action(name, args);
     }
@@ -904,8 +904,8 @@ fn flagged(
     let (_, opts) = crate::frontend::split_options(rest);
     let mut args = crate::frontend::parse_options(&opts)?;
     args.suite = Some(osu::SUITE.to_string());
-    args.table = Some("osu".to_string());
-    args.refuse_skips = true;
+    args.front.table = Some("osu".to_string());
+    args.front.refuse_skips = true;
     args.quiet = true;
     let mut notes = Vec::new();
     let p = Program {
@@ -951,9 +951,9 @@ fn datatypes(
         return not_here("-T other than mpi_char for osu_fop_latency and osu_cas_latency");
     }
     if types.iter().any(|&t| t != Datatype::Char) || derived.is_some() {
-        args.datatype = types;
+        args.types.datatype = types;
     }
-    args.derived = derived;
+    args.types.derived = derived;
     Ok(())
 }
 
@@ -966,7 +966,7 @@ fn windows_and_tails(args: &mut RunArgs, name: &str) -> Result<(), String> {
     let tails = !osu_args.osu_tail.is_empty();
     if tails && loop_timed(name) {
         // Tail percentiles need a clock pair per iteration (back to back, one sync).
-        args.timing.get_or_insert(Method::PerCallOnce);
+        args.measure.timing.get_or_insert(Method::PerCallOnce);
     }
     Ok(())
 }
@@ -993,8 +993,8 @@ fn message_sizes(
 /// osu_init and osu_hello: they write no results file.
 fn startup_action(name: &'static str, args: RunArgs) -> Result<Action, String> {
     if let Some(flag) = [
-        (args.json.is_some(), "--json"),
-        (args.csv.is_some(), "--csv"),
+        (args.out.json.is_some(), "--json"),
+        (args.out.csv.is_some(), "--csv"),
     ]
     .iter()
     .find_map(|(given, flag)| given.then_some(flag))
@@ -1146,10 +1146,10 @@ mod tests {
     fn the_fixtures_command_lines_parse() {
         let a = run("osu_latency", "-m 0:4096");
         assert_eq!(
-            a.sizes.as_deref(),
+            a.sweep.sizes.as_deref(),
             Some("1,2,4,8,16,32,64,128,256,512,1024,2048,4096")
         );
-        assert_eq!(a.table.as_deref(), Some("osu"));
+        assert_eq!(a.front.table.as_deref(), Some("osu"));
         assert_eq!(a.benchmarks, ["osu_latency"]);
         let a = run("osu_latency", "-c -m 1:256");
         assert!(a.check);
@@ -1158,23 +1158,23 @@ mod tests {
             a.suites.get::<crate::bench::osu::OsuArgs>().osu_tail,
             [50.0, 90.0, 99.0]
         );
-        assert_eq!(a.timing, Some(Method::PerCallOnce));
+        assert_eq!(a.measure.timing, Some(Method::PerCallOnce));
     }
 
     #[test]
     fn defaults_and_flags() {
         let a = run("osu_bw", "");
-        assert!(a.sizes.as_deref().unwrap().ends_with(",4194304"));
-        assert!(a.sizes.as_deref().unwrap().starts_with("1,2,"));
+        assert!(a.sweep.sizes.as_deref().unwrap().ends_with(",4194304"));
+        assert!(a.sweep.sizes.as_deref().unwrap().starts_with("1,2,"));
         let a = run("osu_allreduce", "-f -m 4:4096 -i 10 -x 2");
         assert!(a.suites.get::<crate::bench::osu::OsuArgs>().osu_full);
-        assert_eq!((a.iter, a.warmup), (Some(10), Some(2)));
+        assert_eq!((a.reps.iter, a.warmup), (Some(10), Some(2)));
         assert_eq!(
-            a.sizes.as_deref(),
+            a.sweep.sizes.as_deref(),
             Some("4,8,16,32,64,128,256,512,1024,2048,4096")
         );
         let a = run("osu_bcast", "");
-        assert!(a.sizes.as_deref().unwrap().ends_with(",1048576"));
+        assert!(a.sweep.sizes.as_deref().unwrap().ends_with(",1048576"));
         let a = run("osu_iallreduce", "-f -t 4 -m 4:1024");
         assert_eq!(
             a.suites.get::<crate::bench::osu::OsuArgs>().osu_tests,
@@ -1192,14 +1192,14 @@ mod tests {
                     .osu_multiple_buffers
         );
         let a = run("osu_gather", "-k rotate -m 8 -z90,99");
-        assert!(a.root_shift);
+        assert!(a.roots.root_shift);
         assert_eq!(
             a.suites.get::<crate::bench::osu::OsuArgs>().osu_tail,
             [90.0, 99.0]
         );
-        assert_eq!(a.sizes.as_deref(), Some("1,2,4,8"));
+        assert_eq!(a.sweep.sizes.as_deref(), Some("1,2,4,8"));
         let a = run("osu_barrier", "-f");
-        assert_eq!(a.sizes.as_deref(), Some("0"));
+        assert_eq!(a.sweep.sizes.as_deref(), Some("0"));
         let a = run("osu_get_bw", "-w create -s fence -m 1:4096");
         assert_eq!(
             a.suites.get::<crate::bench::osu::OsuArgs>().osu_win,
@@ -1219,28 +1219,28 @@ mod tests {
             Some(OsuSync::Pscw)
         );
         let a = run("osu_cas_latency", "");
-        assert_eq!(a.sizes.as_deref(), Some("0"));
+        assert_eq!(a.sweep.sizes.as_deref(), Some("0"));
         // -G takes OSU's graph types and writes SVG here; -l takes no value.
         let a = run("osu_latency", "-G png,tty -m 1:8");
-        assert_eq!(a.plots.as_deref(), Some(std::path::Path::new(".")));
+        assert_eq!(a.figures.plots.as_deref(), Some(std::path::Path::new(".")));
         let a = run("osu_allreduce", "-l -m 1:8");
-        assert_eq!(a.sizes.as_deref(), Some("1,2,4,8"));
+        assert_eq!(a.sweep.sizes.as_deref(), Some("1,2,4,8"));
         // mpibench options mixed in.
         let a = run("osu_bw", "-m 1:8 --json r.json -n 2 --stats");
-        assert_eq!(a.np, Some(2));
+        assert_eq!(a.launch.np, Some(2));
         assert!(a.stats);
-        assert_eq!(a.json.as_deref(), Some(std::path::Path::new("r.json")));
+        assert_eq!(a.out.json.as_deref(), Some(std::path::Path::new("r.json")));
         assert_eq!(size_list(3, 20), [3, 6, 12]);
     }
 
     #[test]
     fn roots_are_fixed_or_rotating() {
         let a = run("osu_reduce", "-k fixed:3");
-        assert_eq!((a.root, a.root_shift), (Some(3), false));
+        assert_eq!((a.roots.root, a.roots.root_shift), (Some(3), false));
         let a = run("osu_igatherv", "-k FIXED:0");
-        assert_eq!(a.root, Some(0));
+        assert_eq!(a.roots.root, Some(0));
         let a = run("osu_scatter", "--root-rank rotate");
-        assert!(a.root_shift);
+        assert!(a.roots.root_shift);
         for bad in ["fixed:", "fixed:x", "fixed:-1", "sometimes"] {
             assert!(
                 err("osu_gather", &format!("-k {bad}")).contains("-k"),
@@ -1343,13 +1343,13 @@ mod tests {
     fn getopt_grouping_and_long_options() {
         let a = run("osu_allreduce", "-fc -m4:64 -i5 -x0");
         assert!(a.suites.get::<crate::bench::osu::OsuArgs>().osu_full && a.check);
-        assert_eq!(a.sizes.as_deref(), Some("4,8,16,32,64"));
-        assert_eq!((a.iter, a.warmup), (Some(5), Some(0)));
+        assert_eq!(a.sweep.sizes.as_deref(), Some("4,8,16,32,64"));
+        assert_eq!((a.reps.iter, a.warmup), (Some(5), Some(0)));
         // A required value takes the rest of the word, or the next word;
         // an optional one the rest of the word (-cW8: W8 is -c's value).
         let a = run("osu_allreduce", "-fm8");
         assert!(a.suites.get::<crate::bench::osu::OsuArgs>().osu_full);
-        assert_eq!(a.sizes.as_deref(), Some("1,2,4,8"));
+        assert_eq!(a.sweep.sizes.as_deref(), Some("1,2,4,8"));
         let a = run("osu_bw", "-cW8");
         assert!(a.check);
         assert_eq!(
@@ -1370,10 +1370,10 @@ mod tests {
             "osu_allreduce",
             "--message-size 4:16 --iterations=7 --warmup 1 --full --validation --type mpi_int",
         );
-        assert_eq!(a.sizes.as_deref(), Some("4,8,16"));
-        assert_eq!((a.iter, a.warmup), (Some(7), Some(1)));
+        assert_eq!(a.sweep.sizes.as_deref(), Some("4,8,16"));
+        assert_eq!((a.reps.iter, a.warmup), (Some(7), Some(1)));
         assert!(a.suites.get::<crate::bench::osu::OsuArgs>().osu_full && a.check);
-        assert_eq!(a.datatype, [Datatype::Int]);
+        assert_eq!(a.types.datatype, [Datatype::Int]);
         let a = run(
             "osu_bw",
             "--window-size=16 --tail-lat=90 --buffer-num multiple",
@@ -1401,14 +1401,14 @@ mod tests {
         let a = run("osu_bw", "--message 8 --window-s 4");
         assert_eq!(
             (
-                a.sizes.as_deref(),
+                a.sweep.sizes.as_deref(),
                 a.suites.get::<crate::bench::osu::OsuArgs>().osu_window
             ),
             (Some("1,2,4,8"), Some(4))
         );
         let a = run("osu_bw", "--iter 3 --json r.json");
-        assert_eq!(a.iter, Some(3));
-        assert!(a.json.is_some());
+        assert_eq!(a.reps.iter, Some(3));
+        assert!(a.out.json.is_some());
         // OMB 7.4 overwrites -p with P/2.
         let a = run("osu_mbw_mr", "--num-pairs 1 --print-rate 0 --vary-window 1");
         assert_eq!(a.suites.get::<crate::bench::osu::OsuArgs>().osu_pairs, None);
@@ -1505,34 +1505,38 @@ mod tests {
             "osu_fop_latency",
             "osu_bw_fan_in",
         ] {
-            assert_eq!(run(prog, "-z").timing, Some(Method::PerCallOnce), "{prog}");
-            assert_eq!(run(prog, "").timing, None, "{prog}");
+            assert_eq!(
+                run(prog, "-z").measure.timing,
+                Some(Method::PerCallOnce),
+                "{prog}"
+            );
+            assert_eq!(run(prog, "").measure.timing, None, "{prog}");
         }
         for prog in ["osu_mbw_mr", "osu_allreduce", "osu_iallreduce"] {
-            assert_eq!(run(prog, "-z").timing, None, "{prog}");
+            assert_eq!(run(prog, "-z").measure.timing, None, "{prog}");
         }
     }
 
     #[test]
     fn types_and_derived_datatypes() {
         let a = run("osu_latency", "-T all -m 1:64");
-        assert_eq!(a.datatype, Datatype::ALL);
-        assert_eq!(a.derived, None);
+        assert_eq!(a.types.datatype, Datatype::ALL);
+        assert_eq!(a.types.derived, None);
         let a = run("osu_allreduce", "-T MPI_INT -T mpi_float");
-        assert_eq!(a.datatype, [Datatype::Int, Datatype::Float]);
+        assert_eq!(a.types.datatype, [Datatype::Int, Datatype::Float]);
         // MPI_CHAR alone is OSU's default: nothing changes.
         let a = run("osu_bw", "-T mpi_char");
-        assert!(a.datatype.is_empty());
+        assert!(a.types.datatype.is_empty());
         let a = run("osu_cas_latency", "-T mpi_char");
-        assert!(a.datatype.is_empty());
+        assert!(a.types.datatype.is_empty());
         let a = run("osu_bcast", "-D vect:8:4");
-        assert_eq!(a.derived.as_deref(), Some("vect:8:4"));
-        assert!(a.datatype.is_empty());
+        assert_eq!(a.types.derived.as_deref(), Some("vect:8:4"));
+        assert!(a.types.datatype.is_empty());
         let a = run("osu_latency", "-D indx:/some/file -T mpi_int");
-        assert_eq!(a.derived.as_deref(), Some("indx:/some/file"));
-        assert_eq!(a.datatype, [Datatype::Int]);
+        assert_eq!(a.types.derived.as_deref(), Some("indx:/some/file"));
+        assert_eq!(a.types.datatype, [Datatype::Int]);
         let a = run("osu_iallgather", "-D cont");
-        assert_eq!(a.derived.as_deref(), Some("cont"));
+        assert_eq!(a.types.derived.as_deref(), Some("cont"));
         for prog in [
             "osu_mbw_mr",
             "osu_multi_lat",
@@ -1541,7 +1545,7 @@ mod tests {
             "osu_bcast_persistent",
             "osu_ialltoall",
         ] {
-            assert!(run(prog, "-D vect:2:1").derived.is_some(), "{prog}");
+            assert!(run(prog, "-D vect:2:1").types.derived.is_some(), "{prog}");
         }
         for prog in [
             "osu_reduce",
@@ -1561,11 +1565,11 @@ mod tests {
         let a = run("osu_allreduce_persistent", "-f -m 4:4096 -c");
         assert_eq!(a.benchmarks, ["osu_allreduce_persistent"]);
         assert!(a.suites.get::<crate::bench::osu::OsuArgs>().osu_full && a.check);
-        assert!(a.sizes.as_deref().unwrap().starts_with("4,8,"));
+        assert!(a.sweep.sizes.as_deref().unwrap().starts_with("4,8,"));
         let a = run("osu_bcast_persistent", "");
-        assert!(a.sizes.as_deref().unwrap().ends_with(",1048576"));
+        assert!(a.sweep.sizes.as_deref().unwrap().ends_with(",1048576"));
         let a = run("osu_barrier_persistent", "-f");
-        assert_eq!(a.sizes.as_deref(), Some("0"));
+        assert_eq!(a.sweep.sizes.as_deref(), Some("0"));
         assert!(err("osu_bcast_persistent", "-W 4").contains("invalid option"));
     }
 

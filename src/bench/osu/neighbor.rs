@@ -738,7 +738,7 @@ mod tests {
                 .as_deref(),
             Some("cart:2:1")
         );
-        assert_eq!(a.sizes.as_deref(), Some("1,2,4,8,16,32,64"));
+        assert_eq!(a.sweep.sizes.as_deref(), Some("1,2,4,8,16,32,64"));
         let a = run("osu_ineighbor_allgatherv", "-Ngraph:g.txt -t 2");
         assert_eq!(
             a.suites
@@ -748,6 +748,7 @@ mod tests {
             Some("graph:g.txt")
         );
         assert!(run("osu_neighbor_allgather", "")
+            .sweep
             .sizes
             .unwrap()
             .ends_with(",1048576"));

@@ -457,9 +457,15 @@ mod tests {
     fn header_block() {
         let args = crate::cli::RunArgs {
             benchmarks: vec!["PingPong".into(), "Barrier".into()],
-            msglog: Some("3:12".into()),
-            frontend: Some("./IMB-MPI1 -msglog 3:12 PingPong Barrier".into()),
             time: 10.0,
+            sweep: crate::cli::Sweep {
+                msglog: Some("3:12".into()),
+                ..Default::default()
+            },
+            front: crate::cli::FrontSet {
+                frontend: Some("./IMB-MPI1 -msglog 3:12 PingPong Barrier".into()),
+                ..Default::default()
+            },
             ..Default::default()
         };
         let plan = crate::plan::Plan::build(&args, vec!["mpibench".into()], 4, 4).unwrap();
@@ -500,9 +506,15 @@ mod tests {
     #[test]
     fn user_defined_lengths_are_said_so() {
         let args = crate::cli::RunArgs {
-            sizes: Some("0,1024".into()),
-            frontend: Some("IMB-MPI1 -msglen lengths.txt".into()),
             time: 10.0,
+            sweep: crate::cli::Sweep {
+                sizes: Some("0,1024".into()),
+                ..Default::default()
+            },
+            front: crate::cli::FrontSet {
+                frontend: Some("IMB-MPI1 -msglen lengths.txt".into()),
+                ..Default::default()
+            },
             ..Default::default()
         };
         let plan = crate::plan::Plan::build(&args, vec!["mpibench".into()], 2, 2).unwrap();
