@@ -26,6 +26,7 @@ pub mod mpitest;
 pub mod osu;
 pub mod overlap;
 pub mod patterns;
+pub mod persist;
 
 /// What a clock tool (`clock::Tool`) reads of the run's plan: its axes
 /// and `--iter`.
