@@ -705,49 +705,7 @@ fn nbc_every_benchmark_validates_on_2_3_4() {
         "Iallreduce",
         "Ibarrier",
     ];
-    let mut all: Vec<String> = names.iter().map(|n| n.to_string()).collect();
-    all.extend(names.iter().map(|n| format!("{n}_pure")));
-    for np in [2, 3, 4] {
-        let dir = tempfile::tempdir().unwrap();
-        let json = dir.path().join("r.json");
-        // Oversubscribed MPICH: lengths up to 16 bytes (up to 256 elsewhere).
-        let log = if oversubscribed_mpich(np) {
-            "0:4"
-        } else {
-            "0:8"
-        };
-        let mut a = vec![
-            "imb-nbc", "-npmin", "64", "-msglog", log, "-iter", "20", "--check",
-        ];
-        if oversubscribed_mpich(np) {
-            a.extend(MPICH_CAPS);
-        }
-        a.extend(all.iter().map(String::as_str));
-        a.extend(["--json", json.to_str().unwrap()]);
-        let out = mpirun(np, &a).assert().success().get_output().clone();
-        overlap_figures_hold(&stdout(&out));
-        let v = read_json(&json);
-        assert_eq!(v["status"], "ok", "{np} ranks");
-        let rs = v["results"].as_array().unwrap();
-        assert_eq!(rs.len(), all.len(), "{np} ranks");
-        for r in rs {
-            let name = r["benchmark"].as_str().unwrap();
-            assert_eq!(r["suite"], "imb-nbc");
-            assert_eq!(r["processes"], np, "{name}");
-            for row in r["rows"].as_array().unwrap() {
-                assert_eq!(row["errors"], 0, "{name} on {np}: {row}");
-                let p = &row["params"];
-                if name.ends_with("_pure") {
-                    assert!(p.get("overlap_pct").is_none(), "{name}");
-                } else {
-                    let o = p["overlap_pct"].as_f64().unwrap_or(-1.0);
-                    assert!((0.0..=100.0).contains(&o), "{name} on {np}: {row}");
-                    assert!(p["t_pure_us"].as_f64().unwrap() > 0.0, "{name}: {row}");
-                    assert!(p["t_cpu_us"].as_f64().unwrap() > 0.0, "{name}: {row}");
-                }
-            }
-        }
-    }
+    overlap_family_validates("imb-nbc", &names, &[2, 3, 4]);
 }
 
 #[test]

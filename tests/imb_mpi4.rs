@@ -68,53 +68,49 @@ const NAMES: [&str; 13] = [
     "Barrier_persist",
 ];
 
+/// MPICH 4.0.2's persistent MPI_Allgather_init, MPI_Gather_init and
+/// MPI_Scatter_init deliver nothing from the other ranks after the first
+/// MPI_Start on 2 ranks (Gather on 3 too): a ten-line C program shows it
+/// (MPI_Allgather_init of 4 bytes, started three times: the peer's block
+/// keeps its poison from the second start on). `--check` reports it
+/// ([`mpich_broken_gathers_are_caught`]); the others validate.
+fn broken_here() -> &'static [&'static str] {
+    if is_open_mpi(&mpiexec()) {
+        &[]
+    } else {
+        &["Allgather_persist", "Gather_persist", "Scatter_persist"]
+    }
+}
+
 /// Every IMB-MPI4 benchmark, its _pure variant too, validated on 2 and 3
-/// processes: no wrong element, and every overlapped row carries the
-/// figures (t_pure and t_CPU of the slowest rank, the overlap).
+/// processes (but those the library breaks, [`broken_here`]).
 #[test]
 fn every_benchmark_validates_on_2_and_3() {
-    let mut all: Vec<String> = NAMES.iter().map(|n| n.to_string()).collect();
-    all.extend(NAMES.iter().map(|n| format!("{n}_pure")));
-    for np in [2, 3] {
-        let dir = tempfile::tempdir().unwrap();
-        let json = dir.path().join("r.json");
-        let log = if oversubscribed_mpich(np) {
-            "0:4"
-        } else {
-            "0:8"
-        };
-        let mut a = vec![
-            "imb-mpi4", "-npmin", "64", "-msglog", log, "-iter", "20", "--check",
-        ];
-        if oversubscribed_mpich(np) {
-            a.extend(MPICH_CAPS);
-        }
-        a.extend(all.iter().map(String::as_str));
-        a.extend(["--json", json.to_str().unwrap()]);
-        let out = mpirun(np, &a).assert().success().get_output().clone();
-        overlap_figures_hold(&stdout(&out));
-        let v = read_json(&json);
-        assert_eq!(v["status"], "ok", "{np} ranks");
-        let rs = v["results"].as_array().unwrap();
-        assert_eq!(rs.len(), all.len(), "{np} ranks");
-        for r in rs {
-            let name = r["benchmark"].as_str().unwrap();
-            assert_eq!(r["suite"], "imb-mpi4");
-            assert_eq!(r["processes"], np, "{name}");
-            for row in r["rows"].as_array().unwrap() {
-                assert_eq!(row["errors"], 0, "{name} on {np}: {row}");
-                let p = &row["params"];
-                if name.ends_with("_pure") {
-                    assert!(p.get("overlap_pct").is_none(), "{name}");
-                } else {
-                    let o = p["overlap_pct"].as_f64().unwrap_or(-1.0);
-                    assert!((0.0..=100.0).contains(&o), "{name} on {np}: {row}");
-                    assert!(p["t_pure_us"].as_f64().unwrap() > 0.0, "{name}: {row}");
-                    assert!(p["t_cpu_us"].as_f64().unwrap() > 0.0, "{name}: {row}");
-                }
-            }
-        }
+    let names: Vec<&str> = NAMES
+        .into_iter()
+        .filter(|n| !broken_here().contains(n))
+        .collect();
+    overlap_family_validates("imb-mpi4", &names, &[2, 3]);
+}
+
+/// What MPICH 4.0.2 breaks, `--check` reports: errors, exit 1.
+#[test]
+fn mpich_broken_gathers_are_caught() {
+    if broken_here().is_empty() {
+        return;
     }
+    let a = [
+        "imb-mpi4",
+        "-msglog",
+        "2:4",
+        "-iter",
+        "10",
+        "--check",
+        "Allgather_persist",
+    ];
+    let out = mpirun(2, &a).assert().code(1).get_output().clone();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("validation found"), "{err}");
 }
 
 /// `mpibench run --suite imb-mpi4`: mpibench's own options over the same
@@ -126,7 +122,7 @@ fn run_suite_checks_and_catches_corruption() {
     let json = dir.path().join("r.json");
     let j = json.to_str().unwrap();
     let base = [
-        "run", "--suite", "imb-mpi4", "--sizes", "0,64,1K", "--iters", "20", "--check", "--stats",
+        "run", "--suite", "imb-mpi4", "--sizes", "0,64,1K", "--iter", "20", "--check", "--stats",
     ];
     let mut a = base.to_vec();
     a.extend([

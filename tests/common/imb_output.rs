@@ -4,7 +4,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
 
-use super::{is_open_mpi, mpiexec, mpirun};
+use super::{is_open_mpi, mpiexec, mpirun, read_json};
 
 /// One table of IMB-MPI1 output: "# Benchmarking [Multi-]NAME", its process
 /// count (or groups), the column names and the numeric rows.
@@ -217,6 +217,56 @@ pub fn overlap_figures_hold(out: &str) {
             } else {
                 let (lo, hi) = (r[at("t_min[usec]").unwrap()], r[at("t_max[usec]").unwrap()]);
                 assert!(0.0 <= lo && lo <= hi, "{}: {r:?}", t.name);
+            }
+        }
+    }
+}
+
+/// Every benchmark of an overlap family (IMB-NBC, IMB-MPI4) given by `sub`,
+/// each of `names` and its _pure variant, validated (`--check`) on each of
+/// `nps` processes: no wrong element, and every overlapped row carries the
+/// figures (t_pure and t_CPU of the slowest rank, the overlap).
+pub fn overlap_family_validates(sub: &str, names: &[&str], nps: &[usize]) {
+    let mut all: Vec<String> = names.iter().map(|n| n.to_string()).collect();
+    all.extend(names.iter().map(|n| format!("{n}_pure")));
+    for &np in nps {
+        let dir = tempfile::tempdir().unwrap();
+        let json = dir.path().join("r.json");
+        // Oversubscribed MPICH: lengths up to 16 bytes (up to 256 elsewhere).
+        let log = if oversubscribed_mpich(np) {
+            "0:4"
+        } else {
+            "0:8"
+        };
+        let mut a = vec![
+            sub, "-npmin", "64", "-msglog", log, "-iter", "20", "--check",
+        ];
+        if oversubscribed_mpich(np) {
+            a.extend(MPICH_CAPS);
+        }
+        a.extend(all.iter().map(String::as_str));
+        a.extend(["--json", json.to_str().unwrap()]);
+        let out = mpirun(np, &a).assert().success().get_output().clone();
+        overlap_figures_hold(&stdout(&out));
+        let v = read_json(&json);
+        assert_eq!(v["status"], "ok", "{np} ranks");
+        let rs = v["results"].as_array().unwrap();
+        assert_eq!(rs.len(), all.len(), "{np} ranks");
+        for r in rs {
+            let name = r["benchmark"].as_str().unwrap();
+            assert_eq!(r["suite"], sub);
+            assert_eq!(r["processes"], np, "{name}");
+            for row in r["rows"].as_array().unwrap() {
+                assert_eq!(row["errors"], 0, "{name} on {np}: {row}");
+                let p = &row["params"];
+                if name.ends_with("_pure") {
+                    assert!(p.get("overlap_pct").is_none(), "{name}");
+                } else {
+                    let o = p["overlap_pct"].as_f64().unwrap_or(-1.0);
+                    assert!((0.0..=100.0).contains(&o), "{name} on {np}: {row}");
+                    assert!(p["t_pure_us"].as_f64().unwrap() > 0.0, "{name}: {row}");
+                    assert!(p["t_cpu_us"].as_f64().unwrap() > 0.0, "{name}: {row}");
+                }
             }
         }
     }
