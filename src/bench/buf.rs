@@ -314,6 +314,15 @@ pub struct BufKernel<'a, P> {
     stretch: usize,
 }
 
+/// The requests a pattern leaves in `op.reqs` (a persistent collective's,
+/// `bench::persist`) are freed with the kernel; a completed non-blocking
+/// request is already null.
+impl<P> Drop for BufKernel<'_, P> {
+    fn drop(&mut self) {
+        crate::comm::persistent::free(&mut self.op.reqs);
+    }
+}
+
 impl<P: Pattern> BufKernel<'_, P> {
     fn root_of(&self, rep: usize) -> usize {
         if self.rotate {

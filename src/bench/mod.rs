@@ -17,6 +17,7 @@ pub mod entry;
 pub mod guidelines;
 pub mod imb;
 pub mod imb_ext;
+pub mod imb_mpi4;
 pub mod imb_mt;
 pub mod imb_nbc;
 pub mod imb_p2p;
@@ -26,6 +27,7 @@ pub mod mpitest;
 pub mod osu;
 pub mod overlap;
 pub mod patterns;
+pub mod persist;
 
 /// What a clock tool (`clock::Tool`) reads of the run's plan: its axes
 /// and `--iter`.

@@ -1,6 +1,8 @@
 //! Helpers for integration tests that launch a real mpiexec.
 #![allow(dead_code)]
 
+pub mod imb_output;
+
 use std::path::Path;
 use std::process::Command;
 

@@ -19,6 +19,7 @@ mod biband;
 mod exchange;
 mod gather;
 mod gatherv;
+pub mod overlap;
 mod pingping;
 mod pingpong;
 mod reduce;

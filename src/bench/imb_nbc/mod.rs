@@ -2,22 +2,21 @@
 //! as `mpibench imb-nbc [IMB flags] [BENCHMARK ...]`, a link named
 //! `IMB-NBC`, or `mpibench run --suite imb-nbc`.
 //!
-//! Each collective runs twice per length, as IMB-NBC's kernels do
-//! ([`overlap`]): alone (MPI_Ixxx; MPI_Wait), then overlapped with
-//! computation for as long as it took alone. Its `_pure` variant runs only
+//! Each collective runs twice per length, as IMB-NBC's kernels do it:
+//! alone (MPI_Ixxx; MPI_Wait), then overlapped with
+//! computation for as long as it took alone (`bench::imb::overlap`). Its `_pure` variant runs only
 //! the first loop and reports IMB's t_min, t_max and t_avg; the `_pure`
 //! variants run only when named. Buffers, counts and validation are those
 //! of the blocking collectives of IMB-MPI1 2021 (`bench::patterns`), with
 //! IMB-NBC's Ireduce_scatter: X/4 MPI_FLOATs to every process.
 
 mod front;
-mod overlap;
 pub mod table;
 
 pub use front::FAMILY;
 
-use self::overlap::Nbc;
 use crate::bench::entry::Entry;
+use crate::bench::imb::overlap::Nbc;
 use crate::bench::{patterns, Axis, Benchmark, Info};
 use crate::comm::Elem;
 use crate::method::Method;

@@ -3,10 +3,9 @@
 //! t_ovrl[usec] t_pure[usec] t_CPU[usec] overlap[%]" (the `_pure` variants:
 //! t_min, t_max, t_avg; Ibarrier without #bytes), 13-character columns.
 
-use super::overlap::{OVERLAP, T_CPU, T_PURE};
-use crate::bench::imb::table::imb2021::{self, Sys, OW};
-use crate::report::table::{fixed, Format, Heading, SectionCx};
-use crate::results::{BenchResult, Report, Row};
+use crate::bench::imb::table::imb2021::{self, Sys};
+use crate::report::table::{Format, Heading, SectionCx};
+use crate::results::{BenchResult, Report};
 
 pub struct ImbNbc;
 
@@ -28,51 +27,14 @@ fn header(report: &Report, plan: &Heading, sys: &Sys) -> String {
 }
 
 fn section(r: &BenchResult, cx: &SectionCx) -> String {
-    let pure = r.benchmark.ends_with("_pure");
     // Ibarrier has no length: IMB's "sync" format, without #bytes or defects.
-    let sized = !r.benchmark.starts_with("Ibarrier");
-    let checked = sized && r.rows.iter().any(|x| x.errors.is_some());
-    let mut cols: Vec<&str> = Vec::new();
-    if sized {
-        cols.push("#bytes");
-    }
-    cols.push("#repetitions");
-    if pure {
-        cols.extend(["t_min[usec]", "t_max[usec]", "t_avg[usec]"]);
-    } else {
-        cols.extend(["t_ovrl[usec]", "t_pure[usec]", "t_CPU[usec]", "overlap[%]"]);
-    }
-    if checked {
-        cols.push("defects");
-    }
-    imb2021::section_with(r, cx, &cols, &|row: &Row| {
-        let f = |v: f64| fixed(v, OW, 2);
-        let param = |k: &str| {
-            row.params
-                .get(k)
-                .and_then(|v| v.as_f64())
-                .unwrap_or(f64::NAN)
-        };
-        let mut s = String::new();
-        if sized {
-            s += &format!("{:>OW$}", row.bytes);
-        }
-        s += &format!("{:>OW$}", row.repetitions);
-        if pure {
-            s += &(f(row.t_min_us) + &f(row.t_max_us) + &f(row.t_avg_us));
-        } else {
-            s += &(f(row.t_max_us) + &f(param(T_PURE)) + &f(param(T_CPU)) + &f(param(OVERLAP)));
-        }
-        if checked {
-            s += &f(row.errors.unwrap_or(0) as f64);
-        }
-        s
-    })
+    imb2021::overlap_section(r, cx, !r.benchmark.starts_with("Ibarrier"))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::bench::imb::overlap::{OVERLAP, T_CPU, T_PURE};
     use crate::bench::imb::table::imb2021::fixtures::sys;
     use crate::report::table::fixtures::*;
 

@@ -8,8 +8,8 @@
 //! the request is freed after the last iteration (MPI_Request_free).
 //!
 //! Buffers, counts and expectations are those of the shared blocking
-//! patterns (`bench/patterns.rs`); only the init call of each is here
-//! ([`Init`]). With Open MPI 4.1 the calls are its `MPIX_Xxx_init`
+//! patterns (`bench/patterns.rs`), and their init calls those of
+//! `bench/persist.rs` ([`Init`]). With Open MPI 4.1 the calls are its `MPIX_Xxx_init`
 //! (pcollreq extension); a library with neither form refuses the programs
 //! in one line.
 //!
@@ -22,17 +22,12 @@
 use anyhow::Result;
 
 use super::coll::{coll, reduction, rooted};
-use crate::bench::buf::{BufKernel, Op, Pattern};
+use crate::bench::buf::{BufKernel, Pattern};
+use crate::bench::persist::Init;
 use crate::bench::{patterns, Axis, Benchmark, Info, Kernel, Setup};
 use crate::comm::pcoll::{self, Api};
 use crate::comm::{self, persistent, Request};
 use crate::contract::axis::Point;
-
-/// A blocking pattern whose call has a persistent form: `init` makes the
-/// request of the same call on the same buffers as the pattern's `run`.
-pub trait Init: Pattern {
-    fn init(&self, op: &mut Op, req: &mut Request) -> Result<(), comm::Error>;
-}
 
 /// A blocking collective made persistent: the pattern's buffers and
 /// expectations, its call made once as a request, started every repetition.
@@ -137,136 +132,6 @@ impl<P: Init> Kernel for PersistentKernel<'_, P> {
 impl<P> Drop for PersistentKernel<'_, P> {
     fn drop(&mut self) {
         persistent::free(&mut self.reqs);
-    }
-}
-
-// The init call of each blocking pattern, on the buffers its `run` uses.
-
-impl Init for patterns::Barrier {
-    fn init(&self, op: &mut Op, req: &mut Request) -> Result<(), comm::Error> {
-        op.comm.barrier_init(req)
-    }
-}
-
-impl Init for patterns::Bcast {
-    fn init(&self, op: &mut Op, req: &mut Request) -> Result<(), comm::Error> {
-        // As the pattern: the root sends from its send buffer.
-        let buf = if op.rank == op.root {
-            op.sbuf.mut_ptr().wrapping_add(op.soff)
-        } else {
-            op.rp()
-        };
-        op.comm.bcast_init(buf, &op.msg, op.root, req)
-    }
-}
-
-impl Init for patterns::Gather {
-    fn init(&self, op: &mut Op, req: &mut Request) -> Result<(), comm::Error> {
-        let r = op.rp();
-        op.comm.gather_init(op.sp(), &op.msg, r, op.root, req)
-    }
-}
-
-impl Init for patterns::Gatherv {
-    fn init(&self, op: &mut Op, req: &mut Request) -> Result<(), comm::Error> {
-        let r = op.rp();
-        let unit = op.unit.as_ref().unwrap_or(&op.msg);
-        op.comm.gatherv_init(
-            op.sp(),
-            &op.msg,
-            r,
-            &op.counts,
-            &op.displs,
-            unit,
-            op.root,
-            req,
-        )
-    }
-}
-
-impl Init for patterns::Scatter {
-    fn init(&self, op: &mut Op, req: &mut Request) -> Result<(), comm::Error> {
-        let r = op.rp();
-        op.comm.scatter_init(op.sp(), &op.msg, r, op.root, req)
-    }
-}
-
-impl Init for patterns::Scatterv {
-    fn init(&self, op: &mut Op, req: &mut Request) -> Result<(), comm::Error> {
-        let r = op.rp();
-        let unit = op.unit.as_ref().unwrap_or(&op.msg);
-        op.comm.scatterv_init(
-            op.sp(),
-            &op.counts,
-            &op.displs,
-            unit,
-            r,
-            &op.msg,
-            op.root,
-            req,
-        )
-    }
-}
-
-impl Init for patterns::Allgather {
-    fn init(&self, op: &mut Op, req: &mut Request) -> Result<(), comm::Error> {
-        let r = op.rp();
-        op.comm.allgather_init(op.sp(), &op.msg, r, req)
-    }
-}
-
-impl Init for patterns::Allgatherv {
-    fn init(&self, op: &mut Op, req: &mut Request) -> Result<(), comm::Error> {
-        let r = op.rp();
-        let unit = op.unit.as_ref().unwrap_or(&op.msg);
-        op.comm
-            .allgatherv_init(op.sp(), &op.msg, r, &op.counts, &op.displs, unit, req)
-    }
-}
-
-impl Init for patterns::Alltoall {
-    fn init(&self, op: &mut Op, req: &mut Request) -> Result<(), comm::Error> {
-        let r = op.rp();
-        op.comm.alltoall_init(op.sp(), &op.msg, r, req)
-    }
-}
-
-impl Init for patterns::Alltoallv {
-    fn init(&self, op: &mut Op, req: &mut Request) -> Result<(), comm::Error> {
-        let r = op.rp();
-        let unit = op.unit.as_ref().unwrap_or(&op.msg);
-        op.comm
-            .alltoallv_init(op.sp(), r, &op.counts, &op.displs, unit, req)
-    }
-}
-
-impl Init for patterns::Alltoallw {
-    fn init(&self, op: &mut Op, req: &mut Request) -> Result<(), comm::Error> {
-        let r = op.rp();
-        op.comm
-            .alltoallw_init(op.sp(), r, &op.counts, &op.displs, &op.types, req)
-    }
-}
-
-impl Init for patterns::Reduce {
-    fn init(&self, op: &mut Op, req: &mut Request) -> Result<(), comm::Error> {
-        let r = op.rp();
-        op.comm.reduce_init(op.sp(), r, &op.msg, op.root, req)
-    }
-}
-
-impl Init for patterns::Allreduce {
-    fn init(&self, op: &mut Op, req: &mut Request) -> Result<(), comm::Error> {
-        let r = op.rp();
-        op.comm.allreduce_init(op.sp(), r, &op.msg, req)
-    }
-}
-
-impl Init for patterns::ReduceScatter {
-    fn init(&self, op: &mut Op, req: &mut Request) -> Result<(), comm::Error> {
-        let r = op.rp();
-        op.comm
-            .reduce_scatter_init(op.sp(), r, &op.counts, &op.msg, req)
     }
 }
 

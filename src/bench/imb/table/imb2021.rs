@@ -340,6 +340,53 @@ pub fn mode_blocks(
     s
 }
 
+/// The table of a collective under IMB-NBC's and IMB-MPI4's overlap
+/// measurement ([`crate::bench::imb::overlap`]): "#bytes #repetitions
+/// t_ovrl[usec] t_pure[usec] t_CPU[usec] overlap[%]", the `_pure` variants
+/// t_min, t_max and t_avg; without #bytes (or defects) unless `sized`
+/// (the barriers: IMB's "sync" format).
+pub fn overlap_section(r: &BenchResult, cx: &SectionCx, sized: bool) -> String {
+    use crate::bench::imb::overlap::{OVERLAP, T_CPU, T_PURE};
+    let pure = r.benchmark.ends_with("_pure");
+    let checked = sized && r.rows.iter().any(|x| x.errors.is_some());
+    let mut cols: Vec<&str> = Vec::new();
+    if sized {
+        cols.push("#bytes");
+    }
+    cols.push("#repetitions");
+    if pure {
+        cols.extend(["t_min[usec]", "t_max[usec]", "t_avg[usec]"]);
+    } else {
+        cols.extend(["t_ovrl[usec]", "t_pure[usec]", "t_CPU[usec]", "overlap[%]"]);
+    }
+    if checked {
+        cols.push("defects");
+    }
+    section_with(r, cx, &cols, &|row: &Row| {
+        let f = |v: f64| fixed(v, OW, 2);
+        let param = |k: &str| {
+            row.params
+                .get(k)
+                .and_then(|v| v.as_f64())
+                .unwrap_or(f64::NAN)
+        };
+        let mut s = String::new();
+        if sized {
+            s += &format!("{:>OW$}", row.bytes);
+        }
+        s += &format!("{:>OW$}", row.repetitions);
+        if pure {
+            s += &(f(row.t_min_us) + &f(row.t_max_us) + &f(row.t_avg_us));
+        } else {
+            s += &(f(row.t_max_us) + &f(param(T_PURE)) + &f(param(T_CPU)) + &f(param(OVERLAP)));
+        }
+        if checked {
+            s += &f(row.errors.unwrap_or(0) as f64);
+        }
+        s
+    })
+}
+
 /// One IMB section: its rule lines, "# Benchmarking" (or the Multi- groups),
 /// "# #processes", the waiting processes, the column titles `cols` (a
 /// "Group" column first in group mode), a line of `cells` per row (per

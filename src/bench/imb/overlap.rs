@@ -1,5 +1,7 @@
-//! IMB-NBC's measurement of one collective at one length, as its kernels
-//! (IMB 2021.11, `IMB_ibcast` and the like) do it:
+//! IMB-NBC's and IMB-MPI4's measurement of one collective at one length,
+//! as their kernels (IMB 2021.11, `IMB_ibcast`, `IMB_bcast_persist` and the
+//! like) do it (a non-blocking collective's issue is MPI_Ixxx, a persistent
+//! one's MPI_Start, `bench::persist`):
 //!
 //! 1. the pure loop, after the engine's warm-up and before the timed
 //!    repetitions ([`Kernel::planned`]): as many repetitions as the point
