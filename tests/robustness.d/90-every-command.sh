@@ -18,7 +18,7 @@
 # unknown one lists them).
 mapfile -t EVERY_OSU < <("$BIN" osu osu_nonesuch 2>&1 </dev/null | sed -n 's/.*(known: \(.*\)).*/\1/p' |
     tr ',' '\n' | tr -d ' ' | grep '^osu_')
-EVERY_IMB=(IMB-MPI1 IMB-NBC IMB-EXT IMB-RMA IMB-P2P IMB-MT)
+EVERY_IMB=(IMB-MPI1 IMB-NBC IMB-EXT IMB-RMA IMB-P2P IMB-MT IMB-MPI4)
 
 # every_prog PROG: the program to run in the case directory: the binary, or
 # a link to it named PROG.
@@ -55,6 +55,7 @@ every_short() { # PROG FILE
     IMB-EXT) echo "-n 2 Unidir_Put -msglog 2:3 -iter 10 --json $f" ;;
     IMB-RMA) echo "-n 2 Unidir_put -msglog 2:3 -iter 10 --json $f" ;;
     IMB-MT) echo "-n 2 PingPongMT -count 1 -repeat 10 --json $f" ;;
+    IMB-MPI4) echo "-n 2 Bcast_persist -msglog 2:3 -iter 10 --json $f" ;;
     osu_init | osu_hello) echo "-n 2" ;;
     osu_*neighbor*) echo "-n 3 -m 8:8 -i 2 -x 1 --json $f" ;;
     osu_*) echo "-n 2 -m 8:8 -i 2 -x 1 --json $f" ;;
@@ -80,6 +81,7 @@ every_long() { # PROG FILE
     IMB-EXT) echo "-n 2 Unidir_Put Bidir_Put -msglog 0:22 -iter 100000 -time 100 --json $f" ;;
     IMB-RMA) echo "-n 2 Unidir_put Bidir_put -msglog 0:22 -iter 100000 -time 100 --json $f" ;;
     IMB-MT) echo "-n 2 PingPongMT -count 1,1000000 -repeat 100000 --json $f" ;;
+    IMB-MPI4) echo "-n 2 Bcast_persist Allreduce_persist -msglog 0:22 -iter 100000 -iter_policy off -time 100 --json $f" ;;
     osu_latency | osu_bw | osu_bibw | osu_allreduce | osu_bcast | osu_alltoall | osu_put_latency | osu_get_bw)
         echo "-n 2 -m 1:4194304 -i 100000 -x 10 --json $f" ;;
     esac

@@ -105,9 +105,15 @@ mod tests {
         let args = crate::cli::RunArgs {
             benchmarks: vec!["Bcast_persist".into(), "Barrier_persist".into()],
             suite: Some(super::super::SUITE.into()),
-            msglog: Some("0:10".into()),
-            frontend: Some("./IMB-MPI4 -msglog 0:10 Bcast_persist Barrier_persist".into()),
             time: 10.0,
+            sweep: crate::cli::Sweep {
+                msglog: Some("0:10".into()),
+                ..Default::default()
+            },
+            front: crate::cli::FrontSet {
+                frontend: Some("./IMB-MPI4 -msglog 0:10 Bcast_persist Barrier_persist".into()),
+                ..Default::default()
+            },
             ..Default::default()
         };
         let calls = super::super::calls(Some(pcoll::Api::Mpix));
