@@ -148,8 +148,12 @@ pub fn parent(args: &RunArgs, r: &Relaunch) -> Result<i32> {
             outcome_of(code).stamp(&mut report);
         }
         report.complete = false;
+        // A stdout closed from the start ended the launch, which said so:
+        // its one line is not said twice.
         if let Err(e) = write_outputs(args, &report) {
-            eprintln!("error: {e:#}");
+            if !files::stdout_closed_at_start() {
+                eprintln!("error: {e:#}");
+            }
         }
         return Ok(code);
     }
@@ -217,9 +221,42 @@ fn write_outputs(args: &RunArgs, report: &Report) -> Result<()> {
         ],
         crate::plugin::lookup::report_parts,
     );
-    output::save(report)?;
     let plan = plan_of(args, report);
-    if let (Some(p), Some(plan)) = (&args.figures.plot, &plan) {
+    // The tables first, as a single run prints them while it runs: a file
+    // system that refuses the files does not take them from stdout too.
+    let shown = show_tables(args, report, plan.as_ref());
+    let saved = save_files(args, report, plan.as_ref());
+    shown.and(saved)?;
+    output::finish()
+}
+
+/// The combined tables, on stdout or in `--output`, unless a results
+/// file goes to stdout.
+fn show_tables(args: &RunArgs, report: &Report, plan: Option<&Plan>) -> Result<()> {
+    let on_stdout = |p: &Option<PathBuf>| p.as_deref().is_some_and(files::is_stdout);
+    let show_table = args.out.output.is_some()
+        || ![
+            &args.out.json,
+            &args.out.csv,
+            &args.out.report,
+            &args.figures.plot,
+        ]
+        .into_iter()
+        .any(on_stdout);
+    if let (true, Some(plan)) = (show_table, plan) {
+        let text = tables(report, plan);
+        match &args.out.output {
+            Some(p) => files::write_file(p, text.as_bytes(), true)?,
+            None => output::print(&text)?,
+        }
+    }
+    Ok(())
+}
+
+/// The results files, the suite's figure and `--plots`.
+fn save_files(args: &RunArgs, report: &Report, plan: Option<&Plan>) -> Result<()> {
+    output::save(report)?;
+    if let (Some(p), Some(plan)) = (&args.figures.plot, plan) {
         if let Some(f) = crate::plugin::lookup::suite(&plan.suite).and_then(|s| s.figure) {
             (f.write)(report, p)?;
         }
@@ -237,24 +274,7 @@ fn write_outputs(args: &RunArgs, report: &Report) -> Result<()> {
             dir.display()
         );
     }
-    let on_stdout = |p: &Option<PathBuf>| p.as_deref().is_some_and(files::is_stdout);
-    let show_table = args.out.output.is_some()
-        || ![
-            &args.out.json,
-            &args.out.csv,
-            &args.out.report,
-            &args.figures.plot,
-        ]
-        .into_iter()
-        .any(on_stdout);
-    if let (true, Some(plan)) = (show_table, &plan) {
-        let text = tables(report, plan);
-        match &args.out.output {
-            Some(p) => files::write_file(p, text.as_bytes(), true)?,
-            None => output::print(&text)?,
-        }
-    }
-    output::finish()
+    Ok(())
 }
 
 /// The tables of the combined results in the suite's format, each result
