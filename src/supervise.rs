@@ -723,6 +723,44 @@ fn relay_stdout(mut from: std::process::ChildStdout, sh: &Arc<Shared>) {
 /// shown: long enough for the parent to learn of a rank's death first.
 const STDERR_HOLD: Duration = Duration::from_millis(500);
 
+/// The form of an error line that the same failure has on every rank: the
+/// rank numbers and the handles' addresses (`0x7f...`) left out, so that
+/// two ranks failing in the same collective call print one line, not two.
+fn failure_key(line: &[u8]) -> Option<Vec<u8>> {
+    if !line.starts_with(b"error: ") {
+        return None;
+    }
+    let text = String::from_utf8_lossy(line);
+    let mut key = String::with_capacity(text.len());
+    let mut words = text.split_inclusive(' ').peekable();
+    while let Some(w) = words.next() {
+        if w == "rank "
+            && words
+                .peek()
+                .is_some_and(|n| n.starts_with(|c: char| c.is_ascii_digit()))
+        {
+            key.push_str("rank ");
+            let n = words.next().unwrap_or_default();
+            key.push_str(n.trim_start_matches(|c: char| c.is_ascii_digit()));
+            continue;
+        }
+        key.push_str(&hex_masked(w));
+    }
+    Some(key.into_bytes())
+}
+
+/// `w` with every `0x` followed by hex digits written as `0x`.
+fn hex_masked(w: &str) -> String {
+    let mut out = String::with_capacity(w.len());
+    let mut rest = w;
+    while let Some(i) = rest.find("0x") {
+        out.push_str(&rest[..i + 2]);
+        rest = rest[i + 2..].trim_start_matches(|c: char| c.is_ascii_hexdigit());
+    }
+    out.push_str(rest);
+    out
+}
+
 /// mpibench's own lines on stderr: shown at once, never dropped.
 fn own_line(line: &[u8]) -> bool {
     const OWN: [&[u8]; 4] = [b"error: ", b"warning: ", b"mpibench: ", b"note: "];
@@ -779,6 +817,9 @@ fn relay_stderr(from: std::process::ChildStderr, sh: &Arc<Shared>) {
         }
     };
     let mut held: std::collections::VecDeque<(Instant, Vec<u8>)> = Default::default();
+    // The failures already said: another rank's line of the same failure
+    // is not said again.
+    let mut said: BTreeSet<Vec<u8>> = BTreeSet::new();
     // Shows (or drops) the held lines older than `age`.
     let release = |held: &mut std::collections::VecDeque<(Instant, Vec<u8>)>, age: Duration| {
         while held.front().is_some_and(|(t, _)| t.elapsed() >= age) {
@@ -802,7 +843,9 @@ fn relay_stderr(from: std::process::ChildStderr, sh: &Arc<Shared>) {
         match rx.recv_timeout(wait) {
             Ok(line) if own_line(&line) => {
                 release(&mut held, Duration::ZERO);
-                write(&line);
+                if failure_key(&line).is_none_or(|k| said.insert(k)) {
+                    write(&line);
+                }
             }
             Ok(line) => held.push_back((Instant::now(), line)),
             Err(RecvTimeoutError::Timeout) => release(&mut held, STDERR_HOLD),
@@ -1295,6 +1338,24 @@ mod tests {
             s.fatal(),
             Some((2, libc::SIGSEGV)),
             "the first crash counts"
+        );
+    }
+
+    #[test]
+    fn one_failure_on_two_ranks_is_one_line() {
+        let a = b"error: MPI_Wait failed on rank 0 during Scatter_persist, 8 bytes, 3 processes: Other MPI error, error stack: MPI_Wait(request=0x7f19ec068dd0, status=0x1) failed\n";
+        let b = b"error: MPI_Wait failed on rank 1 during Scatter_persist, 8 bytes, 3 processes: Other MPI error, error stack: MPI_Wait(request=0x7f23100680c0, status=0x1) failed\n";
+        assert_eq!(failure_key(a), failure_key(b));
+        // Another call, another size or another message is another failure.
+        let c = b"error: MPI_Wait failed on rank 1 during Scatter_persist, 16 bytes, 3 processes: Other MPI error\n";
+        assert_ne!(failure_key(a), failure_key(c));
+        let d = b"error: rank 1 died (SIGKILL)\n";
+        let e = b"error: rank 2 died (SIGSEGV)\n";
+        assert_ne!(failure_key(d), failure_key(e));
+        // Only error lines are folded.
+        assert_eq!(
+            failure_key(b"mpibench: [1/2] Scatter_persist on 2 processes\n"),
+            None
         );
     }
 

@@ -192,7 +192,9 @@ fn failed(call: &'static str, rc: c_int) -> ! {
 #[cold]
 #[inline(never)]
 fn end_job(msg: &str) -> ! {
-    eprintln!("error: {msg}");
+    // One write: the ranks share the launcher's stderr, and a line written
+    // in pieces interleaves with another rank's.
+    crate::sys::say(&format!("error: {msg}"));
     if let Some(f) = ON_FATAL.lock().unwrap_or_else(|e| e.into_inner()).take() {
         f(msg);
     }
