@@ -508,7 +508,7 @@ fn new_report(
             .into(),
             warmup: plan.policy.warmup,
             off_cache: plan.off_cache,
-            msg_pause: plan.msg_pause,
+            msg_pause: plan.pause_after_point,
             imb_map: plan.rank_order.map(|o| o.label()),
         },
         results: Vec::new(),

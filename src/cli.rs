@@ -519,6 +519,10 @@ pub struct FrontSet {
     /// Set by front ends: the buffer limit per rank in bytes (MPITEST's b).
     pub buffer_bytes: Option<u64>,
 
+    /// Set by front ends with `buffer_bytes`: the flag that set it, as the
+    /// front end spells it, for the messages of points it refuses.
+    pub buffer_flag: Option<&'static str>,
+
     /// Set by front ends: print the front end's parameter line in the table header.
     pub frontend: Option<String>,
 

@@ -104,7 +104,10 @@ pub struct Plan {
     /// Memory limit per rank in bytes.
     pub mem_bytes: u64,
     /// The limit came from a front end's buffer size (MPITEST's b), not from --mem.
-    pub buffer_limit: bool,
+    /// The limit came from a front end's buffer size (MPITEST's b), not
+    /// from --mem: the flag that set it, as the front end spells it.
+    #[serde(default)]
+    pub buffer_limit: Option<String>,
     pub timeout_s: Option<f64>,
     pub strict: bool,
     pub fail_alloc_rank: Option<usize>,
@@ -153,9 +156,9 @@ pub struct Plan {
     /// `--derived`: the derived datatype of every message (an index file read on rank 0).
     #[serde(default)]
     pub derived: Option<Derived>,
-    /// `--msg-pause` (IMB -msg_pause): a pause after every message length.
+    /// `--msg-pause`: a pause after every point, outside the timed regions.
     #[serde(default)]
-    pub msg_pause: bool,
+    pub pause_after_point: bool,
     /// The ranks renumbered before groups are cut (IMB's `-map PxQ`).
     #[serde(default)]
     pub rank_order: Option<crate::engine::placement::RankOrder>,
@@ -355,7 +358,7 @@ impl Plan {
             datatypes,
             reduction_datatype: args.front.reduction_datatype,
             derived,
-            msg_pause: args.knobs.msg_pause,
+            pause_after_point: args.knobs.msg_pause,
             rank_order: args.front.imb_map.map(|(per_node, nodes)| {
                 crate::engine::placement::RankOrder::InterNodeFirst { per_node, nodes }
             }),
@@ -570,7 +573,7 @@ impl Plan {
             corrupt: self.corrupt,
             raw: self.raw.is_some(),
             mem_bytes: self.mem_bytes,
-            buffer_limit: self.buffer_limit,
+            buffer_limit: self.buffer_limit.clone(),
             strict: self.strict,
             fail_alloc_rank: self.fail_alloc_rank,
             fail_mpi_rank: self.fail_mpi_rank,
@@ -580,7 +583,7 @@ impl Plan {
             rank_order: self.rank_order,
             stall_limit_s: self.stall_limit_s,
             disturbance_factor: self.disturbance_factor,
-            msg_pause: self.msg_pause,
+            pause_after_point: self.pause_after_point,
             window_us: self.window_us,
             fast_iter: p.fast_iter,
             warmup: p.warmup,
@@ -878,7 +881,7 @@ fn rep_bounds(args: &RunArgs) -> Result<(usize, usize), PlanError> {
 struct Resources {
     mem_bytes: u64,
     sample_mem: u64,
-    buffer_limit: bool,
+    buffer_limit: Option<String>,
     off_cache: Option<OffCache>,
     stall_limit_s: Option<f64>,
     disturbance_factor: Option<f64>,
@@ -932,13 +935,18 @@ fn resources(
     };
     // Samples are held whatever the buffer limit (MPITEST's b).
     let sample_mem = mem_bytes;
-    let buffer_limit = args.front.buffer_bytes.is_some_and(|b| b < mem_bytes);
+    let buffer_limit = args.front.buffer_bytes.filter(|&b| b < mem_bytes).map(|_| {
+        args.front
+            .buffer_flag
+            .unwrap_or("a front end's buffer size")
+            .to_string()
+    });
     if let Some(b) = args.front.buffer_bytes {
         mem_bytes = mem_bytes.min(b);
     }
     // Sizes the user chose must fit; a suite's default sizes that do not
     // are skipped per point with a note (the engine's memory check).
-    if !buffer_limit && (args.sweep.msglog.is_some() || args.sweep.sizes.is_some()) {
+    if buffer_limit.is_none() && (args.sweep.msglog.is_some() || args.sweep.sizes.is_some()) {
         if let Some(&big) = sizes.iter().max() {
             if big as u64 > mem_bytes {
                 return Err(invalid(format!(
@@ -1276,7 +1284,7 @@ mod tests {
         let r = resources(&run_args(&["--mem", "0.5"]), &[8], 4).unwrap();
         assert_eq!(
             (r.mem_bytes, r.sample_mem, r.buffer_limit),
-            (1 << 29, 1 << 29, false)
+            (1 << 29, 1 << 29, None)
         );
         assert!(r.stall_limit_s.is_some() && r.disturbance_factor.is_some());
         let r = resources(
@@ -1289,10 +1297,11 @@ mod tests {
         // A front end's buffer limit lowers the memory, not the samples'.
         let mut a = run_args(&["--mem", "1"]);
         a.front.buffer_bytes = Some(1000);
+        a.front.buffer_flag = Some("b");
         let r = resources(&a, &[8], 4).unwrap();
         assert_eq!(
-            (r.mem_bytes, r.sample_mem, r.buffer_limit),
-            (1000, 1 << 30, true)
+            (r.mem_bytes, r.sample_mem, r.buffer_limit.as_deref()),
+            (1000, 1 << 30, Some("b"))
         );
         let big = resources(
             &run_args(&["--mem", "0.0005", "--sizes", "1M"]),
@@ -1353,7 +1362,7 @@ mod tests {
         assert!(plan(&["--npmin", "8"]).is_err());
         // -msg_pause and -window_size reach the plan.
         let p = imb_plan("-msg_pause on -window_size 4 Uniband").unwrap();
-        assert!(p.msg_pause);
+        assert!(p.pause_after_point);
         assert_eq!(p.axes[crate::bench::patterns::WINDOW_AXIS], vec![4.0]);
         assert_eq!(imb_plan("").unwrap().axes["imb_window"], vec![256.0]);
         // A front end's own axes reach the plan by name.

@@ -194,7 +194,12 @@ fn failed(call: &'static str, rc: c_int) -> ! {
 fn end_job(msg: &str) -> ! {
     // One write: the ranks share the launcher's stderr, and a line written
     // in pieces interleaves with another rank's.
-    crate::sys::say(&format!("error: {msg}"));
+    {
+        use std::io::Write;
+        let _ = std::io::stderr()
+            .lock()
+            .write_all(format!("error: {msg}\n").as_bytes());
+    }
     if let Some(f) = ON_FATAL.lock().unwrap_or_else(|e| e.into_inner()).take() {
         f(msg);
     }

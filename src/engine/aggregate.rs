@@ -114,13 +114,7 @@ pub fn row(same: &[&Row], mean_is_figure: bool) -> Row {
         .collect();
     let summary = (!pooled.is_empty()).then(|| stats::summarize(&pooled));
     if let Some(s) = &summary {
-        row.t_median_us = Some(s.median);
-        row.t_p5_us = Some(s.p5);
-        row.t_p95_us = Some(s.p95);
-        row.ci95_lo_us = Some(s.ci95_lo);
-        row.ci95_hi_us = Some(s.ci95_hi);
-        row.outliers = Some(s.outliers as u64);
-        row.t_stddev_us = Some(s.stddev);
+        super::record::summarised(&mut row, s, true);
         row.samples_n = sum(|x| x.samples_n);
         row.samples_us = Some(stats::order_statistics(&pooled, KEEP_SAMPLES));
     }

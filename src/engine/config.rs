@@ -46,8 +46,9 @@ pub struct Config<'a> {
     pub raw: bool,
     /// Memory limit per rank in bytes.
     pub mem_bytes: u64,
-    /// The limit came from a front end's buffer size (MPITEST's b), not from --mem.
-    pub buffer_limit: bool,
+    /// The limit came from a front end's buffer size, not from --mem: the
+    /// flag that set it, as the front end spells it.
+    pub buffer_limit: Option<String>,
     /// `--strict`: a validation error stops the run.
     pub strict: bool,
     /// Test hooks: the rank whose allocation, MPI call or MPI setup fails.
@@ -64,8 +65,9 @@ pub struct Config<'a> {
     pub stall_limit_s: Option<f64>,
     /// `--disturbance-factor` F (None: off): see `engine::disturb`.
     pub disturbance_factor: Option<f64>,
-    /// `--msg-pause` (IMB -msg_pause): a pause after every message length.
-    pub msg_pause: bool,
+    /// `--msg-pause`: after every point a pause of a tenth of the time the
+    /// point took (at least 0.1 s), outside the timed regions.
+    pub pause_after_point: bool,
     /// Window width of window synchronisation (`--window-us`).
     pub window_us: Option<f64>,
     /// `--fast-iter`: repetitions of fast constructs (MPITEST's t); they also

@@ -512,8 +512,8 @@ impl<'a> Engine<'a> {
 
     fn too_big(&self, info: &Info, p: &Point, q: usize, need: u64) -> String {
         let limit = self.cfg.mem_bytes;
-        let what = if self.cfg.buffer_limit {
-            format!("the buffer limit of {limit} bytes (MPITEST b, IMB -mem)")
+        let what = if let Some(flag) = &self.cfg.buffer_limit {
+            format!("the buffer limit of {limit} bytes ({flag})")
         } else {
             format!("the limit of {limit} bytes (--mem)")
         };
@@ -649,10 +649,10 @@ impl<'a> Engine<'a> {
             if self.end_of_point(bad) {
                 return Err(self.strict_failure(info, p, q, &rec));
             }
-            if cfg.msg_pause {
-                // IMB -msg_pause: after the barrier that ends the length,
+            if cfg.pause_after_point {
+                // After the barrier that ends the point,
                 // outside every timed region; the watchdog is told.
-                let pause = msg_pause_s(spent_s);
+                let pause = pause_s(spent_s);
                 watchdog::waiting(pause);
                 std::thread::sleep(std::time::Duration::from_secs_f64(pause));
             }
@@ -1133,9 +1133,9 @@ pub fn skipped(info: &Info, q: usize, multi: bool, reason: String) -> BenchResul
     }
 }
 
-/// IMB's `-msg_pause`: after a message length a rank sleeps a tenth of the
+/// `--msg-pause` (IMB's `-msg_pause`): after a point a rank sleeps a tenth of the
 /// time it spent on it, and at least 0.1 s (seconds).
-fn msg_pause_s(spent_s: f64) -> f64 {
+fn pause_s(spent_s: f64) -> f64 {
     (spent_s / 10.0).max(0.1)
 }
 
@@ -1161,10 +1161,10 @@ mod tests {
     use crate::bench::imb;
 
     #[test]
-    fn msg_pause_is_a_tenth_and_at_least_a_tenth_of_a_second() {
-        assert_eq!(msg_pause_s(0.0), 0.1);
-        assert_eq!(msg_pause_s(0.5), 0.1);
-        assert!((msg_pause_s(3.0) - 0.3).abs() < 1e-12);
+    fn the_pause_is_a_tenth_and_at_least_a_tenth_of_a_second() {
+        assert_eq!(pause_s(0.0), 0.1);
+        assert_eq!(pause_s(0.5), 0.1);
+        assert!((pause_s(3.0) - 0.3).abs() < 1e-12);
     }
 
     #[test]

@@ -191,17 +191,11 @@ pub fn row(cx: &RowCx, members: &[&PointRecord]) -> Row {
         ));
         return row;
     }
-    row.t_median_us = Some(c.summary.median);
+    summarised(&mut row, &c.summary, per_rep);
     row.discrepant = c
         .global_us
         .and_then(|g| cx.method.discrepant(c.summary.median, g));
-    row.t_p5_us = Some(c.summary.p5);
-    row.t_p95_us = Some(c.summary.p95);
-    row.ci95_lo_us = Some(c.summary.ci95_lo);
-    row.ci95_hi_us = Some(c.summary.ci95_hi);
-    row.outliers = Some(c.summary.outliers as u64);
     if per_rep {
-        row.t_stddev_us = Some(c.summary.stddev);
         row.samples_us = Some(c.samples.clone());
         row.samples_n = Some(c.summary.n as u64);
         let medians: Vec<f64> = counted.iter().filter_map(|r| r.rank_median_us).collect();
@@ -221,6 +215,21 @@ pub fn row(cx: &RowCx, members: &[&PointRecord]) -> Row {
         }
     }
     row
+}
+
+/// The point statistics of a row are [`stats::Summary`]'s: the row holds
+/// them under the JSON's names (an API: `t_median_us`, `t_p5_us`, ...),
+/// filled here and nowhere else. With `spread`, the standard deviation too.
+pub fn summarised(row: &mut Row, s: &Summary, spread: bool) {
+    row.t_median_us = Some(s.median);
+    row.t_p5_us = Some(s.p5);
+    row.t_p95_us = Some(s.p95);
+    row.ci95_lo_us = Some(s.ci95_lo);
+    row.ci95_hi_us = Some(s.ci95_hi);
+    row.outliers = Some(s.outliers as u64);
+    if spread {
+        row.t_stddev_us = Some(s.stddev);
+    }
 }
 
 /// The kernels' figures of one point, each combined over the ranks that

@@ -255,16 +255,6 @@ pub fn write_fd(fd: i32, bytes: &[u8]) {
     unsafe { libc::write(fd, bytes.as_ptr().cast(), bytes.len()) };
 }
 
-/// `line` and a line break on stderr in one write: lines of processes that
-/// share a pipe (the ranks under one launcher) do not interleave.
-pub fn say(line: &str) {
-    use std::io::Write;
-    let mut whole = String::with_capacity(line.len() + 1);
-    whole.push_str(line);
-    whole.push('\n');
-    let _ = std::io::stderr().lock().write_all(whole.as_bytes());
-}
-
 /// Sleeps `d` (`nanosleep`; async-signal-safe).
 pub fn nap(d: Duration) {
     let t = libc::timespec {

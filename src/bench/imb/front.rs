@@ -515,6 +515,7 @@ pub fn parse(f: &Family, params: &[String], argv0: &str) -> Result<Action, Strin
     args.sweep.sizes = crate::frontend::sizes_arg(&sizes);
     if args.front.buffer_bytes.is_none() && args.limits.mem.is_none() {
         args.front.buffer_bytes = Some((mem_gb * (1u64 << 30) as f64) as u64);
+        args.front.buffer_flag = Some("IMB -mem");
     }
     if let (Some(n), Some(min)) = (iter_given, args.measure.min_iter) {
         if n < min {

@@ -138,6 +138,7 @@ pub fn parse(params: &[String]) -> Result<RunArgs, String> {
     args.reps.fast_iter = Some(p.t as usize);
     args.reps.repeats = Some(p.r as usize);
     args.front.buffer_bytes = Some(p.b);
+    args.front.buffer_flag = Some("MPITEST b");
     if let Some(o) = &p.o {
         args.out.output = Some(o.into());
     }

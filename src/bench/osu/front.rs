@@ -675,7 +675,10 @@ fn flag(
                 .get_mut::<crate::bench::osu::OsuArgs>()
                 .osu_window = Some(number::<usize>(&flag, v, 1, "window size >= 1")?)
         }
-        'M' => args.front.buffer_bytes = Some(number::<u64>(&flag, v, 1, "bytes per process")?),
+        'M' => {
+            args.front.buffer_bytes = Some(number::<u64>(&flag, v, 1, "bytes per process")?);
+            args.front.buffer_flag = Some("OSU -M");
+        }
         'b' => match v.to_ascii_lowercase().as_str() {
             "single" => {}
             "multiple" => {
