@@ -340,8 +340,8 @@ pub struct Knobs {
     pub definitions: Option<crate::contract::Definitions>,
 
     /// IMB -sync (with --definitions imb2021): synchronise collectives before every call (on) or once (off).
-    #[arg(long, value_name = "on|off", value_parser = on_off)]
-    pub imb_sync: Option<bool>,
+    #[arg(long = "imb-sync", value_name = "on|off", value_parser = on_off)]
+    pub call_sync: Option<bool>,
 
     /// IMB -off_cache: cold data every repetition, in buffers of twice CACHE_MB (-1: 8 MB, 64-byte lines).
     #[arg(long, value_name = "CACHE_MB[,LINE]", allow_negative_numbers = true)]
@@ -547,9 +547,9 @@ pub struct FrontSet {
     /// `--datatype`'s (IMB's `-red_data_type`).
     pub reduction_datatype: Option<crate::bench::datatype::Datatype>,
 
-    /// Set by `mpibench imb`: IMB's `-map PxQ`, the ranks renumbered so that
+    /// Set by front ends (IMB's `-map PxQ`): P x Q ranks renumbered so that
     /// consecutive new ranks lie P apart ("inter node first").
-    pub imb_map: Option<(usize, usize)>,
+    pub rank_grid: Option<(usize, usize)>,
 
     /// Set by `mpibench imb`: an npmin above the process count runs on all
     /// processes (IMB), instead of being a usage error (`--npmin`).

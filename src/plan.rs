@@ -284,12 +284,12 @@ impl Plan {
         if args.strict && !args.check {
             return Err(invalid("--strict needs --check"));
         }
-        if args.knobs.imb_sync.is_some() && definitions != Definitions::Imb2021 {
+        if args.knobs.call_sync.is_some() && definitions != Definitions::Imb2021 {
             return Err(invalid(
                 "--imb-sync needs --definitions imb2021 (PMB times collectives in a loop)",
             ));
         }
-        if let Some((p, q)) = args.front.imb_map {
+        if let Some((p, q)) = args.front.rank_grid {
             if p * q > world {
                 return Err(invalid(format!(
                     "-map {p}x{q}: P x Q = {} exceeds the {world} processes of this run (IMB needs P*Q <= NP)",
@@ -348,7 +348,7 @@ impl Plan {
             plot: args.figures.plot.clone(),
             plots: args.figures.plots.clone(),
             definitions,
-            call_sync: args.knobs.imb_sync.unwrap_or(true),
+            call_sync: args.knobs.call_sync.unwrap_or(true),
             off_cache: res.off_cache,
             table: args.front.table.clone(),
             pairs: args.pairs.host(),
@@ -359,7 +359,7 @@ impl Plan {
             reduction_datatype: args.front.reduction_datatype,
             derived,
             pause_after_point: args.knobs.msg_pause,
-            rank_order: args.front.imb_map.map(|(per_node, nodes)| {
+            rank_order: args.front.rank_grid.map(|(per_node, nodes)| {
                 crate::engine::placement::RankOrder::InterNodeFirst { per_node, nodes }
             }),
         };

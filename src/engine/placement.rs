@@ -297,7 +297,7 @@ impl Linked<'_> {
 /// every node, then the second ones, so that new ranks 0 and 1 (PingPong's
 /// pair) are on different nodes ("inter node first"). P = 1 or Q = 1 keeps
 /// the order. Ranks from PQ on (P·Q < world) follow in their own order.
-pub fn imb_map_order(p: usize, q: usize, world: usize) -> Vec<usize> {
+pub fn inter_node_first_order(p: usize, q: usize, world: usize) -> Vec<usize> {
     let pq = p * q;
     let key = |r: usize| if r < pq { (r % p) * q + r / p } else { r };
     let mut order: Vec<usize> = (0..world).collect();
@@ -310,7 +310,7 @@ pub fn imb_map_order(p: usize, q: usize, world: usize) -> Vec<usize> {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum RankOrder {
     /// `per_node` ranks on each of `nodes` nodes, filled node by node,
-    /// renumbered "inter node first" ([`imb_map_order`]).
+    /// renumbered "inter node first" ([`inter_node_first_order`]).
     InterNodeFirst { per_node: usize, nodes: usize },
 }
 
@@ -318,7 +318,9 @@ impl RankOrder {
     /// The new order of the world's ranks.
     pub fn order(self, world: usize) -> Vec<usize> {
         match self {
-            RankOrder::InterNodeFirst { per_node, nodes } => imb_map_order(per_node, nodes, world),
+            RankOrder::InterNodeFirst { per_node, nodes } => {
+                inter_node_first_order(per_node, nodes, world)
+            }
         }
     }
 
@@ -505,16 +507,16 @@ mod tests {
     fn imb_map_numbers_inter_node_first() {
         // 2 nodes of 2 ranks, nodes filled first (0, 1 | 2, 3), -map 2x2:
         // new ranks 0, 1, 2, 3 are world 0, 2, 1, 3; PingPong's 0 <-> 1 crosses nodes.
-        assert_eq!(imb_map_order(2, 2, 4), vec![0, 2, 1, 3]);
+        assert_eq!(inter_node_first_order(2, 2, 4), vec![0, 2, 1, 3]);
         // 3 nodes of 4: the first rank of every node, then the second ones, ...
         assert_eq!(
-            imb_map_order(4, 3, 12),
+            inter_node_first_order(4, 3, 12),
             vec![0, 4, 8, 1, 5, 9, 2, 6, 10, 3, 7, 11]
         );
         // P = 1 or Q = 1: the order stays; ranks beyond P·Q follow in order.
-        assert_eq!(imb_map_order(1, 4, 4), vec![0, 1, 2, 3]);
-        assert_eq!(imb_map_order(4, 1, 4), vec![0, 1, 2, 3]);
-        assert_eq!(imb_map_order(2, 2, 6), vec![0, 2, 1, 3, 4, 5]);
+        assert_eq!(inter_node_first_order(1, 4, 4), vec![0, 1, 2, 3]);
+        assert_eq!(inter_node_first_order(4, 1, 4), vec![0, 1, 2, 3]);
+        assert_eq!(inter_node_first_order(2, 2, 6), vec![0, 2, 1, 3, 4, 5]);
         // IMB's key, (Q·r) mod (PQ − 1) with r kept for 0 and PQ − 1, sorts the same.
         for (p, q) in [(2, 3), (3, 2), (4, 4), (5, 3), (2, 7)] {
             let pq = p * q;
@@ -523,7 +525,7 @@ mod tests {
                 0 => r,
                 k => k,
             });
-            assert_eq!(imb_map_order(p, q, pq), by_key, "{p}x{q}");
+            assert_eq!(inter_node_first_order(p, q, pq), by_key, "{p}x{q}");
         }
         // Groups are consecutive new ranks: two groups of 2 under -map 2x2.
         let map = |per_node, nodes| RankOrder::InterNodeFirst { per_node, nodes };

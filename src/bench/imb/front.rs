@@ -628,7 +628,7 @@ fn imb_flag(
             g.lengths = Some(msglen(v)?);
             args.front.read_files.push(("-msglen", v.into()));
         }
-        "-map" => args.front.imb_map = Some(map(v)?),
+        "-map" => args.front.rank_grid = Some(map(v)?),
         "-input" => {
             g.requested.extend(input(v)?);
             args.front.read_files.push(("-input", v.into()));
@@ -654,7 +654,7 @@ fn imb_switch(
         "-sync" => {
             let on = switch(flag, v)?;
             if defs == Definitions::Imb2021 {
-                args.knobs.imb_sync = Some(on);
+                args.knobs.call_sync = Some(on);
             } else {
                 g.notes.push(format!(
                     "-sync {v} has no effect with --definitions pmb: PMB times collectives in one loop after one barrier"
@@ -886,7 +886,7 @@ mod tests {
         );
 
         let (a, _) = run("-sync 0 -off_cache -1 -msglog 10:16 Bcast Reduce_scatter Gather");
-        assert_eq!(a.knobs.imb_sync, Some(false));
+        assert_eq!(a.knobs.call_sync, Some(false));
         assert_eq!(a.knobs.off_cache.as_deref(), Some("-1"));
         assert_eq!(
             a.sweep.sizes.as_deref(),
@@ -913,7 +913,7 @@ mod tests {
         assert_eq!(a.measure.sync, Some(SyncMode::Dissemination));
         assert_eq!(a.warmup, Some(1));
         assert_eq!(a.sweep.sizes.as_deref(), Some("1,2,4,8,16"));
-        assert_eq!(a.front.imb_map, Some((2, 1)));
+        assert_eq!(a.front.rank_grid, Some((2, 1)));
         assert_eq!(notes.len(), 2, "{notes:?}");
         assert!(notes.iter().any(|n| n.contains("MSGS_NONAGGR")));
         assert!(notes.iter().any(|n| n.contains("-thread_level multiple")));
@@ -927,14 +927,14 @@ mod tests {
         assert_eq!((a.knobs.imb_window, a.knobs.msg_pause), (None, false));
         // -npmin above the process count runs on all (IMB); without it the plan's rule holds.
         assert!(run("-npmin 64").0.front.npmin_up_to_world);
-        assert_eq!(run("").0.front.imb_map, None);
+        assert_eq!(run("").0.front.rank_grid, None);
         // Names separated by commas, as IMB 2019 and later take them.
         let (a, _) = run("PingPong,allreduce Bcast, -include Barrier");
         assert_eq!(a.benchmarks, ["Barrier", "PingPong", "Allreduce", "Bcast"]);
         // -sync with PMB's definitions: one line either way.
         for v in ["on", "off"] {
             let (a, notes) = run(&format!("-sync {v} --definitions pmb"));
-            assert_eq!(a.knobs.imb_sync, None);
+            assert_eq!(a.knobs.call_sync, None);
             assert_eq!(notes.len(), 1, "{notes:?}");
             assert!(
                 notes[0].starts_with(&format!("-sync {v} has no effect with --definitions pmb"))

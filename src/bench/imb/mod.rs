@@ -117,7 +117,7 @@ pub const REGISTERED: Suite = Suite {
     front: Some(&front::MPI1),
     run_options: &[
         "definitions",
-        "imb_sync",
+        "call_sync",
         "off_cache",
         "imb_window",
         "msg_pause",
