@@ -686,16 +686,16 @@ impl<'a> Engine<'a> {
     }
 
     /// The most repetitions of one PMB loop between two progress reports,
-    /// with the stall limit S on: a loop expected to take longer than S/40
-    /// (from the warm-up) is timed in chunks of equal size, each with its own
-    /// synchronisation and clock pair, so that 20 × a chunk stays within S;
-    /// the time per repetition is the total over all repetitions. Without
-    /// the stall limit (or with --check, which times every call) PMB's
-    /// single clock pair stays.
+    /// with the stall limit S on: a loop expected to take longer than
+    /// S/[`CHUNKS_PER_STALL_LIMIT`] (from the warm-up) is timed in chunks of
+    /// equal size, each with its own synchronisation and clock pair; the
+    /// time per repetition is the total over all repetitions. Without the
+    /// stall limit (or with --check, which times every call) PMB's single
+    /// clock pair stays.
     fn loop_chunk(&self, method: Method, per_call: f64) -> Option<usize> {
         let s = self.cfg.stall_limit_s.filter(|&s| s > 0.0)?;
         (!method.per_repetition() && !self.cfg.check)
-            .then(|| ((s / 40.0 / per_call.max(1e-9)).floor() as usize).max(1))
+            .then(|| ((s / CHUNKS_PER_STALL_LIMIT / per_call.max(1e-9)).floor() as usize).max(1))
     }
 
     /// Starts another run of the whole list (`--repeats`, MPITEST's R): as
@@ -1051,6 +1051,14 @@ fn mark_disturbed(r: &mut BenchResult, all: &[Disturbance]) {
         }
     }
 }
+
+/// A long PMB loop is timed in chunks planned to take S/400 each at the
+/// warm-up's pace (S: the stall limit), so that a chunk still ends within S
+/// when the loop runs 400 times slower than its warm-up. Beside jobs that
+/// poll both cores, a 1 MiB PingPong warmed up at 51 us per repetition ran
+/// at 4 ms (80 times): chunks of S/40 then took 2 S, and the watchdog took
+/// a slow loop for a hung one.
+pub const CHUNKS_PER_STALL_LIMIT: f64 = 400.0;
 
 /// `n` repetitions in batches of at most `max` (None: one batch), of equal
 /// sizes (differing by one at most).
