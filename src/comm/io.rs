@@ -2,8 +2,8 @@
 //! or alone (`MPI_COMM_SELF`), their views, sizes and hints, and the
 //! reads and writes of the four kinds of positioning (individual file
 //! pointers, explicit offsets, the shared file pointer; private files are
-//! individual pointers on `MPI_COMM_SELF`), blocking, non-blocking and
-//! split collective.
+//! individual pointers on `MPI_COMM_SELF`), blocking, independent and
+//! collective.
 //!
 //! Files return errors from their setup calls (open, view, size, close,
 //! delete: `Result<_, Error>` with the library's own error string, since
@@ -15,7 +15,7 @@ use std::ffi::{c_char, c_int, c_void, CString};
 use mpi::ffi;
 
 use super::error::check;
-use super::{check_in_drop, checked, Comm, Error, Request};
+use super::{check_in_drop, checked, Comm, Error};
 
 /// How a file is opened.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -163,14 +163,6 @@ impl File {
         }
     }
 
-    /// `MPI_File_set_size` (collective over the file's group).
-    pub fn set_size(&mut self, bytes: u64) -> Result<(), Error> {
-        checked(
-            unsafe { ffi::MPI_File_set_size(self.raw, bytes as ffi::MPI_Offset) },
-            "MPI_File_set_size",
-        )
-    }
-
     /// The hints the library took (`MPI_File_get_info`), key by key.
     pub fn hints(&self) -> Result<Vec<(String, String)>, Error> {
         let mut info = unsafe { ffi::RSMPI_INFO_NULL };
@@ -308,66 +300,6 @@ impl File {
         check(rc, call);
     }
 
-    /// A non-blocking write (`MPI_File_iwrite`, `_at`, `_shared`) into `req`.
-    #[inline(always)]
-    pub fn iwrite(
-        &mut self,
-        pos: Positioning,
-        buf: *const u8,
-        n: usize,
-        offset: u64,
-        req: &mut Request,
-    ) {
-        let (b, n, t) = (buf as *const c_void, n as c_int, byte());
-        let (rc, call) = unsafe {
-            match pos {
-                Positioning::Individual => (
-                    ffi::MPI_File_iwrite(self.raw, b, n, t, req),
-                    "MPI_File_iwrite",
-                ),
-                Positioning::Explicit => (
-                    ffi::MPI_File_iwrite_at(self.raw, offset as ffi::MPI_Offset, b, n, t, req),
-                    "MPI_File_iwrite_at",
-                ),
-                Positioning::Shared => (
-                    ffi::MPI_File_iwrite_shared(self.raw, b, n, t, req),
-                    "MPI_File_iwrite_shared",
-                ),
-            }
-        };
-        check(rc, call);
-    }
-
-    /// A non-blocking read (`MPI_File_iread`, `_at`, `_shared`) into `req`.
-    #[inline(always)]
-    pub fn iread(
-        &mut self,
-        pos: Positioning,
-        buf: *mut u8,
-        n: usize,
-        offset: u64,
-        req: &mut Request,
-    ) {
-        let (b, n, t) = (buf as *mut c_void, n as c_int, byte());
-        let (rc, call) = unsafe {
-            match pos {
-                Positioning::Individual => (
-                    ffi::MPI_File_iread(self.raw, b, n, t, req),
-                    "MPI_File_iread",
-                ),
-                Positioning::Explicit => (
-                    ffi::MPI_File_iread_at(self.raw, offset as ffi::MPI_Offset, b, n, t, req),
-                    "MPI_File_iread_at",
-                ),
-                Positioning::Shared => (
-                    ffi::MPI_File_iread_shared(self.raw, b, n, t, req),
-                    "MPI_File_iread_shared",
-                ),
-            }
-        };
-        check(rc, call);
-    }
-
     /// `MPI_File_sync` (collective over the file's group).
     #[inline(always)]
     pub fn sync(&mut self) {
@@ -445,102 +377,4 @@ fn text(s: &[c_char]) -> String {
         .map(|&c| c as u8)
         .collect();
     String::from_utf8_lossy(&bytes).into_owned()
-}
-
-/// `MPI_File_iwrite_all` etc. are MPI 3.1; IMB-IO's collective
-/// non-blocking benchmarks use the split collectives, begun and ended.
-impl File {
-    /// `MPI_File_write_all_begin` / `_at_all_begin` / `_ordered_begin`.
-    #[inline(always)]
-    pub fn write_begin(&mut self, pos: Positioning, buf: *const u8, n: usize, offset: u64) {
-        let (b, n, t) = (buf as *const c_void, n as c_int, byte());
-        let (rc, call) = unsafe {
-            match pos {
-                Positioning::Individual => (
-                    ffi::MPI_File_write_all_begin(self.raw, b, n, t),
-                    "MPI_File_write_all_begin",
-                ),
-                Positioning::Explicit => (
-                    ffi::MPI_File_write_at_all_begin(self.raw, offset as ffi::MPI_Offset, b, n, t),
-                    "MPI_File_write_at_all_begin",
-                ),
-                Positioning::Shared => (
-                    ffi::MPI_File_write_ordered_begin(self.raw, b, n, t),
-                    "MPI_File_write_ordered_begin",
-                ),
-            }
-        };
-        check(rc, call);
-    }
-
-    /// The `_end` of [`File::write_begin`].
-    #[inline(always)]
-    pub fn write_end(&mut self, pos: Positioning, buf: *const u8) {
-        let b = buf as *const c_void;
-        let mut st = status();
-        let (rc, call) = unsafe {
-            match pos {
-                Positioning::Individual => (
-                    ffi::MPI_File_write_all_end(self.raw, b, &mut st),
-                    "MPI_File_write_all_end",
-                ),
-                Positioning::Explicit => (
-                    ffi::MPI_File_write_at_all_end(self.raw, b, &mut st),
-                    "MPI_File_write_at_all_end",
-                ),
-                Positioning::Shared => (
-                    ffi::MPI_File_write_ordered_end(self.raw, b, &mut st),
-                    "MPI_File_write_ordered_end",
-                ),
-            }
-        };
-        check(rc, call);
-    }
-
-    /// `MPI_File_read_all_begin` / `_at_all_begin` / `_ordered_begin`.
-    #[inline(always)]
-    pub fn read_begin(&mut self, pos: Positioning, buf: *mut u8, n: usize, offset: u64) {
-        let (b, n, t) = (buf as *mut c_void, n as c_int, byte());
-        let (rc, call) = unsafe {
-            match pos {
-                Positioning::Individual => (
-                    ffi::MPI_File_read_all_begin(self.raw, b, n, t),
-                    "MPI_File_read_all_begin",
-                ),
-                Positioning::Explicit => (
-                    ffi::MPI_File_read_at_all_begin(self.raw, offset as ffi::MPI_Offset, b, n, t),
-                    "MPI_File_read_at_all_begin",
-                ),
-                Positioning::Shared => (
-                    ffi::MPI_File_read_ordered_begin(self.raw, b, n, t),
-                    "MPI_File_read_ordered_begin",
-                ),
-            }
-        };
-        check(rc, call);
-    }
-
-    /// The `_end` of [`File::read_begin`].
-    #[inline(always)]
-    pub fn read_end(&mut self, pos: Positioning, buf: *mut u8) {
-        let b = buf as *mut c_void;
-        let mut st = status();
-        let (rc, call) = unsafe {
-            match pos {
-                Positioning::Individual => (
-                    ffi::MPI_File_read_all_end(self.raw, b, &mut st),
-                    "MPI_File_read_all_end",
-                ),
-                Positioning::Explicit => (
-                    ffi::MPI_File_read_at_all_end(self.raw, b, &mut st),
-                    "MPI_File_read_at_all_end",
-                ),
-                Positioning::Shared => (
-                    ffi::MPI_File_read_ordered_end(self.raw, b, &mut st),
-                    "MPI_File_read_ordered_end",
-                ),
-            }
-        };
-        check(rc, call);
-    }
 }

@@ -75,11 +75,7 @@ fn largest_file(args: &RunArgs) -> u64 {
         .iter()
         .map(|&x| {
             let x = x as u64;
-            let reps = if x == 0 {
-                most
-            } else {
-                most.min((vol / x).max(1))
-            };
+            let reps = vol.checked_div(x).map_or(most, |r| most.min(r.max(1)));
             x * reps
         })
         .max()

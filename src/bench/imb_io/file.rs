@@ -29,6 +29,7 @@
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::OnceLock;
 
 use anyhow::Result;
 
@@ -37,6 +38,7 @@ use crate::bench::{Benchmark, Info, Kernel, Setup};
 use crate::comm::io::{self, Amode, File, Positioning};
 use crate::comm::{Buffer, Comm};
 use crate::contract::axis::{Point, SweepCx};
+use crate::results::BenchResult;
 
 /// Row parameter: 1 in aggregate mode, 0 in non-aggregate mode.
 pub const MODE_PARAM: &str = "aggregate";
@@ -148,6 +150,10 @@ impl Benchmark for Io {
         })
     }
 
+    fn derive(&self, r: &mut BenchResult) {
+        add_hints(r);
+    }
+
     fn kernel<'a>(&'a self, s: Setup<'a>, p: &Point) -> Result<Box<dyn Kernel + 'a>> {
         let comm = s.comm;
         let x = p.bytes;
@@ -160,7 +166,7 @@ impl Benchmark for Io {
         let (pos1, len) = portion(comm.rank.min(np - 1), np, x);
         let named = Named::agree(comm, private)?;
         let mut file = named.open(comm, private)?;
-        let blocks = if x == 0 { 1 } else { (VOLUME / x).max(1) };
+        let blocks = VOLUME.checked_div(x).map_or(1, |b| b.max(1));
         let (bufs, _) = (s.arena.take(&[len.max(1), len.max(1)])?, ());
         let (sb, rb) = bufs.split_at_mut(1);
         let (offset, total) = if private { (0, len) } else { (pos1, x) };
@@ -194,8 +200,28 @@ impl Benchmark for Io {
     }
 }
 
-/// The run's unique prefix of this process's files, made once.
+/// The serial number of the next file name this process picks.
 static SERIAL: AtomicUsize = AtomicUsize::new(0);
+
+/// The hints the library took for the first file the group's first
+/// process opened (`MPI_File_get_info`).
+static TAKEN: OnceLock<Vec<(String, String)>> = OnceLock::new();
+
+/// Row parameter (on rank 0's rows): the hints the library took.
+pub const HINTS_PARAM: &str = "io_hints";
+
+/// The hints taken, as a row parameter: an object of strings.
+pub fn add_hints(r: &mut BenchResult) {
+    let Some(t) = TAKEN.get() else { return };
+    let obj: serde_json::Map<String, serde_json::Value> = t
+        .iter()
+        .map(|(k, v)| (k.clone(), serde_json::Value::String(v.clone())))
+        .collect();
+    for row in &mut r.rows {
+        row.params
+            .insert(HINTS_PARAM.into(), serde_json::Value::Object(obj.clone()));
+    }
+}
 
 /// A file's agreed name: the directory, the shared name, the hints.
 pub struct Named {
@@ -260,7 +286,11 @@ impl Named {
         } else {
             io::open(Some(comm), &self.path, Amode::CreateRdwr, &self.hints)
         };
-        f.map_err(|e| anyhow::anyhow!("{e} (file {})", self.path))
+        let f = f.map_err(|e| anyhow::anyhow!("{e} (file {})", self.path))?;
+        if comm.rank == 0 && TAKEN.get().is_none() {
+            let _ = TAKEN.set(f.hints().unwrap_or_default());
+        }
+        Ok(f)
     }
 
     /// Opens the file again inside a timed loop (Open_Close): a failure
@@ -375,10 +405,7 @@ impl IoKernel<'_> {
 
     /// Whether a block's place in the file is known to this process.
     fn known(&self) -> bool {
-        !(self.pointer == Pointer::Shared
-            && !self.collective
-            && !self.private
-            && self.comm.size > 1)
+        self.pointer != Pointer::Shared || self.collective || self.private || self.comm.size <= 1
     }
 
     /// Fills `blocks` blocks of the file with the pattern (its first process,

@@ -23,6 +23,10 @@ impl Benchmark for OpenClose {
         1 << 20
     }
 
+    fn derive(&self, r: &mut crate::results::BenchResult) {
+        super::file::add_hints(r);
+    }
+
     fn kernel<'a>(&'a self, s: Setup<'a>, _p: &Point) -> Result<Box<dyn Kernel + 'a>> {
         let named = Named::agree(s.comm, false)?;
         // The file exists before the first repetition, as IMB's does.
