@@ -226,7 +226,6 @@ pub fn add_hints(r: &mut BenchResult) {
 /// A file's agreed name: the directory, the shared name, the hints.
 pub struct Named {
     dir: PathBuf,
-    prefix: String,
     hints: Vec<(String, String)>,
     /// This process's file (the shared name, or its private one).
     path: String,
@@ -262,6 +261,8 @@ impl Named {
             .map(|c| (c[0].clone(), c[1].clone()))
             .collect();
         crate::files::register_scratch(&dir, &prefix);
+        // ROMIO's shared file pointer lives in a hidden file beside it.
+        crate::files::register_scratch(&dir, &format!(".{prefix}"));
         let name = if private {
             format!("{prefix}_{}", comm.rank)
         } else {
@@ -270,7 +271,6 @@ impl Named {
         let path = dir.join(&name).to_string_lossy().into_owned();
         Ok(Named {
             dir,
-            prefix,
             hints,
             path,
             owner: private || comm.rank == 0,
@@ -312,7 +312,6 @@ impl Named {
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default();
         remove_prefixed(&self.dir, &name);
-        let _ = &self.prefix;
     }
 }
 
@@ -328,24 +327,27 @@ fn free_prefix(dir: &Path) -> String {
     loop {
         let n = SERIAL.fetch_add(1, Ordering::Relaxed);
         let p = format!("mpibench-io-{}-{n}", std::process::id());
-        // "-1" must not catch "-10": the prefix ends where a name's own part begins.
+        // No entry may start with it (nor its hidden twin): removal by
+        // prefix then takes only what this run created.
         if !names
             .iter()
-            .any(|x| x == &p || x.starts_with(&format!("{p}_")) || x.starts_with(&format!("{p}.")))
+            .any(|x| x.starts_with(&p) || x.starts_with(&format!(".{p}")))
         {
             return p;
         }
     }
 }
 
-/// Removes `dir/name` and the side files `name.*` a library leaves.
+/// Removes `dir/name` and the side files `name.*` and `.name.*` a library
+/// leaves (OMPIO's locks and shared-pointer files, ROMIO's `.name.shfp.N`).
 fn remove_prefixed(dir: &Path, name: &str) {
     let Ok(d) = std::fs::read_dir(dir) else {
         return;
     };
     for e in d.flatten() {
         let n = e.file_name().to_string_lossy().into_owned();
-        if n == name || n.starts_with(&format!("{name}.")) {
+        let side = |n: &str| n == name || n.starts_with(&format!("{name}."));
+        if side(&n) || n.strip_prefix('.').is_some_and(side) {
             let _ = std::fs::remove_file(e.path());
         }
     }
@@ -565,5 +567,37 @@ impl Drop for IoKernel<'_> {
         drop(self.file.take());
         self.comm_of_file_barrier();
         self.named.remove();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn portions_split_x_in_units_and_never_pass_it() {
+        assert_eq!(portion(0, 1, 4096), (0, 4096));
+        assert_eq!(portion(0, 2, 4096), (0, 2048));
+        assert_eq!(portion(1, 2, 4096), (2048, 2048));
+        // 3 units among 2: the first gets one more.
+        assert_eq!(portion(0, 2, 12), (0, 8));
+        assert_eq!(portion(1, 2, 12), (8, 4));
+        // X = 1: one byte, not IMB's four; the others none.
+        assert_eq!(portion(0, 2, 1), (0, 1));
+        assert_eq!(portion(1, 2, 1), (1, 0));
+        assert_eq!(portion(3, 4, 0), (0, 0));
+        for np in 1..6 {
+            for x in [0, 1, 7, 100, 4097] {
+                let total: usize = (0..np).map(|r| portion(r, np, x).1).sum();
+                assert_eq!(total, x, "np {np}, x {x}");
+            }
+        }
+    }
+
+    #[test]
+    fn the_pattern_depends_on_the_offset() {
+        let a: Vec<u8> = (0..64).map(pattern).collect();
+        let b: Vec<u8> = (64..128).map(pattern).collect();
+        assert_ne!(a, b);
     }
 }
