@@ -506,6 +506,11 @@ impl Kernel for IoKernel<'_> {
         }
     }
 
+    fn closes_at_a_cost(&self) -> bool {
+        // The aggregate mode's sync, once per batch.
+        self.access == Access::Write && self.nonaggr.is_none()
+    }
+
     fn most_reps(&self) -> Option<usize> {
         self.nonaggr
     }
