@@ -45,7 +45,7 @@ WITH_MPICH      ?= 1
 MPICH_TARGET_DIR ?= target/mpich
 
 # The integration tests that run under MPICH too (test-mpich).
-MPICH_TESTS := --test smoke --test methodology --test mpitest --test cresta --test caf --test imb2021 --test imb_mpi4 --test commtest --test allreduce --test osu --test imb_mt --test guidelines --test tune --test launches
+MPICH_TESTS := --test smoke --test methodology --test mpitest --test cresta --test caf --test imb2021 --test imb_mpi4 --test imb_io --test commtest --test allreduce --test osu --test imb_mt --test guidelines --test tune --test launches
 
 BENCH_ARGS ?= run -n 2
 

@@ -697,6 +697,53 @@ pub fn ending_write() {
     ENDING_WRITE.store(true, Ordering::SeqCst);
 }
 
+/// Scratch files a benchmark creates (IMB-IO's MPI-IO files): every file
+/// of a directory whose name starts with a registered prefix, removed by
+/// [`remove_scratch`] however the run ends (the benchmark on its way out,
+/// and every ending of the job: `signals::end_job`).
+static SCRATCH: Mutex<Vec<(PathBuf, String)>> = Mutex::new(Vec::new());
+
+/// Registers the files of `dir` whose names start with `prefix` as scratch.
+pub fn register_scratch(dir: &Path, prefix: &str) {
+    if let Ok(mut v) = SCRATCH.lock() {
+        v.push((dir.to_path_buf(), prefix.to_string()));
+    }
+}
+
+/// Removes every registered scratch file and forgets the prefixes: the
+/// paths it could not remove, with why. Never blocks (an ending on
+/// another thread may hold the list: it removes them).
+pub fn remove_scratch() -> Vec<String> {
+    let Ok(mut v) = SCRATCH.try_lock() else {
+        return Vec::new();
+    };
+    let mut failed = Vec::new();
+    for (dir, prefix) in v.drain(..) {
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        for e in entries.flatten() {
+            let name = e.file_name();
+            if !name.to_string_lossy().starts_with(&prefix) {
+                continue;
+            }
+            let p = e.path();
+            let r = if e.file_type().is_ok_and(|t| t.is_dir()) {
+                std::fs::remove_dir_all(&p)
+            } else {
+                std::fs::remove_file(&p)
+            };
+            match r {
+                Err(err) if err.kind() != io::ErrorKind::NotFound => {
+                    failed.push(format!("{}: {err}", p.display()))
+                }
+                _ => {}
+            }
+        }
+    }
+    failed
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1094,7 +1094,7 @@ pub fn parse_msglog(s: &str) -> Result<Vec<usize>, PlanError> {
 }
 
 /// The process counts Q a benchmark runs on in a world of P (PMB §5.1.1):
-/// single transfers on 2; the others on npmin, 2·npmin, 4·npmin, ... < P, then P
+/// single transfers on 2 (on 1 when their rank rule allows one); the others on npmin, 2·npmin, 4·npmin, ... < P, then P
 /// (default npmin 2, e.g. P = 11 gives 2, 4, 8, 11). P = 1 runs on 1.
 pub fn process_counts(
     class: Class,
@@ -1103,7 +1103,9 @@ pub fn process_counts(
     npmin: Option<usize>,
 ) -> Vec<usize> {
     if class == Class::SingleTransfer {
-        return if world >= 2 { vec![2] } else { vec![] };
+        // On 2 (a pair); on 1 where one process is the transfer (IMB-IO's S_).
+        let q = min_ranks.clamp(1, 2);
+        return if world >= q { vec![q] } else { vec![] };
     }
     let start = npmin.unwrap_or(2).min(world).max(min_ranks).max(1);
     if start > world {
@@ -1488,6 +1490,7 @@ mod tests {
             vec![3, 6, 12, 16]
         );
         assert_eq!(process_counts(Class::SingleTransfer, 2, 11, None), vec![2]);
+        assert_eq!(process_counts(Class::SingleTransfer, 1, 4, None), vec![1]);
         assert_eq!(
             process_counts(Class::SingleTransfer, 2, 1, None),
             Vec::<usize>::new()

@@ -414,6 +414,9 @@ fn saved_detail(outcome: Outcome, saved: Option<anyhow::Result<usize>>) -> Strin
 /// not follow it.
 pub fn end_job(code: i32) -> ! {
     use std::io::Write;
+    for f in crate::files::remove_scratch() {
+        eprintln!("mpibench: could not remove {f}");
+    }
     let _ = std::io::stdout().flush();
     let _ = std::io::stderr().flush();
     if MPI_UP.load(Ordering::SeqCst) {

@@ -5,8 +5,8 @@
 use crate::bench::clock;
 use crate::bench::entry::Entry;
 use crate::bench::{
-    allreduce, caf, commtest, cresta, guidelines, imb, imb_ext, imb_mpi4, imb_mt, imb_nbc, imb_p2p,
-    imb_rma, mpigraph, mpitest, osu,
+    allreduce, caf, commtest, cresta, guidelines, imb, imb_ext, imb_io, imb_mpi4, imb_mt, imb_nbc,
+    imb_p2p, imb_rma, mpigraph, mpitest, osu,
 };
 use crate::plugin::{Suite, SuiteHelp};
 use crate::report::view::ReportParts;
@@ -49,6 +49,7 @@ pub static SUITES: &[Suite] = &[
     mpigraph::REGISTERED,
     guidelines::REGISTERED,
     imb_nbc::REGISTERED,
+    imb_io::REGISTERED,
     imb_mpi4::REGISTERED,
     imb_ext::REGISTERED,
     imb_p2p::REGISTERED,

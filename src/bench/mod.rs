@@ -17,6 +17,7 @@ pub mod entry;
 pub mod guidelines;
 pub mod imb;
 pub mod imb_ext;
+pub mod imb_io;
 pub mod imb_mpi4;
 pub mod imb_mt;
 pub mod imb_nbc;

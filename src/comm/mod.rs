@@ -20,6 +20,7 @@ pub mod coll;
 mod derived;
 pub mod error;
 pub mod fork;
+pub mod io;
 pub mod modes;
 pub mod mpit;
 mod nbc;

@@ -60,6 +60,13 @@ pub trait Kernel {
     /// each one, inside its clock pair.
     fn close(&mut self) {}
 
+    /// Whether `close` costs a time of its own once per batch, beside the
+    /// repetitions' (a file's sync): batches of unequal sizes then differ
+    /// in pace by nature, and are not compared for disturbances.
+    fn closes_at_a_cost(&self) -> bool {
+        false
+    }
+
     /// The most timed repetitions this point allows, whatever the policy
     /// plans (IMB's non-aggregate modes: MSGS_NONAGGR).
     fn most_reps(&self) -> Option<usize> {

@@ -177,6 +177,7 @@ impl Engine<'_> {
         // With the stall limit on, a long PMB loop is timed in chunks, so
         // that its progress shows before the limit (see `loop_chunk`).
         let chunk = self.loop_chunk(method, pace.per_call);
+        let closes_at_a_cost = k.closes_at_a_cost();
         let batch = |first: usize, n: usize| RepBatch {
             first,
             n,
@@ -191,7 +192,7 @@ impl Engine<'_> {
             s.extend(got);
         };
         let factor = cfg.disturbance_factor.unwrap_or(0.0);
-        let watch = !method.per_repetition() && !set.check && factor > 0.0;
+        let watch = !method.per_repetition() && !set.check && factor > 0.0 && !closes_at_a_cost;
         let measure = || {
             let driven = set.policy.drive(
                 planned,

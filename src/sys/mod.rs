@@ -431,3 +431,14 @@ pub fn spawn(f: impl FnOnce() + Send + 'static) -> bool {
         .spawn(f)
         .is_ok()
 }
+
+/// Bytes an unprivileged process may still write on the file system that
+/// holds `path` (statvfs(2): `f_bavail × f_frsize`).
+pub fn free_bytes(path: &CStr) -> io::Result<u64> {
+    // SAFETY: a plain C struct, filled by statvfs(2) on a NUL-terminated path.
+    let mut s: libc::statvfs = unsafe { std::mem::zeroed() };
+    if unsafe { libc::statvfs(path.as_ptr(), &mut s) } != 0 {
+        return Err(io::Error::last_os_error());
+    }
+    Ok((s.f_bavail as u64).saturating_mul(s.f_frsize as u64))
+}

@@ -170,18 +170,7 @@ pub fn same_program_tables_but(
         })
         .collect::<Vec<_>>()
         .join("\n\n");
-    let want = parse_imb(&fixture(fixture_file));
-    let got = parse_imb(&ours);
-    assert!(!want.is_empty());
-    let (want_rows, want_cols) = shape(&want);
-    let (got_rows, got_cols) = shape(&got);
-    assert_eq!(got_cols, want_cols, "columns differ from {fixture_file}");
-    let missing: Vec<_> = want_rows.difference(&got_rows).collect();
-    let extra: Vec<_> = got_rows.difference(&want_rows).collect();
-    assert!(
-        missing.is_empty() && extra.is_empty(),
-        "{fixture_file}: rows missing {missing:?}, extra {extra:?}"
-    );
+    assert_same_tables(fixture_file, &fixture(fixture_file), &ours);
     // Everything else a parser reads: the header block's lines, in order.
     let heads = |s: &str| -> Vec<String> {
         s.lines()
@@ -201,6 +190,23 @@ pub fn same_program_tables_but(
     let (a, b) = (heads(&ours), heads(&fixture(fixture_file)));
     assert_eq!(a, b, "header lines differ from {fixture_file}");
     all
+}
+
+/// The tables of `ours` (names, process counts, modes, columns, lengths)
+/// are those of the fixture text `want`.
+pub fn assert_same_tables(fixture_file: &str, want: &str, ours: &str) {
+    let want = parse_imb(want);
+    let got = parse_imb(ours);
+    assert!(!want.is_empty());
+    let (want_rows, want_cols) = shape(&want);
+    let (got_rows, got_cols) = shape(&got);
+    assert_eq!(got_cols, want_cols, "columns differ from {fixture_file}");
+    let missing: Vec<_> = want_rows.difference(&got_rows).collect();
+    let extra: Vec<_> = got_rows.difference(&want_rows).collect();
+    assert!(
+        missing.is_empty() && extra.is_empty(),
+        "{fixture_file}: rows missing {missing:?}, extra {extra:?}"
+    );
 }
 
 /// IMB-NBC's and IMB-MPI4's tables, figures within their bounds: t_ovrl, t_pure and t_CPU
