@@ -13,14 +13,14 @@
 #       IMB_SRC (an intel/mpi-benchmarks checkout at 2021.11, 46e8757; default:
 #       cloned from GitHub into a temporary directory),
 #       ROUNDS (default 5), NP (default 2), SIZES (default 8,1024,65536),
-#       ITER (default 200), MPIEXEC (default mpiexec.mpich),
+#       ITER (default 1000: at 200 the sub-microsecond sizes read up to 1.75x apart between launches), MPIEXEC (default mpiexec.mpich),
 #       BENCHMARKS (default "Bcast_persist Allreduce_persist Alltoall_persist")
 set -euo pipefail
 BIN=${1:-./target/mpich/release/mpibench}
 ROUNDS=${ROUNDS:-5}
 NP=${NP:-2}
 SIZES=${SIZES:-8,1024,65536}
-ITER=${ITER:-200}
+ITER=${ITER:-1000}
 MPIEXEC=${MPIEXEC:-mpiexec.mpich}
 BENCHMARKS=${BENCHMARKS:-Bcast_persist Allreduce_persist Alltoall_persist}
 [[ -x $BIN ]] || { echo "imb-mpi4-vs-imb: no mpibench at $BIN (build it against MPICH)" >&2; exit 2; }

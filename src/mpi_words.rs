@@ -12,11 +12,18 @@ pub const KEPT: usize = 200;
 pub const SHOWN: usize = 8;
 
 /// A line that says nothing: empty, a banner of dashes or stars, Open MPI's
-/// note about aggregated help messages, or one of mpibench's own.
+/// note about aggregated help messages, its runtime's internal error log (a
+/// loaded machine's `ORTE_ERROR_LOG: Data unpack would read past end of
+/// buffer in file show_help.c` as the help messages of a failing job race,
+/// which pushed "Component: nonexistent" out of the lines shown), or one of
+/// mpibench's own.
 fn noise(line: &str) -> bool {
     let t = line.trim();
     t.is_empty()
         || t.chars().all(|c| matches!(c, '-' | '=' | '*' | '#'))
+        || t.contains("ORTE_ERROR_LOG")
+        || t.contains("PMIX_ERROR")
+        || t.contains("PMIX ERROR:")
         || t.contains("more process has sent help message")
         || t.contains("more processes have sent help message")
         || t.contains("orte_base_help_aggregate")
@@ -121,6 +128,26 @@ It looks like MPI_INIT failed for some reason; your parallel process is
             "{b}"
         );
         assert_eq!(b.lines().count(), SHOWN + 1);
+    }
+
+    #[test]
+    fn the_runtimes_error_log_does_not_push_the_component_out() {
+        let text = "\
+[[7361,0],0] ORTE_ERROR_LOG: Data unpack would read past end of buffer in file ../../../orte/util/show_help.c at line 501
+A requested component was not found, or was unable to be opened.  This
+means that this component is either not installed or is unable to be
+used on your system (e.g., sometimes this means that shared libraries
+that the component requires are unable to be found/loaded).  Note that
+Open MPI stopped checking at the first component that it did not find.
+[vm:1] PMIX ERROR: UNREACHABLE in file server/pmix_server.c at line 2198
+Host:      vm
+Framework: btl
+Component: nonexistent
+";
+        let w = explain(&lines(text));
+        assert_eq!(w.len(), SHOWN, "{w:?}");
+        assert!(w[0].starts_with("A requested component"), "{w:?}");
+        assert_eq!(w[SHOWN - 1], "Component: nonexistent");
     }
 
     #[test]
