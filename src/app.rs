@@ -468,8 +468,8 @@ fn new_report(
     (hosts, ranks_per_host): (Vec<String>, Vec<usize>),
 ) -> Report {
     let home = lookup::suite(&plan.suite).map(|s| s.defaults);
-    let method = plan.method.or(home.map(|d| d.method));
-    let sync = plan.sync.or(home.map(|d| d.sync));
+    let method = plan.timing.method.or(home.map(|d| d.method));
+    let sync = plan.timing.sync.or(home.map(|d| d.sync));
     Report {
         schema: SCHEMA.to_string(),
         mpibench_version: env!("CARGO_PKG_VERSION").to_string(),
@@ -497,7 +497,7 @@ fn new_report(
             min_iter: plan.policy.min_reps,
             max_iter: plan.policy.max_reps,
             precision: plan.policy.precision,
-            window_us: plan.window_us,
+            window_us: plan.timing.window_us,
             mem_limit_bytes: plan.mem_bytes,
             timeout_s: plan.timeout_s,
             large_messages: if comm::large_count_calls() {
@@ -541,7 +541,7 @@ impl Tables {
     }
 
     fn save(&self, plan: &Plan, last: bool) -> Result<()> {
-        match &plan.output {
+        match &plan.files.output {
             Some(p) if self.to_file => files::write_file(p, self.text.as_bytes(), last),
             _ => Ok(()),
         }
@@ -588,17 +588,23 @@ impl<'p> Session<'p> {
         let root = world.rank == 0;
         let to_stdout = |p: &Option<std::path::PathBuf>| p.as_deref().is_some_and(files::is_stdout);
         let show_table = root
-            && (plan.output.is_some()
-                || ![&plan.json, &plan.csv, &plan.raw, &plan.report, &plan.plot]
-                    .into_iter()
-                    .any(to_stdout));
+            && (plan.files.output.is_some()
+                || ![
+                    &plan.files.json,
+                    &plan.files.csv,
+                    &plan.files.raw,
+                    &plan.files.report,
+                    &plan.files.plot,
+                ]
+                .into_iter()
+                .any(to_stdout));
         Session {
             plan,
             root,
             report: new_report(plan, world, hosts(names)),
             tables: Tables {
                 text: String::new(),
-                to_file: plan.output.is_some(),
+                to_file: plan.files.output.is_some(),
             },
             show_table,
             cx: SectionCx {
@@ -626,9 +632,9 @@ impl<'p> Session<'p> {
         if self.root {
             output::init(
                 &[
-                    (plan.json.as_deref(), Format::Json),
-                    (plan.csv.as_deref(), Format::Csv),
-                    (plan.report.as_deref(), Format::Html),
+                    (plan.files.json.as_deref(), Format::Json),
+                    (plan.files.csv.as_deref(), Format::Csv),
+                    (plan.files.report.as_deref(), Format::Html),
                 ],
                 lookup::report_parts,
             );
@@ -636,7 +642,7 @@ impl<'p> Session<'p> {
             self.failure = self.failure.take().or(save(&self.report).err());
             crate::link::tell(crate::link::READY);
         }
-        match (&plan.raw, self.root) {
+        match (&plan.files.raw, self.root) {
             (Some(p), true) => match RawCsv::create(p) {
                 Ok(sink) => Some(RefCell::new(Box::new(sink))),
                 Err(e) => {
@@ -710,13 +716,13 @@ impl<'p> Session<'p> {
         let (ending, line) = ending_of(&self.report, plan.fail_on_outlier);
         ending.stamp(&mut self.report);
         let mut failure = save(&self.report).err();
-        if let (Some(p), None) = (&plan.plot, &failure) {
+        if let (Some(p), None) = (&plan.files.plot, &failure) {
             // The plan accepted --plot only for a suite with a figure.
             if let Some(f) = lookup::suite(&plan.suite).and_then(|s| s.figure) {
                 failure = (f.write)(&self.report, p).err();
             }
         }
-        if let (Some(dir), None) = (&plan.plots, &failure) {
+        if let (Some(dir), None) = (&plan.files.plots, &failure) {
             match crate::readers::write_plots(
                 vec![("run".into(), &self.report)],
                 dir,
@@ -761,7 +767,7 @@ fn run_world(world: &Comm, args: &RunArgs) -> Result<i32> {
     if root {
         warn_launch(world, args);
     }
-    let watchdog = Watchdog::start(plan.timeout_s, plan.stall_limit_s, world.rank);
+    let watchdog = Watchdog::start(plan.timeout_s, plan.watch.stall_limit_s, world.rank);
     let names = processor_names(world);
     let mut sess = Session::new(world, &plan, &names);
     let raw = sess.begin();

@@ -58,6 +58,73 @@ pub struct Policy {
     pub iter_policy: IterPolicy,
 }
 
+/// The files a run writes besides its tables (each `None`: not written).
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+pub struct Files {
+    /// `--json`: the results.
+    pub json: Option<PathBuf>,
+    /// `--csv`: the rows as CSV.
+    pub csv: Option<PathBuf>,
+    /// `--raw`: every sample, streamed by rank 0.
+    pub raw: Option<PathBuf>,
+    /// `--output`: the tables, instead of stdout.
+    pub output: Option<PathBuf>,
+    /// `--report`: the HTML report.
+    pub report: Option<PathBuf>,
+    /// `--plot`: a suite's own figure as SVG (CRESTA's Figure 1).
+    pub plot: Option<PathBuf>,
+    /// `--plots DIR`: one SVG per figure of the run, written at the end.
+    pub plots: Option<PathBuf>,
+}
+
+/// How the benchmarks of a run are timed and synchronised: the run's
+/// choices, over each benchmark's own and its suite's defaults.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+pub struct Timing {
+    /// `--timing` (None: each suite's default).
+    pub method: Option<Method>,
+    /// `--sync` (None: each suite's default).
+    pub sync: Option<SyncMode>,
+    /// `--window-us`: the window of window synchronisation.
+    pub window_us: Option<f64>,
+    /// Whose definitions the benchmarks follow (`--definitions`): they
+    /// choose the lengths, the warm-up and the timing of collectives.
+    pub definitions: Definitions,
+    /// Under definitions that time each call of a collective: a barrier
+    /// before every call (`--imb-sync`, IMB's `-sync 1`), or one before the first.
+    pub call_sync: bool,
+}
+
+impl Timing {
+    /// The suite defaults that apply to a benchmark.
+    fn defaults(info: &Info) -> Defaults {
+        lookup::suite_of(info).defaults
+    }
+
+    /// The timing method of a benchmark: its own definition's, else
+    /// `--timing`, else its definitions', else its suite's default.
+    pub fn method_for(&self, info: &Info) -> Method {
+        info.method
+            .or(self.method)
+            .or_else(|| self.definitions.method(info, self.call_sync))
+            .unwrap_or(Self::defaults(info).method)
+    }
+
+    /// PMB §5.2.5: repetitions at the largest length before the first (suite and definitions).
+    pub fn warm_largest(&self, info: &Info) -> usize {
+        self.definitions
+            .warm_largest(Self::defaults(info).warm_largest)
+    }
+
+    /// The synchronisation of a benchmark: what its method requires, else
+    /// `--sync`, else its suite's default.
+    pub fn sync_for(&self, info: &Info) -> SyncMode {
+        self.method_for(info)
+            .required_sync()
+            .unwrap_or_else(|| self.sync.unwrap_or(Self::defaults(info).sync))
+    }
+}
+
 /// A benchmark selected on the command line.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub struct Selected {
@@ -86,20 +153,11 @@ pub struct Plan {
     /// Root of rooted collectives (`--root`, OSU `-k fixed:R`).
     pub root: usize,
     pub check: bool,
-    pub corrupt: bool,
-    pub json: Option<PathBuf>,
-    pub csv: Option<PathBuf>,
-    pub raw: Option<PathBuf>,
-    /// Tables to this file instead of stdout.
-    pub output: Option<PathBuf>,
-    /// The HTML report (`--report`).
-    pub report: Option<PathBuf>,
+    /// The files the run writes besides its tables.
+    pub files: Files,
     pub quiet: bool,
-    /// `--sync` (None: each suite's default).
-    pub sync: Option<SyncMode>,
-    /// `--timing` (None: each suite's default).
-    pub method: Option<Method>,
-    pub window_us: Option<f64>,
+    /// How the benchmarks are timed and synchronised.
+    pub timing: Timing,
     pub stats: bool,
     /// Memory limit per rank in bytes.
     pub mem_bytes: u64,
@@ -110,23 +168,10 @@ pub struct Plan {
     pub buffer_limit: Option<String>,
     pub timeout_s: Option<f64>,
     pub strict: bool,
-    pub fail_alloc_rank: Option<usize>,
-    pub fail_mpi_rank: Option<usize>,
-    pub fail_mpi_setup_rank: Option<usize>,
+    /// The faults the hidden test flags plant.
+    pub faults: engine::Faults,
     /// A front end's own parameter line for the table header.
     pub frontend: Option<String>,
-    /// `--plot`: CRESTA's Figure 1 as SVG.
-    #[serde(default)]
-    pub plot: Option<PathBuf>,
-    /// `--plots DIR`: one SVG per figure of the run, written at the end.
-    #[serde(default)]
-    pub plots: Option<PathBuf>,
-    /// Whose definitions the imb benchmarks follow (`--definitions`).
-    #[serde(default)]
-    pub definitions: Definitions,
-    /// IMB -sync under imb2021 definitions: a barrier before every collective call.
-    #[serde(default)]
-    pub call_sync: bool,
     /// `--off-cache`: cold data every repetition.
     #[serde(default)]
     pub off_cache: Option<OffCache>,
@@ -136,12 +181,9 @@ pub struct Plan {
     /// `--pairs`: where the partners of pair benchmarks run.
     #[serde(default)]
     pub pairs: crate::engine::placement::Pairs,
-    /// The stall limit S in seconds (`--stall-limit`; None: off).
+    /// The stall limit and the disturbance rule.
     #[serde(default)]
-    pub stall_limit_s: Option<f64>,
-    /// `--disturbance-factor` F (None: off): see `engine::disturb`.
-    #[serde(default)]
-    pub disturbance_factor: Option<f64>,
+    pub watch: engine::Watch,
     /// `--fail-on-outlier`.
     #[serde(default)]
     pub fail_on_outlier: bool,
@@ -326,34 +368,42 @@ impl Plan {
             root_shift: args.roots.root_shift,
             root: args.roots.root.unwrap_or(0),
             check: args.check,
-            corrupt: args.hooks.corrupt,
-            json: args.out.json.clone(),
-            csv: args.out.csv.clone(),
-            raw: args.raw.clone(),
-            output: args.out.output.clone(),
-            report: args.out.report.clone(),
+            files: Files {
+                json: args.out.json.clone(),
+                csv: args.out.csv.clone(),
+                raw: args.raw.clone(),
+                output: args.out.output.clone(),
+                report: args.out.report.clone(),
+                plot: args.figures.plot.clone(),
+                plots: args.figures.plots.clone(),
+            },
             quiet: args.quiet,
-            sync: args.measure.sync,
-            method,
-            window_us: args.measure.window_us,
+            timing: Timing {
+                method,
+                sync: args.measure.sync,
+                window_us: args.measure.window_us,
+                definitions,
+                call_sync: args.knobs.call_sync.unwrap_or(true),
+            },
             stats: args.stats,
             mem_bytes: res.mem_bytes,
             buffer_limit: res.buffer_limit,
             timeout_s: args.limits.timeout,
             strict: args.strict,
-            fail_alloc_rank: args.hooks.fail_alloc_rank,
-            fail_mpi_rank: args.hooks.fail_mpi_rank,
-            fail_mpi_setup_rank: args.hooks.fail_mpi_setup_rank,
+            faults: engine::Faults {
+                corrupt: args.hooks.corrupt,
+                fail_alloc_rank: args.hooks.fail_alloc_rank,
+                fail_mpi_rank: args.hooks.fail_mpi_rank,
+                fail_mpi_setup_rank: args.hooks.fail_mpi_setup_rank,
+            },
             frontend: args.front.frontend.clone(),
-            plot: args.figures.plot.clone(),
-            plots: args.figures.plots.clone(),
-            definitions,
-            call_sync: args.knobs.call_sync.unwrap_or(true),
             off_cache: res.off_cache,
             table: args.front.table.clone(),
             pairs: args.pairs.host(),
-            stall_limit_s: res.stall_limit_s,
-            disturbance_factor: res.disturbance_factor,
+            watch: engine::Watch {
+                stall_limit_s: res.stall_limit_s,
+                disturbance_factor: res.disturbance_factor,
+            },
             fail_on_outlier: args.fail_on_outlier,
             datatypes,
             reduction_datatype: args.front.reduction_datatype,
@@ -379,7 +429,7 @@ impl Plan {
     /// it, the need and the limit, in one line.
     fn check_samples(&self, args: &RunArgs, world: usize, mem: u64) -> Result<(), PlanError> {
         let per_rep = SAMPLE_BYTES
-            + if self.raw.is_some() {
+            + if self.files.raw.is_some() {
                 RAW_SAMPLE_BYTES.saturating_mul(world as u64)
             } else {
                 0
@@ -415,7 +465,7 @@ impl Plan {
         self.benchmarks
             .iter()
             .filter_map(|b| {
-                lookup::resolve_in(&b.name, None, self.definitions)
+                lookup::resolve_in(&b.name, None, self.timing.definitions)
                     .ok()
                     .map(|r| r.0)
             })
@@ -449,27 +499,19 @@ impl Plan {
         lookup::suite_of(info).defaults
     }
 
-    /// The timing method of a benchmark: its own definition's, else
-    /// `--timing`, else its suite's default.
+    /// The timing method of a benchmark ([`Timing::method_for`]).
     pub fn method_for(&self, info: &Info) -> Method {
-        info.method
-            .or(self.method)
-            .or_else(|| self.definitions.method(info, self.call_sync))
-            .unwrap_or(self.defaults(info).method)
+        self.timing.method_for(info)
     }
 
-    /// PMB §5.2.5: repetitions at the largest length before the first (suite and definitions).
+    /// Repetitions at the largest length before the first ([`Timing::warm_largest`]).
     pub fn warm_largest(&self, info: &Info) -> usize {
-        self.definitions
-            .warm_largest(self.defaults(info).warm_largest)
+        self.timing.warm_largest(info)
     }
 
-    /// The synchronisation of a benchmark: what its method requires, else
-    /// `--sync`, else its suite's default.
+    /// The synchronisation of a benchmark ([`Timing::sync_for`]).
     pub fn sync_for(&self, info: &Info) -> SyncMode {
-        self.method_for(info)
-            .required_sync()
-            .unwrap_or_else(|| self.sync.unwrap_or(self.defaults(info).sync))
+        self.timing.sync_for(info)
     }
 
     /// Whether every repetition of a benchmark is validated: `--check`, or
@@ -564,27 +606,23 @@ impl Plan {
         engine::Config {
             sizes: self.sizes.clone(),
             axes: self.axes.clone(),
-            definitions: self.definitions,
+            definitions: self.timing.definitions,
             multi: self.multi,
             multi_detail: self.multi_detail,
             root_shift: self.root_shift,
             root: self.root,
             check: self.check,
-            corrupt: self.corrupt,
-            raw: self.raw.is_some(),
+            raw: self.files.raw.is_some(),
             mem_bytes: self.mem_bytes,
             buffer_limit: self.buffer_limit.clone(),
             strict: self.strict,
-            fail_alloc_rank: self.fail_alloc_rank,
-            fail_mpi_rank: self.fail_mpi_rank,
-            fail_mpi_setup_rank: self.fail_mpi_setup_rank,
+            faults: self.faults,
             off_cache: self.off_cache,
             pairs: self.pairs,
             rank_order: self.rank_order,
-            stall_limit_s: self.stall_limit_s,
-            disturbance_factor: self.disturbance_factor,
+            watch: self.watch,
             pause_after_point: self.pause_after_point,
-            window_us: self.window_us,
+            window_us: self.timing.window_us,
             fast_iter: p.fast_iter,
             warmup: p.warmup,
             inner: p.inner,

@@ -6,6 +6,7 @@ use super::reps::Reps;
 use crate::contract::{Axes, Definitions, Info, Method};
 use crate::method::SyncMode;
 use crate::results::OffCache;
+use serde::{Deserialize, Serialize};
 
 /// The choices made per benchmark from the run's options, its suite's
 /// defaults and its definitions; the layer above implements it.
@@ -20,6 +21,30 @@ pub trait Choices {
     fn reps_for(&self, info: &Info) -> Reps;
     /// PMB §5.2.5: repetitions at the largest length before the first.
     fn warm_largest(&self, info: &Info) -> usize;
+}
+
+/// Faults the hidden test flags plant, so that the tests can reach every
+/// failure path through a real MPI job.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
+pub struct Faults {
+    /// `--corrupt`: damage the received data of the first repetition.
+    pub corrupt: bool,
+    /// The rank whose allocation fails (`--fail-alloc-rank`).
+    pub fail_alloc_rank: Option<usize>,
+    /// The rank whose MPI call fails (`--fail-mpi-rank`).
+    pub fail_mpi_rank: Option<usize>,
+    /// The rank whose MPI setup fails (`--fail-mpi-setup-rank`).
+    pub fail_mpi_setup_rank: Option<usize>,
+}
+
+/// How the engine watches a measurement: the stall limit and the
+/// disturbance rule ([`crate::engine::disturb`]).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
+pub struct Watch {
+    /// The stall limit S in seconds (`--stall-limit`; None: off).
+    pub stall_limit_s: Option<f64>,
+    /// `--disturbance-factor` F (None: off): see `engine::disturb`.
+    pub disturbance_factor: Option<f64>,
 }
 
 /// The run's settings the engine reads, and the per-benchmark [`Choices`].
@@ -40,8 +65,6 @@ pub struct Config<'a> {
     pub root: usize,
     /// Validate every repetition (`--check`).
     pub check: bool,
-    /// `--corrupt`: damage the received data of the first repetition.
-    pub corrupt: bool,
     /// `--raw`: rank 0 streams the samples.
     pub raw: bool,
     /// Memory limit per rank in bytes.
@@ -51,20 +74,16 @@ pub struct Config<'a> {
     pub buffer_limit: Option<String>,
     /// `--strict`: a validation error stops the run.
     pub strict: bool,
-    /// Test hooks: the rank whose allocation, MPI call or MPI setup fails.
-    pub fail_alloc_rank: Option<usize>,
-    pub fail_mpi_rank: Option<usize>,
-    pub fail_mpi_setup_rank: Option<usize>,
+    /// The faults planted by the hidden test flags.
+    pub faults: Faults,
     /// `--off-cache`: cold data every repetition.
     pub off_cache: Option<OffCache>,
     /// Where the partners of pair placements run (`--pairs`).
     pub pairs: Pairs,
     /// `--rank-order`: how world ranks map onto group ranks.
     pub rank_order: Option<RankOrder>,
-    /// The stall limit S in seconds (`--stall-limit`; None: off).
-    pub stall_limit_s: Option<f64>,
-    /// `--disturbance-factor` F (None: off): see `engine::disturb`.
-    pub disturbance_factor: Option<f64>,
+    /// How the run watches for stalls and disturbances.
+    pub watch: Watch,
     /// `--msg-pause`: after every point a pause of a tenth of the time the
     /// point took (at least 0.1 s), outside the timed regions.
     pub pause_after_point: bool,

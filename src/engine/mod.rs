@@ -39,7 +39,7 @@ mod point;
 pub mod record;
 mod reps;
 
-pub use config::{Choices, Config};
+pub use config::{Choices, Config, Faults, Watch};
 pub use reps::Reps;
 
 use crate::contract::{Placement, Role};
@@ -598,11 +598,11 @@ impl<'a> Engine<'a> {
             let role = group.map(|g| b.placement(p).role(g.rank, q));
             let mine = group.zip(role.as_ref());
             if let (Some((g, role)), true) = (mine, failure.is_empty()) {
-                if cfg.fail_mpi_rank == Some(me) {
+                if cfg.faults.fail_mpi_rank == Some(me) {
                     // Test hook: a call MPI must reject (a rank that does not exist).
                     g.send([0u8].as_ptr(), &Msg::small(0), g.size + 7, 0);
                 }
-                let built = if cfg.fail_mpi_setup_rank == Some(me) {
+                let built = if cfg.faults.fail_mpi_setup_rank == Some(me) {
                     comm::test::refused_setup_call()
                         .map_err(anyhow::Error::from)
                         .and_then(|()| b.kernel(self.setup(g, role, arena), p))
@@ -674,7 +674,7 @@ impl<'a> Engine<'a> {
 
     /// The `--fail-alloc-rank` test hook.
     fn injected_failure(&self, b: &dyn Benchmark, p: &Point) -> String {
-        if self.cfg.fail_alloc_rank == Some(self.world.rank) {
+        if self.cfg.faults.fail_alloc_rank == Some(self.world.rank) {
             format!(
                 "cannot allocate {} bytes for {} (injected failure)",
                 b.need(p, self.world.size),
@@ -693,7 +693,7 @@ impl<'a> Engine<'a> {
     /// stall limit (or with --check, which times every call) PMB's single
     /// clock pair stays.
     fn loop_chunk(&self, method: Method, per_call: f64) -> Option<usize> {
-        let s = self.cfg.stall_limit_s.filter(|&s| s > 0.0)?;
+        let s = self.cfg.watch.stall_limit_s.filter(|&s| s > 0.0)?;
         (!method.per_repetition() && !self.cfg.check)
             .then(|| ((s / CHUNKS_PER_STALL_LIMIT / per_call.max(1e-9)).floor() as usize).max(1))
     }

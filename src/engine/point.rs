@@ -75,7 +75,7 @@ impl Engine<'_> {
             .cfg
             .warmup
             .unwrap_or_else(|| set.policy.warmup(planned, p.bytes));
-        let factor = self.cfg.disturbance_factor.unwrap_or(0.0);
+        let factor = self.cfg.watch.disturbance_factor.unwrap_or(0.0);
         let own = warm_up(k, warm, factor);
         k.planned(planned);
         let per_call = sc.allreduce_max(own);
@@ -183,7 +183,7 @@ impl Engine<'_> {
             n,
             inner: set.inner,
             check: set.check,
-            corrupt: cfg.corrupt,
+            corrupt: cfg.faults.corrupt,
         };
         let mut run = |cx: &mut MpiCtx, first: usize, n: usize, s: &mut Samples, c: &mut Combo| {
             cx.begin(first);
@@ -191,7 +191,7 @@ impl Engine<'_> {
             self.combine(sc, &got, set.counts, clock, method, c);
             s.extend(got);
         };
-        let factor = cfg.disturbance_factor.unwrap_or(0.0);
+        let factor = cfg.watch.disturbance_factor.unwrap_or(0.0);
         let watch = !method.per_repetition() && !set.check && factor > 0.0 && !closes_at_a_cost;
         let measure = || {
             let driven = set.policy.drive(
