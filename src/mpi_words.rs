@@ -43,13 +43,32 @@ fn strip_prefix(line: &str) -> &str {
     t.trim_start_matches('*').trim()
 }
 
-/// The first lines that explain, from the kept lines, as they are shown:
-/// without host and process prefixes, control characters or noise.
-pub fn explain(lines: &[Vec<u8>]) -> Vec<String> {
-    let mut out: Vec<String> = Vec::new();
+/// Whether a shown line names a specific: "Framework: btl", "Component:
+/// nonexistent", "Host: vm" (a capitalised key of a few words, a colon, a
+/// value), as Open MPI's help messages end with the facts they are about.
+fn names_a_fact(line: &str) -> bool {
+    let Some((key, value)) = line.split_once(':') else {
+        return false;
+    };
+    key.len() <= 24
+        && key.starts_with(|c: char| c.is_ascii_uppercase())
+        && key.chars().all(|c| c.is_ascii_alphabetic() || c == ' ')
+        && !value.trim().is_empty()
+}
+
+/// The kept lines as shown (without host and process prefixes, control
+/// characters or noise), in blocks: Open MPI frames each help message in
+/// banners of dashes, and a banner ends a block.
+fn blocks(lines: &[Vec<u8>]) -> Vec<Vec<String>> {
+    let mut out: Vec<Vec<String>> = vec![Vec::new()];
     for l in lines {
         let text = String::from_utf8_lossy(l);
         for line in text.lines() {
+            let t = line.trim();
+            if !t.is_empty() && t.chars().all(|c| c == '-') {
+                out.push(Vec::new());
+                continue;
+            }
             if noise(line) {
                 continue;
             }
@@ -57,13 +76,34 @@ pub fn explain(lines: &[Vec<u8>]) -> Vec<String> {
                 .chars()
                 .map(|c| if c.is_control() { ' ' } else { c })
                 .collect();
-            if t.is_empty() || out.last() == Some(&t) {
-                continue;
+            if !t.is_empty() {
+                out.last_mut().expect("one block at least").push(t);
             }
-            out.push(t);
-            if out.len() == SHOWN {
-                return out;
-            }
+        }
+    }
+    out.retain(|b| !b.is_empty());
+    out
+}
+
+/// The first lines that explain, from the kept lines: the blocks that name
+/// their facts first (Open MPI's "A requested component was not found ...
+/// Framework: btl, Component: nonexistent" before its generic "It looks
+/// like MPI_INIT failed", which the ranks may print first on a loaded
+/// machine), then the others, each in the order it came; a line already
+/// shown is not shown again (every rank prints the same help message).
+pub fn explain(lines: &[Vec<u8>]) -> Vec<String> {
+    let blocks = blocks(lines);
+    let (facts, rest): (Vec<_>, Vec<_>) = blocks
+        .iter()
+        .partition(|b| b.iter().any(|l| names_a_fact(l)));
+    let mut out: Vec<String> = Vec::new();
+    for line in facts.into_iter().chain(rest).flatten() {
+        if out.contains(line) {
+            continue;
+        }
+        out.push(line.clone());
+        if out.len() == SHOWN {
+            break;
         }
     }
     out
@@ -148,6 +188,49 @@ Component: nonexistent
         assert_eq!(w.len(), SHOWN, "{w:?}");
         assert!(w[0].starts_with("A requested component"), "{w:?}");
         assert_eq!(w[SHOWN - 1], "Component: nonexistent");
+    }
+
+    #[test]
+    fn the_block_that_names_the_component_comes_first() {
+        let text = "\
+--------------------------------------------------------------------------
+It looks like MPI_INIT failed for some reason; your parallel process is
+likely to abort.  There are many reasons that a parallel process can
+fail during MPI_INIT; some of which are due to configuration or environment
+problems.  This failure appears to be an internal failure; here's some
+additional information (which may only be relevant to an Open MPI
+developer):
+
+  mca_bml_base_open() failed
+  --> Returned \"Not found\" (-13) instead of \"Success\" (0)
+--------------------------------------------------------------------------
+--------------------------------------------------------------------------
+A requested component was not found, or was unable to be opened.  This
+means that this component is either not installed or is unable to be
+used on your system (e.g., sometimes this means that shared libraries
+that the component requires are unable to be found/loaded).  Note that
+Open MPI stopped checking at the first component that it did not find.
+
+Host:      vm
+Framework: btl
+Component: nonexistent
+--------------------------------------------------------------------------
+--------------------------------------------------------------------------
+A requested component was not found, or was unable to be opened.  This
+Host:      vm
+Framework: btl
+Component: nonexistent
+--------------------------------------------------------------------------
+";
+        let w = explain(&lines(text));
+        assert_eq!(w.len(), SHOWN, "{w:?}");
+        assert!(w[0].starts_with("A requested component"), "{w:?}");
+        assert_eq!(w[6], "Framework: btl");
+        assert_eq!(w[7], "Component: nonexistent");
+        assert!(names_a_fact("Host:      vm"));
+        assert!(!names_a_fact("mca_bml_base_open() failed"));
+        assert!(!names_a_fact("problems.  This failure appears: x"));
+        assert!(!names_a_fact("Framework:"));
     }
 
     #[test]
