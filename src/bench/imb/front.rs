@@ -444,6 +444,99 @@ pub fn run_of(f: &Family, line: &str) -> Result<RunArgs, String> {
     }
 }
 
+/// Every line of `lines` (one IMB flag each, with a value IMB 2021 takes)
+/// is a run of family `f`, not an error; `refused` pairs a line this build
+/// refuses on purpose with what its one-line error says.
+///
+/// `{msglen}` in a line is a file of lengths (0 and 1024), `{input}` one
+/// naming `bench`.
+#[cfg(test)]
+pub fn takes_every_flag(f: &Family, lines: &[&str], refused: &[(&str, &str)], bench: &str) {
+    let dir = tempfile::tempdir().unwrap();
+    let (msglen, input) = (dir.path().join("msglen"), dir.path().join("input"));
+    std::fs::write(&msglen, "0\n1024\n").unwrap();
+    std::fs::write(&input, format!("{bench}\n")).unwrap();
+    for line in lines {
+        let line = line
+            .replace("{msglen}", &msglen.to_string_lossy())
+            .replace("{input}", &input.to_string_lossy());
+        if let Err(e) = run_of(f, &line) {
+            panic!("{} {line}: {e}", f.program);
+        }
+    }
+    for (line, why) in refused {
+        let e = run_of(f, line).unwrap_err();
+        assert!(
+            e.contains(why) && !e.contains('\n'),
+            "{} {line}: {e}",
+            f.program
+        );
+    }
+    let params = |l: &str| l.split_whitespace().map(String::from).collect::<Vec<_>>();
+    for (line, list) in [("-h", false), ("-help", false), ("-list", true)] {
+        let a = (f.parse)(f, &params(line), f.program).unwrap();
+        assert_eq!(matches!(a, Action::List), list, "{} {line}", f.program);
+    }
+}
+
+/// IMB-MPI1 2021's flags (IMB's `-h`), each with a value it takes, for
+/// the families that share its parser; `bench` is one of the family's
+/// benchmarks (for -include and -exclude).
+#[cfg(test)]
+pub fn mpi1_flag_lines(bench: &str) -> Vec<String> {
+    let mut v: Vec<String> = [
+        "-npmin 2",
+        "-multi 0",
+        "-multi 1",
+        "-off_cache 16",
+        "-off_cache -1",
+        "-off_cache 16,64",
+        "-iter 100",
+        "-iter 100,40",
+        "-iter_policy dynamic",
+        "-iter_policy off",
+        "-iter_policy multiple_np",
+        "-iter_policy auto",
+        "-time 1",
+        "-mem 0.5",
+        "-map 1x2",
+        "-msglog 3:10",
+        "-msglog 10",
+        "-root_shift on",
+        "-root_shift off",
+        "-sync on",
+        "-sync off",
+        "-imb_barrier on",
+        "-imb_barrier off",
+        "-warm_up on",
+        "-warm_up off",
+        "-window_size 64",
+        "-msg_pause off",
+        "-zero_size off",
+        "-zero_size on",
+        "-thread_level single",
+        "-thread_level funneled",
+        "-thread_level serialized",
+        "-thread_level multiple",
+        "-msglen {msglen}",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    v.push(format!("-include {bench}"));
+    v.push(format!("-exclude {bench}"));
+    v.push("-input {input}".to_string());
+    v
+}
+
+/// [`takes_every_flag`] over IMB-MPI1's flags, for a family of its parser.
+#[cfg(test)]
+pub fn takes_mpi1_flags(f: &Family, bench: &str) {
+    let lines = mpi1_flag_lines(bench);
+    let all: Vec<&str> = lines.iter().map(String::as_str).collect();
+    takes_every_flag(f, &all, &[("-dump x.yaml", "-dump")], bench);
+}
+
 /// The run IMB-MPI1's command line asks for. `argv0` is how the program
 /// was called ("mpibench imb", "./IMB-MPI1"), for the calling sequence.
 pub fn parse(f: &Family, params: &[String], argv0: &str) -> Result<Action, String> {
@@ -849,6 +942,28 @@ mod tests {
         let e = parse(&MPI1, &v(s), "IMB-MPI1").unwrap_err();
         assert!(!e.contains('\n'), "{s}: {e}");
         e
+    }
+
+    #[test]
+    fn every_imb_mpi1_flag_is_taken() {
+        let lines = mpi1_flag_lines("PingPong");
+        let mut all: Vec<&str> = lines.iter().map(String::as_str).collect();
+        all.extend([
+            "-data_type byte",
+            "-data_type char",
+            "-data_type int",
+            "-data_type float",
+            "-data_type double",
+            "-red_data_type float",
+            "-red_data_type double",
+            "-iter 100,40,50",
+        ]);
+        takes_every_flag(
+            &MPI1,
+            &all,
+            &[("-dump x.yaml", "-dump"), ("-load x.yaml", "-load")],
+            "PingPong",
+        );
     }
 
     #[test]

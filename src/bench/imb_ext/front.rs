@@ -30,3 +30,11 @@ Example: mpirun -np 2 mpibench imb-ext -msglog 0:12 -iter 200 Unidir_Put Accumul
     modes: true,
     listed: None,
 };
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn every_imb_flag_is_taken() {
+        crate::bench::imb::front::takes_mpi1_flags(&super::FAMILY, "Unidir_Put");
+    }
+}

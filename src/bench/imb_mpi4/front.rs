@@ -45,3 +45,11 @@ fn parse(f: &Family, params: &[String], argv0: &str) -> Result<Action, String> {
     }
     Ok(a)
 }
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn every_imb_flag_is_taken() {
+        crate::bench::imb::front::takes_mpi1_flags(&super::FAMILY, "Bcast_persist");
+    }
+}

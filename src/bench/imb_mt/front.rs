@@ -367,6 +367,39 @@ pub(super) fn refusal(level: &str) -> String {
 mod tests {
     use super::*;
 
+    #[test]
+    fn every_imb_mt_flag_is_taken() {
+        imb::takes_every_flag(
+            &FAMILY,
+            &[
+                "-thread_level multiple",
+                "-thread_level single",
+                "-count 1,8,64",
+                "-datatype int",
+                "-datatype char",
+                "-repeat 10",
+                "-warmup 2",
+                "-window_size 8",
+                "-stride 0",
+                "-barrier on",
+                "-barrier off",
+                "-barrier special",
+                "-malloc_align 64",
+                "-malloc_algo serial",
+                "-malloc_algo continuous",
+                "-malloc_algo parallel",
+                "-check on",
+                "-check false",
+                "-include PingPongMT",
+                "-exclude BcastMT PingPongMT",
+                "-input {input}",
+                "-noheader",
+            ],
+            &[("-dump x.yaml", "-dump"), ("-load x.yaml", "-load")],
+            "PingPongMT",
+        );
+    }
+
     fn run(s: &str) -> Result<crate::cli::RunArgs, String> {
         imb::run_of(&FAMILY, s)
     }

@@ -28,3 +28,11 @@ Example: mpirun -np 4 mpibench imb-nbc -npmin 4 -msglog 0:10 -iter 100 Ibcast Ia
     modes: false,
     listed: None,
 };
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn every_imb_flag_is_taken() {
+        crate::bench::imb::front::takes_mpi1_flags(&super::FAMILY, "Ibcast");
+    }
+}

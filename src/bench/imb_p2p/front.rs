@@ -282,6 +282,28 @@ mod tests {
     }
 
     #[test]
+    fn every_imb_p2p_flag_is_taken() {
+        crate::bench::imb::front::takes_every_flag(
+            &super::FAMILY,
+            &[
+                "-iter 100",
+                "-iter 100,40",
+                "-msglog 10",
+                "-msglog 2:10",
+                "-msgsz 4k",
+                "-msgsz 1m -msgsz 8",
+                "-msgwr 1",
+                "-msgrd 1",
+                "-pause 10",
+                "-msglen {msglen}",
+                "PingPong",
+            ],
+            &[],
+            "PingPong",
+        );
+    }
+
+    #[test]
     fn lengths_as_imb_p2p_reads_them() {
         assert_eq!(msglog("3").unwrap(), vec![0, 1, 2, 4, 8]);
         assert_eq!(msglog("2:4").unwrap(), vec![4, 8, 16]);

@@ -33,3 +33,11 @@ Example: mpirun -np 2 mpibench imb-rma -msglog 0:12 -iter 200 Unidir_put All_put
     modes: true,
     listed: None,
 };
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn every_imb_flag_is_taken() {
+        crate::bench::imb::front::takes_mpi1_flags(&super::FAMILY, "Unidir_put");
+    }
+}

@@ -76,7 +76,9 @@ its OMB option string, which PROGRAM -h lists, and refuses the others as OMB doe
 Long forms as OMB's (--message-size, --iterations, --warmup, --window-size, --full,
   --validation, --tail-lat[=P,...], --type, --root-rank, --help, --version, ...); short
   flags group as getopt groups them (-fc, -m4:64).
-Not in this build (one line and exit 2): -d (accelerator buffers), -I (MPI-4 sessions),
+Buffer locations after the flags (osu_latency -c D D; H, D, M, MH, MD, at most two) are
+  taken as OMB 7.4 built without an accelerator takes them: host buffers.
+Not in this build (one line and exit 2): -d cuda|rocm|openacc (no GPU support), -I (MPI-4 sessions),
   -P (PAPI), -c log:DIR (validation logs), -T mpi_int|mpi_float|all for osu_fop_latency
   and osu_cas_latency.
 Programs: osu_latency osu_bw osu_bibw osu_mbw_mr osu_multi_lat osu_latency_mt osu_latency_mp
@@ -506,6 +508,11 @@ pub fn program_help(name: &str) -> String {
         let flag = format!("-{c}{long} {v}");
         s.push_str(&format!("  {flag:<34} {d}\n"));
     }
+    if !osu::STARTUP.contains(&name) {
+        s.push_str(
+            "  SRC DST (H, D, M, MH, MD)          buffer locations: host buffers (no GPU support here)\n",
+        );
+    }
     s.push_str(
         "mpibench options may be mixed in: -n N (self-launch), --json FILE, --csv FILE, --stats,\n  \
          --report FILE, --check. MB = 10^6 bytes, as OSU. mpibench osu -h: every program and flag.",
@@ -586,6 +593,12 @@ fn words(name: &str, params: &[String]) -> Result<Words, String> {
             continue;
         }
         let Some(body) = t.strip_prefix('-').filter(|b| !b.is_empty()) else {
+            // OMB's buffer locations (`D D`, `H H`, `MH MD`): at most two.
+            let given = flags.iter().filter(|(c, _)| *c == LOCATION).count();
+            if buffer_location(t) && given < 2 {
+                flags.push((LOCATION, Some(t.clone())));
+                continue;
+            }
             return Err(format!(
                 "unexpected argument '{t}' for {name} (OSU flags start with '-'; see -h)"
             ));
@@ -618,6 +631,17 @@ fn words(name: &str, params: &[String]) -> Result<Words, String> {
         }
     }
     Ok(Words::Flags(flags, rest))
+}
+
+/// The pseudo-flag of a positional buffer location in [`Words::Flags`].
+const LOCATION: char = '@';
+
+/// OMB's positional buffer locations: `H` (host), `D` (device), `M`, `MH`,
+/// `MD` (managed memory). OMB 7.4 built without an accelerator never reads
+/// them (its `accel_enabled` is 0, so `process_options` skips the words
+/// after the flags) and runs on host buffers; so does mpibench.
+fn buffer_location(w: &str) -> bool {
+    matches!(w, "H" | "D" | "M" | "MH" | "MD")
 }
 
 /// Whether the program's OMB timing is one clock pair around its loop
@@ -783,10 +807,15 @@ fn other_flag(
             g.derived = Some(v.to_string());
         }
         'd' => {
-            return not_here(&format!(
-                "-d {v} (accelerator buffers: this build has no CUDA, OpenACC or ROCm)"
+            return Err(format!(
+                "-d {v}: this build of mpibench has no GPU support (no CUDA, ROCm or OpenACC \
+                 buffers); without -d, {name} runs on host buffers"
             ))
         }
+        LOCATION if v != "H" && !notes.iter().any(|n| n.starts_with("buffer location")) => notes.push(
+            "buffer locations D and M: host memory here (this build has no GPU support; OMB 7.4 built without one runs on host buffers too)".to_string(),
+        ),
+        LOCATION => {}
         'I' => return not_here("-I (MPI-4 sessions: mpibench initialises MPI with MPI_Init)"),
         'P' => return not_here("-P (PAPI counters: this build has no PAPI)"),
         'N' => {
@@ -1123,6 +1152,10 @@ impl Front for Osu {
         })
     }
 }
+
+#[cfg(test)]
+#[path = "front_flags_test.rs"]
+mod flags_test;
 
 #[cfg(test)]
 mod tests {
@@ -1474,7 +1507,7 @@ mod tests {
             ("osu_bcast", "-D cont -c", "-c"),
             ("osu_neighbor_alltoall", "-D cont", "not supported"),
             ("osu_bw", "-T long", "-T"),
-            ("osu_bw", "-d cuda", "accelerator"),
+            ("osu_bw", "-d cuda", "no GPU support"),
             ("osu_bw", "-I", "sessions"),
             ("osu_bw", "-P cycles", "PAPI"),
             ("osu_bw", "-clog:/tmp/x", "validation logs"),
