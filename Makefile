@@ -55,7 +55,7 @@ export OMPI_ALLOW_RUN_AS_ROOT_CONFIRM := 1
 
 DEPS_ARGS := $(if $(filter 0,$(WITH_MPICH)),--openmpi-only,)
 
-.PHONY: all deps deps-test build bench test test-docs test-integration test-openmpi test-mpich test-robustness robustness-legs test-slurm test-cluster test-binaries lint overhead clean
+.PHONY: all deps deps-test build bench test test-docs test-integration test-openmpi test-mpich test-robustness robustness-legs test-slurm test-cluster test-binaries lint overhead clean install uninstall test-install test-packaging
 
 all: build
 
@@ -134,6 +134,7 @@ test: deps-test
 	fi; \
 	leg test-slurm || exit 1; \
 	leg test-cluster || exit 1; \
+	leg test-install || exit 1; \
 	echo "make test: all passed in $$(( $$(date +%s) - t0 )) s"
 
 # The test-* targets skip `deps`; use `make test` for the full sequence.
@@ -232,6 +233,30 @@ test-slurm: test-binaries
 # intra-host PingPong's best repetition (263 us) slower than the inter-host one.
 test-cluster: test-binaries
 	bash tests/cluster.sh ./target/release/mpibench $(MPICH_TARGET_DIR)/release/mpibench
+
+# make install PREFIX=DIR [DESTDIR=STAGING]: bin/mpibench, its man page
+# (share/man/man1/mpibench.1) and the drop-in names as links to it, listed
+# by the binary itself (mpibench --list-drop-ins): bin/IMB-MPI1 ... bin/IMB-MT,
+# and every OMB program in OMB's own libexec/osu-micro-benchmarks/mpi/...
+# layout. It builds first (cargo build --release, no `deps`) unless NO_BUILD=1,
+# and installs INSTALL_BIN. make uninstall removes exactly what install made
+# and the directories it leaves empty (scripts/install.sh).
+PREFIX ?= /usr/local
+DESTDIR ?=
+NO_BUILD ?= 0
+INSTALL_BIN ?= $(or $(CARGO_TARGET_DIR),target)/release/mpibench
+install:
+	@if [ "$(NO_BUILD)" != 1 ]; then echo "MPICC=$(MPICC_OPENMPI) $(CARGO) build --release"; MPICC=$(MPICC_OPENMPI) $(CARGO) build --release; fi
+	bash scripts/install.sh install "$(DESTDIR)$(PREFIX)" "$(INSTALL_BIN)"
+
+uninstall:
+	bash scripts/install.sh uninstall "$(DESTDIR)$(PREFIX)"
+
+# tests/install.sh: make install into a mktemp prefix (and a DESTDIR), an
+# installed IMB-MPI1 PingPong and libexec/.../pt2pt/osu_latency under
+# mpiexec, make uninstall, the prefix empty.
+test-install: test-binaries
+	MPIEXEC=$(MPIEXEC_OPENMPI) bash tests/install.sh ./target/release/mpibench
 
 lint:
 	$(CARGO) fmt --check

@@ -62,6 +62,14 @@ pub fn main() -> Result<i32> {
         let shown = std::env::var("MPIBENCH_ARGV0").unwrap_or_else(|_| argv[0].clone());
         return front_end(f.call_as(program, &shown, &argv[1..]));
     }
+    // Hidden: the drop-in names as an installation lays them out, one a
+    // line (`make install` links each to bin/mpibench).
+    if argv.len() == 2 && argv[1] == "--list-drop-ins" {
+        for line in lookup::drop_ins() {
+            println!("{line}");
+        }
+        return Ok(0);
+    }
     // `run --suite SUITE -h`: the suite's page, not all of run's options.
     if let Some(topic) = crate::help::run_suite_topic(argv.get(1..).unwrap_or_default()) {
         return Ok(help(Some(&topic)));

@@ -57,6 +57,12 @@ pub trait Front: Sync {
     fn call_as(&self, _program: &str, _shown: &str, params: &[String]) -> Result<Action, String> {
         self.call(params)
     }
+    /// Its programs as an installation lays them out: (directory under the
+    /// prefix, program name), e.g. ("bin", "IMB-MPI1"); `make install`
+    /// links each to `bin/mpibench` (`mpibench --list-drop-ins`).
+    fn drop_ins(&self) -> Vec<(&'static str, &'static str)> {
+        Vec::new()
+    }
     /// What it adds to `mpibench --help` after the options (a line per program).
     fn overview(&self) -> String {
         String::new()

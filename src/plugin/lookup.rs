@@ -276,6 +276,19 @@ pub fn front(name: &str) -> Option<&'static dyn crate::frontend::Front> {
         .find(|f| f.subcommand() == name)
 }
 
+/// Every drop-in program of every suite, as `DIR/NAME` under an
+/// installation prefix (`bin/IMB-MPI1`,
+/// `libexec/osu-micro-benchmarks/mpi/pt2pt/osu_latency`), in the
+/// registry's order: what `mpibench --list-drop-ins` prints.
+pub fn drop_ins() -> Vec<String> {
+    registry()
+        .iter()
+        .filter_map(|s| s.front)
+        .flat_map(|f| f.drop_ins())
+        .map(|(dir, name)| format!("{dir}/{name}"))
+        .collect()
+}
+
 /// The program whose name the binary runs under (a link or a copy named
 /// IMB-MPI1, osu_bw, ...), or was re-launched from (`MPIBENCH_ARGV0`):
 /// its front end and the program's name.

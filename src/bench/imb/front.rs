@@ -120,6 +120,11 @@ impl Front for Family {
         (name == self.program).then_some(self.program)
     }
 
+    /// IMB installs its programs in `bin/` (Spack's intel-mpi-benchmarks).
+    fn drop_ins(&self) -> Vec<(&'static str, &'static str)> {
+        vec![("bin", self.program)]
+    }
+
     /// `mpibench imb ...` / `IMB-MPI1 ...` (and IMB's other programs): the
     /// program's command line; `shown` is how it was called ("mpibench
     /// imb", "./IMB-MPI1"), for the calling sequence.

@@ -633,6 +633,22 @@ fn words(name: &str, params: &[String]) -> Result<Words, String> {
     Ok(Words::Flags(flags, rest))
 }
 
+/// The directory OMB 7.4 installs a program in (its Makefile.am files:
+/// c/mpi/pt2pt/standard → mpi/pt2pt, pt2pt/persistent → mpi/pt2pt/persistent,
+/// pt2pt/congestion → mpi/congestion, every collective → mpi/collective,
+/// one-sided → mpi/one-sided, startup → mpi/startup).
+pub fn omb_dir(name: &str) -> &'static str {
+    let kind = osu::program(name).map(|p| p.kind);
+    match kind {
+        _ if osu::STARTUP.contains(&name) => "libexec/osu-micro-benchmarks/mpi/startup",
+        _ if name.starts_with("osu_bw_fan_") => "libexec/osu-micro-benchmarks/mpi/congestion",
+        Some(Kind::OneSided { .. } | Kind::Atomic) => "libexec/osu-micro-benchmarks/mpi/one-sided",
+        Some(Kind::Collective | Kind::NonBlocking) => "libexec/osu-micro-benchmarks/mpi/collective",
+        _ if name.ends_with("_persistent") => "libexec/osu-micro-benchmarks/mpi/pt2pt/persistent",
+        _ => "libexec/osu-micro-benchmarks/mpi/pt2pt",
+    }
+}
+
 /// The pseudo-flag of a positional buffer location in [`Words::Flags`].
 const LOCATION: char = '@';
 
@@ -1116,6 +1132,16 @@ impl Front for Osu {
         known_program(name)
     }
 
+    /// OMB 7.4's `make install` layout: `$(pkglibexecdir)/mpi/...`.
+    fn drop_ins(&self) -> Vec<(&'static str, &'static str)> {
+        osu::PROGRAMS
+            .iter()
+            .map(|p| p.name)
+            .chain(osu::STARTUP.iter().copied())
+            .map(|n| (omb_dir(n), n))
+            .collect()
+    }
+
     /// OSU's command line of `program`; `shown` is how it was called
     /// ("mpibench osu", "./osu_bw").
     fn call_as(
@@ -1176,6 +1202,30 @@ mod tests {
         let e = parse(prog, &v(s), prog).unwrap_err();
         assert!(!e.contains('\n'), "{e}");
         e
+    }
+
+    #[test]
+    fn drop_ins_are_laid_out_as_omb_installs_them() {
+        let all = OSU.drop_ins();
+        assert_eq!(all.len(), osu::PROGRAMS.len() + osu::STARTUP.len());
+        let dir = |n: &str| all.iter().find(|(_, x)| *x == n).unwrap().0;
+        let root = "libexec/osu-micro-benchmarks/mpi";
+        for (name, sub) in [
+            ("osu_latency", "pt2pt"),
+            ("osu_mbw_mr", "pt2pt"),
+            ("osu_latency_mt", "pt2pt"),
+            ("osu_bw_persistent", "pt2pt/persistent"),
+            ("osu_bw_fan_out", "congestion"),
+            ("osu_allreduce", "collective"),
+            ("osu_iallreduce", "collective"),
+            ("osu_neighbor_alltoallw", "collective"),
+            ("osu_allreduce_persistent", "collective"),
+            ("osu_cas_latency", "one-sided"),
+            ("osu_put_bw", "one-sided"),
+            ("osu_hello", "startup"),
+        ] {
+            assert_eq!(dir(name), format!("{root}/{sub}"), "{name}");
+        }
     }
 
     #[test]
