@@ -258,6 +258,14 @@ uninstall:
 test-install: test-binaries
 	MPIEXEC=$(MPIEXEC_OPENMPI) bash tests/install.sh ./target/release/mpibench
 
+# make test-packaging (not in make test, whose budget it would pass: about
+# 45 s on the Open MPI leg alone, more with MPICH): tests/reframe.sh, real
+# ReFrame from PyPI (a venv in target/reframe-venv) against make install's
+# prefix: ReFrame's own hpctestlib osu_run checks, contrib/reframe's checks,
+# the planted failures; Open MPI, then MPICH when its binary is built.
+test-packaging: test-binaries
+	bash tests/reframe.sh ./target/release/mpibench $(MPICH_TARGET_DIR)/release/mpibench
+
 lint:
 	$(CARGO) fmt --check
 	MPICC=$(MPICC_OPENMPI) $(CARGO) clippy --all-targets --release -- -D warnings
