@@ -40,7 +40,10 @@ install)
     names=$("$bin" --list-drop-ins)
     [ -n "$names" ] || { echo "install.sh: $bin --list-drop-ins listed nothing" >&2; exit 1; }
     install -d "$root/bin" "$root/share/man/man1"
-    install -m 755 "$bin" "$root/bin/mpibench"
+    # A package manager may have built into ROOT/bin/mpibench already.
+    if [ "$(realpath "$bin")" != "$(realpath -m "$root/bin/mpibench")" ]; then
+        install -m 755 "$bin" "$root/bin/mpibench"
+    fi
     manpage "$bin" >"$root/$man"
     chmod 644 "$root/$man"
     while read -r path; do
