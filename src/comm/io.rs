@@ -2,8 +2,9 @@
 //! or alone (`MPI_COMM_SELF`), their views, sizes and hints, and the
 //! reads and writes of the four kinds of positioning (individual file
 //! pointers, explicit offsets, the shared file pointer; private files are
-//! individual pointers on `MPI_COMM_SELF`), blocking, independent and
-//! collective.
+//! individual pointers on `MPI_COMM_SELF`), blocking and non-blocking
+//! (`MPI_File_iwrite` ... and the split collectives `_begin`/`_end`),
+//! independent and collective.
 //!
 //! Files return errors from their setup calls (open, view, size, close,
 //! delete: `Result<_, Error>` with the library's own error string, since
@@ -15,7 +16,7 @@ use std::ffi::{c_char, c_int, c_void, CString};
 use mpi::ffi;
 
 use super::error::check;
-use super::{check_in_drop, checked, Comm, Error};
+use super::{check_in_drop, checked, Comm, Error, Request};
 
 /// How a file is opened.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -103,15 +104,46 @@ pub fn open(
     amode: Amode,
     hints: &[(String, String)],
 ) -> Result<File, Error> {
-    let c = cstring(path)?;
-    let info = Hints::new(hints)?;
-    let raw_comm = comm.map_or(unsafe { ffi::RSMPI_COMM_SELF }, Comm::raw);
-    let mut raw = unsafe { ffi::RSMPI_FILE_NULL };
-    checked(
-        unsafe { ffi::MPI_File_open(raw_comm, c.as_ptr(), amode.raw(), info.raw, &mut raw) },
-        "MPI_File_open",
-    )?;
-    Ok(File { raw, view: None })
+    Opener::new(path, amode, hints)?.open(comm)
+}
+
+/// What an open needs, made once (the path as a C string, the hints'
+/// `MPI_Info`), for a loop of opens (IMB-IO's Open_Close) that makes
+/// nothing but the open call.
+pub struct Opener {
+    path: CString,
+    amode: Amode,
+    info: Hints,
+}
+
+impl Opener {
+    pub fn new(path: &str, amode: Amode, hints: &[(String, String)]) -> Result<Opener, Error> {
+        Ok(Opener {
+            path: cstring(path)?,
+            amode,
+            info: Hints::new(hints)?,
+        })
+    }
+
+    /// `MPI_File_open` over `comm` (as [`open`]).
+    #[inline(always)]
+    pub fn open(&self, comm: Option<&Comm>) -> Result<File, Error> {
+        let raw_comm = comm.map_or(unsafe { ffi::RSMPI_COMM_SELF }, Comm::raw);
+        let mut raw = unsafe { ffi::RSMPI_FILE_NULL };
+        checked(
+            unsafe {
+                ffi::MPI_File_open(
+                    raw_comm,
+                    self.path.as_ptr(),
+                    self.amode.raw(),
+                    self.info.raw,
+                    &mut raw,
+                )
+            },
+            "MPI_File_open",
+        )?;
+        Ok(File { raw, view: None })
+    }
 }
 
 /// `MPI_File_delete` of `path` (no hints).
@@ -294,6 +326,158 @@ impl File {
                 (Positioning::Shared, true) => (
                     ffi::MPI_File_read_ordered(self.raw, b, n, t, &mut st),
                     "MPI_File_read_ordered",
+                ),
+            }
+        };
+        check(rc, call);
+    }
+
+    /// One non-blocking independent write (`MPI_File_iwrite`, `_iwrite_at`,
+    /// `_iwrite_shared`): the request to wait for ([`super::wait`],
+    /// [`super::waitall`]); `buf` must stay put until then.
+    #[inline(always)]
+    pub fn iwrite(&mut self, pos: Positioning, buf: *const u8, n: usize, offset: u64) -> Request {
+        let (b, n, t) = (buf as *const c_void, n as c_int, byte());
+        let mut r = unsafe { ffi::RSMPI_REQUEST_NULL };
+        let off = offset as ffi::MPI_Offset;
+        let (rc, call) = unsafe {
+            match pos {
+                Positioning::Individual => (
+                    ffi::MPI_File_iwrite(self.raw, b, n, t, &mut r),
+                    "MPI_File_iwrite",
+                ),
+                Positioning::Explicit => (
+                    ffi::MPI_File_iwrite_at(self.raw, off, b, n, t, &mut r),
+                    "MPI_File_iwrite_at",
+                ),
+                Positioning::Shared => (
+                    ffi::MPI_File_iwrite_shared(self.raw, b, n, t, &mut r),
+                    "MPI_File_iwrite_shared",
+                ),
+            }
+        };
+        check(rc, call);
+        r
+    }
+
+    /// One non-blocking independent read (as [`File::iwrite`]).
+    #[inline(always)]
+    pub fn iread(&mut self, pos: Positioning, buf: *mut u8, n: usize, offset: u64) -> Request {
+        let (b, n, t) = (buf as *mut c_void, n as c_int, byte());
+        let mut r = unsafe { ffi::RSMPI_REQUEST_NULL };
+        let off = offset as ffi::MPI_Offset;
+        let (rc, call) = unsafe {
+            match pos {
+                Positioning::Individual => (
+                    ffi::MPI_File_iread(self.raw, b, n, t, &mut r),
+                    "MPI_File_iread",
+                ),
+                Positioning::Explicit => (
+                    ffi::MPI_File_iread_at(self.raw, off, b, n, t, &mut r),
+                    "MPI_File_iread_at",
+                ),
+                Positioning::Shared => (
+                    ffi::MPI_File_iread_shared(self.raw, b, n, t, &mut r),
+                    "MPI_File_iread_shared",
+                ),
+            }
+        };
+        check(rc, call);
+        r
+    }
+
+    /// The first half of a split collective write (`MPI_File_write_all_begin`,
+    /// `_write_at_all_begin`, `_write_ordered_begin`); [`File::end_write`]
+    /// completes it.
+    #[inline(always)]
+    pub fn begin_write(&mut self, pos: Positioning, buf: *const u8, n: usize, offset: u64) {
+        let (b, n, t) = (buf as *const c_void, n as c_int, byte());
+        let off = offset as ffi::MPI_Offset;
+        let (rc, call) = unsafe {
+            match pos {
+                Positioning::Individual => (
+                    ffi::MPI_File_write_all_begin(self.raw, b, n, t),
+                    "MPI_File_write_all_begin",
+                ),
+                Positioning::Explicit => (
+                    ffi::MPI_File_write_at_all_begin(self.raw, off, b, n, t),
+                    "MPI_File_write_at_all_begin",
+                ),
+                Positioning::Shared => (
+                    ffi::MPI_File_write_ordered_begin(self.raw, b, n, t),
+                    "MPI_File_write_ordered_begin",
+                ),
+            }
+        };
+        check(rc, call);
+    }
+
+    /// The second half of a split collective write begun with `buf`.
+    #[inline(always)]
+    pub fn end_write(&mut self, pos: Positioning, buf: *const u8) {
+        let b = buf as *const c_void;
+        let mut st = status();
+        let (rc, call) = unsafe {
+            match pos {
+                Positioning::Individual => (
+                    ffi::MPI_File_write_all_end(self.raw, b, &mut st),
+                    "MPI_File_write_all_end",
+                ),
+                Positioning::Explicit => (
+                    ffi::MPI_File_write_at_all_end(self.raw, b, &mut st),
+                    "MPI_File_write_at_all_end",
+                ),
+                Positioning::Shared => (
+                    ffi::MPI_File_write_ordered_end(self.raw, b, &mut st),
+                    "MPI_File_write_ordered_end",
+                ),
+            }
+        };
+        check(rc, call);
+    }
+
+    /// The first half of a split collective read (as [`File::begin_write`]).
+    #[inline(always)]
+    pub fn begin_read(&mut self, pos: Positioning, buf: *mut u8, n: usize, offset: u64) {
+        let (b, n, t) = (buf as *mut c_void, n as c_int, byte());
+        let off = offset as ffi::MPI_Offset;
+        let (rc, call) = unsafe {
+            match pos {
+                Positioning::Individual => (
+                    ffi::MPI_File_read_all_begin(self.raw, b, n, t),
+                    "MPI_File_read_all_begin",
+                ),
+                Positioning::Explicit => (
+                    ffi::MPI_File_read_at_all_begin(self.raw, off, b, n, t),
+                    "MPI_File_read_at_all_begin",
+                ),
+                Positioning::Shared => (
+                    ffi::MPI_File_read_ordered_begin(self.raw, b, n, t),
+                    "MPI_File_read_ordered_begin",
+                ),
+            }
+        };
+        check(rc, call);
+    }
+
+    /// The second half of a split collective read begun with `buf`.
+    #[inline(always)]
+    pub fn end_read(&mut self, pos: Positioning, buf: *mut u8) {
+        let b = buf as *mut c_void;
+        let mut st = status();
+        let (rc, call) = unsafe {
+            match pos {
+                Positioning::Individual => (
+                    ffi::MPI_File_read_all_end(self.raw, b, &mut st),
+                    "MPI_File_read_all_end",
+                ),
+                Positioning::Explicit => (
+                    ffi::MPI_File_read_at_all_end(self.raw, b, &mut st),
+                    "MPI_File_read_at_all_end",
+                ),
+                Positioning::Shared => (
+                    ffi::MPI_File_read_ordered_end(self.raw, b, &mut st),
+                    "MPI_File_read_ordered_end",
                 ),
             }
         };

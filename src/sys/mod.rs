@@ -442,3 +442,28 @@ pub fn free_bytes(path: &CStr) -> io::Result<u64> {
     }
     Ok((s.f_bavail as u64).saturating_mul(s.f_frsize as u64))
 }
+
+/// Whether the file system that holds `path` is a tmpfs (statfs(2)'s
+/// `f_type`): its pages are its storage, and no advice drops them.
+pub fn on_tmpfs(path: &CStr) -> bool {
+    // SAFETY: a plain C struct, filled by statfs(2) on a NUL-terminated path.
+    let mut s: libc::statfs = unsafe { std::mem::zeroed() };
+    (unsafe { libc::statfs(path.as_ptr(), &mut s) } == 0) && s.f_type == libc::TMPFS_MAGIC
+}
+
+/// Asks the kernel to drop the cached pages of the file at `path`
+/// (`posix_fadvise(POSIX_FADV_DONTNEED)` over the whole file, after
+/// `fdatasync` so that dirty pages can go): no privilege needed, and a
+/// no-op on a tmpfs.
+pub fn drop_cached_pages(path: &std::path::Path) -> io::Result<()> {
+    use std::os::fd::AsRawFd;
+    let f = std::fs::File::open(path)?;
+    let fd = f.as_raw_fd();
+    // SAFETY: fd is open for the lifetime of `f`.
+    unsafe { libc::fdatasync(fd) };
+    let rc = unsafe { libc::posix_fadvise(fd, 0, 0, libc::POSIX_FADV_DONTNEED) };
+    if rc != 0 {
+        return Err(io::Error::from_raw_os_error(rc));
+    }
+    Ok(())
+}
