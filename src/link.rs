@@ -31,6 +31,30 @@ pub const FAIL_WRITE: &str = "fail write";
 /// failed write from now on is marked in them).
 pub const READY: &str = "ready 0";
 
+/// A rank's word to the parent: the files of a directory whose names
+/// start with a prefix are the run's scratch (`scratch DIR<TAB>PREFIX`),
+/// which the parent removes when the job has ended, however it ended.
+pub const SCRATCH: &str = "scratch ";
+
+/// Tells the parent (nothing without a link) that the files of `dir`
+/// starting with `prefix` are scratch, before the first is created. The
+/// directory goes as an absolute path; one with a tab or a newline in its
+/// name is not told.
+pub fn tell_scratch(dir: &std::path::Path, prefix: &str) {
+    let dir = std::path::absolute(dir).unwrap_or_else(|_| dir.to_path_buf());
+    let d = dir.to_string_lossy();
+    if [&*d, prefix].iter().any(|s| s.contains(['\t', '\n'])) {
+        return;
+    }
+    tell(&format!("{SCRATCH}{d}\t{prefix}"));
+}
+
+/// What a `scratch` line names: the directory and the prefix.
+pub fn parse_scratch(line: &str) -> Option<(std::path::PathBuf, String)> {
+    let (d, p) = line.strip_prefix(SCRATCH)?.split_once('\t')?;
+    (!p.is_empty()).then(|| (std::path::PathBuf::from(d), p.to_string()))
+}
+
 /// This process's rank according to the launcher's environment (before MPI_Init).
 pub fn env_rank() -> usize {
     [
@@ -164,5 +188,19 @@ pub fn tell_from_signal(code: i32, said: bool, sig: i32) {
         buf[end] = b'\n';
         end += 1;
         crate::sys::write_fd(fd, &buf[..end]);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_scratch_line_names_its_directory_and_prefix() {
+        let (d, p) = parse_scratch("scratch /tmp/x y\tmpibench-io-1-0").unwrap();
+        assert_eq!(d, std::path::PathBuf::from("/tmp/x y"));
+        assert_eq!(p, "mpibench-io-1-0");
+        assert_eq!(parse_scratch("scratch /tmp\t"), None);
+        assert_eq!(parse_scratch("said 0"), None);
     }
 }

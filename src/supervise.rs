@@ -552,6 +552,12 @@ fn conclude(shared: &Shared, status: ExitStatus, l: &Launcher) -> i32 {
     if let Some(bar) = &shared.bar {
         bar.finish();
     }
+    // The scratch files the ranks named (a rank killed before it removed
+    // its own: Hydra ends rank 0 at once when another rank dies).
+    let left = crate::files::remove_scratch();
+    if !left.is_empty() {
+        eprintln!("mpibench: could not remove {}", left.join(", "));
+    }
     if let Some(e) = shared
         .stdout_error
         .lock()
@@ -924,6 +930,11 @@ fn listen(shared: &Arc<Shared>) -> Option<String> {
                         *sh2.stdout_error.lock().unwrap_or_else(|e| e.into_inner()) =
                             Some(std::io::Error::from_raw_os_error(libc::EBADF));
                         sh2.fail_write();
+                        continue;
+                    }
+                    if let Some((dir, prefix)) = link::parse_scratch(&line) {
+                        // Removed in `conclude`, once no rank is left.
+                        crate::files::register_scratch(&dir, &prefix);
                         continue;
                     }
                     if let (Some(bar), Some(e)) = (&sh2.bar, crate::progress::Event::parse(&line)) {
