@@ -85,6 +85,85 @@ fn npmin4_on_4() {
     );
 }
 
+/// The non-blocking fixture's command line (fewer repetitions): IMB-IO's
+/// overlap tables, aggregate mode only, and its CPU_Exploit lines.
+#[test]
+fn nonblocking_on_2() {
+    let out = shape(
+        "np2-IMB-IO-nonblocking-msglog0-6.txt",
+        2,
+        "-msglog 0:6 -iter 2 P_IWrite_Indv C_IRead_Expl",
+    );
+    overlap_figures_hold(&out);
+    assert!(
+        out.contains("# For nonblocking benchmarks:\n\n# Function CPU_Exploit obtains an undisturbed\n# performance of "),
+        "{out}"
+    );
+    assert!(
+        out.contains("# MPI-IO hints taken (MPI_File_get_info): "),
+        "{out}"
+    );
+    assert!(out.contains("# --io-sync: off"), "{out}");
+}
+
+/// The tables of two non-blocking benchmarks of the full run's fixture
+/// (every benchmark, IMB-IO's order): the same tables, columns and lengths.
+#[test]
+fn nonblocking_of_the_full_list_on_2() {
+    let names = ["S_IWrite_Indv", "P_IWrite_Shared"];
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path().to_str().unwrap();
+    let out = program(
+        "imb-io",
+        2,
+        &format!("-msglog 0:12 -iter 2 {} --io-dir {d}", names.join(" ")),
+    );
+    assert_no_files(dir.path());
+    let file = "np2-IMB-IO-msglog0-12-partial.txt";
+    let keep = |t: Vec<Table>| -> Vec<Table> {
+        t.into_iter()
+            // "S_IWrite_Indv AGGREGATE": the name, then the mode.
+            .filter(|x| names.contains(&x.name.split(' ').next().unwrap_or_default()))
+            .collect()
+    };
+    let want = keep(parse_imb(&fixture(file)));
+    let got = keep(parse_imb(&out));
+    assert_eq!(want.len(), 3, "{file}");
+    assert_eq!(
+        common::imb_output::shape(&got),
+        common::imb_output::shape(&want),
+        "{file}"
+    );
+}
+
+/// `mpibench imb-io -h`: IMB-IO's list of benchmarks in its order (the
+/// fixture of `IMB-IO -h`, and of the full run), then mpibench's arguments.
+#[test]
+fn the_help_lists_imb_io_benchmarks_in_its_order() {
+    let out = assert_cmd::Command::cargo_bin("mpibench")
+        .unwrap()
+        .args(["imb-io", "-h"])
+        .assert()
+        .success()
+        .get_output()
+        .clone();
+    let s = stdout(&out);
+    let list = |text: &str| -> Vec<String> {
+        text.lines()
+            .skip_while(|l| !l.starts_with("# List of Benchmarks"))
+            .skip(2)
+            .take_while(|l| l.starts_with("# "))
+            .map(str::to_string)
+            .collect()
+    };
+    let want = list(&fixture("IMB-IO-h.txt"));
+    assert_eq!(want.len(), 37);
+    assert_eq!(list(&s), want);
+    assert_eq!(list(&fixture("np2-IMB-IO-msglog0-12-partial.txt")), want);
+    assert!(s.contains("-npmin P"), "{s}");
+    assert!(s.contains("--io-sync"), "{s}");
+}
+
 /// `mpibench run --suite imb-io --check`: every benchmark and access mode
 /// reads back what it wrote (or compares what it read) with no error on
 /// 1, 2 and 4 ranks; no file is left.
@@ -114,9 +193,18 @@ fn every_benchmark_validates() {
         assert_eq!(v["status"], "ok");
         let rs = v["results"].as_array().unwrap();
         assert!(rs.len() >= 19, "{np} ranks: {} results", rs.len());
+        assert!(rs.len() >= 37, "{np} ranks: {} results", rs.len());
         for r in rs {
+            let name = r["benchmark"].as_str().unwrap();
+            let nonblocking = name.get(2..3) == Some("I");
             for row in r["rows"].as_array().unwrap() {
-                assert_eq!(row["errors"], 0, "{np} ranks, {}: {row}", r["benchmark"]);
+                assert_eq!(row["errors"], 0, "{np} ranks, {name}: {row}");
+                if nonblocking {
+                    for k in ["t_pure_us", "t_cpu_us", "overlap_pct"] {
+                        assert!(row["params"][k].is_number(), "{np} ranks, {name}: {row}");
+                    }
+                    assert_eq!(row["params"]["aggregate"], 1, "{name}: {row}");
+                }
             }
         }
         assert_no_files(&files);

@@ -29,6 +29,9 @@ pub struct ImbIoArgs {
     /// An MPI-IO hint the files are opened with (repeatable), e.g. striping_factor=4, cb_nodes=2, romio_cb_write=enable.
     #[arg(long, value_name = "KEY=VALUE", help_heading = HEADING)]
     pub io_hint: Vec<String>,
+    /// Honest read figures where the user may: after a read benchmark's file is filled (and after every write benchmark), MPI_File_sync, then drop the file's cached pages (posix_fadvise DONTNEED, no root needed; a tmpfs cannot), outside the timed regions.
+    #[arg(long, help_heading = HEADING)]
+    pub io_sync: bool,
 }
 
 /// Where the files go and their hints, as rank 0 checked them (the other
@@ -37,6 +40,10 @@ pub struct ImbIoArgs {
 pub struct IoConfig {
     pub dir: PathBuf,
     pub hints: Vec<(String, String)>,
+    /// `--check`: IMB's CHECK build's shorter CPU exploitation.
+    pub check: bool,
+    /// `--io-sync`.
+    pub sync: bool,
 }
 
 static CONFIG: OnceLock<IoConfig> = OnceLock::new();
@@ -45,8 +52,23 @@ static CONFIG: OnceLock<IoConfig> = OnceLock::new();
 pub fn config() -> IoConfig {
     CONFIG.get().cloned().unwrap_or_else(|| IoConfig {
         dir: PathBuf::from("."),
-        hints: Vec::new(),
+        ..IoConfig::default()
     })
+}
+
+/// `--io-sync` as the header and the JSON say it (rank 0's view).
+pub fn sync_state() -> &'static str {
+    let c = config();
+    if !c.sync {
+        return "off";
+    }
+    let on_tmpfs =
+        CString::new(c.dir.as_os_str().as_encoded_bytes()).is_ok_and(|p| crate::sys::on_tmpfs(&p));
+    if on_tmpfs {
+        "on, but the directory is a tmpfs: MPI_File_sync only, its pages cannot be dropped"
+    } else {
+        "on: MPI_File_sync, then the file's cached pages dropped (posix_fadvise DONTNEED)"
+    }
 }
 
 fn hints(list: &[String]) -> Result<Vec<(String, String)>, String> {
@@ -110,9 +132,10 @@ fn check_dir(dir: &PathBuf, need: u64) -> Result<(), String> {
 pub fn axes(args: &RunArgs, involved: bool, _world: usize, _mem: u64) -> Result<Axes, String> {
     let a = args.suites.get::<ImbIoArgs>();
     if !involved {
-        if a.io_dir.is_some() || !a.io_hint.is_empty() {
+        if a.io_dir.is_some() || !a.io_hint.is_empty() || a.io_sync {
             return Err(
-                "--io-dir and --io-hint belong to the imb-io suite (--suite imb-io)".into(),
+                "--io-dir, --io-hint and --io-sync belong to the imb-io suite (--suite imb-io)"
+                    .into(),
             );
         }
         return Ok(Axes::new());
@@ -120,6 +143,11 @@ pub fn axes(args: &RunArgs, involved: bool, _world: usize, _mem: u64) -> Result<
     let dir = a.io_dir.clone().unwrap_or_else(|| PathBuf::from("."));
     let hints = hints(&a.io_hint)?;
     check_dir(&dir, largest_file(args))?;
-    let _ = CONFIG.set(IoConfig { dir, hints });
+    let _ = CONFIG.set(IoConfig {
+        dir,
+        hints,
+        check: args.check,
+        sync: a.io_sync,
+    });
     Ok(Axes::new())
 }

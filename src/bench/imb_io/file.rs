@@ -25,7 +25,14 @@
 //! Validation (`--check`): the file's bytes are a function of their offset;
 //! a checked write is read back (`MPI_File_read_at`) and compared, a read
 //! compared with what it should have found. P_ Shared on several processes
-//! lands in an order no process knows, and is not compared.
+//! lands in an order no process knows: its blocks are matched portion by
+//! portion ([`super::shared`]).
+//!
+//! The non-blocking twins (S_IWrite_Indv ...) run the same kernel: the
+//! blocking pass first ([`IoKernel::pure_pass`], t_pure), then the
+//! non-blocking calls overlapped with CPU exploitation
+//! ([`super::overlapped`]). `--io-sync` drops a file's cached pages after
+//! it is filled and after a write benchmark's untimed passes.
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -39,6 +46,8 @@ use crate::comm::io::{self, Amode, File, Positioning};
 use crate::comm::{Buffer, Comm};
 use crate::contract::axis::{Point, SweepCx};
 use crate::results::BenchResult;
+
+use super::overlapped::{self, Overlap};
 
 /// Row parameter: 1 in aggregate mode, 0 in non-aggregate mode.
 pub const MODE_PARAM: &str = "aggregate";
@@ -81,6 +90,10 @@ pub struct Io {
     pub access: Access,
     pub pointer: Pointer,
     pub who: Who,
+    /// IMB-IO's non-blocking twin (`S_IWrite_Indv` ...): aggregate mode
+    /// only, its blocking pass first (t_pure), then the non-blocking calls
+    /// overlapped with CPU exploitation (t_ovrl).
+    pub nonblocking: bool,
 }
 
 /// Process `rank`'s portion of X among `np`: (first byte, length), in
@@ -125,7 +138,7 @@ impl Benchmark for Io {
             .sizes
             .iter()
             .map(|&x| Point::bytes(x).with(MODE_PARAM, 1u64));
-        if self.access == Access::Read {
+        if self.access == Access::Read || self.nonblocking {
             return agg.collect();
         }
         let n = nonaggr(cx);
@@ -152,6 +165,12 @@ impl Benchmark for Io {
 
     fn derive(&self, r: &mut BenchResult) {
         add_hints(r);
+        if self.nonblocking {
+            overlapped::derive(r);
+        }
+        if self.access == Access::Read {
+            super::memory::flag(r, super::memory::copy_rate());
+        }
     }
 
     fn kernel<'a>(&'a self, s: Setup<'a>, p: &Point) -> Result<Box<dyn Kernel + 'a>> {
@@ -190,7 +209,11 @@ impl Benchmark for Io {
             blocks: 1,
             most_blocks: blocks,
             corrupt: false,
+            nb: None,
         };
+        if self.nonblocking {
+            k.nb = Some(Overlap::new(k.named.check));
+        }
         if self.access == Access::Read {
             k.prefill(&mut file, 1)?;
         }
@@ -210,8 +233,17 @@ static TAKEN: OnceLock<Vec<(String, String)>> = OnceLock::new();
 /// Row parameter (on rank 0's rows): the hints the library took.
 pub const HINTS_PARAM: &str = "io_hints";
 
-/// The hints taken, as a row parameter: an object of strings.
+/// Row parameter (on rank 0's rows): whether `--io-sync` was on ("on",
+/// "off", or "on, but a tmpfs" where no page can be dropped).
+pub const SYNC_PARAM: &str = "io_sync";
+
+/// The hints taken, as a row parameter: an object of strings; and
+/// whether `--io-sync` was on.
 pub fn add_hints(r: &mut BenchResult) {
+    let sync = super::args::sync_state();
+    for row in &mut r.rows {
+        row.params.insert(SYNC_PARAM.into(), sync.into());
+    }
     let Some(t) = TAKEN.get() else { return };
     let obj: serde_json::Map<String, serde_json::Value> = t
         .iter()
@@ -231,6 +263,9 @@ pub struct Named {
     path: String,
     /// This process deletes it (the group's first, or a private file's owner).
     owner: bool,
+    /// `--check` (the shorter CPU exploitation) and `--io-sync`.
+    pub check: bool,
+    pub sync: bool,
 }
 
 impl Named {
@@ -242,7 +277,12 @@ impl Named {
         if comm.rank == 0 {
             let c = super::args::config();
             let prefix = free_prefix(&c.dir);
-            let mut parts = vec![c.dir.to_string_lossy().into_owned(), prefix];
+            let flags = format!(
+                "{}{}",
+                if c.check { "c" } else { "" },
+                if c.sync { "s" } else { "" }
+            );
+            let mut parts = vec![c.dir.to_string_lossy().into_owned(), prefix, flags];
             for (k, v) in &c.hints {
                 parts.push(k.clone());
                 parts.push(v.clone());
@@ -254,15 +294,22 @@ impl Named {
         let mut parts = text.split('\0').map(str::to_string);
         let dir = PathBuf::from(parts.next().unwrap_or_else(|| ".".into()));
         let prefix = parts.next().unwrap_or_default();
+        let flags = parts.next().unwrap_or_default();
         let rest: Vec<String> = parts.collect();
         let hints = rest
             .chunks(2)
             .filter(|c| c.len() == 2)
             .map(|c| (c[0].clone(), c[1].clone()))
             .collect();
-        crate::files::register_scratch(&dir, &prefix);
         // ROMIO's shared file pointer lives in a hidden file beside it.
-        crate::files::register_scratch(&dir, &format!(".{prefix}"));
+        let hidden = format!(".{prefix}");
+        for p in [&prefix, &hidden] {
+            crate::files::register_scratch(&dir, p);
+            if comm.rank == 0 {
+                // The self-launching parent removes them if the job dies.
+                crate::link::tell_scratch(&dir, p);
+            }
+        }
         let name = if private {
             format!("{prefix}_{}", comm.rank)
         } else {
@@ -274,6 +321,8 @@ impl Named {
             hints,
             path,
             owner: private || comm.rank == 0,
+            check: flags.contains('c'),
+            sync: flags.contains('s'),
         })
     }
 
@@ -293,15 +342,20 @@ impl Named {
         Ok(f)
     }
 
-    /// Opens the file again inside a timed loop (Open_Close): a failure
-    /// ends the job.
-    pub fn reopen(&self, comm: &Comm) -> File {
-        io::open(Some(comm), &self.path, Amode::CreateRdwr, &self.hints)
-            .unwrap_or_else(|e| e.end_job())
+    /// What opens the file again inside a timed loop (Open_Close), made
+    /// once: the path and the hints' `MPI_Info`.
+    pub fn opener(&self) -> Result<io::Opener> {
+        io::Opener::new(&self.path, Amode::CreateRdwr, &self.hints)
+            .map_err(|e| anyhow::anyhow!("{e} (file {})", self.path))
     }
 
     /// Deletes the file and what the library left beside it (after the
     /// file is closed on every process).
+    /// `--io-sync`: drops this process's node's cached pages of the file.
+    pub fn drop_cached(&self) {
+        let _ = crate::sys::drop_cached_pages(Path::new(&self.path));
+    }
+
     pub fn remove(&self) {
         if !self.owner {
             return;
@@ -380,6 +434,8 @@ struct IoKernel<'a> {
     most_blocks: usize,
     /// `--corrupt`: damage the next comparison's data.
     corrupt: bool,
+    /// The non-blocking twins' state.
+    nb: Option<Overlap>,
 }
 
 impl IoKernel<'_> {
@@ -428,8 +484,18 @@ impl IoKernel<'_> {
         file.sync();
         self.comm_of_file_barrier();
         file.sync();
+        self.drop_cached();
         self.blocks = blocks;
         Ok(())
+    }
+
+    /// `--io-sync`: the file's cached pages dropped on every process's
+    /// node (after the caller's MPI_File_sync), then a barrier.
+    fn drop_cached(&self) {
+        if self.named.sync {
+            self.named.drop_cached();
+            self.comm_of_file_barrier();
+        }
     }
 
     fn comm_of_file_barrier(&self) {
@@ -462,9 +528,130 @@ impl IoKernel<'_> {
         self.idx = 0;
     }
 
+    /// P_ Shared on several processes ([`super::shared`]): a write's block
+    /// read back whole by the group's first process and matched portion
+    /// by portion; a read's data found in the file's pattern.
+    fn compare_shared(&mut self, k: usize) -> u64 {
+        let n = self.len;
+        let corrupt = std::mem::take(&mut self.corrupt);
+        if self.access == Access::Read {
+            let got = &mut self.rbuf.bytes_mut()[..n];
+            if corrupt && n > 0 {
+                got[0] ^= 0x5a;
+            }
+            let file = (self.blocks * self.total) as u64;
+            return if super::shared::found_in_file(got, file) {
+                0
+            } else {
+                n as u64
+            };
+        }
+        if self.comm.rank != 0 || self.total == 0 {
+            return 0;
+        }
+        let mut block = vec![0u8; self.total];
+        let off = (k * self.total) as u64;
+        if let Some(f) = self.file.as_mut() {
+            f.read(
+                Positioning::Explicit,
+                false,
+                block.as_mut_ptr(),
+                block.len(),
+                off,
+            );
+        }
+        if corrupt {
+            block[0] ^= 0x5a;
+        }
+        super::shared::block_errors(&block, k, self.comm.size)
+    }
+
+    /// One repetition of a non-blocking twin: the call, one CPU
+    /// exploitation, then its MPI_Wait (the end of a split collective).
+    #[inline(always)]
+    fn overlapped(&mut self) {
+        let (pos, n) = (self.positioning(), self.len);
+        if self.access == Access::Read && self.idx >= self.blocks {
+            if let Some(o) = self.nb.as_mut() {
+                o.complete();
+            }
+            self.rewind();
+        }
+        let off = self.file_offset(self.idx);
+        let (sp, rp) = (self.sbuf.ptr(), self.rbuf.mut_ptr());
+        let (Some(f), Some(o)) = (self.file.as_mut(), self.nb.as_mut()) else {
+            return;
+        };
+        let reps = o.exploit.reps;
+        let check_shared = self.named.check && pos == Positioning::Shared && !self.collective;
+        match (self.access, self.collective) {
+            (Access::Write, true) => {
+                f.begin_write(pos, sp, n, off);
+                super::cpu::product(reps);
+                f.end_write(pos, sp);
+            }
+            (Access::Read, true) => {
+                f.begin_read(pos, rp, n, off);
+                super::cpu::product(reps);
+                f.end_read(pos, rp);
+            }
+            (Access::Write, false) => {
+                o.reqs.push(f.iwrite(pos, sp, n, off));
+                super::cpu::product(reps);
+                o.complete();
+            }
+            (Access::Read, false) => {
+                o.reqs.push(f.iread(pos, rp, n, off));
+                if check_shared {
+                    // IMB's CHECK build: the shared pointer's read waited
+                    // for at once, then a barrier (OMPIO hung without).
+                    o.complete();
+                    self.comm.barrier();
+                }
+                super::cpu::product(reps);
+                o.complete();
+            }
+        }
+        self.idx += 1;
+    }
+
+    /// A non-blocking twin's blocking pass (IMB-IO's first of the two; the
+    /// warm-up runs the non-blocking calls, at their pace):
+    /// `reps` blocking repetitions after IMB's two barriers, timed as one
+    /// (a write's sync triple inside), t_pure their mean; then the file
+    /// pointers back at the start, as IMB's close and reopen leave them.
+    fn pure_pass(&mut self, reps: usize) {
+        if let Some(o) = self.nb.as_mut() {
+            (o.pure, o.blocking) = (None, true);
+            o.reqs.reserve(reps);
+        }
+        self.comm_of_file_barrier();
+        self.comm_of_file_barrier();
+        let t0 = crate::comm::wtime();
+        for i in 0..reps {
+            self.run(i);
+        }
+        self.close();
+        let t1 = crate::comm::wtime();
+        crate::watchdog::progress(reps);
+        if self.access == Access::Write {
+            self.drop_cached();
+        }
+        if let Some(f) = self.file.as_mut() {
+            f.set_view(self.view).unwrap_or_else(|e| e.end_job());
+        }
+        if self.positioning() == Positioning::Shared {
+            self.rewind();
+        }
+        self.idx = 0;
+        if let Some(o) = self.nb.as_mut() {
+            (o.pure, o.blocking) = (Some((t1 - t0) / reps as f64), false);
+        }
+    }
+
     fn compare(&mut self, k: usize) -> u64 {
         if !self.known() {
-            return 0;
+            return self.compare_shared(k);
         }
         let from = self.file_offset(k);
         let n = self.len;
@@ -482,6 +669,9 @@ impl IoKernel<'_> {
 impl Kernel for IoKernel<'_> {
     #[inline(always)]
     fn run(&mut self, _rep: usize) {
+        if self.nb.as_ref().is_some_and(|o| !o.blocking) {
+            return self.overlapped();
+        }
         let pos = self.positioning();
         let (coll, n) = (self.collective, self.len);
         if self.access == Access::Read && self.idx >= self.blocks {
@@ -501,14 +691,18 @@ impl Kernel for IoKernel<'_> {
     }
 
     fn close(&mut self) {
+        if let Some(o) = self.nb.as_mut() {
+            o.complete();
+        }
         if self.access == Access::Write && self.nonaggr.is_none() {
             self.settle();
         }
     }
 
     fn closes_at_a_cost(&self) -> bool {
-        // The aggregate mode's sync, once per batch.
-        self.access == Access::Write && self.nonaggr.is_none()
+        // The aggregate mode's sync, once per batch; the non-blocking
+        // twins' MPI_Waitall.
+        (self.access == Access::Write && self.nonaggr.is_none()) || self.nb.is_some()
     }
 
     fn most_reps(&self) -> Option<usize> {
@@ -518,6 +712,9 @@ impl Kernel for IoKernel<'_> {
     /// A read file holds as many blocks as the timed repetitions read (at
     /// most OVERALL_VOL bytes): filled again, the pointers back at 0.
     fn planned(&mut self, reps: usize) {
+        if let Some(o) = self.nb.as_mut() {
+            o.complete();
+        }
         self.settle();
         if self.access == Access::Read {
             let want = reps.clamp(1, self.most_blocks);
@@ -533,8 +730,16 @@ impl Kernel for IoKernel<'_> {
         } else if let Some(f) = self.file.as_mut() {
             // Writes: the timed ones start at block 0 again.
             f.set_view(self.view).unwrap_or_else(|e| e.end_job());
+            self.drop_cached();
         }
         self.idx = 0;
+        if self.nb.is_some() {
+            self.pure_pass(reps.max(1));
+        }
+    }
+
+    fn figures(&mut self) -> Vec<crate::bench::Figure> {
+        self.nb.as_ref().map(Overlap::figures).unwrap_or_default()
     }
 
     fn prepare(&mut self, _rep: usize) {
@@ -550,6 +755,7 @@ impl Kernel for IoKernel<'_> {
         let k = self.idx.saturating_sub(1);
         if self.access == Access::Write {
             self.settle();
+            self.drop_cached();
             let (off, n, p) = (self.view_offset(k), self.len, self.rbuf.mut_ptr());
             if let Some(f) = self.file.as_mut() {
                 if n > 0 {
@@ -569,6 +775,9 @@ impl Kernel for IoKernel<'_> {
 
 impl Drop for IoKernel<'_> {
     fn drop(&mut self) {
+        if let Some(o) = self.nb.as_mut() {
+            o.complete();
+        }
         drop(self.file.take());
         self.comm_of_file_barrier();
         self.named.remove();
