@@ -43,6 +43,10 @@ mod tune;
 mod units;
 mod watchdog;
 
+/// One line and exit code 5 when the address space runs out (see `sys::alloc`).
+#[global_allocator]
+static ALLOCATOR: sys::alloc::ExitWhenExhausted = sys::alloc::ExitWhenExhausted;
+
 /// The stack of the thread that runs mpibench, whatever `ulimit -s` says
 /// (argument parsing alone needs more than a 64 KiB main-thread stack).
 const MAIN_STACK: usize = 16 << 20;

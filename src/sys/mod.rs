@@ -12,6 +12,7 @@ use std::os::unix::process::CommandExt;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
+pub mod alloc;
 pub mod teardown;
 
 /// Ends the process at once (`_exit`): no destructors, no atexit handlers,
