@@ -359,6 +359,13 @@ fn run_launched(mut args: RunArgs) -> Result<i32> {
 fn run_mpi(args: &RunArgs) -> Result<i32> {
     // Panic hook, crash and stop handling, the link to a self-launching parent.
     signals::ignore_sigpipe();
+    // --malloc stable: the thresholds fixed before MPI allocates anything.
+    if args.limits.malloc == Some(crate::cli::MallocArg::Stable)
+        && !crate::sys::stable_malloc()
+        && launch::env_rank() == 0
+    {
+        eprintln!("warning: --malloc stable: the C library refused the fixed thresholds; the allocator is as it was");
+    }
     signals::before_mpi_init();
     let universe = comm::initialize(crate::plugin::lookup::names_thread_multiple(
         &args.benchmarks,
@@ -448,16 +455,6 @@ fn processor_names(world: &Comm) -> Vec<String> {
     serde_json::from_slice(&bytes).unwrap_or_default()
 }
 
-/// Whether ranks share a core (collective): more ranks on a machine than
-/// processors in their affinity masks. Several "hosts" on one kernel
-/// (containers, network namespaces) count as one machine, whatever MPI
-/// calls a node. Then the engine's waits outside the timed regions sleep.
-fn sharing_cores(world: &Comm) -> bool {
-    let keys = world.gather_strings(&launch::processors_key(), 0);
-    let over = world.rank == 0 && launch::oversubscribed(&keys);
-    world.allreduce_max(if over { 1.0 } else { 0.0 }) > 0.0
-}
-
 /// Distinct host names in rank order, and the ranks on each.
 fn hosts(names: &[String]) -> (Vec<String>, Vec<usize>) {
     let mut out: Vec<(String, usize)> = Vec::new();
@@ -526,6 +523,7 @@ fn new_report(
         reason: None,
         signal: None,
         launches: Vec::new(),
+        context: None,
     }
 }
 
@@ -777,12 +775,15 @@ fn run_world(world: &Comm, args: &RunArgs) -> Result<i32> {
     }
     let watchdog = Watchdog::start(plan.timeout_s, plan.watch.stall_limit_s, world.rank);
     let names = processor_names(world);
+    let malloc = args.limits.malloc.unwrap_or_default().name();
+    let context = crate::context::gather(world, &names, malloc);
+    let polite = crate::context::agree_oversubscribed(world, context.as_ref());
     let mut sess = Session::new(world, &plan, &names);
+    sess.report.context = context;
     let raw = sess.begin();
     if let Some(code) = output::agree(world, sess.failure.take()) {
         return Ok(code);
     }
-    let polite = sharing_cores(world);
     if polite {
         crate::method::precise_sleep();
     }

@@ -441,6 +441,14 @@ pub struct Limits {
     /// Abort the job (MPI_Abort) when one benchmark runs longer than this many seconds.
     #[arg(long, value_name = "SECONDS", allow_negative_numbers = true)]
     pub timeout: Option<f64>,
+
+    /// The C library's allocator on every rank. default (the default): glibc's thresholds as
+    /// they are, as IMB and OSU run, so a figure compares with theirs. stable: fixed before MPI
+    /// starts (mmap threshold 32 MiB, trim threshold 1 GiB), so that a library's temporary
+    /// buffers reuse mapped pages and a figure no longer depends on the allocation history. Rows
+    /// whose timed region page-faults once per repetition or more are flagged either way.
+    #[arg(long, value_enum, value_name = "MODE")]
+    pub malloc: Option<MallocArg>,
 }
 
 /// Test hooks (hidden).
@@ -461,6 +469,10 @@ pub struct Hooks {
     /// Test hook: this rank makes a setup call MPI refuses (a datatype of count -1) while it builds a kernel.
     #[arg(long, hide = true, value_name = "RANK", allow_negative_numbers = true, value_parser = at_least_0)]
     pub fail_mpi_setup_rank: Option<usize>,
+
+    /// Test hook: every rank touches N fresh pages per repetition inside each timed batch.
+    #[arg(long, hide = true, value_name = "N", value_parser = at_least_0)]
+    pub test_fresh_pages: Option<usize>,
 }
 
 /// The scenarios of imbalance: delayed participants and computation (their suite's heading comes from the registry).
@@ -554,6 +566,24 @@ pub struct FrontSet {
     /// Set by `mpibench imb`: an npmin above the process count runs on all
     /// processes (IMB), instead of being a usage error (`--npmin`).
     pub npmin_up_to_world: bool,
+}
+
+/// The values of `--malloc`: the C library's allocator as it is, or with
+/// fixed thresholds (`sys::stable_malloc`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum MallocArg {
+    #[default]
+    Default,
+    Stable,
+}
+
+impl MallocArg {
+    pub fn name(self) -> &'static str {
+        match self {
+            MallocArg::Default => "default",
+            MallocArg::Stable => "stable",
+        }
+    }
 }
 
 /// The values of `--pairs`: where partners run (`any`, `inter`, `intra`), or

@@ -43,7 +43,7 @@ const LAYERS: &[&[&str]] = &[
     &["signals"],
     &["link", "output"],
     &["outcome", "report"],
-    &["bench", "files", "stats", "stats_test"],
+    &["bench", "context", "files", "stats", "stats_test"],
     &["check", "clock", "contract", "input", "sys"],
     &["comm", "results"],
 ];

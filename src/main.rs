@@ -10,6 +10,7 @@ mod check;
 mod cli;
 mod clock;
 mod comm;
+mod context;
 mod contract;
 mod engine;
 mod environ;

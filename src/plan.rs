@@ -395,6 +395,7 @@ impl Plan {
                 fail_alloc_rank: args.hooks.fail_alloc_rank,
                 fail_mpi_rank: args.hooks.fail_mpi_rank,
                 fail_mpi_setup_rank: args.hooks.fail_mpi_setup_rank,
+                fresh_pages: args.hooks.test_fresh_pages.unwrap_or(0),
             },
             frontend: args.front.frontend.clone(),
             off_cache: res.off_cache,

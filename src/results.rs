@@ -93,6 +93,209 @@ pub struct Report {
     /// order; `results` then holds their combination (`engine::launches`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub launches: Vec<Launch>,
+    /// The machine, placement, MPI build and settings the run had
+    /// (`context::gather`); absent in results of older versions.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub context: Option<Context>,
+}
+
+/// What a figure depends on beyond the benchmark: the hosts' processors,
+/// cores and kernel, where each rank may run, the MPI library's build and
+/// settings, and mpibench's own build.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Context {
+    /// One entry per host of `hosts`, in the same order.
+    pub hosts: Vec<HostContext>,
+    /// Where each rank may run, by rank.
+    pub binding: Vec<RankBinding>,
+    /// More ranks on some machine than processors in their affinity masks:
+    /// ranks share cores, so time slicing is in every figure. Hosts on one
+    /// kernel (containers, network namespaces) count as one machine.
+    pub oversubscribed: bool,
+    /// The MPI library as it describes itself (`MPI_Get_library_version`,
+    /// every line) and the shared object the process loaded it from.
+    pub mpi_library: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mpi_library_file: Option<String>,
+    /// The MPI, UCX and libfabric variables of rank 0's environment
+    /// (`OMPI_MCA_*`, `MPIR_CVAR_*`, `UCX_*`, `FI_*`, ...), without the
+    /// launcher's own per-job bookkeeping.
+    pub mpi_env: BTreeMap<String, String>,
+    /// `--malloc`: "default" (the C library's allocator as it is) or
+    /// "stable" (fixed mmap and trim thresholds); and the allocator's
+    /// variables of rank 0's environment (`MALLOC_*`, `GLIBC_TUNABLES`).
+    #[serde(default)]
+    pub malloc: String,
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub malloc_env: BTreeMap<String, String>,
+    pub mpibench: Build,
+}
+
+/// One host of a run.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct HostContext {
+    pub host: String,
+    /// Processors the host's ranks may use: the union of their affinity
+    /// masks, as a count and as a kernel CPU list.
+    pub cores: usize,
+    pub cpus: String,
+    /// Processors online on the host.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub online: Option<usize>,
+    pub ranks: usize,
+    /// Every rank of the host has an affinity mask narrower than the
+    /// processors online (it was bound by the launcher or the user).
+    pub bound: bool,
+    /// NUMA nodes of the host (0 where the kernel does not say).
+    pub numa_nodes: usize,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cpu_model: Option<String>,
+    /// The cpufreq governor of the host's first processor, where it has one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub governor: Option<String>,
+    /// `uname -srm`.
+    pub kernel: String,
+    #[serde(default)]
+    pub memory_bytes: u64,
+}
+
+/// Where one rank may run.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct RankBinding {
+    /// Index in `hosts`.
+    pub host: usize,
+    /// Its affinity mask as a kernel CPU list ("0-3,8").
+    pub cpus: String,
+    /// The NUMA nodes those processors belong to, as a list ("0", "0-1").
+    pub numa: String,
+}
+
+/// mpibench's own build.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Build {
+    pub version: String,
+    /// The git commit it was built from, where the build saw one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub commit: Option<String>,
+    /// "release" or "debug".
+    pub profile: String,
+    pub target: String,
+    pub rustc: String,
+}
+
+impl Context {
+    /// The fields in which `other` differs from this context, by name and
+    /// with both values, for `compare`'s warning: processors, cores,
+    /// binding, kernel, the MPI build and settings. Host names, the
+    /// rank-by-rank binding and mpibench's commit are compared as wholes.
+    pub fn differences(&self, other: &Context) -> Vec<String> {
+        let mut out = Vec::new();
+        fn push(out: &mut Vec<String>, name: &str, a: String, b: String) {
+            if a == b {
+                return;
+            }
+            let (x, y) = (short(&a), short(&b));
+            out.push(if x == y {
+                format!("{name}: alike in the first 100 characters, different beyond")
+            } else {
+                format!("{name}: {x} vs {y}")
+            });
+        }
+        let mut field = |name: &str, a: String, b: String| push(&mut out, name, a, b);
+        let hosts = |c: &Context, f: &dyn Fn(&HostContext) -> String| {
+            let mut v: Vec<String> = c.hosts.iter().map(f).collect();
+            v.dedup();
+            v.join(", ")
+        };
+        field(
+            "cpu_model",
+            hosts(self, &|h| h.cpu_model.clone().unwrap_or("unknown".into())),
+            hosts(other, &|h| h.cpu_model.clone().unwrap_or("unknown".into())),
+        );
+        field(
+            "governor",
+            hosts(self, &|h| h.governor.clone().unwrap_or("none".into())),
+            hosts(other, &|h| h.governor.clone().unwrap_or("none".into())),
+        );
+        field(
+            "cores",
+            hosts(self, &|h| h.cores.to_string()),
+            hosts(other, &|h| h.cores.to_string()),
+        );
+        field(
+            "numa_nodes",
+            hosts(self, &|h| h.numa_nodes.to_string()),
+            hosts(other, &|h| h.numa_nodes.to_string()),
+        );
+        field(
+            "kernel",
+            hosts(self, &|h| h.kernel.clone()),
+            hosts(other, &|h| h.kernel.clone()),
+        );
+        field(
+            "bound",
+            hosts(self, &|h| h.bound.to_string()),
+            hosts(other, &|h| h.bound.to_string()),
+        );
+        field(
+            "oversubscribed",
+            self.oversubscribed.to_string(),
+            other.oversubscribed.to_string(),
+        );
+        let binding = |c: &Context| {
+            c.binding
+                .iter()
+                .map(|b| b.cpus.as_str())
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        field("binding", binding(self), binding(other));
+        field(
+            "mpi_library",
+            self.mpi_library.clone(),
+            other.mpi_library.clone(),
+        );
+        let env = |c: &Context| {
+            c.mpi_env
+                .iter()
+                .map(|(k, v)| format!("{k}={v}"))
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        let (a, b) = (env(self), env(other));
+        field(
+            "mpi_env",
+            if a.is_empty() { "none".into() } else { a },
+            if b.is_empty() { "none".into() } else { b },
+        );
+        let alloc = |c: &Context| {
+            let mut v = vec![if c.malloc.is_empty() {
+                "default"
+            } else {
+                &c.malloc
+            }
+            .to_string()];
+            v.extend(c.malloc_env.iter().map(|(k, x)| format!("{k}={x}")));
+            v.join(" ")
+        };
+        field("malloc", alloc(self), alloc(other));
+        field(
+            "mpibench",
+            self.mpibench.version.clone(),
+            other.mpibench.version.clone(),
+        );
+        out
+    }
+}
+
+/// At most 100 characters of `s`, with "..." where it was cut (a library's
+/// self-description can run to kilobytes of configure options).
+fn short(s: &str) -> String {
+    let s = s.trim();
+    match s.char_indices().nth(100) {
+        Some((i, _)) => format!("{}...", &s[..i]),
+        None => s.to_string(),
+    }
 }
 
 /// One launch (mpiexec or srun call) of a `--launches N` run.
@@ -329,6 +532,20 @@ pub struct Fit {
     pub beta_min_mbs: Option<f64>,
     #[serde(default)]
     pub r2_min: Option<f64>,
+    /// "fits", or "no linear fit" when the line fails the rule of
+    /// docs/suites/commtest.md (R² below 0.9, fewer than 3 packet counts,
+    /// α < 0, no positive V/β, or β below half of `max_mbs`); then α and β
+    /// are raw fields only, and the table and the report lead with `max_mbs`.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub verdict: String,
+    /// Why the line does not fit (empty when it does).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub no_fit: Vec<String>,
+    /// The same verdict and reasons for the fit to t_min.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub verdict_min: String,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub no_fit_min: Vec<String>,
 }
 
 /// α and β from two neighbouring packet counts k1 < k2 of a sweep:
@@ -378,6 +595,10 @@ pub struct LogGp {
     pub big_g_us_per_byte: f64,
     /// R² of that fit.
     pub r2: Option<f64>,
+    /// "fits", or "no linear fit" when R² of g + G·s is below 0.9 or G < 0
+    /// (then g, G and 1/G are raw fields only).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub verdict: String,
     /// E.g. sizes where the delay d was shorter than g + G·s.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub warnings: Vec<String>,
@@ -459,6 +680,18 @@ pub struct Row {
     /// `--disturbance-factor`). Absent when the measurement was clean.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub disturbed: Option<bool>,
+    /// Page faults (minor and major) per repetition in the timed batches,
+    /// the maximum over the ranks, to 0.01; and the major ones alone
+    /// (absent in results written before faults were counted).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub page_faults: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub major_page_faults: Option<f64>,
+    /// True when the timed region faulted at least once per repetition on
+    /// some rank (`page_faults` ≥ 1): the figure includes the kernel
+    /// mapping fresh memory (see docs/methodology.md, "Page faults").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub faulted: Option<bool>,
     /// Something the reader must know about this row (e.g. no valid sample).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,

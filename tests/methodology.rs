@@ -250,3 +250,71 @@ fn stats_table_shows_median_and_ci() {
         "{s}"
     );
 }
+
+/// A run's JSON and its tables.
+fn run_json_and_text(n: usize, args: &[&str]) -> (serde_json::Value, String) {
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("r.json");
+    let mut a: Vec<&str> = vec!["run", "--json", json.to_str().unwrap()];
+    a.extend_from_slice(args);
+    let out = mpirun(n, &a).assert().success().get_output().stdout.clone();
+    (read_json(&json), String::from_utf8_lossy(&out).into_owned())
+}
+
+/// Page faults in the timed region: a hidden hook touches 3 fresh pages per
+/// repetition inside every timed batch, on every rank; each row counts 3 per
+/// repetition (the maximum over the ranks), is flagged, and the table says
+/// why. Without it, PingPong's rows count none. `--malloc stable` is in the
+/// context and the header.
+#[test]
+fn page_faults_in_the_timed_region_are_counted_and_flagged() {
+    for timing in ["loop", "per-call"] {
+        let (v, text) = run_json_and_text(
+            2,
+            &[
+                "imb/PingPong",
+                "imb/Allreduce",
+                "--sizes",
+                "8,1K",
+                "--iter",
+                "200",
+                "--timing",
+                timing,
+                "--test-fresh-pages",
+                "3",
+            ],
+        );
+        for r in v["results"].as_array().unwrap() {
+            for row in r["rows"].as_array().unwrap() {
+                let f = row["page_faults"].as_f64().unwrap();
+                assert!((3.0..3.5).contains(&f), "{timing}: {row}");
+                assert_eq!(row["faulted"], true, "{timing}: {row}");
+                assert!(
+                    row["note"]
+                        .as_str()
+                        .unwrap()
+                        .contains("page faults in the timed region: 3"),
+                    "{row}"
+                );
+            }
+        }
+        assert!(
+            text.contains("page faults in the timed region"),
+            "{timing}: {text}"
+        );
+    }
+    let (v, text) = run_json_and_text(
+        2,
+        &["imb/PingPong", "--sizes", "8,1K", "--malloc", "stable"],
+    );
+    for row in v["results"][0]["rows"].as_array().unwrap() {
+        assert_eq!(row["page_faults"].as_f64(), Some(0.0), "{row}");
+        assert!(row.get("faulted").is_none(), "{row}");
+    }
+    assert_eq!(v["context"]["malloc"], "stable");
+    assert!(
+        text.contains("# Allocator             : --malloc stable"),
+        "{text}"
+    );
+    assert!(!text.contains("page faults"), "{text}");
+}

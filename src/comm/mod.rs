@@ -323,6 +323,14 @@ pub fn initialize(threads: bool) -> anyhow::Result<mpi::environment::Universe> {
 
 /// `MPI_Get_library_version`: allowed before `MPI_Init`, which the self-launcher uses.
 pub fn library_version() -> String {
+    library_version_lines()
+        .lines()
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// `MPI_Get_library_version`'s text, one line per line it has, trimmed.
+pub fn library_version_lines() -> String {
     let mut buf = vec![0u8; 8192];
     let mut len: c_int = 0;
     check(
@@ -336,7 +344,25 @@ pub fn library_version() -> String {
         .map(str::trim)
         .filter(|l| !l.is_empty())
         .collect::<Vec<_>>()
-        .join(" ")
+        .join("\n")
+}
+
+/// The shared object this process took `MPI_Init` from (`dladdr`): which
+/// MPI library ran, whatever the build was linked against.
+pub fn library_file() -> Option<String> {
+    // SAFETY: dladdr only reads the loader's tables; dli_fname points into
+    // them and lives as long as the library stays loaded (the process).
+    unsafe {
+        let mut info: libc::Dl_info = std::mem::zeroed();
+        let f = ffi::MPI_Init as *const libc::c_void;
+        if libc::dladdr(f, &mut info) == 0 || info.dli_fname.is_null() {
+            return None;
+        }
+        let path = CStr::from_ptr(info.dli_fname)
+            .to_string_lossy()
+            .into_owned();
+        Some(std::fs::canonicalize(&path).map_or(path, |p| p.display().to_string()))
+    }
 }
 
 /// `MPI_Get_version`: the (major, minor) MPI standard version the library implements.

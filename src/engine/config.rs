@@ -35,6 +35,9 @@ pub struct Faults {
     pub fail_mpi_rank: Option<usize>,
     /// The rank whose MPI setup fails (`--fail-mpi-setup-rank`).
     pub fail_mpi_setup_rank: Option<usize>,
+    /// Fresh pages touched per repetition inside each timed batch
+    /// (`--test-fresh-pages`), so that its rows must be flagged.
+    pub fresh_pages: usize,
 }
 
 /// How the engine watches a measurement: the stall limit and the

@@ -304,7 +304,7 @@ impl<'a> Engine<'a> {
             return Ok(None);
         }
         let mut r = self.assemble(info, method, sync, q, &members, &points, &all);
-        mark_disturbed(&mut r, &disturbed);
+        mark_disturbed(&mut r, &disturbed, self.polite);
         r.note = note;
         // Ranks of the groups that no placement used sat out (unpaired).
         r.sat_out = placement::sat_out(&members, &ranks);
@@ -1015,12 +1015,16 @@ fn blocks_of(v: &[[f64; 2]], k: usize) -> Vec<[f64; 2]> {
 
 /// Marks the rows of disturbed points (`disturbed`, and a note with the
 /// stall), from the disturbances every rank of the group reported alike.
-fn mark_disturbed(r: &mut BenchResult, all: &[Disturbance]) {
+/// Where ranks share cores, the note says the stall may be the scheduler's.
+fn mark_disturbed(r: &mut BenchResult, all: &[Disturbance], shared_cores: bool) {
     let mark = |row: &mut Row, d: &Disturbance| {
         if d.last.is_some() {
             row.disturbed = Some(true);
         }
-        let n = d.note();
+        let mut n = d.note();
+        if shared_cores {
+            n.push_str(" (ranks share cores: the scheduler may have made the stall)");
+        }
         row.note = Some(match row.note.take() {
             Some(old) => format!("{old}; {n}"),
             None => n,

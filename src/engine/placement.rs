@@ -382,7 +382,7 @@ pub fn host_index(hosts: &[String]) -> (Vec<String>, Vec<usize>) {
     (names, idx)
 }
 
-pub use crate::contract::placement::{ranks_on_hosts, runs};
+pub use crate::contract::placement::ranks_on_hosts;
 
 #[cfg(test)]
 mod tests {

@@ -25,6 +25,7 @@ use crate::contract::placement::Role;
 use crate::contract::{Class, Info, Kernel, Method};
 use crate::method::{Consts, MpiCtx, RepBatch, Samples, SyncMode};
 use crate::stats;
+use crate::sys;
 use crate::watchdog;
 
 /// How a point is measured on this rank: from the plan and the benchmark.
@@ -185,9 +186,22 @@ impl Engine<'_> {
             check: set.check,
             corrupt: cfg.faults.corrupt,
         };
+        let fresh_pages = cfg.faults.fresh_pages;
         let mut run = |cx: &mut MpiCtx, first: usize, n: usize, s: &mut Samples, c: &mut Combo| {
             cx.begin(first);
-            let got = k.measure(method, cx, &batch(first, n));
+            // The batch's page faults, read outside its clock pairs (less
+            // those of mapping its sample room before the loop).
+            crate::method::reserve_faults();
+            let before = sys::thread_faults();
+            // Test hook (--test-fresh-pages): faults planted in the batch.
+            sys::touch_fresh_pages(fresh_pages.saturating_mul(n));
+            let mut got = k.measure(method, cx, &batch(first, n));
+            let after = sys::thread_faults();
+            let room = crate::method::reserve_faults();
+            got.faults = [
+                after[0].saturating_sub(before[0]).saturating_sub(room[0]),
+                after[1].saturating_sub(before[1]).saturating_sub(room[1]),
+            ];
             self.combine(sc, &got, set.counts, clock, method, c);
             s.extend(got);
         };
@@ -253,6 +267,7 @@ impl Engine<'_> {
             combined: None,
             figures: k.figures(),
             group_rank: None,
+            faults: s.faults,
             sides_us: (!s.sides.is_empty()).then(|| {
                 let n = s.sides.len() as f64;
                 let mean = |i: usize| s.sides.iter().map(|x| x[i]).sum::<f64>() / n * scale;

@@ -79,6 +79,9 @@ pub struct PointRecord {
     /// receives of a repetition completed (µs, scaled).
     #[serde(default)]
     pub sides_us: Option<[f64; 2]>,
+    /// This rank's page faults [minor, major] in the timed batches.
+    #[serde(default)]
+    pub faults: [u64; 2],
 }
 
 /// All points of one rank.
@@ -110,6 +113,49 @@ pub struct RowCx<'a> {
 
 /// One row from the records of the ranks that ran this point.
 pub fn row(cx: &RowCx, members: &[&PointRecord]) -> Row {
+    let mut row = times_row(cx, members);
+    faults(&mut row, members);
+    row
+}
+
+/// Faults per repetition at or above which a row is flagged: every
+/// repetition mapped fresh memory (a stray fault in a long loop is not).
+pub const FAULTS_FLAG: f64 = 1.0;
+
+/// The row's page faults per repetition (the maximum over its ranks), and
+/// the flag and note when the timed region faults.
+fn faults(row: &mut Row, members: &[&PointRecord]) {
+    let per = |r: &PointRecord, major: bool| {
+        let n = if major {
+            r.faults[1]
+        } else {
+            r.faults[0] + r.faults[1]
+        };
+        // To 0.01: the odd fault of a library's lazily grown free list in
+        // a long loop (1 in 20000 repetitions) reads 0.
+        (n as f64 / r.reps.max(1) as f64 * 100.0).round() / 100.0
+    };
+    let counted: Vec<&&PointRecord> = members.iter().filter(|r| r.reps > 0).collect();
+    if counted.is_empty() {
+        return;
+    }
+    let all = counted.iter().map(|r| per(r, false)).fold(0.0, f64::max);
+    let major = counted.iter().map(|r| per(r, true)).fold(0.0, f64::max);
+    row.page_faults = Some(all);
+    row.major_page_faults = Some(major);
+    if all >= FAULTS_FLAG {
+        row.faulted = Some(true);
+        let n = format!(
+            "page faults in the timed region: {all:.1} per repetition ({major:.1} major) on the worst rank; the time includes mapping fresh memory (see --malloc)"
+        );
+        row.note = Some(match row.note.take() {
+            Some(old) => format!("{old}; {n}"),
+            None => n,
+        });
+    }
+}
+
+fn times_row(cx: &RowCx, members: &[&PointRecord]) -> Row {
     let counted: Vec<&&PointRecord> = members.iter().filter(|r| r.counted).collect();
     let comb = members.iter().find_map(|r| r.combined.clone());
     let per_rep = cx.method.per_repetition();

@@ -316,6 +316,9 @@ pub struct Samples {
     /// Repetitions behind all samples when batches of different sizes were
     /// joined (0: `dur.len() × reps_per_sample`).
     pub reps_total: usize,
+    /// This rank's page faults [minor, major] during the timed batches
+    /// (counted by the engine around each batch, outside its clock pairs).
+    pub faults: [u64; 2],
 }
 
 impl Samples {
@@ -340,6 +343,8 @@ impl Samples {
         self.late.extend(o.late);
         self.reps_per_sample = o.reps_per_sample;
         self.errors += o.errors;
+        self.faults[0] += o.faults[0];
+        self.faults[1] += o.faults[1];
     }
 
     /// Repetitions behind all samples.
@@ -389,6 +394,9 @@ pub trait Ctx {
 /// clock read. The plan bounds `n` by `--mem` ([`crate::plan::SAMPLE_BYTES`]);
 /// an allocation that fails all the same ends the rank with one line
 /// (its panic hook), never an abort with a backtrace.
+/// The room is written once before the loop, so that its pages are mapped
+/// before the first clock read, and the page faults that costs are kept
+/// apart ([`reserve_faults`]): the engine counts a batch's faults around it.
 pub(crate) fn reserve<T>(v: &mut Vec<T>, n: usize) {
     if let Err(e) = v.try_reserve(n) {
         panic!(
@@ -396,6 +404,28 @@ pub(crate) fn reserve<T>(v: &mut Vec<T>, n: usize) {
             n.saturating_mul(std::mem::size_of::<T>())
         );
     }
+    let before = crate::sys::thread_faults();
+    for x in v.spare_capacity_mut() {
+        *x = std::mem::MaybeUninit::zeroed();
+    }
+    let after = crate::sys::thread_faults();
+    RESERVE_FAULTS.with(|f| {
+        let [minor, major] = f.get();
+        f.set([
+            minor + after[0].saturating_sub(before[0]),
+            major + after[1].saturating_sub(before[1]),
+        ]);
+    });
+}
+
+thread_local! {
+    static RESERVE_FAULTS: std::cell::Cell<[u64; 2]> = const { std::cell::Cell::new([0, 0]) };
+}
+
+/// The page faults [minor, major] that mapping sample room cost on this
+/// thread since the last call (not the benchmark's: subtracted from a batch's).
+pub fn reserve_faults() -> [u64; 2] {
+    RESERVE_FAULTS.with(|f| f.replace([0, 0]))
 }
 
 /// Runs `n` repetitions, each timed alone after `before(cx, i)`, with

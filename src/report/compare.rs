@@ -167,6 +167,14 @@ pub struct Comparison {
     pub b: RunInfo,
     pub different_library: bool,
     pub different_hosts: bool,
+    /// The fields in which the two runs' contexts differ (`Context::differences`);
+    /// empty when they agree or one run has no context.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub context_differences: Vec<String>,
+    /// The runs whose ranks shared cores ("A", "B"): every verdict rests on
+    /// time-sliced figures there.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub shared_cores: Vec<String>,
     pub test: String,
     pub alpha: f64,
     pub noise_pct: f64,
@@ -390,6 +398,15 @@ pub fn compare(a: (&str, &Report), b: (&str, &Report), opt: Options) -> Comparis
         b: info(b.0, b.1, rows_b.len()),
         different_library: a.1.mpi.library != b.1.mpi.library,
         different_hosts: a.1.hosts != b.1.hosts,
+        context_differences: match (&a.1.context, &b.1.context) {
+            (Some(x), Some(y)) => x.differences(y),
+            _ => Vec::new(),
+        },
+        shared_cores: [("A", a.1), ("B", b.1)]
+            .into_iter()
+            .filter(|(_, r)| r.context.as_ref().is_some_and(|c| c.oversubscribed))
+            .map(|(t, _)| t.to_string())
+            .collect(),
         test: format!(
             "two-sided Mann-Whitney U on per-repetition samples (p < {}), else non-overlapping 95% CIs of the medians; a significant difference is faster or slower when B/A is beyond ±{threshold_pct:.1}% (the larger of --noise {}% and {LAUNCH_Z} x the launch noise {:.1}%), else faster or slower \"within launch noise\"{}",
             opt.alpha,
@@ -767,8 +784,8 @@ fn run_line(tag: &str, r: &RunInfo) -> String {
     )
 }
 
-/// The comparison as text for a terminal.
-pub fn text(c: &Comparison) -> String {
+/// The two runs' lines and the notes and warnings about what differs between them.
+fn head_lines(c: &Comparison) -> String {
     let mut s = String::new();
     let _ = writeln!(s, "{}", run_line("A", &c.a));
     let _ = writeln!(s, "{}", run_line("B", &c.b));
@@ -787,6 +804,26 @@ pub fn text(c: &Comparison) -> String {
             c.b.hosts.join(",")
         );
     }
+    if !c.context_differences.is_empty() {
+        let _ = writeln!(
+            s,
+            "warning: the runs' contexts differ in {}: the ratios include the difference",
+            c.context_differences.join("; ")
+        );
+    }
+    if !c.shared_cores.is_empty() {
+        let _ = writeln!(
+            s,
+            "warning: ranks shared cores in {}: every verdict below rests on time-sliced figures",
+            c.shared_cores.join(" and ")
+        );
+    }
+    s
+}
+
+/// The comparison as text for a terminal.
+pub fn text(c: &Comparison) -> String {
+    let mut s = head_lines(c);
     let _ = writeln!(s, "test: {}", c.test);
     let _ = writeln!(s);
     let names: Vec<String> = c.rows.iter().map(|r| row_name(&r.key)).collect();
@@ -944,6 +981,52 @@ mod tests {
             "per-call",
             vec![result("imb", "PingPong", 2, rows)],
         )
+    }
+
+    #[test]
+    fn differing_contexts_and_shared_cores_are_said() {
+        use crate::results::{Context, HostContext};
+        let (mut a, mut b) = (run(1, 1.0), run(2, 1.0));
+        let cx = Context {
+            hosts: vec![HostContext {
+                host: "vm".into(),
+                cores: 2,
+                ranks: 4,
+                kernel: "Linux 6.1".into(),
+                ..HostContext::default()
+            }],
+            oversubscribed: true,
+            ..Context::default()
+        };
+        let mut other = cx.clone();
+        other.oversubscribed = false;
+        other.hosts[0].kernel = "Linux 6.2".into();
+        a.context = Some(cx.clone());
+        b.context = Some(other);
+        let c = compare(("a.json", &a), ("b.json", &b), Options::default());
+        assert_eq!(
+            c.context_differences.len(),
+            2,
+            "{:?}",
+            c.context_differences
+        );
+        let t = text(&c);
+        assert!(
+            t.contains(
+                "contexts differ in kernel: Linux 6.1 vs Linux 6.2; oversubscribed: true vs false"
+            ),
+            "{t}"
+        );
+        assert!(t.contains("ranks shared cores in A: every verdict"), "{t}");
+        // Alike contexts, or one side without any: nothing is said.
+        b.context = Some(cx);
+        let c = compare(("a.json", &a), ("b.json", &b), Options::default());
+        assert!(c.context_differences.is_empty());
+        b.context = None;
+        assert!(
+            !text(&compare(("a.json", &a), ("b.json", &b), Options::default()))
+                .contains("contexts differ")
+        );
     }
 
     #[test]

@@ -159,7 +159,7 @@ fn header(out: &mut String, runs: &[Run<'_>]) {
             .collect();
         let _ = writeln!(
             out,
-            "<tr><td>{}<b>{}</b><br><span class=\"sub\">{}</span></td><td><b>{}</b> <span class=\"sub\">MPI {}.{}, mpibench {}</span><details class=\"lib\"><summary>library details</summary><div>{}</div></details></td><td>{}<br><span class=\"sub\">{} ranks</span></td><td><code>{}</code></td><td>{}</td><td>{}</td><td>{}</td></tr>",
+            "<tr><td>{}<b>{}</b><br><span class=\"sub\">{}</span></td><td><b>{}</b> <span class=\"sub\">MPI {}.{}, mpibench {}</span><details class=\"lib\"><summary>library details</summary><div>{}</div></details></td><td>{}<br><span class=\"sub\">{} ranks</span>{}</td><td><code>{}</code></td><td>{}</td><td>{}</td><td>{}</td></tr>",
             swatch(i, runs.len()),
             esc(&r.short),
             esc(&r.source),
@@ -170,6 +170,7 @@ fn header(out: &mut String, runs: &[Run<'_>]) {
             esc(&rep.mpi.library),
             esc(&hosts.join(", ")),
             rep.world_size,
+            context_cell(rep),
             esc(&rep.command.join(" ")),
             esc(&rep.started),
             settings(rep),
@@ -177,6 +178,20 @@ fn header(out: &mut String, runs: &[Run<'_>]) {
         );
     }
     let _ = writeln!(out, "</table></header>");
+}
+
+/// The run's context under its hosts: cores and binding, the machine, the
+/// MPI settings (the table header's lines), folded.
+fn context_cell(rep: &crate::results::Report) -> String {
+    let lines = crate::report::table::context_lines(rep, "");
+    if lines.is_empty() {
+        return String::new();
+    }
+    let rows: Vec<String> = lines.lines().map(|l| esc(l.trim())).collect();
+    format!(
+        "<details class=\"lib\"><summary>machine</summary><div>{}</div></details>",
+        rows.join("<br>")
+    )
 }
 
 fn warnings(out: &mut String, w: &[Warning]) {
@@ -346,6 +361,7 @@ fn clock_columns<'x>() -> Vec<Column<'x>> {
         col("tick [µs]", false, some(|r| r.tick_us)),
         col("resolution [µs]", false, some(|r| r.resolution_us)),
         col("DT [µs]", false, some(|r| r.overhead_us)),
+        col("faults / rep", false, some(|r| r.page_faults)),
     ]
 }
 
@@ -361,6 +377,9 @@ fn remarks(runs: &[Run<'_>], i: usize, res: &BenchResult, r: &Row) -> Option<Str
     }
     if r.disturbed == Some(true) {
         v.push("DISTURBED".to_string());
+    }
+    if r.faulted == Some(true) {
+        v.push("PAGE FAULTS".to_string());
     }
     if !res.measures_instruments()
         && r.rank.is_none()
@@ -634,7 +653,12 @@ mod tests {
     #[test]
     fn loggp_and_fit_tables() {
         use crate::results::{Fit, LogGp};
-        let mut r = result("commtest", "loggp", 2, vec![row(1, 0.7)]);
+        let mut r = result(
+            "commtest",
+            "loggp",
+            2,
+            vec![row(1, 0.7), row(2, 0.7), row(4, 0.7)],
+        );
         r.rows[0]
             .params
             .insert("o_s_us".into(), 0.7134999995273006.into());
@@ -648,8 +672,9 @@ mod tests {
             o_r_us: 0.05,
             g_us: 0.393,
             big_g_us_per_byte: 4.818e-5,
-            r2: Some(0.8153),
+            r2: Some(0.9153),
             warnings: vec!["s = 64 bytes: short delay".into()],
+            ..LogGp::default()
         });
         let mut s = result("commtest", "SWAP", 2, vec![]);
         s.figures.fits = vec![Fit {
@@ -661,6 +686,18 @@ mod tests {
             beta_mbs: Some(46900.0),
             ..Fit::default()
         }];
+        // A line that does not fit: no α or β in its row, the reasons instead.
+        s.figures.fits.push(Fit {
+            protocol: "(0,1)".into(),
+            name: "blocking send, nonblocking receive".into(),
+            volume: 2 << 20,
+            points: 7,
+            alpha_us: 0.508,
+            beta_mbs: Some(7860.8),
+            r2: Some(0.26),
+            max_mbs: 14614.1,
+            ..Fit::default()
+        });
         let html = render(
             &[report("Open MPI v4.1.4", "per-call", vec![r, s])],
             crate::plugin::lookup::report_parts,
@@ -677,9 +714,11 @@ mod tests {
             "<td>2.206",
             "<td>46900",
             "<td>2 MiB",
+            "no linear fit: R^2 = 0.2600 below 0.90<td>–<td>–",
         ] {
             assert!(html.contains(cell), "{cell}");
         }
+        assert!(!html.contains("<td>0.508") && !html.contains("<td>7861"));
         assert!(html.contains("<th>L [µs]</th><th>o_s [µs]</th><th>o_r [µs]</th><th>g [µs]</th>"));
         // Measured values in the numbers table: four digits, not seventeen.
         assert!(html.contains("<td>0.713") && !html.contains("0.71349"));

@@ -901,6 +901,7 @@ pub mod tests {
             reason: None,
             signal: None,
             launches: Vec::new(),
+            context: None,
         }
     }
 

@@ -13,6 +13,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 pub mod alloc;
+pub mod machine;
 pub mod teardown;
 
 /// Ends the process at once (`_exit`): no destructors, no atexit handlers,
@@ -219,6 +220,79 @@ pub fn on_fatal_signal(
 pub fn one_malloc_arena() {
     // SAFETY: mallopt takes plain ints.
     unsafe { libc::mallopt(libc::M_ARENA_MAX, 1) };
+}
+
+/// The calling thread's page faults so far: [minor, major]
+/// (`getrusage(RUSAGE_THREAD)`; zeros where it fails).
+pub fn thread_faults() -> [u64; 2] {
+    // SAFETY: getrusage fills the struct it is given.
+    unsafe {
+        let mut u: libc::rusage = std::mem::zeroed();
+        if libc::getrusage(libc::RUSAGE_THREAD, &mut u) != 0 {
+            return [0, 0];
+        }
+        [u.ru_minflt as u64, u.ru_majflt as u64]
+    }
+}
+
+/// The mmap threshold `--malloc stable` fixes: every allocation below 32 MiB
+/// comes from the heap, and the heap is never trimmed below 1 GiB, so that
+/// a buffer freed and allocated again inside a call reuses mapped pages.
+pub const STABLE_MMAP_THRESHOLD: i32 = 32 << 20;
+pub const STABLE_TRIM_THRESHOLD: i32 = 1 << 30;
+
+/// `--malloc stable`: fixed thresholds (`mallopt(M_MMAP_THRESHOLD)` and
+/// `M_TRIM_THRESHOLD`, which also ends glibc's dynamic threshold), before
+/// MPI starts; true when the C library took both.
+pub fn stable_malloc() -> bool {
+    // SAFETY: mallopt takes plain ints.
+    unsafe {
+        libc::mallopt(libc::M_MMAP_THRESHOLD, STABLE_MMAP_THRESHOLD) == 1
+            && libc::mallopt(libc::M_TRIM_THRESHOLD, STABLE_TRIM_THRESHOLD) == 1
+    }
+}
+
+/// The page size in bytes (4096 when unknown).
+pub fn page_size() -> usize {
+    // SAFETY: sysconf only reads.
+    let page = unsafe { libc::sysconf(libc::_SC_PAGESIZE) };
+    if page > 0 {
+        page as usize
+    } else {
+        4096
+    }
+}
+
+/// Test hook: maps `pages` fresh pages, writes one byte to each (a minor
+/// fault each) and unmaps them.
+pub fn touch_fresh_pages(pages: usize) {
+    if pages == 0 {
+        return;
+    }
+    let page = page_size();
+    let Some(len) = pages.checked_mul(page) else {
+        return;
+    };
+    // SAFETY: an anonymous private mapping, written within its length and
+    // unmapped before return.
+    unsafe {
+        let p = libc::mmap(
+            std::ptr::null_mut(),
+            len,
+            libc::PROT_READ | libc::PROT_WRITE,
+            libc::MAP_PRIVATE | libc::MAP_ANONYMOUS,
+            -1,
+            0,
+        );
+        if p == libc::MAP_FAILED {
+            return;
+        }
+        let b = p.cast::<u8>();
+        for i in 0..pages {
+            std::ptr::write_volatile(b.add(i * page), 1);
+        }
+        libc::munmap(p, len);
+    }
 }
 
 /// Sends `sig` to `pid` (a negative pid: its process group; signal 0:

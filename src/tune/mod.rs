@@ -314,6 +314,10 @@ struct Launches<'a> {
     lib: &'a Library,
     dir: PathBuf,
     count: usize,
+    /// What the first launch's context said of ranks sharing cores
+    /// (`report::table::shared_cores_line`): the choices then rest on
+    /// time-sliced figures.
+    shared_cores: Option<String>,
 }
 
 impl Launches<'_> {
@@ -329,6 +333,7 @@ impl Launches<'_> {
         }
         self.count += 1;
         let raw = self.dir.join(format!("launch{}.csv", self.count));
+        let json = self.dir.join(format!("launch{}.json", self.count));
         eprintln!("mpibench tune: launch {}: {what}", self.count);
         let exe = std::env::current_exe()
             .map_err(|e| Stop::from(format!("cannot find this program: {e}")))?;
@@ -338,6 +343,8 @@ impl Launches<'_> {
             .args(["--sizes", &self.args.sizes, "--timing", "per-call"])
             .args(["--iter", &self.args.iter.to_string(), "--raw"])
             .arg(&raw)
+            .arg("--json")
+            .arg(&json)
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(Stdio::piped());
@@ -385,6 +392,12 @@ impl Launches<'_> {
                 code,
                 msg: format!("{what}: the launch failed: {last}"),
             });
+        }
+        if self.count == 1 {
+            self.shared_cores = std::fs::read_to_string(&json)
+                .ok()
+                .and_then(|t| serde_json::from_str::<crate::results::Report>(&t).ok())
+                .and_then(|r| crate::report::table::shared_cores_line(&r));
         }
         let text = std::fs::read_to_string(&raw)
             .map_err(|e| Stop::from(format!("{what}: cannot read '{}': {e}", raw.display())))?;
@@ -472,6 +485,7 @@ fn tune(args: &Args, lib: &Library, colls: &[&'static Coll], dir: &Path) -> Resu
         lib,
         dir: dir.to_path_buf(),
         count: 0,
+        shared_cores: None,
     };
     // The rules are checked from a candidate in the temporary directory;
     // the file at --rules is replaced (atomically) only once they passed,
@@ -509,6 +523,8 @@ pub struct Tuning {
     pub reverted: BTreeMap<Point, (f64, f64)>,
     pub after: Samples,
     pub load: Vec<(&'static str, String)>,
+    /// Said when the launches' ranks shared cores (see `Launches`).
+    pub shared_cores: Option<String>,
 }
 
 /// The defaults, each algorithm on its own, the defaults again, the picks,
@@ -552,6 +568,7 @@ fn measure(
             reverted,
             after,
             load: load_env(&lib.kind, path),
+            shared_cores: launches.shared_cores.clone(),
         },
         text,
     ))
@@ -668,7 +685,12 @@ fn checked_rules(
     before: &Samples,
     path: &Path,
 ) -> Result<(Reverted, Samples, String), Stop> {
-    let header = rules_header(lib, points);
+    let mut header = rules_header(lib, points);
+    if let Some(l) = &launches.shared_cores {
+        header.push_str(&format!(
+            "\n{l}: the choices may not hold with one rank per core"
+        ));
+    }
     let mut reverted = BTreeMap::new();
     let candidate = launches.dir.join(
         path.file_name()

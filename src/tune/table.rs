@@ -49,6 +49,10 @@ pub struct Document {
     pub rules_file: String,
     /// The environment that loads the rules file.
     pub load: Vec<String>,
+    /// Set when the launches' ranks shared cores: the choices rest on
+    /// time-sliced figures.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub shared_cores: Option<String>,
     pub rows: Vec<Row>,
 }
 
@@ -113,6 +117,9 @@ pub fn render(
     path: &Path,
 ) -> String {
     let mut s = format!("# mpibench tune: {}\n", lib.name());
+    if let Some(l) = &t.shared_cores {
+        s += &format!("# {l}: the choices rest on time-sliced figures and may not hold with one rank per core\n");
+    }
     for (c, list) in colls.iter().zip(algs) {
         let names: Vec<String> = list.iter().map(label).collect();
         s += &format!(
@@ -187,6 +194,7 @@ pub fn json(
         library: lib.version.clone(),
         rules_file: path.display().to_string(),
         load: t.load.iter().map(|(k, v)| format!("{k}={v}")).collect(),
+        shared_cores: t.shared_cores.clone(),
         rows: rows(colls, algs, t),
     }
 }
@@ -241,6 +249,7 @@ mod tests {
             reverted: BTreeMap::new(),
             after: BTreeMap::from([(pt(8), s(2.0)), (pt(1024), s(2.2))]),
             load: vec![("X", "f".into())],
+            shared_cores: None,
         };
         let lib = Library {
             version: "Open MPI v4.1.4".into(),

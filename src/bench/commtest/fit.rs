@@ -78,7 +78,7 @@ pub fn fit_sweep(volume: usize, sweep: &[Sample]) -> Option<Fit> {
         .filter(|s| s.t_min_us > 0.0)
         .min_by(|a, b| a.t_min_us.total_cmp(&b.t_min_us))
         .unwrap_or(first);
-    Some(Fit {
+    let mut fit = Fit {
         volume,
         points: sweep.len(),
         alpha_us: alpha,
@@ -92,10 +92,91 @@ pub fn fit_sweep(volume: usize, sweep: &[Sample]) -> Option<Fit> {
         beta_min_mbs: mbs(volume, c_min),
         r2_min,
         ..Fit::default()
-    })
+    };
+    fit.judge();
+    Some(fit)
+}
+
+/// Below this R² a line is "no linear fit".
+pub const MIN_R2: f64 = 0.9;
+/// A fitted β below this share of the best achieved bandwidth is "no linear fit".
+pub const MIN_BETA_SHARE: f64 = 0.5;
+
+/// The verdict of a fit: "fits" when `reasons` is empty.
+pub fn verdict(reasons: &[String]) -> &'static str {
+    if reasons.is_empty() {
+        "fits"
+    } else {
+        "no linear fit"
+    }
+}
+
+/// Why a line t(k) = k·α + V/β over `points` packet counts does not fit,
+/// against the best achieved bandwidth `max_mbs`; empty when it fits.
+/// Times that are all equal (R² undefined over 3 or more points) fit with α = 0.
+pub fn misfit(
+    points: usize,
+    alpha_us: f64,
+    beta_mbs: Option<f64>,
+    r2: Option<f64>,
+    max_mbs: f64,
+) -> Vec<String> {
+    let mut why = Vec::new();
+    if points < 3 {
+        why.push(format!(
+            "{points} packet count{}: nothing tests the line",
+            if points == 1 { "" } else { "s" }
+        ));
+    }
+    if let Some(r) = r2.filter(|r| *r < MIN_R2) {
+        why.push(format!("R^2 = {r:.4} below {MIN_R2:.2}"));
+    }
+    if alpha_us < 0.0 {
+        why.push(format!(
+            "alpha = {alpha_us:.3} usec: the time falls as packets are added"
+        ));
+    }
+    match beta_mbs.filter(|b| *b > 0.0 && b.is_finite()) {
+        None => why.push("no positive V/beta".to_string()),
+        Some(b) if b < MIN_BETA_SHARE * max_mbs => why.push(format!(
+            "beta = {b:.1} MB/s below half the {max_mbs:.1} MB/s achieved"
+        )),
+        Some(_) => {}
+    }
+    why
 }
 
 impl Fit {
+    /// Stores the verdicts of both fits and their reasons.
+    pub fn judge(&mut self) {
+        self.no_fit = self.misfit();
+        self.verdict = verdict(&self.no_fit).to_string();
+        self.no_fit_min = self.misfit_min();
+        self.verdict_min = verdict(&self.no_fit_min).to_string();
+    }
+
+    /// Why the fit to the reported times does not fit (empty when it does).
+    pub fn misfit(&self) -> Vec<String> {
+        misfit(
+            self.points,
+            self.alpha_us,
+            self.beta_mbs,
+            self.r2,
+            self.max_mbs,
+        )
+    }
+
+    /// Why the fit to the minimum times does not fit (empty when it does).
+    pub fn misfit_min(&self) -> Vec<String> {
+        misfit(
+            self.points,
+            self.alpha_min_us,
+            self.beta_min_mbs,
+            self.r2_min,
+            self.max_mbs,
+        )
+    }
+
     /// The fitted time of `packets` packets of the sweep's volume V:
     /// k·α + V/β (µs); None where β is null (no positive intercept).
     pub fn model_us(&self, packets: f64) -> Option<f64> {
@@ -260,6 +341,77 @@ mod tests {
             assert_eq!(f.t_min_packets, 1);
             assert!(close(f.max_mbs, v as f64 / 1.048576 / sweep[0].t_min_us));
         }
+    }
+
+    fn model_sweep(v: usize, alpha: f64, beta: f64, noise: &dyn Fn(u64) -> f64) -> Vec<Sample> {
+        (0..7)
+            .map(|e| {
+                let k = 1u64 << e;
+                let t = k as f64 * alpha + v as f64 / 1.048576 / beta + noise(k);
+                Sample {
+                    packets: k,
+                    t_us: t,
+                    t_min_us: t,
+                }
+            })
+            .collect()
+    }
+
+    /// The rule: a clean line fits; scatter (R² < 0.9), a β below half the
+    /// best achieved, a falling time and too few points each make it
+    /// "no linear fit", with the reasons named.
+    #[test]
+    fn a_line_that_does_not_fit_is_said() {
+        let v = 256 << 10;
+        let f = fit_sweep(v, &model_sweep(v, 2.0, 10_000.0, &|_| 0.0)).unwrap();
+        assert_eq!((f.verdict.as_str(), f.no_fit.len()), ("fits", 0));
+        assert_eq!(f.verdict_min, "fits");
+        // Small noise (±1% of the time) still fits.
+        let wobble = |k: u64| if k % 4 == 0 { 0.3 } else { -0.3 };
+        let f = fit_sweep(v, &model_sweep(v, 2.0, 10_000.0, &wobble)).unwrap();
+        assert_eq!(f.verdict, "fits", "{:?}", f.no_fit);
+        // COMMTEST's (0,1) on 2 ranks: a fast first packet count, then times
+        // that scatter around a flat line (R² ≈ 0.36, β a third of the best).
+        let scatter = [
+            (1, 10.0),
+            (2, 42.0),
+            (4, 30.0),
+            (8, 45.0),
+            (16, 33.0),
+            (32, 48.0),
+            (64, 50.0),
+        ];
+        let sweep: Vec<Sample> = scatter
+            .iter()
+            .map(|&(k, t)| Sample {
+                packets: k,
+                t_us: t,
+                t_min_us: t,
+            })
+            .collect();
+        let f = fit_sweep(v, &sweep).unwrap();
+        assert!(f.r2.unwrap() < MIN_R2, "{:?}", f.r2);
+        assert!(f.beta_mbs.unwrap() < 0.5 * f.max_mbs);
+        assert_eq!(f.verdict, "no linear fit");
+        assert_eq!(f.no_fit.len(), 2, "{:?}", f.no_fit);
+        assert!(f.no_fit[0].starts_with("R^2 = "), "{:?}", f.no_fit);
+        assert!(f.no_fit[1].contains("below half the"), "{:?}", f.no_fit);
+        // β alone below half the best: a line with R² = 1 but a minimum
+        // time far below the medians.
+        let mut fast = model_sweep(v, 2.0, 10_000.0, &|_| 0.0);
+        fast[0].t_min_us /= 3.0;
+        let f = fit_sweep(v, &fast).unwrap();
+        assert_eq!(f.no_fit.len(), 1, "{:?}", f.no_fit);
+        assert!(f.no_fit[0].starts_with("beta = "));
+        // Falling times, two points, no positive intercept.
+        assert!(misfit(7, -1.0, Some(5.0), Some(0.99), 5.0)[0].starts_with("alpha = "));
+        assert_eq!(misfit(2, 1.0, Some(5.0), None, 5.0).len(), 1);
+        assert_eq!(
+            misfit(5, 1.0, None, Some(0.99), 5.0),
+            ["no positive V/beta"]
+        );
+        // Equal times over 3 points: R² undefined, the flat line fits.
+        assert!(misfit(3, 0.0, Some(5.0), None, 5.0).is_empty());
     }
 
     #[test]

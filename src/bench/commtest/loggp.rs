@@ -105,7 +105,9 @@ pub fn parameters(partner: usize, n: usize, series: &[Series]) -> Option<LogGp> 
             )
         })
         .collect();
+    let verdict = super::fit::verdict(&gap_misfit(series.len(), big_g, r2)).to_string();
     Some(LogGp {
+        verdict,
         partner,
         n,
         l_us: first.prtt1 / 2.0,
@@ -116,6 +118,22 @@ pub fn parameters(partner: usize, n: usize, series: &[Series]) -> Option<LogGp> 
         r2,
         warnings,
     })
+}
+
+/// Why the line g + G·s over `sizes` sizes does not fit (empty when it
+/// does): the commtest fits' rule without a best achieved bandwidth.
+pub fn gap_misfit(sizes: usize, big_g: f64, r2: Option<f64>) -> Vec<String> {
+    let mut why = Vec::new();
+    if sizes < 3 {
+        why.push(format!("{sizes} sizes: nothing tests the line"));
+    }
+    if let Some(r) = r2.filter(|r| *r < super::fit::MIN_R2) {
+        why.push(format!("R^2 = {r:.4} below {:.2}", super::fit::MIN_R2));
+    }
+    if big_g < 0.0 {
+        why.push("G < 0: the gap falls as messages grow".to_string());
+    }
+    why
 }
 
 pub struct LogGpTool;
@@ -332,6 +350,7 @@ mod tests {
         assert!(close(p.o_r_us, o_r));
         assert!(close(p.r2.unwrap(), 1.0));
         assert!(p.warnings.is_empty(), "{:?}", p.warnings);
+        assert_eq!(p.verdict, "fits");
         // A delay below the gap measured at s is named.
         let mut short = series.clone();
         short[16].d = 1.0;
@@ -344,5 +363,15 @@ mod tests {
             p.warnings
         );
         assert!(parameters(1, n, &[]).is_none());
+        // Gaps that zigzag around the line: R² far below 0.9.
+        let mut noisy = series.clone();
+        for (i, x) in noisy.iter_mut().enumerate() {
+            x.prttn += if i % 2 == 0 { 0.0 } else { 900.0 };
+        }
+        let p = parameters(1, n, &noisy).unwrap();
+        assert!(p.r2.unwrap() < 0.9);
+        assert_eq!(p.verdict, "no linear fit");
+        assert_eq!(gap_misfit(2, 0.1, None).len(), 1);
+        assert_eq!(gap_misfit(17, -0.1, Some(0.95)).len(), 1);
     }
 }

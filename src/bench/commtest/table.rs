@@ -7,6 +7,7 @@
 use std::fmt::Write;
 
 use crate::bench::commtest::fit;
+use crate::bench::commtest::loggp::gap_misfit;
 use crate::report::table::{fixed, opt, titled_header, total_errors, Format, Heading, SectionCx};
 use crate::report::view::ReportParts;
 use crate::report::view::{num, size_label};
@@ -60,37 +61,47 @@ pub fn report_tables(r: &BenchResult) -> Vec<PartTable> {
                 "G [µs/byte]",
                 "1/G [MB/s]",
                 "R²",
+                "fit",
                 "warnings",
             ],
             left: 1,
-            rows: vec![vec![
-                format!("0↔{}", g.partner),
-                g.n.to_string(),
-                num(g.l_us),
-                num(g.o_s_us),
-                num(g.o_r_us),
-                num(g.g_us),
-                format!("{:.3e}", g.big_g_us_per_byte),
-                opt(inv_g),
-                r2(g.r2),
-                g.warnings.join("; "),
-            ]],
+            rows: vec![{
+                let why = gap_misfit(r.rows.len(), g.big_g_us_per_byte, g.r2);
+                let fits = why.is_empty();
+                let raw = |v: String| if fits { v } else { "–".to_string() };
+                vec![
+                    format!("0↔{}", g.partner),
+                    g.n.to_string(),
+                    num(g.l_us),
+                    num(g.o_s_us),
+                    num(g.o_r_us),
+                    raw(num(g.g_us)),
+                    raw(format!("{:.3e}", g.big_g_us_per_byte)),
+                    raw(opt(inv_g)),
+                    r2(g.r2),
+                    fit_cell(&why),
+                    g.warnings.join("; "),
+                ]
+            }],
         });
     }
     if !r.figures.fits.is_empty() {
         v.push(PartTable {
             caption: "Fits t(k) = k·α + V/β over each packet sweep (k packets of the volume V; \
-                      MB = 2^20 bytes); the maximum achieved bandwidth is V over the minimum time.",
+                      MB = 2^20 bytes); the maximum achieved bandwidth is V over the minimum time. \
+                      A line with R² below 0.9, fewer than 3 points, α < 0 or β below half the \
+                      maximum is \"no linear fit\": its α and β stay in the JSON only.",
             head: &[
                 "protocol",
                 "prepost",
                 "V",
                 "points",
+                "max [MB/s]",
+                "at packets",
+                "fit",
                 "α [µs]",
                 "β [MB/s]",
                 "R²",
-                "max [MB/s]",
-                "at packets",
             ],
             left: 1,
             rows: r
@@ -98,22 +109,34 @@ pub fn report_tables(r: &BenchResult) -> Vec<PartTable> {
                 .fits
                 .iter()
                 .map(|f| {
+                    let why = f.misfit();
+                    let fits = why.is_empty();
                     vec![
                         format!("{} {}", f.protocol, f.name),
                         if f.prepost { "yes" } else { "no" }.to_string(),
                         size_label(f.volume),
                         f.points.to_string(),
-                        num(f.alpha_us),
-                        opt(f.beta_mbs),
-                        r2(f.r2),
                         num(f.max_mbs),
                         f.t_min_packets.to_string(),
+                        fit_cell(&why),
+                        if fits { num(f.alpha_us) } else { "–".into() },
+                        if fits { opt(f.beta_mbs) } else { "–".into() },
+                        r2(f.r2),
                     ]
                 })
                 .collect(),
         });
     }
     v
+}
+
+/// "fits", or "no linear fit: " and the reasons.
+fn fit_cell(why: &[String]) -> String {
+    if why.is_empty() {
+        "fits".to_string()
+    } else {
+        format!("no linear fit: {}", why.join("; "))
+    }
 }
 
 /// The fit t(k) = k·α + V/β that belongs to a row of `res`: the entry of
@@ -129,7 +152,7 @@ pub fn fit_for<'r>(res: &'r BenchResult, row: &Row) -> Option<&'r Fit> {
 
 /// The fit's time at a row's packet count, with the fit as its legend.
 pub fn fit_at(res: &BenchResult, row: &Row) -> Option<ModelPoint> {
-    let f = fit_for(res, row)?;
+    let f = fit_for(res, row).filter(|f| f.misfit().is_empty())?;
     let k = row.params.get("packets")?.as_f64()?;
     Some(ModelPoint {
         t_us: f.model_us(k)?,
@@ -356,25 +379,47 @@ fn block(s: &mut String, rows: &[Row], fit: Option<&Fit>, checked: bool, stats: 
         let _ = writeln!(s);
     }
     if let Some(f) = fit {
-        let _ = writeln!(
-            s,
-            "# fit: alpha = {:.3} usec/message, beta = {} MB/s, R^2 = {}; max achieved {:.1} MB/s ({} packet{}, t = {:.3} usec)",
+        let _ = writeln!(s, "{}", fit_lines(f));
+    }
+}
+
+/// The fit's two lines under a sweep: the fit and the best achieved, or,
+/// when the line does not fit (`Fit::misfit`), the best achieved first and
+/// the reasons, the fit's numbers left to the JSON.
+fn fit_lines(f: &Fit) -> String {
+    let best = format!(
+        "max achieved {:.1} MB/s ({} packet{}, t = {:.3} usec)",
+        f.max_mbs,
+        f.t_min_packets,
+        if f.t_min_packets == 1 { "" } else { "s" },
+        f.t_min_us
+    );
+    let why = f.misfit();
+    let first = if why.is_empty() {
+        format!(
+            "# fit: alpha = {:.3} usec/message, beta = {} MB/s, R^2 = {}; {best}",
             f.alpha_us,
             opt(f.beta_mbs, 1),
             opt(f.r2, 4),
-            f.max_mbs,
-            f.t_min_packets,
-            if f.t_min_packets == 1 { "" } else { "s" },
-            f.t_min_us
-        );
-        let _ = writeln!(
-            s,
+        )
+    } else {
+        format!(
+            "# {best}; no linear fit: {} (alpha and beta are raw fields of the JSON's fits)",
+            why.join("; ")
+        )
+    };
+    let why = f.misfit_min();
+    let second = if why.is_empty() {
+        format!(
             "# fit to t_min: alpha = {:.3} usec/message, beta = {} MB/s, R^2 = {}",
             f.alpha_min_us,
             opt(f.beta_min_mbs, 1),
             opt(f.r2_min, 4)
-        );
-    }
+        )
+    } else {
+        format!("# fit to t_min: no linear fit: {}", why.join("; "))
+    };
+    format!("{first}\n{second}")
 }
 
 fn loggp_section(r: &BenchResult, l: &LogGp) -> String {
@@ -413,16 +458,25 @@ fn loggp_section(r: &BenchResult, l: &LogGp) -> String {
         );
     }
     let bw = (l.big_g_us_per_byte > 0.0).then(|| 1.0 / l.big_g_us_per_byte / 1.048576);
+    let why = gap_misfit(r.rows.len(), l.big_g_us_per_byte, l.r2);
+    let gap = if why.is_empty() {
+        format!(
+            "g = {:.3} usec, G = {:.6} usec/byte (1/G = {} MB/s), R^2 = {}",
+            l.g_us,
+            l.big_g_us_per_byte,
+            opt(bw, 1),
+            opt(l.r2, 4)
+        )
+    } else {
+        format!(
+            "g + G*s: no linear fit: {} (g and G are raw fields of the JSON's loggp)",
+            why.join("; ")
+        )
+    };
     let _ = writeln!(
         s,
-        "# L = {:.3} usec, o_s = {:.3} usec, o_r = {:.3} usec, g = {:.3} usec, G = {:.6} usec/byte (1/G = {} MB/s), R^2 = {}",
-        l.l_us,
-        l.o_s_us,
-        l.o_r_us,
-        l.g_us,
-        l.big_g_us_per_byte,
-        opt(bw, 1),
-        opt(l.r2, 4)
+        "# L = {:.3} usec, o_s = {:.3} usec, o_r = {:.3} usec, {gap}",
+        l.l_us, l.o_s_us, l.o_r_us,
     );
     for w in &l.warnings {
         let _ = writeln!(s, "# warning: {w}");
@@ -486,9 +540,41 @@ mod tests {
         insta::assert_snapshot!(s);
     }
 
+    /// A line that does not fit leads with the best achieved and says why;
+    /// its α and β are not printed.
+    #[test]
+    fn a_fit_that_does_not_fit_leads_with_the_best_achieved() {
+        let f = Fit {
+            volume: 256 << 10,
+            points: 7,
+            alpha_us: 0.508,
+            beta_mbs: Some(7860.8),
+            r2: Some(0.26),
+            t_min_us: 17.105,
+            t_min_packets: 1,
+            max_mbs: 14614.1,
+            alpha_min_us: 0.3,
+            beta_min_mbs: Some(14000.0),
+            r2_min: Some(0.97),
+            ..Fit::default()
+        };
+        let text = fit_lines(&f);
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(
+            lines[0],
+            "# max achieved 14614.1 MB/s (1 packet, t = 17.105 usec); no linear fit: R^2 = 0.2600 below 0.90 (alpha and beta are raw fields of the JSON's fits)"
+        );
+        assert!(!lines[0].contains("7860"));
+        assert!(
+            lines[1].starts_with("# fit to t_min: alpha = 0.300"),
+            "{}",
+            lines[1]
+        );
+    }
+
     #[test]
     fn loggp_table() {
-        let rows = [1usize, 1024]
+        let rows = [1usize, 1024, 4096]
             .iter()
             .map(|&s| {
                 let mut r = row(s, 3.0);
@@ -518,6 +604,7 @@ mod tests {
             big_g_us_per_byte: 0.0002,
             r2: Some(0.99),
             warnings: vec!["s = 1024 bytes: the delay d = 3.000 us is shorter than g + G*s = 3.100 us (measured at s), so o_s there is underestimated".into()],
+            ..LogGp::default()
         });
         let cx = SectionCx {
             rank_rows: None,

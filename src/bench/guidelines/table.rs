@@ -142,6 +142,13 @@ impl Format for Guidelines {
             count("violated"),
             count("inconclusive")
         );
+        let shared = crate::report::table::shared_cores_line(report);
+        if let Some(l) = &shared {
+            let _ = writeln!(
+                s,
+                "# {l}: every verdict of this run judges the scheduler as much as MPI; a VIOLATED line is marked (shared cores)"
+            );
+        }
         for v in violations(report) {
             let at = match v.mockup_bytes {
                 Some(b) => format!("{} -> {b} bytes", v.bytes),
@@ -149,13 +156,18 @@ impl Format for Guidelines {
             };
             let _ = writeln!(
                 s,
-                "# VIOLATED {} on {} processes at {at}: {} is {:.2}x {} (p {})",
+                "# VIOLATED {} on {} processes at {at}: {} is {:.2}x {} (p {}){}",
                 v.guideline,
                 v.processes,
                 v.collective,
                 v.ratio,
                 v.mockup,
-                p_text(v.p_value)
+                p_text(v.p_value),
+                if shared.is_some() {
+                    " (shared cores)"
+                } else {
+                    ""
+                }
             );
         }
         s

@@ -20,6 +20,12 @@ impl Format for Mpigraph {
             report.mpibench_version
         );
         s.push_str(&run_lines(report, "# "));
+        if let Some(l) = crate::report::table::shared_cores_line(report) {
+            let _ = writeln!(
+                s,
+                "# {l}: the outliers below may be the scheduler's, not the links'"
+            );
+        }
         s
     }
 

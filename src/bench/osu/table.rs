@@ -46,9 +46,13 @@ impl View {
 }
 
 impl Format for Osu {
-    fn header(&self, _report: &Report, plan: &Heading) -> String {
+    fn header(&self, report: &Report, plan: &Heading) -> String {
         VIEW.with(|v| *v.borrow_mut() = View::of(plan));
-        String::new()
+        // OMB's preamble stays line for line; ranks sharing cores are the
+        // one thing said before it.
+        crate::report::table::shared_cores_line(report)
+            .map(|l| format!("# {l}\n"))
+            .unwrap_or_default()
     }
 
     fn section(&self, r: &BenchResult, cx: &SectionCx) -> String {
@@ -264,9 +268,12 @@ fn table(r: &BenchResult, cx: &SectionCx, view: &View) -> String {
         .any(|row| row.params.contains_key("transmit_bytes"));
     let cols = columns(p, view, checked, transmit, cx.stats);
     figures(&mut s, p, r, &cols, sized);
-    // A disturbed measurement (see engine::disturb): a '#' line after the
-    // table, which OMB's parsers skip, so the figures keep OMB's shape.
-    for row in r.rows.iter().filter(|row| row.disturbed == Some(true)) {
+    // A disturbed measurement (see engine::disturb) or a timed region that
+    // page-faults: a '#' line after the table, which OMB's parsers skip, so
+    // the figures keep OMB's shape.
+    let flagged =
+        |row: &&crate::results::Row| row.disturbed == Some(true) || row.faulted == Some(true);
+    for row in r.rows.iter().filter(flagged) {
         let note = row.note.as_deref().unwrap_or("disturbed");
         let _ = writeln!(s, "# {} bytes: {note}", row.bytes);
     }

@@ -104,6 +104,7 @@ pub(crate) fn run_lines(report: &Report, prefix: &str) -> String {
         format!("{prefix}Date                  : {}", report.started),
         format!("{prefix}Hosts                 : {}", hosts.join(", ")),
         format!("{prefix}Processes             : {}", report.world_size),
+        context_lines(report, prefix),
         format!(
             "{prefix}MPI library           : {}",
             printable(&report.mpi.library)
@@ -117,8 +118,122 @@ pub(crate) fn run_lines(report: &Report, prefix: &str) -> String {
             printable(&report.command.join(" "))
         ),
     ]
+    .into_iter()
+    .filter(|l| !l.is_empty())
+    .collect::<Vec<_>>()
     .join("\n")
         + "\n"
+}
+
+/// "Ranks share cores: 4 ranks on 2 cores (vm) ..." when the context says
+/// they did; for headers that print nothing else of the context.
+pub fn shared_cores_line(report: &Report) -> Option<String> {
+    let cx = report.context.as_ref().filter(|c| c.oversubscribed)?;
+    let hosts: Vec<String> = cx
+        .hosts
+        .iter()
+        .map(|h| {
+            format!(
+                "{} ranks on {} cores of {}",
+                h.ranks,
+                h.cores,
+                printable(&h.host)
+            )
+        })
+        .collect();
+    Some(format!(
+        "Ranks share cores ({}): time slicing is in every figure",
+        hosts.join(", ")
+    ))
+}
+
+/// The context's header lines (no line when the result has no context):
+/// cores and binding per host, with a warning when ranks share cores; the
+/// processor, NUMA nodes and kernel; the MPI settings of the environment.
+pub fn context_lines(report: &Report, prefix: &str) -> String {
+    let Some(cx) = &report.context else {
+        return String::new();
+    };
+    let mut lines = Vec::new();
+    // Hosts alike are one entry: "vm1 and 99 other hosts: 36 ranks on ...".
+    let mut alike: Vec<(String, &str, usize)> = Vec::new();
+    for h in &cx.hosts {
+        let line = format!(
+            "{} rank{} on {} core{} ({}), {}",
+            h.ranks,
+            if h.ranks == 1 { "" } else { "s" },
+            h.cores,
+            if h.cores == 1 { "" } else { "s" },
+            h.cpus,
+            if h.bound { "bound" } else { "not bound" }
+        );
+        match alike.iter_mut().find(|(l, _, _)| *l == line) {
+            Some(a) => a.2 += 1,
+            None => alike.push((line, &h.host, 1)),
+        }
+    }
+    let mut cores: Vec<String> = alike
+        .iter()
+        .map(|(line, host, n)| match (cx.hosts.len(), n) {
+            (1, _) => line.clone(),
+            (_, 1) => format!("{}: {line}", printable(host)),
+            (_, n) => format!("{} and {} other hosts: {line}", printable(host), n - 1),
+        })
+        .collect();
+    if cx.oversubscribed {
+        cores.push("ranks share cores: time slicing is in every figure".into());
+    }
+    lines.push(format!(
+        "{prefix}Cores                 : {}",
+        cores.join("; ")
+    ));
+    let machines: Vec<String> = cx
+        .hosts
+        .iter()
+        .map(|h| {
+            let mut m = h
+                .cpu_model
+                .clone()
+                .unwrap_or_else(|| "processor unknown".into());
+            if h.numa_nodes > 0 {
+                let s = if h.numa_nodes == 1 { "" } else { "s" };
+                m.push_str(&format!(", {} NUMA node{s}", h.numa_nodes));
+            }
+            if let Some(g) = &h.governor {
+                m.push_str(&format!(", governor {g}"));
+            }
+            format!("{m}; {}", h.kernel)
+        })
+        .fold(Vec::new(), |mut v, m| {
+            if !v.contains(&m) {
+                v.push(m);
+            }
+            v
+        });
+    lines.push(format!(
+        "{prefix}Processor             : {}",
+        printable(&machines.join(" | "))
+    ));
+    if !cx.mpi_env.is_empty() {
+        let env: Vec<String> = cx.mpi_env.iter().map(|(k, v)| format!("{k}={v}")).collect();
+        lines.push(format!(
+            "{prefix}MPI settings          : {}",
+            printable(&env.join(" "))
+        ));
+    }
+    if cx.malloc == "stable" || !cx.malloc_env.is_empty() {
+        let mut m = vec![if cx.malloc == "stable" {
+            "--malloc stable (mmap threshold 32 MiB, trim threshold 1 GiB)".to_string()
+        } else {
+            "the C library's".to_string()
+        }];
+        m.extend(cx.malloc_env.iter().map(|(k, v)| format!("{k}={v}")));
+        lines.push(format!(
+            "{prefix}Allocator             : {}",
+            printable(&m.join("; "))
+        ));
+    }
+    lines.join("\n")
 }
 
 /// A suite's table header: a rule, `# TITLE on mpibench V`, the rule again,
@@ -269,6 +384,7 @@ pub(crate) mod fixtures {
             reason: None,
             signal: None,
             launches: Vec::new(),
+            context: None,
         }
     }
 

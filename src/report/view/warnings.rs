@@ -21,6 +21,11 @@ pub enum Warning {
     ValidationStatus {
         run: String,
     },
+    /// More ranks than processors on some machine (the context says so).
+    SharedCores {
+        run: String,
+        how: String,
+    },
     Skipped {
         run: String,
         processes: usize,
@@ -99,7 +104,8 @@ impl Warning {
         match self {
             Warning::Incomplete { .. }
             | Warning::Aborted { .. }
-            | Warning::ValidationStatus { .. } => None,
+            | Warning::ValidationStatus { .. }
+            | Warning::SharedCores { .. } => None,
             Warning::Skipped { run, processes, .. }
             | Warning::Note { run, processes, .. }
             | Warning::Validation { run, processes, .. }
@@ -126,6 +132,10 @@ impl Warning {
             Warning::ValidationStatus { run } => write!(
                 f,
                 "Run {run} found validation errors: some transfers delivered wrong data, so the affected timings do not measure a correct transfer."
+            ),
+            Warning::SharedCores { run, how } => write!(
+                f,
+                "Run {run}'s ranks shared cores ({how}): time slicing is in every figure, and a comparison or verdict on them judges the scheduler as much as MPI. Run at most one rank per core for figures of the library."
             ),
             _ => Ok(()),
         }
@@ -183,6 +193,17 @@ pub fn run_warnings(runs: &[Run]) -> Vec<Warning> {
                 },
             }),
             _ => {}
+        }
+        if let Some(cx) = r.report.context.as_ref().filter(|c| c.oversubscribed) {
+            let how: Vec<String> = cx
+                .hosts
+                .iter()
+                .map(|h| format!("{}: {} ranks on {} cores", h.host, h.ranks, h.cores))
+                .collect();
+            w.push(Warning::SharedCores {
+                run: format!("{} ({})", r.short, r.label),
+                how: how.join(", "),
+            });
         }
     }
     w

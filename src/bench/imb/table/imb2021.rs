@@ -60,10 +60,17 @@ pub fn rule(cols: usize) -> String {
 /// IMB program prints them.
 pub fn sys_lines(report: &Report, sys: &Sys) -> String {
     let [major, minor] = report.mpi.version;
-    format!(
+    let mut s = format!(
         "# Date                  : {}\n# Machine               : {}\n# System                : {}\n# Release               : {}\n# Version               : {}\n# MPI Version           : {major}.{minor}\n",
         sys.date, sys.machine, sys.system, sys.release, sys.version
-    )
+    );
+    // mpibench's own: the cores, binding, processor and MPI settings.
+    let cx = crate::report::table::context_lines(report, "# ");
+    if !cx.is_empty() {
+        s.push_str(&cx);
+        s.push('\n');
+    }
+    s
 }
 
 /// IMB's header block of the program's `part` ("MPI-1": IMB-MPI1,
