@@ -778,6 +778,11 @@ fn run_world(world: &Comm, args: &RunArgs) -> Result<i32> {
     let malloc = args.limits.malloc.unwrap_or_default().name();
     let context = crate::context::gather(world, &names, malloc);
     let polite = crate::context::agree_oversubscribed(world, context.as_ref());
+    if root && polite && args.measure.sync == Some(crate::method::SyncMode::Window) {
+        eprintln!(
+            "warning: --sync window on ranks that share cores: a rank starts when the scheduler runs it, not at its window, so most repetitions start late and rows may have no valid sample; use --sync barrier, or one rank per core"
+        );
+    }
     let mut sess = Session::new(world, &plan, &names);
     sess.report.context = context;
     let raw = sess.begin();

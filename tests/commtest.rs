@@ -199,7 +199,12 @@ fn the_front_end_takes_the_seeds_inputs() {
     assert!(text.contains(
         "# Inputs                : size=8192 min=4096 iterations=2 protocols=(0,3),(1,0) swap distance=1 all"
     ));
-    assert!(text.contains("# fit: alpha = "), "{text}");
+    // A fit, or the best achieved and why the line does not fit (two
+    // iterations scatter).
+    assert!(
+        text.contains("# fit: alpha = ") || text.contains("; no linear fit: "),
+        "{text}"
+    );
     assert!(
         text.contains("# Summary: the fastest protocol per pattern"),
         "{text}"

@@ -318,3 +318,67 @@ fn page_faults_in_the_timed_region_are_counted_and_flagged() {
     );
     assert!(!text.contains("page faults"), "{text}");
 }
+
+/// Ranks that share cores: twice as many ranks as this machine has
+/// processors say so in the header, the JSON's context and the report, and
+/// `--sync window` is warned about before the run starts; two ranks (on a
+/// machine of two or more processors) share nothing and say nothing.
+#[test]
+fn ranks_that_share_cores_are_stated_everywhere() {
+    let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
+    let n = (2 * cores).min(16);
+    let dir = tempfile::tempdir().unwrap();
+    let (json, html) = (dir.path().join("r.json"), dir.path().join("r.html"));
+    let out = mpirun(
+        n,
+        &[
+            "run",
+            "--json",
+            json.to_str().unwrap(),
+            "--report",
+            html.to_str().unwrap(),
+            "imb/PingPong",
+            "--sizes",
+            "8",
+            "--iter",
+            "20",
+            "--sync",
+            "window",
+            "--timing",
+            "per-call",
+        ],
+    )
+    .assert()
+    .success()
+    .get_output()
+    .clone();
+    let (text, err) = (
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr),
+    );
+    let v = read_json(&json);
+    let cx = &v["context"];
+    assert_eq!(cx["oversubscribed"], true, "{cx}");
+    let ranks: u64 = cx["hosts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| h["ranks"].as_u64().unwrap())
+        .sum();
+    assert_eq!(ranks, n as u64);
+    assert_eq!(cx["binding"].as_array().unwrap().len(), n);
+    assert!(cx["mpi_library"].as_str().unwrap().len() > 3, "{cx}");
+    assert!(cx["mpibench"]["version"].is_string(), "{cx}");
+    assert!(text.contains("ranks share cores"), "{text}");
+    assert!(
+        err.contains("warning: --sync window on ranks that share cores"),
+        "{err}"
+    );
+    let page = std::fs::read_to_string(&html).unwrap();
+    assert!(page.contains("shared cores"), "the report says it");
+    if cores >= 2 {
+        let (v, text) = run_json_and_text(2, &["imb/PingPong", "--sizes", "8", "--iter", "20"]);
+        assert_eq!(v["context"]["oversubscribed"], false);
+        assert!(!text.contains("share cores"), "{text}");
+    }
+}

@@ -876,7 +876,12 @@ impl<'a> Engine<'a> {
             };
             let mut r = record::row(&cx, &members(pi, group));
             if let Some(n) = partial_element(info, points[pi].bytes) {
-                r.note.get_or_insert(n);
+                r.note = Some(match r.note.take() {
+                    // The point's own note first (no valid sample keeps its place).
+                    Some(old) if old.starts_with("no valid sample") => format!("{old}; {n}"),
+                    Some(old) => format!("{n}; {old}"),
+                    None => n,
+                });
             }
             r
         };
