@@ -46,13 +46,11 @@ impl View {
 }
 
 impl Format for Osu {
-    fn header(&self, report: &Report, plan: &Heading) -> String {
+    fn header(&self, _report: &Report, plan: &Heading) -> String {
         VIEW.with(|v| *v.borrow_mut() = View::of(plan));
-        // OMB's preamble stays line for line; ranks sharing cores are the
-        // one thing said before it.
-        crate::report::table::shared_cores_line(report)
-            .map(|l| format!("# {l}\n"))
-            .unwrap_or_default()
+        // OMB's preamble stays line for line (scripts and ReFrame's checks
+        // read it): what mpibench adds comes after the tables.
+        String::new()
     }
 
     fn section(&self, r: &BenchResult, cx: &SectionCx) -> String {
@@ -60,8 +58,12 @@ impl Format for Osu {
         table(r, cx, &view)
     }
 
-    fn footer(&self, _report: &Report) -> String {
-        String::new()
+    /// Ranks sharing cores, said once after the tables, as a comment line
+    /// that OMB's readers skip.
+    fn footer(&self, report: &Report) -> String {
+        crate::report::table::shared_cores_line(report)
+            .map(|l| format!("# {l}\n"))
+            .unwrap_or_default()
     }
 }
 
