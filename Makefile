@@ -55,7 +55,7 @@ MPICH_TESTS := --test smoke --test methodology --test mpitest --test cresta --te
 MPICH_SKIP := nbc_every_benchmark_validates_on_2_3_4 rma_every_benchmark_validates_on_2_3_4 \
 	ext_every_benchmark_validates_on_2_3_4 p2p_every_mode_window_and_sync_on_four_ranks \
 	p2p_every_mode_window_and_sync_on_three_ranks seed_command_under_a_launcher_writes_transfer_dat \
-	output_matches_the_fixtures
+	output_matches_the_fixtures multi_1_on_4 every_collective_validates_in_every_scenario_on_4_ranks
 
 BENCH_ARGS ?= run -n 2
 
