@@ -56,11 +56,27 @@ fn names_a_fact(line: &str) -> bool {
         && !value.trim().is_empty()
 }
 
+/// Whether a line is of Open MPI's error handler's message ("[vm:123] ***
+/// An error occurred in MPI_Init_thread", "*** reported by process ..."),
+/// which a rank prints while the launcher prints a help message to the
+/// same pipe: on a loaded machine its lines land inside the help message.
+fn handler_line(line: &str) -> bool {
+    let mut t = line.trim();
+    if t.starts_with('[') {
+        if let Some(i) = t.find("] ") {
+            t = t[i + 2..].trim_start();
+        }
+    }
+    t.starts_with("***")
+}
+
 /// The kept lines as shown (without host and process prefixes, control
 /// characters or noise), in blocks: Open MPI frames each help message in
-/// banners of dashes, and a banner ends a block.
+/// banners of dashes, and a banner ends a block; the error handler's lines
+/// are a block of their own, last, wherever they came.
 fn blocks(lines: &[Vec<u8>]) -> Vec<Vec<String>> {
     let mut out: Vec<Vec<String>> = vec![Vec::new()];
+    let mut handler: Vec<String> = Vec::new();
     for l in lines {
         let text = String::from_utf8_lossy(l);
         for line in text.lines() {
@@ -76,11 +92,17 @@ fn blocks(lines: &[Vec<u8>]) -> Vec<Vec<String>> {
                 .chars()
                 .map(|c| if c.is_control() { ' ' } else { c })
                 .collect();
-            if !t.is_empty() {
+            if t.is_empty() {
+                continue;
+            }
+            if handler_line(line) {
+                handler.push(t);
+            } else {
                 out.last_mut().expect("one block at least").push(t);
             }
         }
     }
+    out.push(handler);
     out.retain(|b| !b.is_empty());
     out
 }
@@ -190,6 +212,36 @@ Component: nonexistent
         assert_eq!(w[SHOWN - 1], "Component: nonexistent");
     }
 
+    /// A loaded machine: rank 0's error-handler lines inside the
+    /// launcher's help message (a CI run under stress-ng showed only them).
+    #[test]
+    fn the_error_handlers_lines_inside_the_help_message_go_last() {
+        let text = "\
+--------------------------------------------------------------------------
+A requested component was not found, or was unable to be opened.  This
+[vm:04211] *** An error occurred in MPI_Init_thread
+[vm:04211] *** reported by process [942800897,0]
+means that this component is either not installed or is unable to be
+[vm:04211] *** on a NULL communicator
+[vm:04211] *** Unknown error
+used on your system (e.g., sometimes this means that shared libraries
+that the component requires are unable to be found/loaded).  Note that
+Open MPI stopped checking at the first component that it did not find.
+
+Host:      vm
+Framework: btl
+Component: nonexistent
+--------------------------------------------------------------------------
+";
+        let w = explain(&lines(text));
+        assert_eq!(w.len(), SHOWN, "{w:?}");
+        assert!(w[0].starts_with("A requested component"), "{w:?}");
+        assert_eq!(w[6], "Framework: btl", "{w:?}");
+        assert_eq!(w[7], "Component: nonexistent", "{w:?}");
+        let w = explain(&lines("[vm:1] *** An error occurred in MPI_Init_thread\n"));
+        assert_eq!(w, ["An error occurred in MPI_Init_thread"]);
+    }
+
     #[test]
     fn the_block_that_names_the_component_comes_first() {
         let text = "\
@@ -239,7 +291,8 @@ Component: nonexistent
             "[vm:1] *** An error occurred in MPI_Init_thread\n\x1b[31mred\x1b[0m\nerror: ours\n\n";
         assert_eq!(
             explain(&lines(text)),
-            ["An error occurred in MPI_Init_thread", " [31mred [0m"]
+            // The error handler's block comes last.
+            [" [31mred [0m", "An error occurred in MPI_Init_thread"]
         );
         assert!(block(&lines("-----\n\n")).is_empty());
     }
