@@ -32,15 +32,18 @@ fn noise(line: &str) -> bool {
             .any(|p| t.starts_with(p))
 }
 
+/// "[vm:03098] *** An error occurred" → "*** An error occurred".
+fn without_host(line: &str) -> &str {
+    let t = line.trim();
+    match t.find("] ") {
+        Some(i) if t.starts_with('[') => t[i + 2..].trim_start(),
+        _ => t,
+    }
+}
+
 /// "[vm:03098] *** An error occurred" → "An error occurred".
 fn strip_prefix(line: &str) -> &str {
-    let mut t = line.trim();
-    if t.starts_with('[') {
-        if let Some(i) = t.find("] ") {
-            t = t[i + 2..].trim_start();
-        }
-    }
-    t.trim_start_matches('*').trim()
+    without_host(line).trim_start_matches('*').trim()
 }
 
 /// Whether a shown line names a specific: "Framework: btl", "Component:
@@ -61,13 +64,7 @@ fn names_a_fact(line: &str) -> bool {
 /// which a rank prints while the launcher prints a help message to the
 /// same pipe: on a loaded machine its lines land inside the help message.
 fn handler_line(line: &str) -> bool {
-    let mut t = line.trim();
-    if t.starts_with('[') {
-        if let Some(i) = t.find("] ") {
-            t = t[i + 2..].trim_start();
-        }
-    }
-    t.starts_with("***")
+    without_host(line).starts_with("***")
 }
 
 /// The kept lines as shown (without host and process prefixes, control
