@@ -7,6 +7,9 @@
 #                 --openmpi-only); override the names with $MPICC_MPICH / $MPIEXEC_MPICH
 #   * libclang  : rsmpi's mpi-sys runs bindgen at build time
 #   * cargo
+#   * PostgreSQL: initdb and pg_ctl (Debian package `postgresql`): the history
+#                 test (tests/history.rs) starts a private server in a
+#                 temporary directory for `--history postgres://...`
 #   * Chromium  : with --browser only (`make test`): the HTML report test opens
 #                 a report in headless Chromium (Debian package `chromium`)
 #   * cluster   : with --cluster only (`make test`): iproute2 (ip, tc) and
@@ -142,6 +145,20 @@ detect_libclang() {
     shopt -u nullglob
 }
 
+postgres_bin=""
+detect_postgres() {
+    postgres_bin=""
+    local b
+    shopt -s nullglob
+    for b in /usr/lib/postgresql/*/bin; do
+        if [[ -x $b/initdb && -x $b/pg_ctl ]]; then postgres_bin=$b; fi
+    done
+    shopt -u nullglob
+    if [[ -z "$postgres_bin" ]] && have initdb && have pg_ctl; then
+        postgres_bin=$(dirname "$(command -v initdb)")
+    fi
+}
+
 detect_browser() {
     browser=""
     local c
@@ -195,6 +212,11 @@ detect_all() {
     if [[ -z "$libclang" ]]; then
         missing+=("libclang (for bindgen)")
         pkgs+=(libclang-dev clang)
+    fi
+    detect_postgres
+    if [[ -z "$postgres_bin" ]]; then
+        missing+=("PostgreSQL server (initdb, pg_ctl) for the history test")
+        pkgs+=(postgresql)
     fi
     if (( want_browser )); then
         detect_browser
@@ -255,6 +277,8 @@ deps: apt-get is not available; install the missing pieces yourself, then re-run
       module load mpi/openmpi-x86_64
   macOS (Homebrew; only one MPI at a time):
       brew install open-mpi llvm
+  The history test needs a PostgreSQL server's initdb and pg_ctl
+  (e.g. dnf install postgresql-server).
   The HTML report test (--browser) needs Chromium or Chrome on PATH
   (set CHROMIUM=/path/to/chrome if it has another name).
   The Slurm test (--slurm) needs slurmctld, slurmd, srun, salloc, sinfo and
@@ -274,7 +298,7 @@ summary() {
     if (( want_mpich )); then
         s+="; MPICH ${mpich_ver:-?} [$mpich_cc, $mpich_exec]"
     fi
-    s+="; libclang $libclang"
+    s+="; libclang $libclang; PostgreSQL $postgres_bin"
     if (( want_browser )); then
         s+="; $browser"
     fi

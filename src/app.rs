@@ -114,6 +114,7 @@ pub fn main() -> Result<i32> {
         Command::Report(a) => crate::readers::report(&a, lookup::report_parts),
         Command::Plot(a) => crate::readers::plot(&a, lookup::report_parts),
         Command::Compare(a) => crate::readers::compare(&a),
+        Command::History(a) => crate::history::main(&a),
     }
 }
 
@@ -279,6 +280,12 @@ fn self_launch(args: &RunArgs) -> Result<i32> {
             return Ok(usage(&e.to_string()));
         }
     }
+    // The history must be able to keep the run, before it runs.
+    if let Some(h) = &args.out.history {
+        if let Err(msg) = crate::history::probe(h, &args.outputs()) {
+            return Ok(usage(&msg));
+        }
+    }
     if !args.launch.dry_run {
         // The parent relays the job's stdout and sees a closed pipe itself.
         signals::ignore_sigpipe();
@@ -433,6 +440,14 @@ fn agree_on_plan(world: &Comm, args: &RunArgs, ranks_per_node: usize) -> Result<
                 } else {
                     files::lock(&args.outputs()).map(|_| p)
                 }
+            })
+            // Under a launcher of the user's, rank 0 checks the history
+            // (a self-launching parent checked it already).
+            .and_then(|p| match &args.out.history {
+                Some(h) if !launch::self_launched() => {
+                    crate::history::probe(h, &args.outputs()).map(|_| p)
+                }
+                _ => Ok(p),
             });
         serde_json::to_vec(&r).expect("plan serialises")
     } else {
@@ -643,6 +658,7 @@ impl<'p> Session<'p> {
                     (plan.files.report.as_deref(), Format::Html),
                 ],
                 lookup::report_parts,
+                crate::history::keeper(plan.files.history.as_deref(), plan.files.json.as_deref()),
             );
             self.report.status = Some("running".into());
             self.failure = self.failure.take().or(save(&self.report).err());

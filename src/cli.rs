@@ -56,6 +56,9 @@ pub enum Command {
     /// Compare two runs row by row: ratio B/A and a significance-tested verdict.
     #[command(display_order = 12, after_help = COMPARE_HELP)]
     Compare(CompareArgs),
+    /// Keep runs in a history (SQLite or PostgreSQL) and find the steps in their series.
+    #[command(display_order = 13, after_help = HISTORY_HELP)]
+    History(HistoryArgs),
     /// This overview, a subcommand's help, or a suite's: its options, its own command line and
     /// an example (mpibench help osu)
     #[command(display_order = 20)]
@@ -401,6 +404,12 @@ pub struct Outputs {
     /// Write the tables to FILE instead of stdout.
     #[arg(long, value_name = "FILE")]
     pub output: Option<PathBuf>,
+
+    /// Keep the run in a history at its end: an SQLite file (created if missing) or a
+    /// PostgreSQL URL (postgres://USER@HOST/DB); a run that ended aborted is kept as aborted.
+    /// `mpibench history check` finds the steps in its series (docs/history.md).
+    #[arg(long, value_name = "FILE|URL")]
+    pub history: Option<String>,
 }
 
 /// How processes are synchronised and timed, and adaptive repetitions.
@@ -812,6 +821,121 @@ pub struct CompareArgs {
         value_parser = probability
     )]
     pub alpha: f64,
+}
+
+/// What `mpibench history --help` adds (lines of at most 80 columns).
+const HISTORY_HELP: &str = "\
+A series is one case (suite, benchmark, processes, mode, size, parameters,
+timing method) on one machine (processor, CPUs and NUMA nodes per host, host
+count); the MPI library and its variables are not part of it, so that a step
+at an upgrade or a changed OMPI_MCA_* is caught and named. Aborted or
+incomplete runs are kept, never used.
+
+Exit codes: 0 ok (history check: no regression), 2 usage error or unusable
+input (a file that is no mpibench history, a newer schema: never modified),
+3 a write failed, 7 history check judged nothing (too few comparable runs),
+8 history check found a regression.";
+
+#[derive(Debug, Clone, Args)]
+pub struct HistoryArgs {
+    #[command(subcommand)]
+    pub command: HistoryCommand,
+}
+
+#[derive(Debug, Clone, Subcommand)]
+pub enum HistoryCommand {
+    /// Store earlier runs from their JSON files (a run stored already is kept once).
+    Add {
+        #[command(flatten)]
+        store: HistoryStore,
+        /// JSON results files: regular files of at most 256 MiB, or - for stdin.
+        #[arg(value_name = "RUN.json", required = true)]
+        files: Vec<PathBuf>,
+    },
+    /// The runs, with their contexts (machine, library, MPI variables).
+    List {
+        #[command(flatten)]
+        store: HistoryStore,
+        /// Write the list as JSON ("-" for stdout, instead of the table).
+        #[arg(long, value_name = "FILE")]
+        json: Option<PathBuf>,
+    },
+    /// The series of the cases named (all without CASE), as a table or as JSON.
+    Show {
+        #[command(flatten)]
+        store: HistoryStore,
+        #[command(flatten)]
+        cases: HistoryCases,
+        /// Write the series as JSON ("-" for stdout, instead of the tables).
+        #[arg(long, value_name = "FILE")]
+        json: Option<PathBuf>,
+    },
+    /// Find the steps in every series, judged against its own noise: a line per regression
+    /// and improvement; exit code 8 on a regression, 7 when nothing could be judged.
+    Check {
+        #[command(flatten)]
+        judged: HistoryJudged,
+        /// Write the verdicts as JSON ("-" for stdout, instead of the lines).
+        #[arg(long, value_name = "FILE")]
+        json: Option<PathBuf>,
+    },
+    /// Write the trend of every case as a self-contained HTML page (inline SVG, no scripts):
+    /// each run's figure with its CI, the fitted levels and the change points.
+    Report {
+        #[command(flatten)]
+        judged: HistoryJudged,
+        /// The HTML file to write ("-" for stdout).
+        #[arg(short, long, value_name = "FILE", allow_negative_numbers = true, value_parser = out_path)]
+        output: PathBuf,
+    },
+}
+
+/// The history, the cases and the rules of `check` and `report`.
+#[derive(Debug, Clone, Args)]
+pub struct HistoryJudged {
+    #[command(flatten)]
+    pub store: HistoryStore,
+    #[command(flatten)]
+    pub cases: HistoryCases,
+    #[command(flatten)]
+    pub judge: HistoryJudge,
+}
+
+/// The history a subcommand reads or writes.
+#[derive(Debug, Clone, Args)]
+pub struct HistoryStore {
+    /// The history: an SQLite file or a PostgreSQL URL (postgres://USER@HOST/DB).
+    #[arg(long, value_name = "FILE|URL", env = "MPIBENCH_HISTORY")]
+    pub history: String,
+}
+
+/// The cases a subcommand reads.
+#[derive(Debug, Clone, Args, Default)]
+pub struct HistoryCases {
+    /// Cases: [SUITE/]BENCHMARK[:SIZE][@PROCESSES], case-insensitive (PingPong, imb/Allreduce:1K@4);
+    /// default every case.
+    #[arg(value_name = "CASE")]
+    pub cases: Vec<String>,
+}
+
+/// How `history check` (and the report's change points) judges a step.
+#[derive(Debug, Clone, Copy, Args)]
+pub struct HistoryJudge {
+    /// Steps smaller than PCT percent are never reported, however significant.
+    #[arg(long, value_name = "PCT", default_value = "5", allow_negative_numbers = true, value_parser = non_negative)]
+    pub min_step: f64,
+
+    /// A case whose run-to-run noise is above PCT percent is listed apart as unstable.
+    #[arg(long, value_name = "PCT", default_value = "5", allow_negative_numbers = true, value_parser = non_negative)]
+    pub max_noise: f64,
+
+    /// Fewest comparable runs (same machine, not aborted) a case needs to be judged.
+    #[arg(long, value_name = "N", default_value = "4", allow_negative_numbers = true, value_parser = at_least_4)]
+    pub min_runs: usize,
+}
+
+fn at_least_4(s: &str) -> Result<usize, String> {
+    count(s, 4).map_err(|e| format!("{e}: a step needs two runs on each side"))
 }
 
 /// IMB's switches: on|yes|enable|1 or off|no|disable|0.

@@ -89,7 +89,8 @@ const EXIT_CODES: &str = concat!(
     "  4      the launcher failed or started no rank (launcher_failed)\n",
     "  5      MPI could not start (mpi_start_failed)\n",
     "  6      outliers, --fail-on-outlier (ok / outliers)\n",
-    "  7      compare --fail-if-slower judged nothing\n",
+    "  7      compare --fail-if-slower or history check judged nothing\n",
+    "  8      history check found a regression\n",
     "  128+N  interrupted by signal N (interrupted / interrupted,\n",
     "         + interrupted_by; 141: stdout pipe closed, quietly)"
 );

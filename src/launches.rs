@@ -45,6 +45,8 @@ pub fn redirect(args: &mut RunArgs) -> bool {
     args.out.csv = None;
     args.raw = None;
     args.out.report = None;
+    // The parent keeps the combined run.
+    args.out.history = None;
     args.figures.plot = None;
     args.figures.plots = None;
     args.reps.launches = None;
@@ -220,6 +222,7 @@ fn write_outputs(args: &RunArgs, report: &Report) -> Result<()> {
             (args.out.report.as_deref(), Format::Html),
         ],
         crate::plugin::lookup::report_parts,
+        crate::history::keeper(args.out.history.as_deref(), args.out.json.as_deref()),
     );
     let plan = plan_of(args, report);
     // The tables first, as a single run prints them while it runs: a file

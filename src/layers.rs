@@ -31,7 +31,7 @@ use std::path::Path;
 const LAYERS: &[&[&str]] = &[
     &["main"],
     &["app"],
-    &["help", "launches", "suite", "tune", "environ"],
+    &["help", "launches", "suite", "tune", "environ", "history"],
     &["<suites>", "readers", "launch"],
     &["plan", "slurm", "supervise"],
     &["plugin", "progress", "mpi_words"],

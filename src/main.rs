@@ -2,6 +2,8 @@
 //! 2 usage errors, 3 a benchmark or rank aborted (also a failed write),
 //! 4 the launcher failed or started no rank, 5 MPI could not start,
 //! 6 `--fail-on-outlier` and the mpiGraph matrix named outliers,
+//! 7 a gate judged nothing (`compare --fail-if-slower`, `history check`),
+//! 8 `history check` found a regression,
 //! 128 + N interrupted by signal N (141: stdout closed).
 
 mod app;
@@ -17,6 +19,7 @@ mod environ;
 mod files;
 mod frontend;
 mod help;
+mod history;
 mod input;
 mod launch;
 mod launches;

@@ -17,6 +17,8 @@
 //! | launcher failed | 4 | `error: the launcher` | aborted | launcher_failed |
 //! | MPI could not start | 5 | `error:` | aborted | mpi_start_failed |
 //! | outliers | 6 | `error: the bandwidth matrix shows` | ok | outliers |
+//! | judged nothing (`history check`) | 7 | `error: history check judged nothing:` | nothing_judged | nothing_judged |
+//! | a regression (`history check`) | 8 | `error: history check found` | regression | regression |
 //! | interrupted | 128+N | `mpibench: interrupted by SIG…` (141: none) | interrupted | interrupted (+ interrupted_by) |
 
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -28,6 +30,10 @@ pub const EXIT_ABORTED: i32 = 3;
 pub const EXIT_LAUNCHER: i32 = 4;
 pub const EXIT_MPI_START: i32 = 5;
 pub const EXIT_OUTLIERS: i32 = 6;
+/// A gate with nothing to judge (`compare --fail-if-slower`, `history check`).
+pub const EXIT_NOTHING_JUDGED: i32 = 7;
+/// `history check` found a regression.
+pub const EXIT_REGRESSION: i32 = 8;
 
 /// Pseudo-signal for "the self-launching parent died" (its exit code is
 /// SIGHUP's: what ran it went away; nobody waits for it anyway).
@@ -100,6 +106,10 @@ pub enum Outcome {
     WriteFailed,
     /// `--fail-on-outlier` and the mpiGraph matrix named outliers.
     Outliers,
+    /// `history check` could judge no case (too few comparable runs).
+    NothingJudged,
+    /// `history check` found a step to slower beyond the noise.
+    Regression,
     /// Any other failure: an MPI error, a panic, a rank that failed to allocate.
     Error,
 }
@@ -107,7 +117,7 @@ pub enum Outcome {
 impl Outcome {
     /// Every outcome, once (for the tests and the documentation).
     #[cfg(test)]
-    pub const ALL: [Outcome; 13] = [
+    pub const ALL: [Outcome; 15] = [
         Outcome::Ok,
         Outcome::ValidationErrors,
         Outcome::Usage,
@@ -127,6 +137,8 @@ impl Outcome {
         },
         Outcome::WriteFailed,
         Outcome::Outliers,
+        Outcome::NothingJudged,
+        Outcome::Regression,
         Outcome::Error,
     ];
 
@@ -143,6 +155,8 @@ impl Outcome {
             Outcome::LauncherFailed => EXIT_LAUNCHER,
             Outcome::MpiStartFailed => EXIT_MPI_START,
             Outcome::Outliers => EXIT_OUTLIERS,
+            Outcome::NothingJudged => EXIT_NOTHING_JUDGED,
+            Outcome::Regression => EXIT_REGRESSION,
             Outcome::Interrupted { signal } => exit_code(*signal),
         }
     }
@@ -154,6 +168,8 @@ impl Outcome {
             Outcome::ValidationErrors => "validation_errors",
             Outcome::Usage => return None,
             Outcome::Interrupted { .. } => "interrupted",
+            Outcome::NothingJudged => "nothing_judged",
+            Outcome::Regression => "regression",
             _ => "aborted",
         })
     }
@@ -172,6 +188,8 @@ impl Outcome {
             Outcome::Interrupted { .. } => "interrupted",
             Outcome::WriteFailed => "write_failed",
             Outcome::Outliers => "outliers",
+            Outcome::NothingJudged => "nothing_judged",
+            Outcome::Regression => "regression",
             Outcome::Error => "error",
         }
     }
@@ -222,6 +240,8 @@ impl Outcome {
             ),
             Outcome::Timeout => format!("error: timeout: {detail}"),
             Outcome::Stall => format!("error: stalled: {detail}"),
+            Outcome::NothingJudged => format!("error: history check judged nothing: {detail}"),
+            Outcome::Regression => format!("error: history check found {detail}"),
             Outcome::RankDied { rank, .. } => format!(
                 "error: rank {} died{}{}",
                 rank.map_or("?".to_string(), |r| r.to_string()),
@@ -288,6 +308,8 @@ mod tests {
                     assert_eq!(o.reason(), "interrupted");
                 }
                 Some("aborted") => assert!((3..=5).contains(&code), "{o:?}: {code}"),
+                Some("nothing_judged") => assert_eq!(code, EXIT_NOTHING_JUDGED),
+                Some("regression") => assert_eq!(code, EXIT_REGRESSION),
                 Some(s) => panic!("{o:?}: unknown status {s}"),
             }
             // The reason alone gives the exit code back (but for the signal).
@@ -304,7 +326,7 @@ mod tests {
         }
         let reasons: std::collections::BTreeSet<_> =
             Outcome::ALL.iter().map(Outcome::reason).collect();
-        assert_eq!(reasons.len(), 12, "every reason word: {reasons:?}");
+        assert_eq!(reasons.len(), 14, "every reason word: {reasons:?}");
     }
 
     #[test]

@@ -8,6 +8,11 @@
 //! status "interrupted" or "aborted". One lock serialises them, so that an
 //! interruption never interleaves with a regular save and nothing is written
 //! after it.
+//!
+//! A [`Keeper`] (the run's `--history`, built by the layer above) gets the
+//! final report once: at [`finish`], before stdout and the special files
+//! (a failure there is the run's failed write), or, when the run ends
+//! otherwise, with its ending stamped (an aborted run is kept as aborted).
 
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
@@ -36,6 +41,13 @@ struct Sink {
     done: bool,
 }
 
+/// Where a run's last report is kept beyond its files (`--history`): given
+/// to [`init`] by the layer that knows the store.
+pub trait Keeper: Send {
+    /// Keeps the run's final report (called once).
+    fn keep(&mut self, report: &Report) -> Result<()>;
+}
+
 #[derive(Default)]
 struct State {
     sinks: Vec<Sink>,
@@ -49,6 +61,8 @@ struct State {
     pending: Option<Outcome>,
     /// The suites' parts of the HTML report (given by [`init`]).
     parts: Option<PartsOf>,
+    /// The history that keeps the final report (taken when used).
+    keeper: Option<Box<dyn Keeper>>,
 }
 
 static STATE: Mutex<Option<State>> = Mutex::new(None);
@@ -57,14 +71,15 @@ fn state() -> std::sync::MutexGuard<'static, Option<State>> {
     STATE.lock().unwrap_or_else(|e| e.into_inner())
 }
 
-/// Rank 0: the report outputs of this run, and the suites' parts of its
-/// HTML report (`parts`).
-pub fn init(outputs: &[(Option<&Path>, Format)], parts: PartsOf) {
+/// Rank 0: the report outputs of this run, the suites' parts of its HTML
+/// report (`parts`) and the history that keeps its final report.
+pub fn init(outputs: &[(Option<&Path>, Format)], parts: PartsOf, keeper: Option<Box<dyn Keeper>>) {
     let mut g = state();
     let pending = g.take().and_then(|s| s.pending);
     *g = Some(State {
         pending,
         parts: Some(parts),
+        keeper,
         sinks: outputs
             .iter()
             .filter_map(|(p, f)| {
@@ -175,6 +190,11 @@ pub fn finish() -> Result<()> {
     let Some(r) = st.last.clone() else {
         return Ok(());
     };
+    // The history first: its failure is the run's failed write, and the
+    // outputs not yet written then say "aborted".
+    if let Some(mut k) = st.keeper.take() {
+        k.keep(&r)?;
+    }
     write_all(st, &r, Which::InPlace)?;
     st.closed = true;
     Ok(())
@@ -197,7 +217,14 @@ fn end_with(st: &mut State, outcome: Outcome) -> Option<Result<usize>> {
     r.complete = false;
     outcome.stamp(&mut r);
     let n = r.results.len();
-    Some(write_all(st, &r, Which::Rest).map(|_| n))
+    let written = write_all(st, &r, Which::Rest).map(|_| n);
+    // Best effort: the run is kept as it ended, never as a baseline.
+    if let Some(mut k) = st.keeper.take() {
+        if let Err(e) = k.keep(&r) {
+            eprintln!("warning: {e:#}");
+        }
+    }
+    Some(written)
 }
 
 /// Rank 0, from an ending path (a signal, the watchdog, a failed peer):
@@ -297,6 +324,7 @@ mod tests {
         init(
             &[(Some(&json), Format::Json), (Some(&csv), Format::Csv)],
             |_| ReportParts::NONE,
+            None,
         );
         let mut r = crate::report::table::fixtures::report(2);
         r.complete = true;

@@ -75,6 +75,9 @@ pub struct Files {
     pub plot: Option<PathBuf>,
     /// `--plots DIR`: one SVG per figure of the run, written at the end.
     pub plots: Option<PathBuf>,
+    /// `--history FILE|URL`: the history the run is kept in at its end.
+    #[serde(default)]
+    pub history: Option<String>,
 }
 
 /// How the benchmarks of a run are timed and synchronised: the run's
@@ -376,6 +379,7 @@ impl Plan {
                 report: args.out.report.clone(),
                 plot: args.figures.plot.clone(),
                 plots: args.figures.plots.clone(),
+                history: args.out.history.clone(),
             },
             quiet: args.quiet,
             timing: Timing {

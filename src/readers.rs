@@ -35,7 +35,7 @@ fn check_outputs(outputs: &[Output], inputs: &[PathBuf]) -> Result<(), i32> {
 /// Loads every file and checks it (`validate::check_report`: the one
 /// validator of `report`, `plot` and `compare`), or prints why one cannot
 /// be used (exit code 2); a file's doubts are one warning line each.
-fn load_all(paths: &[PathBuf]) -> Result<Vec<(String, Report)>, i32> {
+pub fn load_all(paths: &[PathBuf]) -> Result<Vec<(String, Report)>, i32> {
     let refuse = |msg: String| {
         eprintln!("error: {msg}");
         EXIT_USAGE

@@ -645,7 +645,7 @@ pub struct Gate {
 /// Exit code of a gate that failed: a row slower by more than PCT.
 pub const EXIT_SLOWER: i32 = 1;
 /// Exit code of a gate with nothing to judge.
-pub const EXIT_NOTHING_JUDGED: i32 = 7;
+pub const EXIT_NOTHING_JUDGED: i32 = crate::outcome::EXIT_NOTHING_JUDGED;
 
 /// Why a run cannot be gated on, if it cannot: not finished, or no row.
 fn unfit(tag: &str, r: &RunInfo) -> Option<String> {

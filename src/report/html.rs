@@ -206,6 +206,24 @@ fn warnings(out: &mut String, w: &[Warning]) {
 }
 
 /// Inline SVG with an accessible name.
+/// A self-contained page of the report's style around `body` (HTML),
+/// with `footer` (HTML) under it: inline CSS, no scripts, nothing fetched.
+pub fn page(title: &str, body: &str, footer: &str) -> String {
+    format!(
+        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><title>{}</title><style>{CSS}</style></head><body><main>\n{body}<footer>{footer}</footer></main></body></html>\n",
+        esc(title)
+    )
+}
+
+/// One figure as the report draws it: its SVG inline in a `<figure>`.
+pub fn figure(f: &view::Figure) -> Result<String> {
+    Ok(format!(
+        "<figure id=\"{}\">{}</figure>",
+        f.id,
+        inline_svg(&plot::svg(f)?, &f.title)
+    ))
+}
+
 fn inline_svg(svg: &str, title: &str) -> String {
     svg.replacen(
         "<svg ",
@@ -559,14 +577,8 @@ pub fn render_runs(runs: &[Run<'_>], parts: PartsOf) -> Result<String> {
         if !s.figures.is_empty() {
             let _ = writeln!(out, "<div class=\"figs\">");
             for f in &s.figures {
-                let svg = plot::svg(f)?;
                 // The notes are inside the SVG, under the legend.
-                let _ = writeln!(
-                    out,
-                    "<figure id=\"{}\">{}</figure>",
-                    f.id,
-                    inline_svg(&svg, &f.title)
-                );
+                let _ = writeln!(out, "{}", figure(f)?);
             }
             let _ = writeln!(out, "</div>");
         }

@@ -1,6 +1,7 @@
 //! Helpers for integration tests that launch a real mpiexec.
 #![allow(dead_code)]
 
+pub mod browser;
 pub mod imb_output;
 
 use std::path::Path;
