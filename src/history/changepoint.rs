@@ -41,6 +41,10 @@ pub struct Rules {
     pub penalty: f64,
     /// Fewest runs of a level.
     pub min_segment: usize,
+    /// The smallest step reported in the figures' own unit (µs): timers
+    /// tick in about 10 ns and reading them costs as much, so a figure of
+    /// 30 ns that moves to 40 ns has not changed.
+    pub min_abs: f64,
 }
 
 impl Default for Rules {
@@ -51,6 +55,7 @@ impl Default for Rules {
             z: 5.0,
             penalty: 4.0,
             min_segment: 2,
+            min_abs: 0.02,
         }
     }
 }
@@ -245,15 +250,70 @@ fn levels_of(s: &Sums, starts: &[usize], n: usize) -> Vec<Level> {
         .collect()
 }
 
-/// The steps between levels, and the index of the weakest that fails the rules.
-fn judge(levels: &[Level], rules: &Rules) -> (Vec<Step>, Option<usize>) {
+/// The smallest step that counts, beyond its standard errors: in
+/// logarithms (`--min-step`; an unstable series' wide noise), and in the
+/// figure's own unit (three of its quanta: figures at the timer's
+/// resolution move by one quantum).
+#[derive(Debug, Clone, Copy)]
+struct Floor {
+    log: f64,
+    quantum: f64,
+    /// Judge with Student's t for the noise's degrees of freedom (the
+    /// final fits), rather than the normal's `z` (the first, which only
+    /// finds the levels to estimate the noise around).
+    strict: bool,
+}
+
+/// The quantum of a series whose figures take few values (at most one
+/// for every two runs: figures at the timer's resolution, 0.03 and 0.04
+/// µs): the smallest positive difference between two of them. 0 for
+/// figures that vary continuously.
+fn quantum(obs: &[Obs]) -> f64 {
+    let mut v: Vec<f64> = obs.iter().map(|o| o.value).collect();
+    v.sort_by(f64::total_cmp);
+    let gaps: Vec<f64> = v
+        .windows(2)
+        .map(|w| w[1] - w[0])
+        .filter(|d| *d > 0.0)
+        .collect();
+    if (gaps.len() + 1) * 2 > v.len() {
+        return 0.0;
+    }
+    gaps.into_iter()
+        .fold(0.0, |q, d| if q == 0.0 { d } else { q.min(d) })
+}
+
+/// The critical value of Student's t with `dof` degrees of freedom at the
+/// tail probability of the normal's `z` (Cornish–Fisher, three terms): the
+/// noise is estimated from the series itself, and a short series knows it
+/// roughly (10 runs in two levels: 5 becomes about 14).
+fn t_critical(z: f64, dof: usize) -> f64 {
+    let v = dof.max(1) as f64;
+    let (z3, z5, z7) = (z.powi(3), z.powi(5), z.powi(7));
+    let t = z
+        + (z3 + z) / (4.0 * v)
+        + (5.0 * z5 + 16.0 * z3 + 3.0 * z) / (96.0 * v * v)
+        + (3.0 * z7 + 19.0 * z5 + 17.0 * z3 - 15.0 * z) / (384.0 * v * v * v);
+    t.min(1e3)
+}
+
+/// The steps between levels, and the index of the weakest that fails the
+/// rules (`n`: the runs fitted, for the degrees of freedom).
+fn judge(levels: &[Level], n: usize, rules: &Rules, floor: Floor) -> (Vec<Step>, Option<usize>) {
     let mut steps = Vec::new();
     let mut weakest: Option<(usize, f64)> = None;
+    let crit = if floor.strict {
+        t_critical(rules.z, n.saturating_sub(levels.len()))
+    } else {
+        rules.z
+    };
     for (i, w) in levels.windows(2).enumerate() {
         let d = w[1].log_mean - w[0].log_mean;
         let z = d.abs() / (w[0].log_se.powi(2) + w[1].log_se.powi(2)).sqrt();
         let ratio = d.exp();
-        let fails = z < rules.z || (ratio - 1.0).abs() < rules.min_step;
+        let moved = (w[1].value() - w[0].value()).abs();
+        let small = d.abs() < floor.log || moved < (3.0 * floor.quantum).max(rules.min_abs);
+        let fails = z < crit || small;
         if fails && weakest.is_none_or(|(_, wz)| z < wz) {
             weakest = Some((i, z));
         }
@@ -275,6 +335,7 @@ fn segment(
     x: &[f64],
     noise: f64,
     rules: &Rules,
+    floor: Floor,
 ) -> (Vec<Level>, Vec<Step>, Vec<usize>) {
     let sigma = run_sigmas(obs, x, noise.max(FLOOR));
     let out = outliers(x, &sigma);
@@ -292,15 +353,23 @@ fn segment(
     };
     let (steps, levels) = loop {
         let levels = levels_of(&sums, &starts, n);
-        match judge(&levels, rules) {
+        match judge(&levels, n, rules, floor) {
             (_, Some(i)) => {
                 starts.remove(i + 1);
             }
             (steps, None) => break (steps, levels),
         }
     };
-    // Back to the series' own indices.
-    let at = |k: usize| kept.get(k).copied().unwrap_or(x.len());
+    // Back to the series' own indices: a level starts right after the last
+    // run of the one before (an outlier between two levels is the first run
+    // of the later one: where the change began).
+    let at = |k: usize| {
+        if k == 0 {
+            0
+        } else {
+            kept.get(k - 1).map_or(x.len(), |i| i + 1)
+        }
+    };
     let map = |l: Level| Level {
         start: at(l.start),
         end: if l.end >= n { x.len() } else { at(l.end) },
@@ -336,24 +405,44 @@ fn residual_noise(x: &[f64], levels: &[Level], outliers: &[usize]) -> Option<f64
     Some((sum / dof as f64).sqrt())
 }
 
-/// Finds and judges the steps of a series (in time order). The runs are
-/// weighed with the noise of neighbouring differences, or with their
-/// spread around the fitted levels where that is wider (a series that
-/// drifts); the noise said (and judged unstable) is that spread, the more
-/// precise estimate of the two.
+/// Multiples of its run-to-run noise a step must exceed in an unstable
+/// series: its noise is not the Gaussian jitter the standard errors assume
+/// (a virtual machine whose figures double for a while and come back, a
+/// drift), so only a step far beyond it counts.
+pub const UNSTABLE_MARGIN: f64 = 14.0;
+
+/// Finds and judges the steps of a series (in time order). A first fit,
+/// with the noise of neighbouring differences, finds the levels; the
+/// spread of the runs around them (the more precise estimate, and the
+/// wider one where the series drifts) is the noise the series is then
+/// fitted and judged with, steps against Student's t for its degrees of
+/// freedom. In an unstable series a step must also exceed
+/// [`UNSTABLE_MARGIN`] times that noise.
 pub fn fit(obs: &[Obs], rules: &Rules) -> Fit {
     let x: Vec<f64> = obs.iter().map(|o| o.value.max(1e-300).ln()).collect();
+    let mut floor = Floor {
+        log: (1.0 + rules.min_step).ln(),
+        quantum: quantum(obs),
+        strict: false,
+    };
     let first = series_noise(&x);
-    let (mut levels, mut steps, mut outliers) = segment(obs, &x, first, rules);
+    let (levels, _, outliers) = segment(obs, &x, first, rules, floor);
     let spread = residual_noise(&x, &levels, &outliers).unwrap_or(first);
-    if spread > first {
-        (levels, steps, outliers) = segment(obs, &x, spread, rules);
-    }
-    let noise = residual_noise(&x, &levels, &outliers).unwrap_or(first);
+    floor.strict = true;
+    let (mut levels, mut steps, mut outliers) = segment(obs, &x, spread, rules, floor);
+    let noise = residual_noise(&x, &levels, &outliers).unwrap_or(spread);
     let noise_ratio = noise.exp() - 1.0;
+    let unstable = noise_ratio > rules.max_noise;
+    if unstable {
+        // The margin counts in the neighbouring differences' noise where
+        // that is the smaller: spells of a few runs at another level widen
+        // the spread around the levels, not the differences.
+        floor.log = floor.log.max(UNSTABLE_MARGIN * noise.min(first));
+        (levels, steps, outliers) = segment(obs, &x, noise, rules, floor);
+    }
     Fit {
         noise: noise_ratio,
-        unstable: noise_ratio > rules.max_noise,
+        unstable,
         levels,
         steps,
         outliers,
@@ -497,6 +586,59 @@ mod tests {
         let f = fit(&s, &Rules::default());
         assert_eq!(f.steps.iter().map(|s| s.at).collect::<Vec<_>>(), [18]);
         assert!(f.outliers.is_empty());
+    }
+
+    #[test]
+    fn an_unstable_series_keeps_only_steps_far_beyond_its_noise() {
+        // 10% noise: a doubling for a while (a virtual machine's slow
+        // spell) is no change; a step to 40 times (a library that falls
+        // back to TCP) is.
+        let mut s = series(21, 20, 0.10, 0.0, 20);
+        for o in &mut s[6..14] {
+            o.value *= 2.0;
+        }
+        let f = fit(&s, &Rules::default());
+        assert!(f.unstable, "noise {}", f.noise);
+        assert!(f.steps.is_empty(), "{:?}", f.steps);
+        let s = series(21, 10, 0.10, 39.0, 5);
+        let f = fit(&s, &Rules::default());
+        assert!(f.unstable);
+        assert_eq!(f.steps.iter().map(|s| s.at).collect::<Vec<_>>(), [5]);
+    }
+
+    #[test]
+    fn figures_at_the_timers_resolution_move_by_quanta() {
+        // 0.03 and 0.04 µs alternate in stretches: one quantum, no step.
+        let v = [3, 3, 3, 3, 4, 4, 4, 4, 4, 3, 3, 3, 3, 3, 4, 4, 4, 4, 3, 3];
+        let s: Vec<Obs> = v
+            .iter()
+            .map(|&q| Obs {
+                value: q as f64 / 100.0,
+                ci: None,
+            })
+            .collect();
+        assert!((quantum(&s) - 0.01).abs() < 1e-12);
+        assert!(fit(&s, &Rules::default()).steps.is_empty());
+        assert_eq!(quantum(&series(1, 10, 0.01, 0.0, 10)), 0.0);
+    }
+
+    #[test]
+    fn a_short_series_needs_a_wider_margin() {
+        assert!((t_critical(5.0, 1000) - 5.0).abs() < 0.05);
+        let ten = t_critical(5.0, 8);
+        assert!((10.0..20.0).contains(&ten), "{ten}");
+        assert!(t_critical(5.0, 38) < 6.5);
+    }
+
+    #[test]
+    fn a_stray_first_run_at_the_new_level_is_where_the_change_began() {
+        // The first run at the new level strays beyond it (a cold start).
+        let mut s = series(4, 10, 0.02, 20.0, 5);
+        s[5].value *= 3.0;
+        let f = fit(&s, &Rules::default());
+        assert_eq!(f.outliers, [5]);
+        assert_eq!(f.steps.iter().map(|s| s.at).collect::<Vec<_>>(), [5]);
+        assert_eq!((f.levels[1].start, f.levels[1].end), (5, 10));
     }
 
     #[test]
