@@ -274,13 +274,14 @@ pub fn text(c: &Check) -> String {
     for u in &c.unstable {
         let _ = writeln!(
             s,
-            "{:<12} {}{}: run-to-run noise ±{:.1}% over {} runs (above --max-noise {}%): only steps beyond it are reported",
+            "{:<12} {}{}: run-to-run noise ±{:.1}% over {} runs (above --max-noise {}%): only steps beyond {} times it count",
             "unstable",
             u.case.label(),
             machine_note(c, &u.machine),
             u.noise_pct,
             u.runs,
-            c.max_noise_pct
+            c.max_noise_pct,
+            super::changepoint::UNSTABLE_MARGIN
         );
     }
     for t in &c.too_few_runs {
