@@ -127,6 +127,13 @@ pub trait Benchmark: Sync {
     /// over the group only in what it creates (communicators, windows).
     fn kernel<'a>(&'a self, s: Setup<'a>, p: &Point) -> Result<Box<dyn Kernel + 'a>>;
 
+    /// On every member of a group, after its last point on that many
+    /// processes (the point loop's end, or its error ending): what the
+    /// benchmark kept from point to point is let go here (IMB-IO keeps
+    /// one file per benchmark, as IMB does). Not collective: the loop can
+    /// end on one rank's error.
+    fn finished(&self, _group: &Comm) {}
+
     /// Reported time = measured time per repetition × this at point `p`
     /// (default: the declaration's `time_scale`; OSU's one-sided latency
     /// programs halve their round trips under fence and pscw only).

@@ -67,8 +67,19 @@ pub trait Kernel {
         false
     }
 
+    /// Untimed repetitions before the timed ones, where the kernel needs
+    /// more than the policy's warm-up (a user's `--warmup` still wins):
+    /// IMB-IO's iteration calibration runs a whole pass over the same
+    /// blocks before the timed one, so that its timed writes overwrite
+    /// blocks the file already holds.
+    fn warm_reps(&self, _planned: usize) -> Option<usize> {
+        None
+    }
+
     /// The most timed repetitions this point allows, whatever the policy
-    /// plans (IMB's non-aggregate modes: MSGS_NONAGGR).
+    /// plans (IMB's non-aggregate modes: MSGS_NONAGGR). IMB's policy takes
+    /// it in place of its own most, as IMB takes MSGS_NONAGGR in place of
+    /// MSGSPERSAMPLE (`-iter 50` still gives 100 non-aggregate repetitions).
     fn most_reps(&self) -> Option<usize> {
         None
     }

@@ -286,6 +286,7 @@ impl<'a> Engine<'a> {
             &mut arena,
         );
         self.watchdog.disarm();
+        group.iter().for_each(|g| b.finished(g));
         let (mine, raw, disturbed, blocks) = outcome?;
         drop(arena);
         let all = record::gather(world, &mine);

@@ -75,6 +75,7 @@ impl Engine<'_> {
         let warm = self
             .cfg
             .warmup
+            .or_else(|| k.warm_reps(planned))
             .unwrap_or_else(|| set.policy.warmup(planned, p.bytes));
         let factor = self.cfg.watch.disturbance_factor.unwrap_or(0.0);
         let own = warm_up(k, warm, factor);
@@ -140,6 +141,7 @@ impl Engine<'_> {
             q,
             max_volume: self.cfg.max_volume,
             hint: self.reps_hint.get(),
+            most: k.most_reps(),
         });
         k.most_reps().map_or(planned, |m| planned.min(m.max(1)))
     }

@@ -56,6 +56,9 @@ pub struct Before {
     /// Where the previous point of this benchmark ended (cafbench's
     /// doubling starts there).
     pub hint: usize,
+    /// The kernel's most repetitions ([`crate::bench::Kernel::most_reps`]):
+    /// IMB's policy takes it in place of its own most (IMB's x_sample).
+    pub most: Option<usize>,
 }
 
 /// What the warm-up told about a point.
@@ -199,6 +202,7 @@ pub(super) mod fake {
             q: 2,
             max_volume: 40 << 20,
             hint: 1,
+            most: None,
         }
     }
 }

@@ -18,10 +18,14 @@ impl Imb {
 }
 
 impl Policy for Imb {
+    /// IMB_init_buffers_iter: min(OVERALL_VOL / X, x_sample), where
+    /// x_sample is MSGSPERSAMPLE, or the kernel's most in a non-aggregate
+    /// mode (MSGS_NONAGGR, whatever -iter's first value says).
     fn planned(&self, b: &Before) -> usize {
+        let max = b.most.map_or(self.max, |m| m.max(1));
         b.max_volume
             .checked_div(b.bytes)
-            .map_or(self.max, |n| self.max.min(n.max(1)))
+            .map_or(max, |n| max.min(n.max(1)))
             .max(self.min)
     }
 
@@ -49,6 +53,16 @@ mod tests {
         assert_eq!(p.planned(&before(0)), 1000);
         assert_eq!(p.planned(&before(1 << 20)), 40);
         assert_eq!(p.planned(&before(1 << 30)), 2);
+        // A non-aggregate kernel's most replaces -iter's first value
+        // (IMB-IO -iter 50: 100 repetitions at 64 KiB, non-aggregate).
+        let q = Imb { max: 50, min: 1 };
+        let most = |bytes, m| Before {
+            most: Some(m),
+            ..before(bytes)
+        };
+        assert_eq!(q.planned(&before(1 << 16)), 50);
+        assert_eq!(q.planned(&most(1 << 16, 100)), 100);
+        assert_eq!(q.planned(&most(1 << 20, 100)), 40);
         // 10 s at 0.1 s each: 100 of the 1000.
         let mut f = Fake::each(0.1);
         let d = p.drive(1000, &pace(0.1), &mut f);
