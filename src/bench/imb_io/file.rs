@@ -55,6 +55,9 @@ pub const MODE_PARAM: &str = "aggregate";
 pub const NONAGGR_PARAM: &str = "msgs_nonaggr";
 /// IMB's MSGS_NONAGGR default.
 const NONAGGR: u64 = 100;
+/// The most repetitions of IMB-IO's untimed sizing pass (the MSGSPERSAMPLE
+/// of IMB_settings_io.h, which its calibration reads; -iter does not change it).
+const CALIBRATION: usize = 50;
 /// IMB's OVERALL_VOL: a read file holds at most this many bytes (or one X).
 const VOLUME: usize = 40 << 20;
 /// IMB's unit of the split among processes (sizeof(int)).
@@ -187,7 +190,9 @@ impl Benchmark for Io {
         };
         let private = self.pointer == Pointer::Priv || self.who == Who::Single;
         let (pos1, len) = portion(comm.rank.min(np - 1), np, x);
-        let key = format!("{} on {np} of {}", self.info.name, comm.size);
+        // IMB-IO makes a file per benchmark, mode and process count.
+        let mode = p.u64(MODE_PARAM).unwrap_or(1);
+        let key = format!("{} mode {mode} on {np} of {}", self.info.name, comm.size);
         let named = kept_or_agreed(&key, comm, private)?;
         let mut file = named.open(comm, private)?;
         let blocks = VOLUME.checked_div(x).map_or(1, |b| b.max(1));
@@ -718,13 +723,14 @@ impl Kernel for IoKernel<'_> {
         self.nonaggr
     }
 
-    /// IMB-IO sizes each point's repetitions by running them once untimed
-    /// (IMB_init_buffers_iter, every iteration policy), then rewinds: the
-    /// timed writes overwrite the blocks that pass wrote, the timed reads
-    /// read what it read. A 5-repetition warm-up left the timed writes
-    /// allocating the file's blocks, 1.5-2.8x IMB's time on ext4.
+    /// IMB-IO sizes each point's repetitions by running them untimed
+    /// (IMB_init_buffers_iter): one, then min(n, 50) (IMB_settings_io.h's
+    /// MSGSPERSAMPLE, for a repetition under 20 ms), then rewinds. The
+    /// timed writes overwrite the blocks that pass wrote and allocate the
+    /// rest, as IMB-IO's do. A 5-repetition warm-up left them allocating
+    /// nearly all, 1.5-2.8x IMB-IO's time on ext4 at -iter 50.
     fn warm_reps(&self, planned: usize) -> Option<usize> {
-        Some(planned.max(1))
+        Some(1 + planned.clamp(1, CALIBRATION))
     }
 
     /// A read file holds as many blocks as the timed repetitions read (at
