@@ -64,9 +64,31 @@ fn classify(conn: &Connection) -> rusqlite::Result<Found> {
     })
 }
 
+/// [`classify`] in one read transaction: its pragmas and its list of
+/// tables from the same state of the file. Read statement by statement, a
+/// concurrent writer's first migration could fall between them (tables
+/// there, application_id not yet read as set): a new history was then
+/// refused as another application's (8 concurrent writers, MPICH leg).
+fn classify_at_once(conn: &Connection) -> rusqlite::Result<Found> {
+    let tx = conn.unchecked_transaction()?;
+    let found = classify(&tx);
+    tx.finish()?;
+    found
+}
+
+/// A history that another writer held while this one opened it, where
+/// SQLite returns at once rather than waiting (setting WAL mode, or a
+/// read that meets another's first migration): opened again.
+#[derive(Debug, thiserror::Error)]
+#[error("history {0} cannot be read: {1}; it was not changed")]
+struct Busy(String, String);
+
 /// An SQLite error on opening or inspecting `name`, as a refusal.
 fn refused(name: &str, e: rusqlite::Error) -> anyhow::Error {
     use rusqlite::ErrorCode;
+    if let Some(ErrorCode::DatabaseBusy | ErrorCode::DatabaseLocked) = e.sqlite_error_code() {
+        return Busy(name.to_string(), e.to_string()).into();
+    }
     let why = match e.sqlite_error_code() {
         Some(ErrorCode::NotADatabase) => {
             "it is not an SQLite database (a file of another kind, or damaged)".to_string()
@@ -144,7 +166,18 @@ pub struct Sqlite {
 
 impl Sqlite {
     pub fn open(path: &Path, mode: Mode) -> Result<Sqlite> {
-        Self::open_with(path, mode, &migrations())
+        let steps = migrations();
+        let deadline = std::time::Instant::now() + BUSY;
+        let mut pause = Duration::from_millis(2);
+        loop {
+            match Self::open_with(path, mode, &steps) {
+                Err(e) if e.is::<Busy>() && std::time::Instant::now() < deadline => {
+                    std::thread::sleep(pause);
+                    pause = (pause * 2).min(Duration::from_millis(100));
+                }
+                r => return r,
+            }
+        }
     }
 
     /// Whether a run could be kept in `path` at its end: a file that does
@@ -187,7 +220,7 @@ impl Sqlite {
         } | OpenFlags::SQLITE_OPEN_NO_MUTEX;
         let mut conn = Connection::open_with_flags(path, flags).map_err(|e| refused(&name, e))?;
         conn.busy_timeout(BUSY).map_err(|e| refused(&name, e))?;
-        let found = classify(&conn).map_err(|e| refused(&name, e))?;
+        let found = classify_at_once(&conn).map_err(|e| refused(&name, e))?;
         writable(&name, &found, latest)?;
         if let Found::Ours(_) = found {
             intact(&conn, &name)?;
@@ -352,6 +385,26 @@ mod tests {
             migrations().len() as i64,
             crate::history::store::SCHEMA_VERSION
         );
+    }
+
+    #[test]
+    fn writers_that_create_a_history_together_all_open_it() {
+        // 8 writers at once on a new file, 30 times: none may see another
+        // one's first migration half done (it was read as "another
+        // application's" between its pragmas and its tables).
+        for round in 0..30 {
+            let dir = tmp();
+            let path = dir.path().join("h.db");
+            let opened: Vec<Result<()>> = std::thread::scope(|s| {
+                let hs: Vec<_> = (0..8)
+                    .map(|_| s.spawn(|| Sqlite::open(&path, Mode::Write).map(drop)))
+                    .collect();
+                hs.into_iter().map(|h| h.join().expect("thread")).collect()
+            });
+            for r in opened {
+                assert!(r.is_ok(), "round {round}: {:#}", r.unwrap_err());
+            }
+        }
     }
 
     fn tmp() -> tempfile::TempDir {
