@@ -21,9 +21,7 @@ fn noise(line: &str) -> bool {
     let t = line.trim();
     t.is_empty()
         || t.chars().all(|c| matches!(c, '-' | '=' | '*' | '#'))
-        || t.contains("ORTE_ERROR_LOG")
-        || t.contains("PMIX_ERROR")
-        || t.contains("PMIX ERROR:")
+        || runtime_line(t)
         || t.contains("more process has sent help message")
         || t.contains("more processes have sent help message")
         || t.contains("orte_base_help_aggregate")
@@ -111,6 +109,51 @@ fn blocks(lines: &[Vec<u8>]) -> Vec<Vec<String>> {
 /// machine), then the others, each in the order it came; a line already
 /// shown is not shown again (every rank prints the same help message).
 pub fn explain(lines: &[Vec<u8>]) -> Vec<String> {
+    let words = explained(lines);
+    if words.is_empty() {
+        return runtime_log(lines);
+    }
+    words
+}
+
+/// Whether a line is of Open MPI's runtime error log ("ORTE_ERROR_LOG:
+/// Data unpack would read past end of buffer in file .../show_help.c"),
+/// which is noise beside a help message but all that is left when the
+/// runtime lost the message itself (about 1 launch in 10 on a loaded
+/// machine, with a bare mpiexec too).
+fn runtime_line(line: &str) -> bool {
+    ["ORTE_ERROR_LOG", "PMIX_ERROR", "PMIX ERROR:"]
+        .iter()
+        .any(|k| line.contains(k))
+}
+
+/// The runtime's error log, when nothing else was said: each line once
+/// (without the host and job prefixes), the first [`SHOWN`].
+fn runtime_log(lines: &[Vec<u8>]) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for l in lines {
+        for line in String::from_utf8_lossy(l).lines() {
+            if !runtime_line(line) {
+                continue;
+            }
+            let t = line.trim();
+            let t = t
+                .find("ORTE_ERROR_LOG")
+                .or_else(|| t.find("PMIX"))
+                .map_or(t, |i| &t[i..]);
+            let t: String = t
+                .chars()
+                .map(|c| if c.is_control() { ' ' } else { c })
+                .collect();
+            if !out.contains(&t) && out.len() < SHOWN {
+                out.push(t);
+            }
+        }
+    }
+    out
+}
+
+fn explained(lines: &[Vec<u8>]) -> Vec<String> {
     let blocks = blocks(lines);
     let (facts, rest): (Vec<_>, Vec<_>) = blocks
         .iter()
@@ -237,6 +280,32 @@ Component: nonexistent
         assert_eq!(w[7], "Component: nonexistent", "{w:?}");
         let w = explain(&lines("[vm:1] *** An error occurred in MPI_Init_thread\n"));
         assert_eq!(w, ["An error occurred in MPI_Init_thread"]);
+    }
+
+    #[test]
+    fn a_lost_help_message_leaves_the_runtime_log() {
+        // Open MPI's runtime lost its help message (a loaded machine):
+        // its error log is what it said; beside any other words it is not.
+        let text = "\
+[vm:10463] [[17441,0],0] ORTE_ERROR_LOG: Data unpack had inadequate space in file ../../../orte/util/show_help.c at line 513
+[vm:10463] [[17441,0],0] ORTE_ERROR_LOG: Data unpack would read past end of buffer in file ../../../orte/util/show_help.c at line 501
+[vm:10463] [[17441,0],0] ORTE_ERROR_LOG: Data unpack had inadequate space in file ../../../orte/util/show_help.c at line 513
+mpibench: interrupted by SIGTERM; exit code 143
+";
+        let w = explain(&lines(text));
+        assert_eq!(
+            w,
+            [
+                "ORTE_ERROR_LOG: Data unpack had inadequate space in file ../../../orte/util/show_help.c at line 513",
+                "ORTE_ERROR_LOG: Data unpack would read past end of buffer in file ../../../orte/util/show_help.c at line 501",
+            ]
+        );
+        let more = format!("{text}[vm:10467] *** An error occurred in MPI_Init_thread\n");
+        assert_eq!(
+            explain(&lines(&more)),
+            ["An error occurred in MPI_Init_thread"]
+        );
+        assert!(explain(&lines("mpibench: interrupted by SIGTERM\n")).is_empty());
     }
 
     #[test]
