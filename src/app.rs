@@ -378,6 +378,7 @@ fn run_mpi(args: &RunArgs) -> Result<i32> {
         &args.benchmarks,
         args.suite.as_deref(),
     ))?;
+    crate::phases::started();
     let world = Comm::world();
     signals::mpi_started(&world);
     let code = match crate::slurm::pmi_mismatch(world.size).map_or_else(
@@ -396,7 +397,14 @@ fn run_mpi(args: &RunArgs) -> Result<i32> {
     signals::mpi_ending(end);
     drop(world);
     finalize_limit(end);
+    let finalize = crate::phases::span(crate::phases::Phase::Finalize);
     drop(universe);
+    drop(finalize);
+    if launch::env_rank() == 0 {
+        if let Some(line) = crate::phases::line() {
+            eprintln!("{line}");
+        }
+    }
     code
 }
 
@@ -775,6 +783,7 @@ impl<'p> Session<'p> {
 }
 
 fn run_world(world: &Comm, args: &RunArgs) -> Result<i32> {
+    let planning = crate::phases::span(crate::phases::Phase::Plan);
     let ranks_per_node = world.node_size();
     let plan = match agree_on_plan(world, args, ranks_per_node) {
         Ok(p) => p,
@@ -810,6 +819,7 @@ fn run_world(world: &Comm, args: &RunArgs) -> Result<i32> {
     }
     let engine =
         Engine::new(world, plan.engine_config(), &watchdog, raw, polite).with_hosts(&names);
+    drop(planning);
     let entries = plan.entries();
     let started = std::time::Instant::now();
     let total = entries.len() * plan.repeats;
@@ -838,6 +848,7 @@ fn run_world(world: &Comm, args: &RunArgs) -> Result<i32> {
                     Vec::new()
                 }
             };
+            let _phase = crate::phases::span(crate::phases::Phase::Output);
             sess.add(rep, results);
             let raw_failure = engine
                 .raw
@@ -861,6 +872,7 @@ fn run_world(world: &Comm, args: &RunArgs) -> Result<i32> {
         // Rank 0 may still fail to write the final results: agree on it.
         return Ok(output::agree(world, None).unwrap_or(EXIT_OK));
     }
+    let _phase = crate::phases::span(crate::phases::Phase::Output);
     let (ending, line, failure) = sess.complete();
     if let Some(code) = output::agree(world, failure) {
         return Ok(code);

@@ -10,6 +10,7 @@
 //! |---|---|
 //! | `MPIBENCH_MPIEXEC` | UTF-8 (empty: unset); the launcher is checked where it is used |
 //! | `MPIBENCH_START_DEADLINE` | UTF-8, a positive number of seconds below 10⁹ (empty: unset) |
+//! | `MPIBENCH_PHASES` | UTF-8, 0 or 1 (empty: unset) |
 //! | `MPIBENCH_TEST_PANIC_RANK`, `MPIBENCH_TEST_FAIL_LAUNCH` | UTF-8, a rank or launch number (test hooks) |
 //! | the parent's own (`MPIBENCH_LAUNCHED`, `_PARENT`, `_STDOUT_ID`, `_LAUNCH_OUT`, `_PROGRESS`, `_ARGV0`), `MPIBENCH_TEST_PANIC_MAIN`, `MPIBENCH_DEBUG_SUPERVISE` | UTF-8 |
 //!
@@ -20,8 +21,9 @@ use std::ffi::{OsStr, OsString};
 use std::os::unix::ffi::OsStrExt;
 
 /// The variables that hold a number, and what the number is.
-const NUMBERS: [(&str, Kind); 3] = [
+const NUMBERS: [(&str, Kind); 4] = [
     (crate::supervise::START_DEADLINE_ENV, Kind::Seconds),
+    (crate::phases::ENV, Kind::Flag),
     ("MPIBENCH_TEST_PANIC_RANK", Kind::Count),
     ("MPIBENCH_TEST_FAIL_LAUNCH", Kind::Count),
 ];
@@ -30,6 +32,8 @@ const NUMBERS: [(&str, Kind); 3] = [
 enum Kind {
     Seconds,
     Count,
+    /// "0" or "1".
+    Flag,
 }
 
 /// `value` as a shell would show it: printable ASCII as it is, every other
@@ -96,11 +100,13 @@ pub fn check_vars(vars: impl IntoIterator<Item = (OsString, OsString)>) -> Resul
                 .parse::<f64>()
                 .is_ok_and(|x| x.is_finite() && x > 0.0 && x < 1e9),
             Kind::Count => t.parse::<u64>().is_ok(),
+            Kind::Flag => t == "0" || t == "1",
         };
         if !ok {
             let want = match kind {
                 Kind::Seconds => "a positive number of seconds",
                 Kind::Count => "a whole number",
+                Kind::Flag => "0 or 1",
             };
             return Err(format!(
                 "environment variable {name}='{value}' is not {want}"
@@ -157,6 +163,11 @@ mod tests {
         assert!(check_vars(v(b"MPIBENCH_START_DEADLINE", b" 90 ")).is_ok());
         assert!(check_vars(v(b"MPIBENCH_START_DEADLINE", b"")).is_ok());
         assert!(check_vars(v(b"MPIBENCH_TEST_PANIC_RANK", b"x")).is_err());
+        assert!(check_vars(v(b"MPIBENCH_PHASES", b"1")).is_ok());
+        assert_eq!(
+            check_vars(v(b"MPIBENCH_PHASES", b"yes")).unwrap_err(),
+            "environment variable MPIBENCH_PHASES='yes' is not 0 or 1"
+        );
         // Others' variables are none of mpibench's business.
         assert!(check_vars(v(b"PATH", b"\xff")).is_ok());
         assert!(check_vars(v(b"MPIBENCH_SLURM_DIR", b"/tmp/x")).is_ok());

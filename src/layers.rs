@@ -44,7 +44,7 @@ const LAYERS: &[&[&str]] = &[
     &["link", "output"],
     &["outcome", "report"],
     &["bench", "context", "files", "stats", "stats_test"],
-    &["check", "clock", "contract", "input", "sys"],
+    &["check", "clock", "contract", "input", "phases", "sys"],
     &["comm", "results"],
 ];
 

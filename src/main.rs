@@ -30,6 +30,7 @@ mod method;
 mod mpi_words;
 mod outcome;
 mod output;
+mod phases;
 mod plan;
 mod plugin;
 mod progress;
@@ -73,6 +74,7 @@ fn main() {
 }
 
 fn run() {
+    phases::begin();
     // One line for any panic, whatever the subcommand (ranks install their own).
     signals::install_process_panic_hook();
     signals::default_sigpipe();

@@ -250,7 +250,6 @@ impl<'a> Engine<'a> {
             .iter()
             .enumerate()
             .find_map(|(g, m)| m.iter().position(|&w| w == me).map(|pos| (g, pos)));
-        let active = mine.is_some();
         self.my_group.set(mine.map_or(0, |m| m.0));
         self.announcer
             .set((n_active < world.size).then(|| members[0][0]));
@@ -259,19 +258,7 @@ impl<'a> Engine<'a> {
         self.watchdog
             .hosts(placement::ranks_on_hosts(&ranks, &hosts));
 
-        // MY_COMM (PMB §5.2.2): the group this rank belongs to. Groups of a
-        // Multi- run start together: they synchronise on all active ranks.
-        // Every rank is in these world-wide calls: one that fails ends the job.
-        let group = world
-            .split(mine.map(|m| m.0), mine.map_or(me, |m| m.1))
-            .unwrap_or_else(|e| e.end_job());
-        let all_active = if groups > 1 {
-            world
-                .split(active.then_some(0), me)
-                .unwrap_or_else(|e| e.end_job())
-        } else {
-            None
-        };
+        let (group, all_active) = self.split_groups(mine, groups > 1);
         let mut arena = Arena::default();
         self.window_hint.set(0.0);
         self.reps_hint.set(1);
@@ -289,6 +276,7 @@ impl<'a> Engine<'a> {
         group.iter().for_each(|g| b.finished(g));
         let (mine, raw, disturbed, blocks) = outcome?;
         drop(arena);
+        let _phase = crate::phases::span(crate::phases::Phase::Gather);
         let all = record::gather(world, &mine);
         let disturbed = gather_json(world, &disturbed);
         // Split-completion timing (mpiGraph): the repetitions in blocks,
@@ -327,6 +315,31 @@ impl<'a> Engine<'a> {
         }
         r.measured_params = measured_params(&points, &r.rows);
         Ok(Some(r))
+    }
+
+    /// MY_COMM (PMB §5.2.2): the group this rank belongs to (its group
+    /// and place in it, `mine`), and, when groups of a Multi- run start
+    /// together, the communicator of all active ranks they synchronise on.
+    /// Every rank is in these world-wide calls: one that fails ends the job.
+    fn split_groups(
+        &self,
+        mine: Option<(usize, usize)>,
+        multi: bool,
+    ) -> (Option<Comm>, Option<Comm>) {
+        let _setup = crate::phases::span(crate::phases::Phase::Setup);
+        let me = self.world.rank;
+        let group = self
+            .world
+            .split(mine.map(|m| m.0), mine.map_or(me, |m| m.1))
+            .unwrap_or_else(|e| e.end_job());
+        let all_active = if multi {
+            self.world
+                .split(mine.is_some().then_some(0), me)
+                .unwrap_or_else(|e| e.end_job())
+        } else {
+            None
+        };
+        (group, all_active)
     }
 
     /// `--raw`: every rank's samples, gathered to rank 0's sink.
@@ -493,6 +506,7 @@ impl<'a> Engine<'a> {
     /// the world from the first rank of the group, after its warm-up. Ranks
     /// outside the group wait for it sleeping when the node is oversubscribed.
     fn announce(&self, expected_s: f64) -> f64 {
+        let _phase = crate::phases::span(crate::phases::Phase::Agree);
         let Some(root) = self.announcer.get() else {
             return expected_s;
         };
@@ -536,6 +550,7 @@ impl<'a> Engine<'a> {
         arena: &mut Arena,
         reps: usize,
     ) -> Result<()> {
+        let _phase = crate::phases::span(crate::phases::Phase::WarmUp);
         let largest = points.iter().max_by_key(|p| p.bytes).expect("points");
         let mut failure = self.injected_failure(b, largest);
         let mut kernel = None;
@@ -603,6 +618,7 @@ impl<'a> Engine<'a> {
                     // Test hook: a call MPI must reject (a rank that does not exist).
                     g.send([0u8].as_ptr(), &Msg::small(0), g.size + 7, 0);
                 }
+                let _phase = crate::phases::span(crate::phases::Phase::Setup);
                 let built = if cfg.faults.fail_mpi_setup_rank == Some(me) {
                     comm::test::refused_setup_call()
                         .map_err(anyhow::Error::from)
@@ -710,6 +726,7 @@ impl<'a> Engine<'a> {
     /// measured once per process count and run of the list (see
     /// [`Engine::next_repeat`]); one method of a run calibrates.
     fn calibrated(&self, method: Method, q: usize, sc: &Comm) -> Consts {
+        let _phase = crate::phases::span(crate::phases::Phase::Agree);
         if let Some(c) = self.consts.borrow().get(q) {
             return c;
         }
@@ -743,6 +760,7 @@ impl<'a> Engine<'a> {
         method: Method,
         out: &mut Combo,
     ) {
+        let _phase = crate::phases::span(crate::phases::Phase::Combine);
         let n = s.dur.len();
         let parts = if clock.is_some() { 5 } else { 2 };
         let mut v = Vec::with_capacity(parts * n);
@@ -789,6 +807,7 @@ impl<'a> Engine<'a> {
     /// The ranks agree on whether any could not build its kernel (see
     /// [`ends_on_mpi_error`] for what cannot wait for the agreement).
     fn agree(&self, failure: &str) -> Result<()> {
+        let _phase = crate::phases::span(crate::phases::Phase::Agree);
         let any = self
             .world
             .allreduce_max(if failure.is_empty() { 0.0 } else { 1.0 });
@@ -815,6 +834,7 @@ impl<'a> Engine<'a> {
     /// oversubscribed node the barrier sleeps while it waits, so that ranks
     /// outside the group leave the cores to the ranks that measure.
     fn end_of_point(&self, bad: bool) -> bool {
+        let _phase = crate::phases::span(crate::phases::Phase::Agree);
         if self.cfg.strict {
             self.world.allreduce_max(if bad { 1.0 } else { 0.0 }) > 0.0
         } else {

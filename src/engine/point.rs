@@ -78,9 +78,14 @@ impl Engine<'_> {
             .or_else(|| k.warm_reps(planned))
             .unwrap_or_else(|| set.policy.warmup(planned, p.bytes));
         let factor = self.cfg.watch.disturbance_factor.unwrap_or(0.0);
+        let warmed = crate::phases::span(crate::phases::Phase::WarmUp);
         let own = warm_up(k, warm, factor);
+        drop(warmed);
         k.planned(planned);
-        let per_call = sc.allreduce_max(own);
+        let per_call = {
+            let _phase = crate::phases::span(crate::phases::Phase::Agree);
+            sc.allreduce_max(own)
+        };
         let window_s = self
             .cfg
             .window_us
@@ -197,7 +202,9 @@ impl Engine<'_> {
             let before = sys::thread_faults();
             // Test hook (--test-fresh-pages): faults planted in the batch.
             sys::touch_fresh_pages(fresh_pages.saturating_mul(n));
+            let timed = crate::phases::span(crate::phases::Phase::Timed);
             let mut got = k.measure(method, cx, &batch(first, n));
+            drop(timed);
             let after = sys::thread_faults();
             let room = crate::method::reserve_faults();
             got.faults = [
