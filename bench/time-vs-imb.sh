@@ -55,8 +55,9 @@ for np in $NPS; do
                     { echo "time-vs-imb: IMB-MPI1 failed on $np ranks:" >&2; tail -5 "$DIR/out" >&2; exit 1; }
             else
                 # shellcheck disable=SC2086
-                "$MPIEXEC" -n "$np" "$BIN" run -q $MB_ARGS $BENCHMARKS >"$DIR/out" 2>&1 ||
+                MPIBENCH_PHASES=1 "$MPIEXEC" -n "$np" "$BIN" run -q $MB_ARGS $BENCHMARKS >"$DIR/out" 2>&1 ||
                     { echo "time-vs-imb: mpibench failed on $np ranks:" >&2; tail -5 "$DIR/out" >&2; exit 1; }
+                grep '^phases (rank 0): ' "$DIR/out" >>"$DIR/phases.$np" || true
             fi
             t=$(echo "$(now) - $t0" | bc)
             echo "$np $r $which $t" | tee -a "$DIR/times.$np"
@@ -76,4 +77,17 @@ for np in nps:
     imb = [v["imb"] for v in t.values()]
     per = sorted(v["mpibench"] / v["imb"] for v in t.values())
     print(f"{np:>5} {st.median(mb):>11.2f} {st.median(imb):>11.2f} {st.median(per):>6.2f}  {per[0]:.2f}-{per[-1]:.2f}")
+for np in nps:
+    phases = {}
+    try:
+        lines = open(f"{d}/phases.{np}").read().splitlines()
+    except FileNotFoundError:
+        continue
+    for line in lines:
+        body = line.split(": ", 1)[1].split(";")[0]
+        for part in body.split(", "):
+            name, secs, _ = part.rsplit(" ", 2)
+            phases.setdefault(name, []).append(float(secs))
+    print(f"{np:>5} ranks, mpibench's phases (median s of {len(lines)}): "
+          + ", ".join(f"{k} {st.median(v):.3f}" for k, v in phases.items()))
 PY

@@ -6,7 +6,7 @@
 //! its own. Off (the default) a span is one relaxed load.
 //!
 //! The line, after `MPI_Finalize`, on stderr:
-//! `phases (rank 0): start 0.210 s, plan 0.004 s, ..., other 0.020 s; 6.700 s in all`.
+//! `phases (rank 0): start 0.2100 s, plan 0.0040 s, ..., other 0.0200 s; 6.7000 s in all`.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::OnceLock;
@@ -26,9 +26,11 @@ pub enum Phase {
     Setup,
     /// Untimed repetitions (the point's warm-up, IMB's warm-up at the largest size).
     WarmUp,
-    /// Agreements and barriers: the pace, the calibration, the expected
-    /// time, a failure, the end of each point.
+    /// Agreements: a failure to build a kernel, the pace, the calibration.
     Agree,
+    /// Waits on the other ranks: the end-of-point barrier, and outside the
+    /// group of a point its announced time.
+    Barrier,
     /// The kernels' timed batches.
     Timed,
     /// The batches' figures combined over the ranks.
@@ -41,12 +43,13 @@ pub enum Phase {
     Finalize,
 }
 
-const PHASES: [(Phase, &str); 10] = [
+const PHASES: [(Phase, &str); 11] = [
     (Phase::Start, "start"),
     (Phase::Plan, "plan"),
     (Phase::Setup, "setup"),
     (Phase::WarmUp, "warm-up"),
     (Phase::Agree, "agree"),
+    (Phase::Barrier, "barrier"),
     (Phase::Timed, "timed"),
     (Phase::Combine, "combine"),
     (Phase::Gather, "gather"),
@@ -138,7 +141,7 @@ mod tests {
 
     #[test]
     fn the_line_names_every_phase_and_the_rest() {
-        let each = [0.2, 0.0, 0.1, 1.0, 0.3, 5.0, 0.1, 0.05, 0.02, 0.03];
+        let each = [0.2, 0.0, 0.1, 1.0, 0.2, 0.1, 5.0, 0.1, 0.05, 0.02, 0.03];
         let l = format_line(&each, 7.0);
         assert!(
             l.starts_with(

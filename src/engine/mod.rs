@@ -506,7 +506,7 @@ impl<'a> Engine<'a> {
     /// the world from the first rank of the group, after its warm-up. Ranks
     /// outside the group wait for it sleeping when the node is oversubscribed.
     fn announce(&self, expected_s: f64) -> f64 {
-        let _phase = crate::phases::span(crate::phases::Phase::Agree);
+        let _phase = crate::phases::span(crate::phases::Phase::Barrier);
         let Some(root) = self.announcer.get() else {
             return expected_s;
         };
@@ -834,7 +834,7 @@ impl<'a> Engine<'a> {
     /// oversubscribed node the barrier sleeps while it waits, so that ranks
     /// outside the group leave the cores to the ranks that measure.
     fn end_of_point(&self, bad: bool) -> bool {
-        let _phase = crate::phases::span(crate::phases::Phase::Agree);
+        let _phase = crate::phases::span(crate::phases::Phase::Barrier);
         if self.cfg.strict {
             self.world.allreduce_max(if bad { 1.0 } else { 0.0 }) > 0.0
         } else {
