@@ -20,28 +20,36 @@
 #                 (Debian packages slurmctld slurmd slurm-client munge; their
 #                 services are not configured or used: scripts/slurm.sh runs
 #                 its own daemons with a configuration of its own)
+#   * packaging : with --packaging only (`make test-packaging`; implies
+#                 --slurm): slurmdbd and MariaDB (the test Slurm's job
+#                 accounting, which ReFrame's slurm scheduler reads with
+#                 sacct), python3's venv (ReFrame and EasyBuild from PyPI)
+#                 and Lmod (the module EasyBuild writes is loaded)
 #
 # When everything is present it prints one "deps: ok (...)" line and exits 0
 # without touching the network. Otherwise it runs apt-get (via sudo when not
 # root) or, without apt-get, prints instructions and exits 1.
 #
-# Usage: scripts/install-deps.sh [--openmpi-only] [--browser] [--slurm] [--cluster] [--check]
+# Usage: scripts/install-deps.sh [--openmpi-only] [--browser] [--slurm] [--cluster] [--packaging] [--check]
 set -euo pipefail
 
 want_mpich=1
 want_browser=0
 want_slurm=0
 want_cluster=0
+want_packaging=0
 check_only=0
 
 usage() {
     cat <<'EOF'
-Usage: scripts/install-deps.sh [--openmpi-only] [--browser] [--slurm] [--cluster] [--check]
+Usage: scripts/install-deps.sh [--openmpi-only] [--browser] [--slurm] [--cluster] [--packaging] [--check]
 
   --openmpi-only  do not require (or install) MPICH
   --browser       also require (or install) Chromium, for the HTML report test
   --slurm         also require (or install) Slurm and munge, for tests/slurm.sh
   --cluster       also require (or install) iproute2 and util-linux, for scripts/cluster.sh
+  --packaging     also require (or install) Slurm with slurmdbd and MariaDB, python3-venv
+                  and Lmod, for make test-packaging (implies --slurm)
   --check         only report what is missing; never install (exit 1 if anything is)
 
 Environment: MPICC_OPENMPI, MPIEXEC_OPENMPI (preferred Open MPI wrapper / launcher),
@@ -56,6 +64,7 @@ for arg in "$@"; do
         --browser) want_browser=1 ;;
         --slurm) want_slurm=1 ;;
         --cluster) want_cluster=1 ;;
+        --packaging) want_packaging=1 want_slurm=1 ;;
         --check) check_only=1 ;;
         -h | --help) usage; exit 0 ;;
         *) echo "install-deps: unknown argument '$arg'" >&2; usage >&2; exit 2 ;;
@@ -177,6 +186,22 @@ detect_slurm() {
     done
 }
 
+packaging_missing="" packaging_pkgs=()
+detect_packaging() {
+    packaging_missing="" packaging_pkgs=()
+    local t
+    for t in slurmdbd sacct sacctmgr; do
+        if ! have "$t" && [[ ! -x /usr/sbin/$t ]]; then packaging_missing+=" $t"; packaging_pkgs+=(slurmdbd slurm-client); fi
+    done
+    for t in mariadbd mariadb-install-db mariadb; do
+        if ! have "$t" && [[ ! -x /usr/sbin/$t ]]; then packaging_missing+=" $t"; packaging_pkgs+=(mariadb-server mariadb-client); fi
+    done
+    if ! python3 -c 'import ensurepip, venv' >/dev/null 2>&1; then packaging_missing+=" python3-venv"; packaging_pkgs+=(python3-venv python3-pip); fi
+    if [[ ! -f /usr/share/lmod/lmod/init/bash ]]; then packaging_missing+=" lmod"; packaging_pkgs+=(lmod); fi
+    # Each package once.
+    mapfile -t packaging_pkgs < <(printf '%s\n' "${packaging_pkgs[@]:-}" | sed '/^$/d' | sort -u)
+}
+
 cluster_tools=""
 detect_cluster() {
     cluster_tools=""
@@ -230,6 +255,13 @@ detect_all() {
         if [[ -n "$slurm_tools" ]]; then
             missing+=("Slurm and munge (${slurm_tools# })")
             pkgs+=(slurmctld slurmd slurm-client munge)
+        fi
+    fi
+    if (( want_packaging )); then
+        detect_packaging
+        if [[ -n "$packaging_missing" ]]; then
+            missing+=("packaging tests' tools (${packaging_missing# })")
+            pkgs+=("${packaging_pkgs[@]}")
         fi
     fi
     if (( want_cluster )); then

@@ -18,6 +18,10 @@
 # Environment: MPIBENCH_SLURM_DIR (state directory, default
 # /tmp/mpibench-slurm-$UID), MPIBENCH_SLURM_PORT (slurmctld port; slurmd
 # uses the next one; default: the first free pair from 16817 on).
+# MPIBENCH_SLURM_ACCOUNTING=1: job accounting as a site has it, so that sacct
+# answers (ReFrame's slurm scheduler polls jobs with sacct): a private
+# MariaDB (its data, socket and port in the state directory; 127.0.0.1
+# only) and slurmdbd, started before slurmctld and stopped with it.
 set -euo pipefail
 
 dir=${MPIBENCH_SLURM_DIR:-/tmp/mpibench-slurm-$(id -u)}
@@ -30,28 +34,40 @@ port_free() {
     ! ss -Hltn "sport = :$1" 2>/dev/null | grep -q .
 }
 
-pick_ports() {
-    local p=${MPIBENCH_SLURM_PORT:-16817}
-    if [[ -n "${MPIBENCH_SLURM_PORT:-}" ]]; then
-        echo "$p"
-        return
-    fi
+# The first free port pair from $1 (up to 1000 ports on).
+free_pair() {
+    local p=$1 last=$(($1 + 1000))
     while ! { port_free "$p" && port_free $((p + 1)); }; do
         p=$((p + 2))
-        if ((p > 17817)); then
-            log "no free port pair between 16817 and 17817"
+        if ((p > last)); then
+            log "no free port pair between $1 and $last"
             exit 1
         fi
     done
     echo "$p"
 }
 
-write_conf() {
-    local port=$1 cpus mem
+pick_ports() {
+    if [[ -n "${MPIBENCH_SLURM_PORT:-}" ]]; then
+        echo "$MPIBENCH_SLURM_PORT"
+    else
+        free_pair 16817
+    fi
+}
+
+write_conf() { # write_conf PORT [SLURMDBD_PORT]
+    local port=$1 dbd=${2:-} cpus mem acct
     cpus=$(nproc)
     # Memory the node advertises (MiB): what is there, less a margin.
     mem=$(awk '/MemTotal/ { printf "%d", $2 / 1024 * 0.9 }' /proc/meminfo)
     mkdir -p "$dir/state" "$dir/spool" "$dir/log"
+    acct="AccountingStorageType=accounting_storage/none"
+    if [[ -n "$dbd" ]]; then
+        acct="AccountingStorageType=accounting_storage/slurmdbd
+AccountingStorageHost=127.0.0.1
+AccountingStoragePort=$dbd
+AccountingStoragePass=$dir/munge/munge.sock"
+    fi
     cat >"$conf" <<EOF
 # Written by scripts/slurm.sh: a private one-node cluster for mpibench's tests.
 ClusterName=mpibench
@@ -80,7 +96,7 @@ LaunchParameters=use_interactive_step
 SelectType=select/cons_tres
 SelectTypeParameters=CR_Core
 SchedulerType=sched/builtin
-AccountingStorageType=accounting_storage/none
+$acct
 JobCompType=jobcomp/none
 JobAcctGatherType=jobacct_gather/none
 ReturnToService=2
@@ -127,6 +143,63 @@ start_munge() {
         --pid-file="$m/munged.pid" --log-file="$m/munged.log" --seed-file="$m/munged.seed"
 }
 
+# Job accounting (MPIBENCH_SLURM_ACCOUNTING=1): a MariaDB of our own (data,
+# socket, pid and log in $dir; TCP on 127.0.0.1 only), its database user
+# for slurmdbd, and slurmdbd itself (slurmdbd.conf beside slurm.conf, where
+# it looks for it), then the cluster registered. Prints slurmdbd's port.
+start_accounting() {
+    local db=$dir/db ports dbport dbd pw i t
+    for t in mariadbd mariadb-install-db mariadb slurmdbd sacctmgr; do
+        command -v "$t" >/dev/null || { log "$t not found: run scripts/install-deps.sh --slurm"; return 1; }
+    done
+    ports=$(free_pair 17917) || return 1
+    dbport=$ports dbd=$((ports + 1))
+    pw=$(head -c 12 /dev/urandom | od -An -tx1 | tr -d ' \n')
+    mkdir -p "$db"
+    mariadb-install-db --no-defaults --datadir="$db/data" --user=root --skip-test-db \
+        --auth-root-authentication-method=socket >"$dir/log/mariadb-install.log" 2>&1 ||
+        { log "mariadb-install-db failed:"; tail -n 5 "$dir/log/mariadb-install.log" >&2; return 1; }
+    setsid mariadbd --no-defaults --datadir="$db/data" --socket="$db/mysqld.sock" --pid-file="$db/mariadbd.pid" \
+        --port="$dbport" --bind-address=127.0.0.1 --skip-name-resolve --user=root \
+        --innodb-buffer-pool-size=32M --log-error="$dir/log/mariadb.log" </dev/null >/dev/null 2>&1 &
+    for i in $(seq 150); do
+        mariadb --no-defaults -S "$db/mysqld.sock" -u root -e 'select 1' >/dev/null 2>&1 && break
+        sleep 0.2
+    done
+    mariadb --no-defaults -S "$db/mysqld.sock" -u root -e \
+        "CREATE USER 'slurm'@'127.0.0.1' IDENTIFIED BY '$pw'; GRANT ALL ON slurm_acct_db.* TO 'slurm'@'127.0.0.1';" ||
+        { log "MariaDB did not start; its log:"; tail -n 5 "$dir/log/mariadb.log" >&2; return 1; }
+    cat >"$dir/slurmdbd.conf" <<EOF
+# Written by scripts/slurm.sh: the private cluster's accounting.
+AuthType=auth/munge
+AuthInfo=socket=$dir/munge/munge.sock
+DbdHost=localhost
+DbdAddr=127.0.0.1
+DbdPort=$dbd
+SlurmUser=root
+PidFile=$dir/slurmdbd.pid
+LogFile=$dir/log/slurmdbd.log
+DebugLevel=info
+StorageType=accounting_storage/mysql
+StorageHost=127.0.0.1
+StoragePort=$dbport
+StorageUser=slurm
+StoragePass=$pw
+StorageLoc=slurm_acct_db
+EOF
+    chmod 600 "$dir/slurmdbd.conf"
+    # sacctmgr finds slurmdbd through slurm.conf (the final one is written after).
+    write_conf "$1" "$dbd"
+    SLURM_CONF=$conf slurmdbd </dev/null >/dev/null 2>&1
+    for i in $(seq 100); do
+        SLURM_CONF=$conf timeout 5 sacctmgr -n list cluster >/dev/null 2>&1 && break
+        sleep 0.2
+    done
+    SLURM_CONF=$conf timeout 10 sacctmgr -i add cluster mpibench >/dev/null 2>&1 ||
+        { log "slurmdbd did not answer; its log:"; tail -n 5 "$dir/log/slurmdbd.log" >&2; return 1; }
+    echo "$dbd"
+}
+
 up() {
     for t in slurmctld slurmd sinfo srun munged mungekey; do
         if ! command -v "$t" >/dev/null; then
@@ -138,8 +211,14 @@ up() {
         log "already up ($conf)"
     else
         down quiet
-        write_conf "$(pick_ports)"
+        local port dbd=""
+        port=$(pick_ports)
+        mkdir -p "$dir/log"
         start_munge
+        if [[ "${MPIBENCH_SLURM_ACCOUNTING:-0}" == 1 ]]; then
+            dbd=$(start_accounting "$port") || { down quiet; exit 1; }
+        fi
+        write_conf "$port" "$dbd"
         export SLURM_CONF=$conf
         slurmctld -f "$conf" -i
         slurmd -f "$conf"
@@ -166,6 +245,8 @@ down() {
     fi
     stop_daemon "$dir/slurmd.pid" slurmd
     stop_daemon "$dir/slurmctld.pid" slurmctld
+    stop_daemon "$dir/slurmdbd.pid" slurmdbd
+    stop_daemon "$dir/db/mariadbd.pid" mariadbd
     stop_daemon "$dir/munge/munged.pid" munged
     # Steps the daemons started and left behind (slurmstepd of this cluster only).
     local p
