@@ -79,7 +79,7 @@ easybuild() {
         [ "$(command -v mpibench)" = "$work/eb/software/mpibench/$version/bin/mpibench" ] || exit 1
         cd "$work" && MPIBENCH_MPIEXEC=mpiexec.openmpi mpibench run -n 2 PingPong --check --sizes 0,1K --iter 20 --json m.json &&
             grep -q '"status": "ok"' m.json &&
-            mpiexec.openmpi -n 2 osu_latency -m 8 -i 10 -x 1 | grep -Eq '^8 +[0-9.]+ +Pass'
+            mpiexec.openmpi -n 2 osu_latency -m 8 -i 10 -x 1 -c D D | grep -Eq '^8 +[0-9.]+ +Pass'
     ) >"$work/module.log" 2>&1; then
         ok "EasyBuild: module load mpibench/$version puts its mpibench and osu_latency on PATH; mpibench run -n 2 PingPong --check and osu_latency pass"
     else
