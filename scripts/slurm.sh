@@ -150,7 +150,7 @@ start_munge() {
 start_accounting() {
     local db=$dir/db ports dbport dbd pw i t
     for t in mariadbd mariadb-install-db mariadb slurmdbd sacctmgr; do
-        command -v "$t" >/dev/null || { log "$t not found: run scripts/install-deps.sh --slurm"; return 1; }
+        command -v "$t" >/dev/null || { log "$t not found: run scripts/install-deps.sh --packaging"; return 1; }
     done
     ports=$(free_pair 17917) || return 1
     dbport=$ports dbd=$((ports + 1))
@@ -191,8 +191,9 @@ EOF
     # sacctmgr finds slurmdbd through slurm.conf (the final one is written after).
     write_conf "$1" "$dbd"
     SLURM_CONF=$conf slurmdbd </dev/null >/dev/null 2>&1
-    for i in $(seq 100); do
-        SLURM_CONF=$conf timeout 5 sacctmgr -n list cluster >/dev/null 2>&1 && break
+    # At most about a minute: a slurmdbd that does not answer by then will not.
+    for i in $(seq 30); do
+        SLURM_CONF=$conf timeout 2 sacctmgr -n list cluster >/dev/null 2>&1 && break
         sleep 0.2
     done
     SLURM_CONF=$conf timeout 10 sacctmgr -i add cluster mpibench >/dev/null 2>&1 ||
