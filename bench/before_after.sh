@@ -7,6 +7,8 @@
 #
 # Usage: bench/before_after.sh OLD_BINARY NEW_BINARY
 #   env ROUNDS (default 9), NP (default 2), ARGS (default "--msglog 0:22")
+# With at most 40 rows (e.g. ARGS="--sizes 8,64K,4M PingPong Allreduce
+# Alltoall"), each row's median t_avg before and after is printed too.
 set -euo pipefail
 OLD=${1:?old binary}
 NEW=${2:?new binary}
@@ -35,6 +37,7 @@ def rows(path):
             out[(r["benchmark"], r["processes"], row["bytes"])] = row["t_avg_us"]
     return out
 ratios = collections.defaultdict(list)
+rows_of = {w: [rows(f"{d}/{w}.{k}.json") for k in range(1, rounds + 1)] for w in ("old", "new")}
 for k in range(1, rounds + 1):
     a, b = rows(f"{d}/old.{k}.json"), rows(f"{d}/new.{k}.json")
     for key in a.keys() & b.keys():
@@ -49,4 +52,11 @@ for bench, meds in per_bench.items():
     allm += meds
     print(f"{bench:<16} {len(meds):>5} {st.median(meds):>15.3f} {min(meds):>7.3f} {max(meds):>7.3f}")
 print(f"{'all':<16} {len(allm):>5} {st.median(allm):>15.3f} {min(allm):>7.3f} {max(allm):>7.3f}")
+if len(ratios) <= 40:
+    # Few rows (a --sizes list): each row's median t_avg, old and new.
+    med = lambda tag, key: st.median(rows_of[tag][k][key] for k in range(rounds) if key in rows_of[tag][k])
+    print(f"\n{'benchmark':<16} {'np':>3} {'bytes':>9} {'old us':>10} {'new us':>10} {'new/old':>8}")
+    for key in sorted(ratios):
+        o, n = med("old", key), med("new", key)
+        print(f"{key[0]:<16} {key[1]:>3} {key[2]:>9} {o:>10.2f} {n:>10.2f} {n / o:>8.3f}")
 PY

@@ -6,24 +6,33 @@
 # of each and the median of the per-pair ratios mpibench/IMB.
 #
 # Usage: bench/time-vs-imb.sh [MPIBENCH]
-#   MPIBENCH  mpibench built against Open MPI (default target/release/mpibench)
+#   MPIBENCH  mpibench built against the MPI of MPI= (default
+#             target/release/mpibench, or target/mpich/release/mpibench)
 #   env IMB_MPI1 (a built IMB-MPI1; default: build one from IMB_SRC),
 #       IMB_SRC (an intel/mpi-benchmarks checkout at 2021.11, 46e8757; default:
 #       cloned from GitHub into a temporary directory),
 #       NPS (default "2": the process counts, e.g. "2 16 64"; above the
 #       cores, Open MPI oversubscribes), ROUNDS (default 5),
 #       ARGS (default "": IMB's own flags given to both, e.g.
-#       "-msglog 0:4 -iter 20"), MPIEXEC (default mpiexec.openmpi),
+#       "-msglog 0:4 -iter 20"), MPI (openmpi, the default, or mpich: the
+#       launcher and the compilers IMB is built with; an IMB build for
+#       MPICH needs a tree of its own), MPIEXEC (default mpiexec.$MPI),
 #       BENCHMARKS (default: the 12 PMB-MPI1 benchmarks)
 # The mpibench side runs `mpibench run --suite pmb ARGS BENCHMARKS` under the
 # same MPIEXEC, so both pay the same launch; `mpibench run` takes IMB's
 # -msglog/-iter spellings as --msglog/--iter.
 set -euo pipefail
-BIN=$(realpath "${1:-./target/release/mpibench}")
+MPI=${MPI:-openmpi}
+case $MPI in
+openmpi) default_bin=./target/release/mpibench ;;
+mpich) default_bin=./target/mpich/release/mpibench ;;
+*) echo "time-vs-imb: MPI must be openmpi or mpich, not '$MPI'" >&2; exit 2 ;;
+esac
+BIN=$(realpath "${1:-$default_bin}")
 NPS=${NPS:-2}
 ROUNDS=${ROUNDS:-5}
 ARGS=${ARGS:-}
-MPIEXEC=${MPIEXEC:-mpiexec.openmpi}
+MPIEXEC=${MPIEXEC:-mpiexec.$MPI}
 BENCHMARKS=${BENCHMARKS:-PingPong PingPing Sendrecv Exchange Allreduce Reduce Reduce_scatter Allgather Allgatherv Alltoall Bcast Barrier}
 [[ -x $BIN ]] || { echo "time-vs-imb: no mpibench at $BIN" >&2; exit 2; }
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
@@ -36,7 +45,7 @@ if [[ -z ${IMB_MPI1:-} ]]; then
         git clone -q https://github.com/intel/mpi-benchmarks "$src"
         git -C "$src" checkout -q 46e8757
     fi
-    make -s -C "$src" CC=mpicc.openmpi CXX=mpicxx.openmpi CPPFLAGS=-DOMPI_SKIP_MPICXX=1 IMB-MPI1 >&2
+    make -s -C "$src" CC="mpicc.$MPI" CXX="mpicxx.$MPI" CPPFLAGS=-DOMPI_SKIP_MPICXX=1 IMB-MPI1 >&2
     IMB_MPI1=$src/IMB-MPI1
 fi
 # mpibench's spelling of IMB's flags: -msglog A:B -> --msglog A:B, -iter N -> --iter N.
