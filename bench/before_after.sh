@@ -38,8 +38,7 @@ def rows(path):
     return out
 ratios = collections.defaultdict(list)
 rows_of = {w: [rows(f"{d}/{w}.{k}.json") for k in range(1, rounds + 1)] for w in ("old", "new")}
-for k in range(1, rounds + 1):
-    a, b = rows(f"{d}/old.{k}.json"), rows(f"{d}/new.{k}.json")
+for a, b in zip(rows_of["old"], rows_of["new"]):
     for key in a.keys() & b.keys():
         if a[key] > 0:
             ratios[key].append(b[key] / a[key])
